@@ -1,0 +1,23 @@
+"""Automata for finite-trace LTL: construction, analysis, comparison, export and drawing.
+
+Examples
+--------
+>>> from safetychip.automata import to_dfa, equivalent
+>>> from safetychip.ltl import parse
+>>> to_dfa(parse("G(a -> F b)"))
+<DFA for G(a -> Fb): 3 states, 6 edges, aps=['a', 'b']>
+>>> equivalent(parse("!(a U b)"), parse("!b W (!a & !b)"))
+True
+"""
+
+from ._build import nnf, to_dfa
+from ._compare import counterexample, equivalent, includes
+from ._dfa import DFA
+from ._draw import SVG, to_dot, to_svg
+from ._guards import MANAGER, Guard, guard_str
+from ._product import Product
+
+__all__ = [
+    "DFA", "MANAGER", "SVG", "Guard", "Product", "counterexample", "equivalent", "guard_str",
+    "includes", "nnf", "to_dfa", "to_dot", "to_svg",
+]  # fmt: skip

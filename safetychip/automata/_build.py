@@ -1,0 +1,240 @@
+"""Finite-trace LTL to a minimal complete DFA, by symbolic progression.
+
+A DFA state is a Boolean combination of *obligations* on the rest of the trace, kept as a BDD
+over obligation variables: ``W(f)`` (the rest is empty or satisfies f) and ``S(f)`` (the rest is
+non-empty and satisfies f). Reading a letter replaces each obligation by the progression of its
+formula, a BDD over atom and obligation variables; splitting that BDD on the atoms yields the
+successors with their guards. A state accepts (the trace may end there) when its BDD holds with
+every ``W`` true and every ``S`` false. The initial state is ``S(formula)``, so the empty trace
+is rejected. Moore partition refinement then makes the DFA minimal.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..ltl import Formula, Not
+from ._dfa import DFA
+from ._guards import MANAGER, Guard, atom_var, guard_str
+
+__all__ = ["to_dfa", "nnf"]
+
+_DUAL = {"&": "|", "|": "&", "X": "X[!]", "X[!]": "X", "F": "G", "G": "F",
+         "U": "R", "R": "U", "W": "M", "M": "W"}  # fmt: skip
+
+
+@lru_cache(maxsize=None)
+def nnf(f: Formula, negate: bool = False) -> Formula:
+    """Negation normal form without ``->`` and ``<->``.
+
+    Examples
+    --------
+    >>> from safetychip.ltl import parse
+    >>> nnf(parse("!(a U Xb)"))
+    Formula('!a R X[!]!b')
+    >>> nnf(parse("a -> G b"))
+    Formula('!a | Gb')
+    """
+    op, kids = f.op, f.children
+    if op in ("true", "false"):
+        return Formula("false" if (op == "true") == negate else "true")
+    if op == "ap":
+        return Not(f) if negate else f
+    if op == "!":
+        return nnf(kids[0], not negate)
+    if op == "->":
+        a, b = kids
+        return nnf(Formula("|", (Not(a), b)), negate)
+    if op == "<->":
+        a, b = kids
+        both = Formula("&", (a, b)) if a is not b else a
+        neither = Formula("&", (Not(a), Not(b))) if a is not b else Not(a)
+        return nnf(Formula("|", (both, neither)), negate)
+    new_op = _DUAL[op] if negate else op
+    new_kids = tuple(nnf(k, negate) for k in kids)
+    if new_op in ("&", "|"):
+        from ..ltl import And, Or
+
+        return (And if new_op == "&" else Or)(*new_kids)
+    return Formula(new_op, new_kids)
+
+
+# Obligation variables, shared by every construction: (formula, strong) -> variable name.
+_OBLIGATION: dict[tuple[Formula, bool], str] = {}
+_MEANING: dict[str, tuple[Formula, bool]] = {}
+
+
+def _obligation(f: Formula, strong: bool) -> Guard:
+    key = (f, strong)
+    name = _OBLIGATION.get(key)
+    if name is None:
+        name = f"o{len(_OBLIGATION)}"
+        MANAGER.declare(name)
+        _OBLIGATION[key] = name
+        _MEANING[name] = key
+    return MANAGER.var(name)
+
+
+@lru_cache(maxsize=None)
+def _prog(f: Formula) -> Guard:
+    """Progression of an NNF formula through one letter, symbolic in the letter."""
+    op, kids = f.op, f.children
+    if op == "true":
+        return MANAGER.true
+    if op == "false":
+        return MANAGER.false
+    if op == "ap":
+        return atom_var(f.name)
+    if op == "!":  # NNF: only on atoms
+        return ~atom_var(kids[0].name)
+    if op == "&":
+        out = MANAGER.true
+        for k in kids:
+            out &= _prog(k)
+        return out
+    if op == "|":
+        out = MANAGER.false
+        for k in kids:
+            out |= _prog(k)
+        return out
+    if op == "X":
+        return _obligation(kids[0], strong=False)
+    if op == "X[!]":
+        return _obligation(kids[0], strong=True)
+    if op == "F":
+        return _prog(kids[0]) | _obligation(f, strong=True)
+    if op == "G":
+        return _prog(kids[0]) & _obligation(f, strong=False)
+    a, b = (_prog(k) for k in kids)
+    if op == "U":
+        return b | (a & _obligation(f, strong=True))
+    if op == "W":
+        return b | (a & _obligation(f, strong=False))
+    if op == "R":
+        return b & (a | _obligation(f, strong=False))
+    if op == "M":
+        return b & (a | _obligation(f, strong=True))
+    raise AssertionError(f"not in negation normal form: {f}")
+
+
+def _accepts(state: Guard) -> bool:
+    values = {v: not _MEANING[v][1] for v in MANAGER.support(state)}
+    return (MANAGER.let(values, state) if values else state) == MANAGER.true
+
+
+def _successors(state: Guard) -> dict[Guard, Guard]:
+    """Map each successor state to its guard, by splitting on the atom variables."""
+    subst = {v: _prog(_MEANING[v][0]) for v in MANAGER.support(state)}
+    after = MANAGER.let(subst, state) if subst else state
+    memo: dict[Guard, dict[Guard, Guard]] = {}
+
+    def split(g: Guard) -> dict[Guard, Guard]:
+        found = memo.get(g)
+        if found is not None:
+            return found
+        atoms = sorted(v for v in MANAGER.support(g) if v[0] == "p")
+        if not atoms:
+            out = {g: MANAGER.true}
+        else:
+            v = atoms[0]
+            x = MANAGER.var(v)
+            out = {}
+            for value, lit in ((True, x), (False, ~x)):
+                for target, guard in split(MANAGER.let({v: value}, g)).items():
+                    out[target] = out.get(target, MANAGER.false) | (lit & guard)
+        memo[g] = out
+        return out
+
+    return split(after)
+
+
+def to_dfa(formula: Formula) -> DFA:
+    """The minimal complete DFA accepting the non-empty finite traces that satisfy *formula*.
+
+    Its alphabet is every valuation of ``formula.atoms()``; the rejecting sink, where there is
+    one, is a state like any other.
+
+    Examples
+    --------
+    >>> from safetychip.ltl import parse
+    >>> dfa = to_dfa(parse("!a W b"))
+    >>> dfa.num_states, dfa.accepts([[], ["a", "b"], ["a"]]), dfa.accepts([["a"]])
+    (4, True, False)
+    """
+    init = _obligation(nnf(formula), strong=True)
+    index: dict[Guard, int] = {init: 0}
+    states = [init]
+    edges: list[list[tuple[int, Guard]]] = []
+    i = 0
+    while i < len(states):
+        out = []
+        for target, guard in _successors(states[i]).items():
+            if target not in index:
+                index[target] = len(states)
+                states.append(target)
+            out.append((index[target], guard))
+        edges.append(out)
+        i += 1
+    accepting = [_accepts(s) for s in states]
+    return minimize(formula, accepting, edges)
+
+
+def minimize(
+    formula: Formula | None, accepting: list[bool], edges: list[list[tuple[int, Guard]]]
+) -> DFA:
+    """Moore partition refinement of a complete DFA with initial state 0, then a deterministic
+    breadth-first renumbering (edges ordered by their printed guards)."""
+    block = [int(a) for a in accepting]
+    while True:
+        signatures: dict[tuple, int] = {}
+        new_block = []
+        for s, out in enumerate(edges):
+            merged: dict[int, Guard] = {}
+            for t, g in out:
+                merged[block[t]] = merged.get(block[t], MANAGER.false) | g
+            sig = (block[s], tuple(sorted((b, int(g)) for b, g in merged.items())))
+            new_block.append(signatures.setdefault(sig, len(signatures)))
+        if len(signatures) == len(set(block)):
+            break
+        block = new_block
+    # Quotient, renumbered breadth-first from the initial state.
+    quotient: dict[int, dict[int, Guard]] = {}
+    for s, out in enumerate(edges):
+        if block[s] in quotient:
+            continue
+        merged: dict[int, Guard] = {}
+        for t, g in out:
+            merged[block[t]] = merged.get(block[t], MANAGER.false) | g
+        quotient[block[s]] = merged
+    accept_of = {block[s]: a for s, a in enumerate(accepting)}
+    order = [block[0]]
+    number = {block[0]: 0}
+    for b in order:
+        for t, g in sorted(quotient[b].items(), key=lambda tg: guard_str(tg[1])):
+            if t not in number:
+                number[t] = len(order)
+                order.append(t)
+    new_edges = [
+        tuple(
+            sorted(((number[t], g) for t, g in quotient[b].items()), key=lambda e: e[0])
+        )
+        for b in order
+    ]
+    atoms = formula.atoms() if formula is not None else _support_atoms(new_edges)
+    return DFA(
+        aps=tuple(sorted(atoms)),
+        initial=0,
+        accepting=tuple(accept_of[b] for b in order),
+        edges=tuple(new_edges),
+        formula=formula,
+    )
+
+
+def _support_atoms(edges) -> frozenset[str]:
+    from ._guards import atom_of
+
+    found = set()
+    for out in edges:
+        for _, g in out:
+            found.update(atom_of(v) for v in MANAGER.support(g))
+    return frozenset(found)

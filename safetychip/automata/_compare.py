@@ -1,0 +1,68 @@
+"""Language inclusion and equivalence of finite-trace LTL formulas (used to grade translations)."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from ..ltl import Formula
+from ._build import to_dfa
+from ._guards import pick_letter
+from ._product import Product
+
+__all__ = ["counterexample", "includes", "equivalent"]
+
+
+def counterexample(
+    f: Formula, g: Formula, *, direction: str = "both"
+) -> list[frozenset[str]] | None:
+    """A shortest trace on which *f* and *g* disagree, or None.
+
+    ``direction="left"`` looks only for traces satisfying f but not g (so None means
+    L(f) ⊆ L(g)); ``"right"`` the converse; ``"both"`` either.
+
+    Examples
+    --------
+    >>> from safetychip.ltl import parse
+    >>> [sorted(s) for s in counterexample(parse("G(a -> X b)"), parse("G(a -> X[!] b)"))]
+    [['a']]
+    """
+    if direction not in ("both", "left", "right"):
+        raise ValueError(f"direction must be 'both', 'left' or 'right', got {direction!r}")
+    a, b = to_dfa(f), to_dfa(g)
+    product = Product([a, b])
+
+    def differs(s) -> bool:
+        fa, fb = a.accepting[s[0]], b.accepting[s[1]]
+        return {"both": fa != fb, "left": fa and not fb, "right": fb and not fa}[direction]
+
+    start = product.initial
+    parent = {start: None}
+    todo = deque([start])
+    while todo:
+        s = todo.popleft()
+        for t, guard in product.successors(s, live_only=False):
+            if t in parent:
+                continue
+            parent[t] = (s, guard)
+            if differs(t):
+                path = []
+                while parent[t] is not None:
+                    t, g2 = parent[t]
+                    path.append(pick_letter(g2, product.atoms))
+                return path[::-1]
+            todo.append(t)
+    return None
+
+
+def includes(f: Formula, g: Formula) -> bool:
+    """Whether every trace satisfying *g* satisfies *f* (L(g) ⊆ L(f))."""
+    return counterexample(g, f, direction="left") is None
+
+
+def equivalent(f: Formula, g: Formula) -> bool:
+    """Whether *f* and *g* accept exactly the same non-empty finite traces."""
+    if f is g:
+        return True
+    return counterexample(f, g) is None
+
+

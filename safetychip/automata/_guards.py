@@ -1,0 +1,117 @@
+"""Boolean guards over propositions, as BDDs in one shared manager.
+
+Guards of every automaton live in the same manager, so a product conjoins them directly.
+CUDD (``dd.cudd``) is used when the ``dd`` wheel ships it, else the pure-Python ``dd.autoref``.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from collections.abc import Iterable, Mapping
+
+__all__ = ["MANAGER", "Guard", "atom_var", "atom_of", "guard_str", "pick_letter", "holds"]
+
+try:  # pragma: no cover - which one depends on the installed wheel
+    from dd import cudd as _dd
+except ImportError:  # pragma: no cover
+    from dd import autoref as _dd
+
+MANAGER = _dd.BDD()
+MANAGER.configure(reordering=False)  # keep variable order, and so output, deterministic
+# CUDD asserts, when a manager is freed, that no node is still referenced; at interpreter exit
+# objects are freed in no particular order. The shared manager lives as long as the process.
+ctypes.pythonapi.Py_IncRef(ctypes.py_object(MANAGER))
+
+Guard = type(MANAGER.true)
+
+_ATOM_VAR: dict[str, str] = {}
+_VAR_ATOM: dict[str, str] = {}
+
+
+def atom_var(name: str) -> Guard:
+    """The BDD variable of atom *name*, declared on first use.
+
+    Examples
+    --------
+    >>> g = atom_var("is_open(fridge)") & ~atom_var("agent_at(kitchen)")
+    >>> guard_str(g)
+    '!agent_at(kitchen) & is_open(fridge)'
+    """
+    var = _ATOM_VAR.get(name)
+    if var is None:
+        var = f"p{len(_ATOM_VAR)}"
+        MANAGER.declare(var)
+        _ATOM_VAR[name] = var
+        _VAR_ATOM[var] = name
+    return MANAGER.var(var)
+
+
+def atom_of(var: str) -> str | None:
+    """The atom name of BDD variable *var*, or None if *var* is not an atom's."""
+    return _VAR_ATOM.get(var)
+
+
+def _isop(lower: Guard, upper: Guard, names: list[str]) -> tuple[list[dict[str, bool]], Guard]:
+    """Irredundant sum of products between *lower* and *upper* (Minato-Morreale), with the
+    cover it denotes; Shannon expansion on *names* in order."""
+    if lower == MANAGER.false:
+        return [], MANAGER.false
+    if upper == MANAGER.true:
+        return [{}], MANAGER.true
+    support = MANAGER.support(lower) | MANAGER.support(upper)
+    while names[0] not in support:
+        names = names[1:]
+    var, rest = names[0], names[1:]
+    x = MANAGER.var(var)
+    l0, l1 = MANAGER.let({var: False}, lower), MANAGER.let({var: True}, lower)
+    u0, u1 = MANAGER.let({var: False}, upper), MANAGER.let({var: True}, upper)
+    c0, f0 = _isop(l0 & ~u1, u0, rest)
+    c1, f1 = _isop(l1 & ~u0, u1, rest)
+    cs, fs = _isop((l0 & ~f0) | (l1 & ~f1), u0 & u1, rest)
+    cubes = [{**c, var: False} for c in c0] + [{**c, var: True} for c in c1] + cs
+    return cubes, (~x & f0) | (x & f1) | fs
+
+
+def guard_str(g: Guard) -> str:
+    """Readable sum of products, literals sorted by atom name; ``1`` and ``0`` for constants."""
+    if g == MANAGER.true:
+        return "1"
+    if g == MANAGER.false:
+        return "0"
+    names = sorted(MANAGER.support(g), key=lambda v: _VAR_ATOM.get(v, v))
+    terms = []
+    for cube in _isop(g, g, names)[0]:
+        lits = [("" if cube[v] else "!") + _VAR_ATOM.get(v, v) for v in names if v in cube]
+        terms.append(" & ".join(lits) if lits else "1")
+    if len(terms) == 1:
+        return terms[0]
+    return " | ".join(f"({t})" if " & " in t else t for t in sorted(terms))
+
+
+def pick_letter(g: Guard, atoms: Iterable[str]) -> frozenset[str] | None:
+    """A letter (set of true atoms among *atoms*) inside *g*, with as few true atoms as possible
+    in the order given; None if *g* is empty."""
+    if g == MANAGER.false:
+        return None
+    true: set[str] = set()
+    for name in atoms:
+        v = _ATOM_VAR.get(name)
+        if v is None:
+            continue
+        lo = MANAGER.let({v: False}, g)
+        if lo != MANAGER.false:
+            g = lo
+        else:
+            g = MANAGER.let({v: True}, g)
+            true.add(name)
+    return frozenset(true)
+
+
+def holds(g: Guard, letter: Mapping[str, bool] | Iterable[str], atoms: Iterable[str]) -> bool:
+    """Whether *letter* (true atoms, or a mapping) satisfies *g*; *atoms* lists the atoms that
+    *g* may mention."""
+    true = (
+        {a for a, v in letter.items() if v} if isinstance(letter, Mapping) else set(letter)
+    )
+    values = {atom_var(a).var: a in true for a in atoms}
+    return (MANAGER.let(values, g) if values else g) == MANAGER.true

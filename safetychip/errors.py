@@ -1,0 +1,243 @@
+"""Exceptions raised by safetychip.
+
+Every error derives from :class:`SafetyChipError`, so ``except SafetyChipError``
+catches anything the library raises on purpose. A violation found by the monitor
+is a *verdict*, never an exception.
+
+::
+
+    SafetyChipError
+    ├── FormulaError                 (also ValueError)
+    │   ├── FormulaSyntaxError       malformed text, with position and caret
+    │   └── FormulaTooDeepError      nesting beyond ltl.MAX_DEPTH
+    ├── PropositionError             (also ValueError) unknown or malformed proposition
+    ├── TraceError                   (also ValueError) malformed trace or proposition state
+    ├── SpecificationError           (also ValueError)
+    │   └── UnsatisfiableSpecification  the constraints contradict each other
+    ├── MonitorError                 (also RuntimeError) misuse of the monitor lifecycle
+    └── MissingDependencyError       (also ImportError) optional extra not installed
+
+Examples
+--------
+>>> from safetychip.errors import FormulaSyntaxError, SafetyChipError
+>>> issubclass(FormulaSyntaxError, SafetyChipError)
+True
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "SafetyChipError",
+    "FormulaError",
+    "FormulaSyntaxError",
+    "FormulaTooDeepError",
+    "PropositionError",
+    "TraceError",
+    "SpecificationError",
+    "UnsatisfiableSpecification",
+    "MonitorError",
+    "MissingDependencyError",
+    "LLMError",
+    "LLMUsageError",
+    "LLMTimeoutError",
+    "LLMConnectionError",
+    "LLMStatusError",
+    "LLMResponseError",
+    "ReplayMissError",
+    "CacheFileError",
+    "EnvError",
+    "DataFileError",
+    "ActionError",
+    "ResetNeeded",
+    "EnvCheckError",
+]
+
+
+class SafetyChipError(Exception):
+    """Base class of every error safetychip raises on purpose."""
+
+
+class FormulaError(SafetyChipError, ValueError):
+    """A formula could not be built or read."""
+
+
+class FormulaSyntaxError(FormulaError):
+    """Malformed formula text.
+
+    Attributes
+    ----------
+    text : str
+        The whole input.
+    position : int
+        Offset of the offending character in ``text``.
+    expected : str
+        What the parser expected there.
+    """
+
+    def __init__(self, text: str, position: int, expected: str, syntax: str = "Spot") -> None:
+        self.text = text
+        self.position = position
+        self.expected = expected
+        line = text.replace("\n", " ").replace("\t", " ")
+        found = repr(text[position]) if position < len(text) else "end of input"
+        super().__init__(
+            f"cannot parse {syntax} formula: expected {expected} at position {position}, "
+            f"found {found}\n  {line}\n  {' ' * position}^"
+        )
+
+
+class FormulaTooDeepError(FormulaError):
+    """A formula nests operators deeper than :data:`safetychip.ltl.MAX_DEPTH`."""
+
+
+class PropositionError(SafetyChipError, ValueError):
+    """A proposition is malformed, or unknown to the vocabulary it is checked against."""
+
+
+class TraceError(SafetyChipError, ValueError):
+    """A trace or a proposition state is malformed."""
+
+
+class SpecificationError(SafetyChipError, ValueError):
+    """A set of constraints cannot be used as a specification."""
+
+
+class UnsatisfiableSpecification(SpecificationError):
+    """The constraints cannot all hold on any finite trace.
+
+    Attributes
+    ----------
+    conflict : tuple of str
+        Names of a smallest set of constraints that contradict each other.
+    """
+
+    def __init__(self, message: str, conflict: tuple[str, ...] = ()) -> None:
+        self.conflict = conflict
+        super().__init__(message)
+
+
+class MonitorError(SafetyChipError, RuntimeError):
+    """The monitor was used out of order (for example ``commit`` after ``finish``)."""
+
+
+class MissingDependencyError(SafetyChipError, ImportError):
+    """An optional dependency is missing; the message gives the install command."""
+
+
+def missing(package: str, extra: str) -> MissingDependencyError:
+    """Build the error raised when an optional *package* of *extra* is absent.
+
+    Examples
+    --------
+    >>> print(missing("graphviz", "draw"))
+    this feature needs 'graphviz': pip install 'safetychip[draw]'
+    """
+    return MissingDependencyError(
+        f"this feature needs {package!r}: pip install 'safetychip[{extra}]'"
+    )
+
+
+class LLMError(SafetyChipError):
+    """A language-model or embedding call failed; the message names the model and endpoint.
+
+    ::
+
+        LLMError
+        ├── LLMUsageError        (also ValueError) bad configuration or request
+        ├── LLMTimeoutError      (also TimeoutError) no reply within the timeout
+        ├── LLMConnectionError   (also ConnectionError) endpoint unreachable
+        ├── LLMStatusError       HTTP error status, after any retries
+        ├── LLMResponseError     (also ValueError) malformed reply
+        ├── ReplayMissError      (also LookupError) replay mode, request not in the cache
+        └── CacheFileError       cache file unreadable, corrupt or missing
+    """
+
+
+class LLMUsageError(LLMError, ValueError):
+    """A model was configured or called wrongly (no API key, empty messages, unknown mode)."""
+
+
+class LLMTimeoutError(LLMError, TimeoutError):
+    """The endpoint sent no reply within the timeout."""
+
+
+class LLMConnectionError(LLMError, ConnectionError):
+    """The endpoint could not be reached."""
+
+
+class LLMStatusError(LLMError):
+    """The endpoint answered with an HTTP error status, after any retries.
+
+    Attributes
+    ----------
+    status : int
+        The HTTP status of the last answer.
+    attempts : int
+        How many requests were sent.
+    """
+
+    def __init__(self, message: str, status: int, attempts: int) -> None:
+        self.status = status
+        self.attempts = attempts
+        super().__init__(message)
+
+
+class LLMResponseError(LLMError, ValueError):
+    """The endpoint's reply was not the JSON an OpenAI-compatible server sends."""
+
+
+class ReplayMissError(LLMError, LookupError):
+    """A replay-only cache was asked for a request it never recorded."""
+
+
+class CacheFileError(LLMError):
+    """A cache file is missing, unreadable or not a safetychip cache."""
+
+
+class EnvError(SafetyChipError):
+    """An environment was misused or given input it cannot read.
+
+    ::
+
+        EnvError
+        ├── DataFileError     (also ValueError) a scene or task file is missing or malformed
+        ├── ActionError       (also ValueError) an action names an unknown verb or object
+        ├── ResetNeeded       (also RuntimeError) step before reset, after DONE or after close
+        └── EnvCheckError     (also AssertionError) check_env found a broken contract
+    """
+
+
+class DataFileError(EnvError, ValueError):
+    """A scene or task file is missing or malformed; the message names the file and entry.
+
+    Attributes
+    ----------
+    path : str
+        The file (or ``"<dict>"`` for data given in memory).
+    """
+
+    def __init__(self, path: str, message: str) -> None:
+        self.path = path
+        super().__init__(f"{path}: {message}")
+
+
+class ActionError(EnvError, ValueError):
+    """An action names a verb or an object the environment does not know.
+
+    Attributes
+    ----------
+    choices : tuple of str
+        The closest valid names, best first (may be empty).
+    """
+
+    def __init__(self, message: str, choices: tuple[str, ...] = ()) -> None:
+        self.choices = choices
+        super().__init__(message)
+
+
+class ResetNeeded(EnvError, RuntimeError):
+    """``step`` was called before ``reset``, after the episode ended, or after ``close``."""
+
+
+class EnvCheckError(EnvError, AssertionError):
+    """An environment broke the protocol that :func:`safetychip.envs.check_env` tests."""

@@ -1,0 +1,59 @@
+"""Finite-trace LTL: formulas, propositions, parsers, printer, patterns and a trace evaluator.
+
+Examples
+--------
+>>> from safetychip import ltl
+>>> f = ltl.parse("G(is_open(fridge) -> F !is_open(fridge))")
+>>> f
+Formula('G("is_open(fridge)" -> F!"is_open(fridge)")')
+>>> ltl.evaluate(f, [[], ["is_open(fridge)"], []])
+True
+"""
+
+from ._evaluate import State, Trace, evaluate, normalize_trace
+from ._formula import (
+    FALSE,
+    MAX_DEPTH,
+    TRUE,
+    And,
+    Equiv,
+    F,
+    Formula,
+    G,
+    Implies,
+    M,
+    Not,
+    Or,
+    Proposition,
+    R,
+    U,
+    W,
+    X,
+    XS,
+    ap,
+    canonical_atom,
+)
+from ._parse import SYNTAXES, parse, parse_prefix
+from ._patterns import (
+    PATTERNS,
+    Pattern,
+    absence_after,
+    at_least,
+    at_most,
+    before,
+    exactly,
+    immediate_response,
+    never,
+    not_before,
+    response,
+)
+from ._print import FORMATS, to_str
+
+__all__ = [
+    "FALSE", "FORMATS", "MAX_DEPTH", "PATTERNS", "SYNTAXES", "TRUE",
+    "And", "Equiv", "F", "Formula", "G", "Implies", "M", "Not", "Or", "Pattern", "Proposition",
+    "R", "State", "Trace", "U", "W", "X", "XS",
+    "absence_after", "ap", "at_least", "at_most", "before", "canonical_atom", "evaluate",
+    "exactly", "immediate_response", "never", "normalize_trace", "not_before", "parse",
+    "parse_prefix", "response", "to_str",
+]  # fmt: skip

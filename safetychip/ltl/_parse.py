@@ -1,0 +1,286 @@
+"""Parsers for Spot's infix syntax and the prefix syntax of Lang2LTL prompts.
+
+Both parsers are iterative where input can nest (no ``RecursionError`` on hostile input) and
+report errors with the position, a caret and what was expected.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import FormulaSyntaxError, FormulaTooDeepError
+from ._formula import (
+    FALSE,
+    MAX_DEPTH,
+    TRUE,
+    And,
+    Formula,
+    Not,
+    Or,
+    ap,
+)
+from ._print import PRECEDENCE
+
+__all__ = ["parse", "parse_prefix", "SYNTAXES"]
+
+SYNTAXES = ("spot", "prefix")
+
+_SYMBOLS = [  # longest first
+    ("<->", "<->"), ("<=>", "<->"), ("->", "->"), ("=>", "->"), ("X[!]", "X[!]"),
+    ("&&", "&"), ("||", "|"), ("/\\", "&"), ("\\/", "|"), ("[]", "G"), ("<>", "F"),
+    ("&", "&"), ("|", "|"), ("!", "!"), ("~", "!"), ("(", "("), (")", ")"),
+]  # fmt: skip
+_WORDS = {"U": "U", "W": "W", "R": "R", "M": "M", "V": "R", "true": "true", "false": "false",
+          "TRUE": "true", "FALSE": "false", "0": "false", "1": "true",
+          "X": "X", "F": "F", "G": "G"}  # fmt: skip
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_CALL = re.compile(r"\s*\(\s*[A-Za-z0-9_.\-]+(?:\s*,\s*[A-Za-z0-9_.\-]+)*\s*\)")
+_OPRUN = re.compile(r"([FGX]+)(?=$|[a-z_(\"!~\[\s])")
+_SPACE = re.compile(r"\s+")
+_NUMBER = re.compile(r"[01](?![A-Za-z0-9_])")
+
+_UNARY = {"!", "X", "X[!]", "F", "G"}
+_BINARY = {"&", "|", "->", "<->", "U", "W", "R", "M"}
+_RIGHT_ASSOC = {"->", "<->", "U", "W", "R", "M"}
+
+
+def _tokens(text: str, syntax: str) -> list[tuple[str, object, int]]:
+    """Split *text* into ``(kind, value, position)``; kinds: op, atom, (, ), end."""
+    out: list[tuple[str, object, int]] = []
+    i, n = 0, len(text)
+    while i < n:
+        m = _SPACE.match(text, i)
+        if m:
+            i = m.end()
+            continue
+        if text[i] == '"':
+            j = text.find('"', i + 1)
+            if j < 0:
+                raise FormulaSyntaxError(text, i, 'a closing " for this atom', syntax)
+            if j == i + 1:
+                raise FormulaSyntaxError(text, i, "a non-empty atom name inside quotes", syntax)
+            out.append(("atom", text[i + 1 : j], i))
+            i = j + 1
+            continue
+        for symbol, op in _SYMBOLS:
+            if text.startswith(symbol, i):
+                kind = op if op in "()" else "op"
+                out.append((kind, op, i))
+                i += len(symbol)
+                break
+        else:
+            m = _NUMBER.match(text, i)
+            if m:
+                out.append(("op", _WORDS[m.group()], i))
+                i = m.end()
+                continue
+            m = _IDENT.match(text, i)
+            if not m:
+                raise FormulaSyntaxError(text, i, "an operator, an atom or '('", syntax)
+            word = m.group()
+            call = _CALL.match(text, m.end())
+            if syntax == "prefix" and word in ("i", "e") and not call:
+                out.append(("op", "->" if word == "i" else "<->", i))
+                i = m.end()
+                continue
+            if word in _WORDS:
+                out.append(("op", _WORDS[word], i))
+                i = m.end()
+                continue
+            run = _OPRUN.match(word) if syntax == "Spot" else None
+            if run:
+                # Spot reads GFa as G(F(a)) and Xc as X(c).
+                for k, letter in enumerate(run.group(1)):
+                    out.append(("op", letter, i + k))
+                i += len(run.group(1))
+                if i < m.end() or text.startswith("[!]", i):
+                    if text.startswith("[!]", i) and out[-1][1] == "X":
+                        out[-1] = ("op", "X[!]", out[-1][2])
+                        i += 3
+                continue
+            end = call.end() if call else m.end()
+            out.append(("atom", text[i:end], i))
+            i = end
+    out.append(("end", None, n))
+    return out
+
+
+def _check_depth(text: str, position: int, depth: int, syntax: str) -> None:
+    if depth > MAX_DEPTH:
+        raise FormulaTooDeepError(
+            f"cannot parse {syntax} formula: nesting deeper than {MAX_DEPTH} at position "
+            f"{position}\n  {text[:80]}{'…' if len(text) > 80 else ''}"
+        )
+
+
+def _apply(op: str, args: list[Formula]) -> Formula:
+    if op == "!":
+        return Not(args[0])
+    if op == "&":
+        return And(*args)
+    if op == "|":
+        return Or(*args)
+    return Formula(op, tuple(args))
+
+
+def _atom(value: str) -> Formula:
+    return ap(value)
+
+
+def parse(text: str) -> Formula:
+    """Parse a formula in Spot's infix syntax.
+
+    Accepts ``! & | -> <-> X X[!] F G U W R M``, ``true``/``false`` (also ``1``/``0``),
+    parentheses, double-quoted atoms, and predicate atoms written bare. ``GFa`` reads as
+    ``G(F(a))``, as in Spot.
+
+    Raises
+    ------
+    FormulaSyntaxError
+        With the position, a caret and what was expected.
+    FormulaTooDeepError
+        If the input nests deeper than :data:`MAX_DEPTH`.
+
+    Examples
+    --------
+    >>> parse("G !is_grabbed(phone)")
+    Formula('G!"is_grabbed(phone)"')
+    >>> parse('G("is_on(book, book_shelf)" -> Fb)')
+    Formula('G("is_on(book,book_shelf)" -> Fb)')
+    >>> parse("a U")
+    Traceback (most recent call last):
+    ...
+    safetychip.errors.FormulaSyntaxError: cannot parse Spot formula: expected an operand at position 3, found end of input
+      a U
+         ^
+    """
+    if not isinstance(text, str):
+        raise FormulaSyntaxError(str(text), 0, "formula text (a string)")
+    if not text.strip():
+        raise FormulaSyntaxError(text, 0, "a formula")
+    tokens = _tokens(text, "Spot")
+    # Shunting-yard with explicit stacks: operands, and operators with their position.
+    operands: list[Formula] = []
+    operators: list[tuple[str, int]] = []  # op or "(" ; position
+    depth = 0
+    expect_operand = True
+
+    def reduce_once() -> None:
+        op, _ = operators.pop()
+        if op in _UNARY:
+            operands.append(_apply(op, [operands.pop()]))
+        else:
+            right = operands.pop()
+            operands.append(_apply(op, [operands.pop(), right]))
+
+    for kind, value, pos in tokens:
+        if expect_operand:
+            if kind == "atom":
+                operands.append(_atom(value))
+                expect_operand = False
+            elif kind == "op" and value in ("true", "false"):
+                operands.append(TRUE if value == "true" else FALSE)
+                expect_operand = False
+            elif kind == "op" and value in _UNARY:
+                operators.append((value, pos))
+                depth += 1
+                _check_depth(text, pos, depth, "Spot")
+            elif kind == "(":
+                operators.append(("(", pos))
+                depth += 1
+                _check_depth(text, pos, depth, "Spot")
+            else:
+                raise FormulaSyntaxError(text, pos, "an operand")
+            if not expect_operand:
+                # An operand closes every pending unary operator right before it.
+                while operators and operators[-1][0] in _UNARY:
+                    reduce_once()
+                    depth -= 1
+            continue
+        if kind == "op" and value in _BINARY:
+            prec = PRECEDENCE[value]
+            while operators and operators[-1][0] != "(":
+                top = operators[-1][0]
+                top_prec = PRECEDENCE[top]
+                if top_prec > prec or (top_prec == prec and value not in _RIGHT_ASSOC):
+                    reduce_once()
+                else:
+                    break
+            operators.append((value, pos))
+            expect_operand = True
+        elif kind == ")":
+            while operators and operators[-1][0] != "(":
+                reduce_once()
+            if not operators:
+                raise FormulaSyntaxError(text, pos, "an operator or end of input (unbalanced ')')")
+            operators.pop()
+            depth -= 1
+            while operators and operators[-1][0] in _UNARY:
+                reduce_once()
+                depth -= 1
+        elif kind == "end":
+            while operators:
+                if operators[-1][0] == "(":
+                    raise FormulaSyntaxError(text, operators[-1][1], "a matching ')' for this '('")
+                reduce_once()
+            return operands[0]
+        else:
+            raise FormulaSyntaxError(text, pos, "a binary operator, ')' or end of input")
+    raise AssertionError("unreachable: the token list ends with 'end'")
+
+
+def parse_prefix(text: str) -> Formula:
+    """Parse the prefix syntax of Lang2LTL prompts.
+
+    Operators come before their operands: ``! X F G`` take one, ``& | i e U W R M`` (also
+    ``-> <->``) take two; ``i`` is implication and ``e`` equivalence. Predicate atoms may be
+    spaced as the paper prints them.
+
+    Examples
+    --------
+    >>> parse_prefix("W ! agent_at (bedside_table) agent_at ( book_shelf)")
+    Formula('!"agent_at(bedside_table)" W "agent_at(book_shelf)"')
+    >>> parse_prefix("G i a F b")
+    Formula('G(a -> Fb)')
+    """
+    if not isinstance(text, str):
+        raise FormulaSyntaxError(str(text), 0, "formula text (a string)", "prefix")
+    if not text.strip():
+        raise FormulaSyntaxError(text, 0, "a formula", "prefix")
+    tokens = _tokens(text, "prefix")[:-1]
+    for kind, _, pos in tokens:
+        if kind in "()":
+            raise FormulaSyntaxError(text, pos, "an operator or an atom (no parentheses)", "prefix")
+    # Read right to left: operands are pushed, operators pop their arity.
+    stack: list[Formula] = []
+    for kind, value, pos in reversed(tokens):
+        if kind == "atom":
+            stack.append(_atom(value))
+        elif value in ("true", "false"):
+            stack.append(TRUE if value == "true" else FALSE)
+        else:
+            arity = 1 if value in _UNARY else 2
+            if len(stack) < arity:
+                raise FormulaSyntaxError(
+                    text, pos, f"{arity} operand(s) after {value!r}", "prefix"
+                )
+            args = [stack.pop() for _ in range(arity)]
+            if any(a.depth >= MAX_DEPTH for a in args):
+                _check_depth(text, pos, MAX_DEPTH + 1, "prefix")
+            stack.append(_apply(value, args))
+    if len(stack) != 1:
+        # The second formula from the left starts where the first complete one ends.
+        extra = _first_extra(tokens)
+        raise FormulaSyntaxError(text, extra, "end of input (one formula only)", "prefix")
+    return stack[0]
+
+
+def _first_extra(tokens: list[tuple[str, object, int]]) -> int:
+    need = 1
+    for kind, value, pos in tokens:
+        if need == 0:
+            return pos
+        need += -1 if kind == "atom" or value in ("true", "false") else (
+            0 if value in _UNARY else 1
+        )
+    return tokens[-1][2] if tokens else 0

@@ -1,0 +1,16 @@
+"""The constraint monitor: verdicts before actions run, attribution, and DONE obligations.
+
+Examples
+--------
+>>> from safetychip.monitor import Monitor
+>>> m = Monitor(["G !is_grabbed(phone)"])
+>>> m.reset(set()).safe, m.check({"is_grabbed(phone)"}).safe
+(True, False)
+"""
+
+from ._constraint import Constraint, as_constraints
+from ._monitor import Monitor, compile_dfa, exactly_one
+from ._verdict import Status, Verdict
+
+__all__ = ["Constraint", "Monitor", "Status", "Verdict", "as_constraints", "compile_dfa",
+           "exactly_one"]  # fmt: skip

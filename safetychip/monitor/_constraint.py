@@ -1,0 +1,92 @@
+"""Constraints: an English sentence with its finite-trace LTL formula."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ..errors import SpecificationError
+from ..ltl import Formula, parse, parse_prefix
+
+__all__ = ["Constraint", "as_constraints"]
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """One constraint of a specification.
+
+    Attributes
+    ----------
+    formula : Formula
+        Its finite-trace LTL formula.
+    sentence : str
+        The English sentence it was stated as.
+    name : str
+        A short unique name used in verdicts (``c1``, ``c2``… by default).
+    pattern : str or None
+        The specification pattern it instantiates, when known.
+
+    Examples
+    --------
+    >>> Constraint.parse("G !is_grabbed(phone)", "never pick up the phone", name="phone")
+    Constraint(name='phone', formula='G!"is_grabbed(phone)"', sentence='never pick up the phone')
+    """
+
+    formula: Formula
+    sentence: str = ""
+    name: str = ""
+    pattern: str | None = None
+
+    @classmethod
+    def parse(
+        cls, text: str, sentence: str = "", *, name: str = "", pattern: str | None = None,
+        syntax: str = "spot",
+    ) -> Constraint:
+        """Build a constraint from formula text in ``"spot"`` or ``"prefix"`` syntax."""
+        if syntax not in ("spot", "prefix"):
+            raise ValueError(f"unknown syntax {syntax!r}; choose 'spot' or 'prefix'")
+        formula = parse(text) if syntax == "spot" else parse_prefix(text)
+        return cls(formula, sentence, name, pattern)
+
+    def to_dict(self) -> dict:
+        """JSON-ready form (the formula in Spot syntax)."""
+        return {"name": self.name, "formula": str(self.formula), "sentence": self.sentence,
+                "pattern": self.pattern}  # fmt: skip
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Constraint:
+        """Inverse of :meth:`to_dict`; ``formula`` is required."""
+        if not isinstance(data, dict) or "formula" not in data:
+            raise SpecificationError(f"a constraint needs a 'formula' field, got {data!r}")
+        return cls.parse(data["formula"], data.get("sentence", ""), name=data.get("name", ""),
+                         pattern=data.get("pattern"))  # fmt: skip
+
+    def __repr__(self) -> str:
+        return (f"Constraint(name={self.name!r}, formula={str(self.formula)!r}, "
+                f"sentence={self.sentence!r})")  # fmt: skip
+
+
+def as_constraints(items: Iterable[Constraint | Formula | str]) -> tuple[Constraint, ...]:
+    """Coerce formulas and formula text to constraints and give unnamed ones ``c1``, ``c2``…
+
+    Raises
+    ------
+    SpecificationError
+        On duplicate names.
+    """
+    out = []
+    for i, item in enumerate(items, 1):
+        if isinstance(item, str):
+            item = Constraint.parse(item)
+        elif isinstance(item, Formula):
+            item = Constraint(item)
+        elif not isinstance(item, Constraint):
+            raise SpecificationError(f"not a constraint: {item!r}")
+        if not item.name:
+            item = Constraint(item.formula, item.sentence, f"c{i}", item.pattern)
+        out.append(item)
+    names = [c.name for c in out]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise SpecificationError(f"constraint names must be unique; repeated: {', '.join(dupes)}")
+    return tuple(out)

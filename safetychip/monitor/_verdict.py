@@ -1,0 +1,65 @@
+"""Verdicts of the monitor: safe, violation or abort, with the reason and attribution."""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from enum import Enum
+
+__all__ = ["Status", "Verdict"]
+
+
+class Status(str, Enum):
+    """What the monitor decided."""
+
+    SAFE = "safe"
+    VIOLATION = "violation"
+    ABORT = "abort"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The monitor's answer for one proposed action, the start, or DONE.
+
+    Attributes
+    ----------
+    status : Status
+        ``SAFE``; ``VIOLATION`` (the action must not run, or DONE is refused); ``ABORT`` (the
+        specification is unsatisfiable before the first action).
+    reason : str
+        One readable sentence.
+    violated : tuple of str
+        Names of the constraints the violation is attributed to (for ABORT: a smallest
+        conflicting set).
+    state_changes : tuple of str
+        The paper's lines, one per proposition state of the action, e.g.
+        ``"Violated: !agent_at(bedroom) & agent_at(bathroom)"``.
+    pending : tuple of str
+        At DONE: the constraints whose obligations are still owed.
+    """
+
+    status: Status
+    reason: str
+    violated: tuple[str, ...] = ()
+    state_changes: tuple[str, ...] = ()
+    pending: tuple[str, ...] = ()
+
+    @property
+    def safe(self) -> bool:
+        """True for a SAFE verdict."""
+        return self.status is Status.SAFE
+
+    def to_dict(self) -> dict:
+        """JSON-ready form."""
+        return {"status": self.status.value, "reason": self.reason, "violated": list(self.violated),
+                "state_changes": list(self.state_changes), "pending": list(self.pending)}  # fmt: skip
+
+    def __str__(self) -> str:
+        lines = [f"{self.status.value.upper()}: {self.reason}", *self.state_changes]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        color = {"safe": "#2e7d32", "violation": "#c62828", "abort": "#6a1b9a"}[self.status.value]
+        rows = "".join(f"<li><code>{html.escape(s)}</code></li>" for s in self.state_changes)
+        return (f'<div><b style="color:{color}">{self.status.value.upper()}</b> '
+                f"{html.escape(self.reason)}<ul>{rows}</ul></div>")  # fmt: skip
