@@ -23,7 +23,7 @@ reproduce: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m ruff check safetychip tests benchmarks
-	MPLBACKEND=Agg $(PY) -m pytest -q --nbval --sanitize-with notebooks/sanitize.cfg \
+	MPLBACKEND=Agg $(PY) -m pytest -q --nbval --nbval-sanitize-with notebooks/sanitize.cfg \
 	  tests safetychip notebooks
 
 benchmarks: $(STAMP)

@@ -11,7 +11,7 @@ is rejected. Moore partition refinement then makes the DFA minimal.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from ..ltl import Formula, Not
 from ._dfa import DFA
@@ -23,7 +23,7 @@ _DUAL = {"&": "|", "|": "&", "X": "X[!]", "X[!]": "X", "F": "G", "G": "F",
          "U": "R", "R": "U", "W": "M", "M": "W"}  # fmt: skip
 
 
-@lru_cache(maxsize=None)
+@cache
 def nnf(f: Formula, negate: bool = False) -> Formula:
     """Negation normal form without ``->`` and ``<->``.
 
@@ -42,21 +42,30 @@ def nnf(f: Formula, negate: bool = False) -> Formula:
         return Not(f) if negate else f
     if op == "!":
         return nnf(kids[0], not negate)
+    from ..ltl import And, Or
+
+    # -> and <-> are rewritten directly, without building the (deeper) intermediate formulas
+    # !a | b and (a & b) | (!a & !b): those could exceed MAX_DEPTH for a legal formula, and
+    # recursing through them costs extra stack frames per level.
     if op == "->":
         a, b = kids
-        return nnf(Formula("|", (Not(a), b)), negate)
+        if negate:
+            return And(nnf(a), nnf(b, True))
+        return Or(nnf(a, True), nnf(b))
     if op == "<->":
         a, b = kids
-        both = Formula("&", (a, b)) if a is not b else a
-        neither = Formula("&", (Not(a), Not(b))) if a is not b else Not(a)
-        return nnf(Formula("|", (both, neither)), negate)
+        if a is b:  # a <-> a is a | !a
+            return And(nnf(a, True), nnf(a)) if negate else Or(nnf(a), nnf(a, True))
+        if negate:  # !((a & b) | (!a & !b))
+            return And(Or(nnf(a, True), nnf(b, True)), Or(nnf(a), nnf(b)))
+        return Or(And(nnf(a), nnf(b)), And(nnf(a, True), nnf(b, True)))
     new_op = _DUAL[op] if negate else op
-    new_kids = tuple(nnf(k, negate) for k in kids)
+    new_kids = []
+    for k in kids:  # a loop, not a generator: one stack frame per level of nesting
+        new_kids.append(nnf(k, negate))
     if new_op in ("&", "|"):
-        from ..ltl import And, Or
-
         return (And if new_op == "&" else Or)(*new_kids)
-    return Formula(new_op, new_kids)
+    return Formula(new_op, tuple(new_kids))
 
 
 # Obligation variables, shared by every construction: (formula, strong) -> variable name.
@@ -75,7 +84,7 @@ def _obligation(f: Formula, strong: bool) -> Guard:
     return MANAGER.var(name)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _prog(f: Formula) -> Guard:
     """Progression of an NNF formula through one letter, symbolic in the letter."""
     op, kids = f.op, f.children
@@ -105,7 +114,8 @@ def _prog(f: Formula) -> Guard:
         return _prog(kids[0]) | _obligation(f, strong=True)
     if op == "G":
         return _prog(kids[0]) & _obligation(f, strong=False)
-    a, b = (_prog(k) for k in kids)
+    a = _prog(kids[0])
+    b = _prog(kids[1])
     if op == "U":
         return b | (a & _obligation(f, strong=True))
     if op == "W":
@@ -210,7 +220,7 @@ def minimize(
     order = [block[0]]
     number = {block[0]: 0}
     for b in order:
-        for t, g in sorted(quotient[b].items(), key=lambda tg: guard_str(tg[1])):
+        for t, _ in sorted(quotient[b].items(), key=lambda tg: guard_str(tg[1])):
             if t not in number:
                 number[t] = len(order)
                 order.append(t)

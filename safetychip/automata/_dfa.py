@@ -178,20 +178,27 @@ class DFA:
         if state is not None and start in goal:
             return []
         parent: dict[int, tuple[int, Guard] | None] = {start: None}
+
+        def path_to(t: int, last: list) -> list[frozenset[str]]:
+            path = last
+            while parent[t] is not None:
+                s2, g2 = parent[t]
+                path.append(pick_letter(g2, self.aps))
+                t = s2
+            return path[::-1]
+
         todo = deque([start])
         while todo:
             s = todo.popleft()
             for t, g in self.edges[s]:
                 if t in parent:
+                    # A whole trace is non-empty: it may end back in the initial state.
+                    if t == start and t in goal:
+                        return path_to(s, [pick_letter(g, self.aps)])
                     continue
                 parent[t] = (s, g)
                 if t in goal:
-                    path = []
-                    while parent[t] is not None:
-                        s2, g2 = parent[t]
-                        path.append(pick_letter(g2, self.aps))
-                        t = s2
-                    return path[::-1]
+                    return path_to(t, [])
                 todo.append(t)
         return None
 

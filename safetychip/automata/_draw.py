@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import io
 import re
 import shutil
@@ -28,6 +27,15 @@ class SVG:
 
     def _repr_html_(self) -> str:
         return self.data
+
+    def save(self, path) -> SVG:
+        """Write the SVG to *path* (parent folders are created); returns self."""
+        from pathlib import Path
+
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(self.data, encoding="utf-8")
+        return self
 
     def __repr__(self) -> str:
         return f"<SVG: {len(self.data)} characters>"
@@ -58,7 +66,7 @@ def to_dot(dfa, highlight: int | None = None) -> str:
         '  rankdir=LR; node [shape=circle, fontname="Helvetica"]; edge [fontname="Helvetica"];',
     ]
     if dfa.formula is not None:
-        lines.append(f'  label="{_esc(str(dfa.formula))}"; labelloc=t;')
+        lines.append(f'  label="{_esc(_short(str(dfa.formula), 90))}"; labelloc=t;')
     lines.append(f'  start [shape=none, label=""]; start -> {dfa.initial};')
     for s, acc in enumerate(dfa.accepting):
         attrs = [f'label="{s}"']
@@ -103,7 +111,10 @@ def _matplotlib_svg(dfa, highlight: int | None) -> str:
 
     g = dfa.to_networkx()
     pos = _layered_layout(dfa)
-    fig, ax = plt.subplots(figsize=(1.9 * max(3, len(set(x for x, _ in pos.values()))), 3.2))
+    labels = {(s, t): _short(d["guard"]) for s, t, d in g.edges(data=True)}
+    # Columns wide enough that an edge label does not hide its (white-boxed) edge.
+    column = max(1.9, 0.9 + 0.1 * max((len(x) for x in labels.values()), default=0))
+    fig, ax = plt.subplots(figsize=(column * max(3, len(set(x for x, _ in pos.values()))), 3.2))
     dead = dfa.dead_states()
     colors = [
         "#ffd54f" if s == highlight else "#dddddd" if s in dead else "white" for s in g.nodes
@@ -115,11 +126,10 @@ def _matplotlib_svg(dfa, highlight: int | None) -> str:
     nx.draw_networkx_labels(g, pos, ax=ax, font_size=10)
     nx.draw_networkx_edges(g, pos, ax=ax, arrows=True, connectionstyle="arc3,rad=0.15",
                            node_size=1000, arrowsize=14)  # fmt: skip
-    labels = {(s, t): _short(d["guard"]) for s, t, d in g.edges(data=True)}
     nx.draw_networkx_edge_labels(g, pos, edge_labels=labels, ax=ax, font_size=7,
                                  connectionstyle="arc3,rad=0.15")  # fmt: skip
     if dfa.formula is not None:
-        ax.set_title(str(dfa.formula), fontsize=9)
+        ax.set_title(_short(str(dfa.formula), 90), fontsize=9)  # a long one shrinks the graph
     ax.set_axis_off()
     buf = io.StringIO()
     with matplotlib.rc_context({"svg.hashsalt": "safetychip", "svg.fonttype": "none"}):

@@ -15,6 +15,7 @@ from ._formula import (
     FALSE,
     MAX_DEPTH,
     TRUE,
+    XS,
     And,
     Equiv,
     F,
@@ -29,7 +30,6 @@ from ._formula import (
     U,
     W,
     X,
-    XS,
     ap,
     canonical_atom,
 )
@@ -45,6 +45,7 @@ from ._patterns import (
     immediate_response,
     never,
     not_before,
+    random_patterns,
     response,
 )
 from ._print import FORMATS, to_str
@@ -55,5 +56,5 @@ __all__ = [
     "R", "State", "Trace", "U", "W", "X", "XS",
     "absence_after", "ap", "at_least", "at_most", "before", "canonical_atom", "evaluate",
     "exactly", "immediate_response", "never", "normalize_trace", "not_before", "parse",
-    "parse_prefix", "response", "to_str",
+    "parse_prefix", "random_patterns", "response", "to_str",
 ]  # fmt: skip

@@ -150,7 +150,8 @@ def parse(text: str) -> Formula:
     >>> parse("a U")
     Traceback (most recent call last):
     ...
-    safetychip.errors.FormulaSyntaxError: cannot parse Spot formula: expected an operand at position 3, found end of input
+    safetychip.errors.FormulaSyntaxError: cannot parse Spot formula: expected an operand at
+    position 3, found end of input
       a U
          ^
     """

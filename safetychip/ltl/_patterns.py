@@ -7,11 +7,11 @@ English template used to read a formula back to a person.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..errors import FormulaError
-from ._formula import F, Formula, FormulaLike, G, Implies, Not, U, W, X, XS, _coerce
+from ._formula import XS, F, Formula, FormulaLike, G, Implies, Not, U, W, X, _coerce
 
 __all__ = [
     "Pattern",
@@ -25,6 +25,7 @@ __all__ = [
     "at_least",
     "at_most",
     "exactly",
+    "random_patterns",
 ]
 
 
@@ -80,7 +81,7 @@ def _count(n: int, name: str) -> int:
 
 
 def at_least(n: int, p: FormulaLike) -> Formula:
-    """p is *entered* at least n times (n rising edges of p).
+    """P is *entered* at least n times (n rising edges of p).
 
     Examples
     --------
@@ -99,7 +100,7 @@ def at_least(n: int, p: FormulaLike) -> Formula:
 
 
 def at_most(n: int, p: FormulaLike) -> Formula:
-    """p is entered at most n times, as in "visit the hallway at most three times".
+    """P is entered at most n times, as in "visit the hallway at most three times".
 
     Examples
     --------
@@ -110,7 +111,7 @@ def at_most(n: int, p: FormulaLike) -> Formula:
 
 
 def exactly(n: int, p: FormulaLike) -> Formula:
-    """p is entered exactly n times."""
+    """P is entered exactly n times."""
     n = _count(n, "exactly")
     return at_least(n, p) & at_most(n, p) if n else at_most(0, p)
 
@@ -147,7 +148,45 @@ PATTERNS: dict[str, Pattern] = {
         Pattern("at_least", "trigger", at_least, "{p} at least {n} times"),
         Pattern("exactly", "avoidance", exactly, "{p} exactly {n} times"),
         Pattern("response", "trigger", response, "if {p}, then {q} at the same time or later"),
-        Pattern("immediate_response", "trigger", immediate_response, "if {p}, then {q} right after"),
+        Pattern("immediate_response", "trigger", immediate_response,
+                "if {p}, then {q} right after"),
         Pattern("absence_after", "trigger", absence_after, "once {p}, never {q} afterwards"),
     )
 }
+
+
+def random_patterns(
+    n: int, atoms: list[str], *, seed: int = 0, max_count: int = 3,
+    patterns: list[str] | None = None,
+) -> list[tuple[str, Formula]]:
+    """*n* random instances of *patterns* (default: all of :data:`PATTERNS`) over *atoms*,
+    reproducible under *seed*.
+
+    Used by benchmarks and adversarial tests; the instances need not be jointly satisfiable.
+
+    Examples
+    --------
+    >>> [name for name, _ in random_patterns(3, ["a", "b", "c"], seed=1)]
+    ['at_most', 'at_least', 'never']
+    """
+    import random
+
+    if len(atoms) < 2:
+        raise FormulaError("random_patterns needs at least two atoms")
+    rng = random.Random(seed)
+    names = sorted(PATTERNS if patterns is None else patterns)
+    unknown = [p for p in names if p not in PATTERNS]
+    if unknown:
+        raise ValueError(f"unknown patterns {unknown}; choose from {sorted(PATTERNS)}")
+    out = []
+    for _ in range(n):
+        name = rng.choice(names)
+        p, q = rng.sample(atoms, 2)
+        if name in ("at_most", "at_least", "exactly"):
+            f = PATTERNS[name].build(rng.randint(1, max_count), p)
+        elif name == "never":
+            f = never(p)
+        else:
+            f = PATTERNS[name].build(p, q)
+        out.append((name, f))
+    return out

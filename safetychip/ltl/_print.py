@@ -20,6 +20,11 @@ _BARE = re.compile(r"[a-z_][a-zA-Z0-9_]*")
 _RESERVED = {"true", "false", "xor", "i", "e"}
 
 _PREFIX_OPS = {"->": "i", "<->": "e"}
+# An atom prints bare in prefix syntax when it reads back as that atom: an identifier or a
+# predicate call whose name is not an operator or constant word of the prefix parser.
+_PREFIX_BARE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\([A-Za-z0-9_.\-]+(?:,[A-Za-z0-9_.\-]+)*\))?")
+_PREFIX_WORDS = {"i", "e", "U", "W", "R", "M", "V", "X", "F", "G", "true", "false", "TRUE",
+                 "FALSE"}  # fmt: skip
 _LATEX_OPS = {
     "!": r"\neg ", "X": r"\mathsf{X}\,", "X[!]": r"\mathsf{X}^{!}\,", "F": r"\mathsf{F}\,",
     "G": r"\mathsf{G}\,", "&": r" \land ", "|": r" \lor ", "->": r" \rightarrow ",
@@ -30,6 +35,13 @@ _LATEX_OPS = {
 
 def _atom_spot(name: str) -> str:
     if _BARE.fullmatch(name) and name not in _RESERVED:
+        return name
+    return '"' + name + '"'
+
+
+def _atom_prefix(name: str) -> str:
+    m = _PREFIX_BARE.fullmatch(name)
+    if m and m.group(1) not in _PREFIX_WORDS:
         return name
     return '"' + name + '"'
 
@@ -62,7 +74,7 @@ def _prefix(f: Formula) -> str:
     while stack:
         node = stack.pop()
         if node.op == "ap":
-            out.append(node.name)
+            out.append(_atom_prefix(node.name))
         elif node.op in ("true", "false"):
             out.append(node.op)
         else:

@@ -67,7 +67,7 @@ class Constraint:
 
 
 def as_constraints(items: Iterable[Constraint | Formula | str]) -> tuple[Constraint, ...]:
-    """Coerce formulas and formula text to constraints and give unnamed ones ``c1``, ``c2``…
+    """Coerce formulas and formula text to constraints; unnamed ones become ``c1``, ``c2``….
 
     Raises
     ------

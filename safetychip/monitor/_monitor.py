@@ -28,8 +28,9 @@ def exactly_one(atoms: Iterable[str]) -> Formula:
 
     Examples
     --------
-    >>> exactly_one(["agent_at(kitchen)", "agent_at(bedroom)"])
-    Formula('G(("agent_at(kitchen)" | "agent_at(bedroom)") & !("agent_at(kitchen)" & "agent_at(bedroom)"))')
+    >>> print(exactly_one(["agent_at(kitchen)", "agent_at(bedroom)"]))
+    G(("agent_at(kitchen)" | "agent_at(bedroom)")
+      & !("agent_at(kitchen)" & "agent_at(bedroom)"))
     """
     from ..ltl import And, G, Not, Or
 
@@ -120,6 +121,7 @@ class Monitor:
             sorted(set(self._invariant_atoms).union(*(d.aps for d in self.dfas)))
         )
         self._products: dict[tuple[int, ...], Product] = {}
+        self._decisions: dict[tuple[int, ...], tuple[Status, str, tuple[str, ...]]] = {}
         self.product = self._product(tuple(range(len(self.dfas))))
         self.reset()
 
@@ -136,9 +138,13 @@ class Monitor:
         self._finished = False
         start = self._decide(self._state, [])
         if start.status is Status.VIOLATION:
+            culprits = "; ".join(
+                _describe(c) for c in self.constraints if c.name in start.violated
+            )
             start = Verdict(
                 Status.ABORT,
-                "the constraints cannot all be satisfied: " + start.reason,
+                f"the specification is unsatisfiable: no trace can meet {culprits}"
+                if culprits else "the specification is unsatisfiable under the domain invariants",
                 start.violated,
             )
         self._aborted = start.status is Status.ABORT
@@ -150,6 +156,16 @@ class Monitor:
     def automaton_states(self) -> dict[str, int]:
         """The current DFA state of each constraint, by name."""
         return {c.name: q for c, q in zip(self.constraints, self._state)}
+
+    def dfa(self, name: str) -> DFA:
+        """The DFA of the constraint called *name*."""
+        return self.dfas[self._index(name)]
+
+    @property
+    def explored(self) -> int:
+        """How many product states the satisfiability searches have decided so far (the
+        product is explored lazily, never built whole)."""
+        return sum(len(p._live) for p in self._products.values())
 
     def check(self, states) -> Verdict:
         """Verdict for an action producing *states* (one proposition state or a list), without
@@ -197,7 +213,11 @@ class Monitor:
 
     # -- internals ------------------------------------------------------------------------
     def _index(self, name: str) -> int:
-        return next(i for i, c in enumerate(self.constraints) if c.name == name)
+        for i, c in enumerate(self.constraints):
+            if c.name == name:
+                return i
+        names = ", ".join(c.name for c in self.constraints)
+        raise KeyError(f"no constraint named {name!r}; the constraints are {names}")
 
     def _product(self, members: tuple[int, ...]) -> Product:
         found = self._products.get(members)
@@ -243,8 +263,11 @@ class Monitor:
         prev = self._last
         q = self._state
         try:
+            check_invariant = self._letter_invariant != MANAGER.true
             for letter in letters:
-                if not holds(self._letter_invariant, letter, self._invariant_atoms):
+                if check_invariant and not holds(
+                    self._letter_invariant, letter, self._invariant_atoms
+                ):
                     broken = ", ".join(str(i) for i in self.invariants)
                     return Verdict(
                         Status.VIOLATION,
@@ -258,7 +281,7 @@ class Monitor:
         except SafetyChipError as err:
             verdict = Verdict(Status.VIOLATION, f"cannot decide, so the action is refused: {err}",
                               state_changes=tuple(f"Violated: {c}" for c in changes))  # fmt: skip
-        except Exception as err:  # noqa: BLE001 - the monitor fails safe on any internal error
+        except Exception as err:
             verdict = Verdict(
                 Status.VIOLATION,
                 f"internal error, so the action is refused: {type(err).__name__}: {err}",
@@ -271,36 +294,39 @@ class Monitor:
         return verdict
 
     def _decide(self, q: tuple[int, ...], changes: list[str]) -> Verdict:
+        decision = self._decisions.get(q)
+        if decision is None:
+            decision = self._decisions[q] = self._judge(q)
+        status, reason, violated = decision
+        prefix = "Safe: " if status is Status.SAFE else "Violated: "
+        return Verdict(status, reason, violated, tuple(prefix + c for c in changes),
+                       automaton_states=q[: len(self.dfas)])  # fmt: skip
+
+    def _judge(self, q: tuple[int, ...]) -> tuple[Status, str, tuple[str, ...]]:
         try:
             live = self.product.is_live(q)
         except SearchBudgetExceeded as err:
-            return Verdict(Status.VIOLATION, f"cannot decide, so the action is refused: {err}",
-                           state_changes=tuple(f"Violated: {c}" for c in changes))  # fmt: skip
+            return Status.VIOLATION, f"cannot decide, so the action is refused: {err}", ()
         if live:
-            return Verdict(Status.SAFE, "every constraint can still be satisfied",
-                           state_changes=tuple(f"Safe: {c}" for c in changes))  # fmt: skip
-        culprits = self._attribute(q)
+            return Status.SAFE, "every constraint can still be satisfied", ()
+        culprits, alone = self._attribute(q)
         names = tuple(self.constraints[i].name for i in culprits)
-        described = "; ".join(
-            f"{self.constraints[i].name}: {self.constraints[i].sentence or self.constraints[i].formula}"
-            for i in culprits
-        )
-        if len(culprits) == 1:
+        described = "; ".join(_describe(self.constraints[i]) for i in culprits)
+        if alone:
             reason = f"it would break {described}"
         elif culprits:
             reason = f"these constraints could no longer all be met together: {described}"
         else:
             reason = "it would break a domain invariant"
-        return Verdict(Status.VIOLATION, reason, names,
-                       tuple(f"Violated: {c}" for c in changes))  # fmt: skip
+        return Status.VIOLATION, reason, names
 
-    def _attribute(self, q: tuple[int, ...]) -> tuple[int, ...]:
-        """Constraints unsatisfiable on their own at *q*, else a smallest jointly unsatisfiable
-        subset (exhaustive up to three among twelve, deletion-minimal beyond)."""
+    def _attribute(self, q: tuple[int, ...]) -> tuple[tuple[int, ...], bool]:
+        """Constraints unsatisfiable on their own at *q* (and True), else a smallest jointly
+        unsatisfiable subset (exhaustive up to three among twelve, deletion-minimal beyond)."""
         n = len(self.dfas)
         alone = tuple(i for i in range(n) if q[i] in self.dfas[i].dead_states())
         if alone:
-            return alone
+            return alone, True
 
         def unsat(members: tuple[int, ...]) -> bool:
             sub = self._product(members)
@@ -311,24 +337,34 @@ class Monitor:
                 return False
 
         if unsat(()):
-            return ()
-        if n <= 12:
+            return (), False
+        # The search that found the violation proved a cone of components unsatisfiable:
+        # minimise within it.
+        core = self.product.core_of(q) or range(n)
+        candidates = [i for i in core if i < n]
+        if len(candidates) <= 12:
             for size in (2, 3):
-                for combo in combinations(range(n), size):
+                for combo in combinations(candidates, size):
                     if unsat(combo):
-                        return combo
-        members = list(range(n))
-        for i in range(n):
+                        return combo, False
+        members = list(candidates)
+        for i in candidates:
             trial = tuple(m for m in members if m != i)
             if unsat(trial):
                 members = list(trial)
-        return tuple(members)
+        return tuple(members), False
+
+
+def _describe(c: Constraint) -> str:
+    return f"{c.name} ({c.sentence or c.formula})"
 
 
 def _changed(prev: dict[str, bool] | None, now: dict[str, bool]) -> str:
     """Literals of *now* that differ from *prev* (all true ones at the first state)."""
     if prev is None:
         lits = [a for a, v in now.items() if v]
+        if not lits:
+            return "(every proposition false)"
     else:
         lits = [a if v else f"!{a}" for a, v in now.items() if prev.get(a) != v]
     return " & ".join(sorted(lits, key=lambda s: s.lstrip("!"))) if lits else "(no change)"

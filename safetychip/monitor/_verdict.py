@@ -36,6 +36,9 @@ class Verdict:
         ``"Violated: !agent_at(bedroom) & agent_at(bathroom)"``.
     pending : tuple of str
         At DONE: the constraints whose obligations are still owed.
+    automaton_states : tuple of int
+        The DFA state of each constraint (in order) after the action; for a VIOLATION, where
+        the action would lead.
     """
 
     status: Status
@@ -43,6 +46,7 @@ class Verdict:
     violated: tuple[str, ...] = ()
     state_changes: tuple[str, ...] = ()
     pending: tuple[str, ...] = ()
+    automaton_states: tuple[int, ...] = ()
 
     @property
     def safe(self) -> bool:
@@ -51,8 +55,16 @@ class Verdict:
 
     def to_dict(self) -> dict:
         """JSON-ready form."""
-        return {"status": self.status.value, "reason": self.reason, "violated": list(self.violated),
-                "state_changes": list(self.state_changes), "pending": list(self.pending)}  # fmt: skip
+        return {
+            "status": self.status.value,
+            "reason": self.reason,
+            "violated": list(self.violated),
+            "state_changes": list(self.state_changes),
+            "pending": list(self.pending),
+        }
+
+    def __repr__(self) -> str:
+        return f"<Verdict {self.status.value}: {self.reason}>"
 
     def __str__(self) -> str:
         lines = [f"{self.status.value.upper()}: {self.reason}", *self.state_changes]

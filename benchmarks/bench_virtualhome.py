@@ -1,0 +1,98 @@
+"""Speed of the VirtualHome environment: step and preview medians on a 100-object scene.
+
+Runs every task's reference plan in its scene (apartment_1 has 108 objects, apartment_2
+has 98) and times each action three ways: ``preview`` on a world it has not seen the
+action in, ``step`` without a preview before it, and ``step`` right after ``preview`` of the
+same action (which reuses the preview's simulation). It then times VirtualHome's own
+deep-copying step (``in_place=False``) against the shallow fork the environment uses.
+
+Usage: ``python benchmarks/bench_virtualhome.py`` (target: medians <= 2 ms).
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from safetychip.envs import VirtualHomeEnv, load_tasks
+
+REPEATS = 5
+
+
+def ms(seconds: float) -> float:
+    return seconds * 1e3
+
+
+def timed(call, *args, **kwargs):
+    start = time.perf_counter()
+    result = call(*args, **kwargs)
+    return time.perf_counter() - start, result
+
+
+def main() -> int:
+    envs = {name: VirtualHomeEnv(name) for name in ("apartment_1", "apartment_2")}
+    times: dict[str, list[float]] = defaultdict(list)
+    by_verb: dict[str, list[float]] = defaultdict(list)
+    for _ in range(REPEATS):
+        for task in load_tasks():
+            env = envs[task.scene].track(task.propositions)
+            options = {"initial": list(task.initial), "goal": list(task.goal)}
+            actions = [a for a in task.reference_plan if a != "done"]
+            # step, without a preview before it
+            env.reset(options=options)
+            for action in actions:
+                seconds, (*_, info) = timed(env.step, action)
+                assert info["error"] is None, (task.id, action, info["error"])
+                times["step"].append(seconds)
+                by_verb[env.parse(action).verb].append(seconds)
+            # preview (a fresh simulation), then step (reusing it)
+            env.reset(options=options)
+            for action in actions:
+                seconds, _ = timed(env.preview, action, env.tracked)
+                times["preview"].append(seconds)
+                seconds, _ = timed(env.step, action)
+                times["step after preview"].append(seconds)
+            times["reset"].append(timed(env.reset, options=options)[0])
+            times["admissible_actions"].append(timed(env.admissible_actions)[0])
+
+    print("VirtualHome environment, reference plans of all tasks "
+          f"({len(times['step']) // REPEATS} actions, x{REPEATS})")  # fmt: skip
+    print(f"{'operation':<22}{'median ms':>10}{'p90 ms':>10}{'max ms':>10}")
+    for name, values in times.items():
+        values = sorted(values)
+        p90 = values[int(0.9 * (len(values) - 1))]
+        print(f"{name:<22}{ms(statistics.median(values)):>10.3f}{ms(p90):>10.3f}"
+              f"{ms(values[-1]):>10.3f}")  # fmt: skip
+    print("step median by verb (ms): " + ", ".join(
+        f"{verb} {ms(statistics.median(v)):.2f}" for verb, v in sorted(by_verb.items())
+    ))  # fmt: skip
+    copy_versus_fork(envs["apartment_1"])
+    return 0
+
+
+def copy_versus_fork(env: VirtualHomeEnv) -> None:
+    """Time one executor step with VirtualHome's deep copy and with the environment's fork."""
+    task = next(t for t in load_tasks(scene="apartment_1") if t.suite == "mobile_manipulation")
+    env.reset(options={"initial": list(task.initial)})
+    for action in task.reference_plan[:-2]:
+        env.step(action)
+    last = env.parse(task.reference_plan[-2])
+    script, executor = env._script(last.script), env._executor
+    deep, fork = [], []
+    for _ in range(200):
+        deep.append(timed(executor.execute_one_step, script, env._state, False)[0])
+        start = time.perf_counter()
+        executor.execute_one_step(script, env._fork(env._state), True)
+        fork.append(time.perf_counter() - start)
+    print(f"one '{last}' after {len(task.reference_plan) - 2} actions: executor deep copy "
+          f"{ms(statistics.median(deep)):.3f} ms, shallow fork + in place "
+          f"{ms(statistics.median(fork)):.3f} ms")  # fmt: skip
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,68 @@
+"""VirtualHome: our own apartments, task suites, and the real evolving-graph executor.
+
+The executor comes from the ``virtualhome`` wheel (``pip install --no-deps
+virtualhome==2.3.0``); everything else — scenes, tasks, the action language and the truth
+of the seven grounded predicates — is safetychip's.
+
+Contents
+--------
+:class:`VirtualHomeEnv`
+    The environment (see :class:`safetychip.envs.Env` for the protocol).
+:class:`Scene`, :func:`load_scene`, :func:`load_virtualhome_graph`
+    Scene graphs with unique object names and room adjacency.
+:class:`Action`, :func:`parse_action`, :data:`VERBS`
+    Templated English and VirtualHome script lines, both ways.
+:class:`SceneProposition`, :func:`parse_proposition`, :func:`parse_literal`
+    Grounded predicates (:data:`PREDICATES`) bound to a scene.
+:class:`Task`, :class:`Constraint`, :func:`load_tasks`, :data:`SUITES`, :data:`PATTERNS`
+    The Four Room and Mobile Manipulation suites.
+"""
+
+from safetychip.envs.virtualhome._actions import VERBS, Action, Target, parse_action
+from safetychip.envs.virtualhome._env import VirtualHomeEnv
+from safetychip.envs.virtualhome._propositions import (
+    PREDICATES,
+    SceneProposition,
+    parse_literal,
+    parse_proposition,
+)
+from safetychip.envs.virtualhome._scene import (
+    SCENE_DIR,
+    Scene,
+    load_scene,
+    load_virtualhome_graph,
+    normalize_name,
+)
+from safetychip.envs.virtualhome._simulator import INSTALL
+from safetychip.envs.virtualhome._tasks import (
+    PATTERNS,
+    SUITES,
+    TASK_DIR,
+    Constraint,
+    Task,
+    load_tasks,
+)
+
+__all__ = [
+    "INSTALL",
+    "PATTERNS",
+    "PREDICATES",
+    "SCENE_DIR",
+    "SUITES",
+    "TASK_DIR",
+    "VERBS",
+    "Action",
+    "Constraint",
+    "Scene",
+    "SceneProposition",
+    "Target",
+    "Task",
+    "VirtualHomeEnv",
+    "load_scene",
+    "load_tasks",
+    "load_virtualhome_graph",
+    "normalize_name",
+    "parse_action",
+    "parse_literal",
+    "parse_proposition",
+]

@@ -1,0 +1,182 @@
+"""Actions in the paper's language, and their VirtualHome script lines.
+
+Twelve verbs: walk, find, grab, open, close, put (on), put in, switch on, switch off, touch,
+look at, and DONE. Each has one templated English form (``put salmon in fridge``) and one
+script line (``[PUTIN] <salmon> (48) <fridge> (47)``); :func:`parse_action` reads either,
+plus a few common variants of the English (``go to``, ``pick up``, ``turn on``, ``into``).
+Objects in English are unique names with spaces for underscores (``book shelf``), a class
+name or a synonym (``tv``); when a class has several instances, the environment picks the
+one nearest the agent. DONE has the script line ``[DONE]``, which is safetychip's marker
+and is never sent to the simulator.
+
+Examples
+--------
+>>> from safetychip.envs.virtualhome import load_scene
+>>> scene = load_scene("apartment_1")
+>>> action = parse_action("Put the salmon into the fridge.", scene)
+>>> str(action), action.script
+('put salmon in fridge', '[PUTIN] <salmon> (48) <fridge> (47)')
+>>> str(parse_action("[PUTBACK] <book> (28) <book_shelf> (32)", scene))
+'put book on book shelf'
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from safetychip.envs.virtualhome._scene import Scene
+from safetychip.errors import ActionError
+
+__all__ = ["VERBS", "Action", "Target", "parse_action"]
+
+
+class _Verb(NamedTuple):
+    template: str  # the English form, {0} and {1} standing for objects
+    script: str  # VirtualHome's action name
+    patterns: tuple[str, ...]  # accepted English, one group per object
+
+
+_VERBS: dict[str, _Verb] = {
+    "walk": _Verb("walk to {0}", "WALK", (r"(?:walk|go|move|run)(?: to)? (.+)",)),
+    "find": _Verb("find {0}", "FIND", (r"find (.+)",)),
+    "grab": _Verb("grab {0}", "GRAB", (r"(?:grab|pick up|take) (.+)",)),
+    "open": _Verb("open {0}", "OPEN", (r"open (.+)",)),
+    "close": _Verb("close {0}", "CLOSE", (r"close (.+)",)),
+    "put": _Verb("put {0} on {1}", "PUTBACK", (r"(?:put|place) (.+?) (?:on top of|onto|on) (.+)",)),
+    "putin": _Verb("put {0} in {1}", "PUTIN", (r"(?:put|place) (.+?) (?:into|inside|in) (.+)",)),
+    "switchon": _Verb("switch on {0}", "SWITCHON", (r"(?:switch|turn) on (.+)",)),
+    "switchoff": _Verb("switch off {0}", "SWITCHOFF", (r"(?:switch|turn) off (.+)",)),
+    "touch": _Verb("touch {0}", "TOUCH", (r"touch (.+)",)),
+    "lookat": _Verb("look at {0}", "LOOKAT", (r"look at (.+)",)),
+    "done": _Verb("done", "DONE", (r"done|finish(?:ed)?|stop",)),
+}
+
+#: Verb -> its English template, in the paper's order.
+VERBS: dict[str, str] = {verb: spec.template for verb, spec in _VERBS.items()}
+
+_PATTERNS = [(v, re.compile(f"^(?:{p})$")) for v, spec in _VERBS.items() for p in spec.patterns]
+_BY_SCRIPT = {spec.script: verb for verb, spec in _VERBS.items()}
+_SCRIPT_LINE = re.compile(r"^\[(\w+)\]((?:\s*<[^<>]+>\s*\(\s*\d+\s*\))*)\s*$")
+_SCRIPT_ARG = re.compile(r"<([^<>]+)>\s*\(\s*(\d+)\s*\)")
+_ENUMERATION = re.compile(r"^\s*(?:\d+[.):]\s*|[-*]\s+)")
+
+
+class Target(NamedTuple):
+    """An object an action applies to: its unique name, class name and node id."""
+
+    name: str
+    class_name: str
+    id: int
+
+    @classmethod
+    def of(cls, scene: Scene, node_id: int) -> Target:
+        """Return the target for node *node_id* of *scene*."""
+        return cls(scene.name_of(node_id), scene.node(node_id)["class_name"], node_id)
+
+
+@dataclass(frozen=True)
+class Action:
+    """One action: a verb of :data:`VERBS` and its targets.
+
+    ``str(action)`` is the templated English; :attr:`script` is the VirtualHome line.
+    """
+
+    verb: str
+    targets: tuple[Target, ...] = ()
+
+    def __str__(self) -> str:
+        names = (t.name.replace("_", " ") for t in self.targets)
+        return VERBS[self.verb].format(*names)
+
+    @property
+    def script(self) -> str:
+        """The VirtualHome script line, e.g. ``[GRAB] <salmon> (48)``."""
+        args = "".join(f" <{t.class_name}> ({t.id})" for t in self.targets)
+        return f"[{_VERBS[self.verb].script}]{args}"
+
+
+def parse_action(
+    text: str | Action, scene: Scene, *, near: Callable[[int], float] | None = None
+) -> Action:
+    """Read an action in templated English or as a VirtualHome script line.
+
+    Parameters
+    ----------
+    text : str or Action
+        ``"put book on book shelf"``, ``"[PUTBACK] <book> (28) <book_shelf> (32)"``, or an
+        Action (returned as is).
+    scene : Scene
+        The scene whose objects the action names.
+    near : callable, optional
+        ``near(node_id)`` ranks instances when an English name has several (see
+        :meth:`Scene.resolve`); script lines name their instance by id.
+
+    Raises
+    ------
+    ActionError
+        For an unknown verb (listing the valid forms), an unknown object (listing the closest
+        names), an ambiguous name without *near*, or a script line whose id is absent or
+        whose class does not match that node.
+
+    Examples
+    --------
+    >>> from safetychip.envs.virtualhome import load_scene
+    >>> parse_action("grab salmonn", load_scene("apartment_1"))
+    Traceback (most recent call last):
+    ...
+    safetychip.errors.ActionError: cannot read 'grab salmonn': no object or room called \
+'salmonn' in scene 'apartment_1'; closest names: salmon
+    """
+    if isinstance(text, Action):
+        return text
+    line = _ENUMERATION.sub("", text).strip().rstrip(".").strip()
+    if line.startswith("["):
+        return _parse_script(line, scene)
+    lowered = " ".join(line.lower().split())
+    for verb, pattern in _PATTERNS:
+        match = pattern.match(lowered)
+        if match:
+            try:
+                ids = [scene.resolve(phrase, near=near) for phrase in match.groups()]
+            except ActionError as exc:
+                raise ActionError(f"cannot read {text!r}: {exc}", exc.choices) from None
+            return Action(verb, tuple(Target.of(scene, i) for i in ids))
+    forms = [t.format("<object>", "<object>") for t in VERBS.values()]
+    head = " ".join(lowered.split()[:2])
+    close = difflib.get_close_matches(head, [f.split(" <")[0] for f in forms], n=2, cutoff=0.6)
+    hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    raise ActionError(f"unknown action {text!r}.{hint} Actions: {'; '.join(forms)}", tuple(close))
+
+
+def _parse_script(line: str, scene: Scene) -> Action:
+    match = _SCRIPT_LINE.match(line)
+    if match is None:
+        raise ActionError(f"{line!r} is not a script line like '[GRAB] <salmon> (48)'")
+    verb = _BY_SCRIPT.get(match.group(1).upper())
+    if verb is None:
+        close = tuple(difflib.get_close_matches(match.group(1).upper(), _BY_SCRIPT, n=2))
+        raise ActionError(
+            f"unsupported script action {match.group(1)!r} in {line!r}; "
+            f"supported: {', '.join(_BY_SCRIPT)}",
+            close,
+        )
+    targets = []
+    for class_name, node in _SCRIPT_ARG.findall(match.group(2)):
+        node_id = int(node)
+        if node_id not in scene.names:
+            raise ActionError(f"{line!r}: scene {scene.name!r} has no object with id {node_id}")
+        target = Target.of(scene, node_id)
+        if "_".join(class_name.lower().split()) != target.class_name:
+            raise ActionError(
+                f"{line!r}: node {node_id} is {target.class_name!r}, not {class_name!r}",
+                (target.name,),
+            )
+        targets.append(target)
+    arity = VERBS[verb].count("{")
+    if len(targets) != arity:
+        raise ActionError(f"{line!r}: [{match.group(1)}] takes {arity} object(s)")
+    return Action(verb, tuple(targets))

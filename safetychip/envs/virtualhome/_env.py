@@ -1,0 +1,629 @@
+"""VirtualHome behind safetychip's environment protocol, on VirtualHome's own executor.
+
+Actions run through ``evolving_graph``'s ``ScriptExecutor`` with instance selection by id,
+so its preconditions decide what is possible and its messages explain refusals. Two things
+are added on top:
+
+* **Routes.** Walking (or finding something) in a room that is not adjacent first walks
+  through the rooms between, along a shortest path of the scene's adjacency; each room
+  entered is a ``[WALK] <room>`` of its own and yields its own proposition state.
+* **Look at** turns the agent towards the object first (``[TURNTO]`` then ``[LOOKAT]``):
+  the executor's LOOKAT requires FACING, which only TURNTO produces.
+
+**Truth values.** ``agent_at(room)``: the character is INSIDE the room; ``agent_at(object)``:
+the character is CLOSE to it; ``is_open``/``is_switchedon``: the OPEN/ON state;
+``is_grabbed``: a HOLDS_RH or HOLDS_LH edge; ``is_on``/``is_in``: an ON/INSIDE edge;
+``is_touched(x)``: true in the state produced by touching x only. Note that the executor
+leaves a carried object INSIDE the room it was picked up in until the next walk, so
+``is_in(x, room)`` lags for carried objects; ``is_in`` is meant for containers.
+
+**Speed.** The executor's ``change_state`` deep-copies its state's change sets at every
+step. Nodes are copy-on-write in the executor (it copies a node before changing its
+states), so the environment instead runs every action on a shallow fork of those dicts and
+sets, with ``in_place=True``, and keeps the fork when the action is committed. Simulations
+are cached per world state, so ``step`` after ``preview`` of the same action reuses it.
+
+Examples
+--------
+>>> env = VirtualHomeEnv("apartment_1").track(["agent_at(kitchen)", "is_open(fridge)"])
+>>> obs, info = env.reset(options={"initial": ["agent_at(bedroom)"]})
+>>> info["states"]
+[{'agent_at(kitchen)': False, 'is_open(fridge)': False}]
+>>> env.preview("walk to fridge", ["agent_at(living_room)", "agent_at(fridge)"])
+[{'agent_at(living_room)': True, 'agent_at(fridge)': False}, \
+{'agent_at(living_room)': False, 'agent_at(fridge)': True}]
+>>> _, _, _, _, info = env.step("grab salmon")
+>>> info["error"]
+'cannot grab salmon: the agent is not close to it'
+>>> _, _, _, _, info = env.step("walk to salmon")
+>>> [s["agent_at(kitchen)"] for s in info["states"]], info["script"][-1]
+([False, True], '[WALK] <salmon> (48)')
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import os
+import re
+from collections.abc import Iterable
+from typing import Any, ClassVar, NamedTuple
+
+from safetychip.envs._base import Env, PropositionState
+from safetychip.envs.virtualhome._actions import VERBS, Action, Target, parse_action
+from safetychip.envs.virtualhome._propositions import (
+    SceneProposition,
+    parse_literal,
+    parse_proposition,
+)
+from safetychip.envs.virtualhome._scene import Scene, load_scene
+from safetychip.envs.virtualhome._simulator import evolving_graph
+from safetychip.envs.virtualhome._tasks import Task
+from safetychip.errors import PropositionError, ResetNeeded
+
+__all__ = ["VirtualHomeEnv"]
+
+_NODE = re.compile(r"<([^<>]+)> \((\d+)\)")
+# The executor's reasons, reworded; the first match applies.
+_REASONS = (
+    (" is inside other closed thing", " is inside something closed"),
+    (" does not have a free hand", " has no free hand"),
+    (" already grabbed", " is already held"),
+    (" can not be opened", " cannot be opened"),
+    (" is not open or is not openable", " is closed"),
+    (" is not closed", " is already open"),
+    (" is not open", " is already closed"),
+    (" is not off", " is already on"),
+    (" is not on", " is already off"),
+    (" is still on", " is switched on"),
+)
+_RESET_OPTIONS = ("task", "initial", "goal")
+
+
+class _Outcome(NamedTuple):
+    """What an action does to the current world, simulated on a fork."""
+
+    states: tuple[Any, ...]  # executor states, one per proposition state
+    touched: int | None  # the node touched in the last state
+    error: str | None
+    script: tuple[str, ...]  # the lines sent to the executor
+
+
+class VirtualHomeEnv(Env):
+    """A VirtualHome scene, stepped with templated English or script lines.
+
+    Parameters
+    ----------
+    scene : Scene, str or path, optional
+        A scene, a scene name (``"apartment_1"``) or a scene file. Defaults to the task's
+        scene, else ``"apartment_1"``.
+    task : Task, optional
+        Gives the default initial conditions and goal of :meth:`reset`.
+    max_steps : int, optional
+        Truncate the episode after this many steps (DONE excluded).
+
+    Notes
+    -----
+    ``reset(options=...)`` accepts ``task`` (switches task, and scene if needed),
+    ``initial`` and ``goal`` (lists of literals such as ``"agent_at(bedroom)"`` and
+    ``"!is_open(fridge)"``, overriding the task's for this episode). Initial conditions
+    may set ``agent_at(room)``, ``is_open``, ``is_switchedon`` (true or false), and
+    ``is_on``/``is_in`` (true: the object is moved there). The environment is
+    deterministic: ``seed`` is accepted and ignored.
+
+    ``step`` returns reward 1.0 on DONE when the goal is reached, else 0.0; DONE
+    terminates the episode and produces no proposition state. ``info`` holds ``action``
+    (the templated English), ``script`` (the lines sent to the executor), ``states`` and
+    ``error``.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "virtualhome"}
+
+    def __init__(
+        self,
+        scene: Scene | str | os.PathLike[str] | None = None,
+        *,
+        task: Task | None = None,
+        max_steps: int | None = None,
+    ) -> None:
+        self._vh = evolving_graph()
+        self.max_steps = max_steps
+        self._scene: Scene | None = None
+        self._load(scene if scene is not None else task.scene if task else "apartment_1", task)
+        self._state: Any = None
+        self._goal: tuple[tuple[SceneProposition, bool], ...] = ()
+        self._touched: int | None = None
+        self._outcomes: dict[str, _Outcome] = {}
+        self._done = False
+        self._closed = False
+        self._steps = 0
+
+    def _load(self, scene: Scene | str | os.PathLike[str], task: Task | None) -> None:
+        if not isinstance(scene, Scene):
+            if self._scene is not None and scene == self._scene.name:
+                scene = self._scene
+            else:
+                scene = load_scene(scene)
+        if scene is not self._scene:
+            env, execution = self._vh.environment, self._vh.execution
+            self._scene = scene
+            self._graph = env.EnvironmentGraph(scene.graph)
+            self._executor = execution.ScriptExecutor(self._graph, name_equivalence={})
+            self._scripts: dict[str, Any] = {}
+            self._props: dict[str, SceneProposition] = {}
+            self._handles = {i: env.Node(i) for i in (*scene.names, scene.character)}
+            self._layout = _layout(scene)
+        self.task = task
+
+    @property
+    def scene(self) -> Scene:
+        """The scene being simulated."""
+        assert self._scene is not None
+        return self._scene
+
+    # -- protocol ---------------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[str, dict[str, Any]]:
+        """Start an episode; see the class notes for *options*."""
+        if self._closed:
+            raise ResetNeeded("the environment is closed; create a new one")
+        options = dict(options or {})
+        unknown = sorted(set(options) - set(_RESET_OPTIONS))
+        if unknown:
+            raise ValueError(
+                f"unknown reset option(s) {unknown}; valid: {', '.join(_RESET_OPTIONS)}"
+            )
+        if "task" in options:
+            self._load(options["task"].scene, options["task"])
+        task = self.task
+        initial = options.get("initial", task.initial if task else ())
+        goal = options.get("goal", task.goal if task else ())
+        self._goal = tuple(parse_literal(text, self.scene) for text in goal)
+        self._state = self._initial_state(initial)
+        self._touched, self._outcomes, self._done, self._steps = None, {}, False, 0
+        self.track(self.tracked)
+        return self._observe(), {"states": [self.truth(self.tracked)], "error": None}
+
+    def step(self, action: str | Action) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        """Execute *action* (English or a script line); see the class notes."""
+        self._require_episode()
+        act = self.parse(action)
+        info: dict[str, Any] = {"action": str(act), "script": [], "states": [], "error": None}
+        if act.verb == "done":
+            self._done = True
+            return self._observe(), float(self.goal_reached()), True, False, info
+        outcome = self._simulate(act)
+        info["script"] = list(outcome.script)
+        if outcome.error is not None:
+            info["error"] = outcome.error
+        else:
+            self._state, self._touched, self._outcomes = outcome.states[-1], outcome.touched, {}
+            info["states"] = self._states(outcome, self._propositions(self.tracked))
+        self._steps += 1
+        truncated = self.max_steps is not None and self._steps >= self.max_steps
+        self._done = truncated
+        return self._observe(), 0.0, False, truncated, info
+
+    def preview(self, action: str | Action, propositions: Iterable[str]) -> list[PropositionState]:
+        """Return the proposition states *action* would produce; the world is unchanged.
+
+        A refused action, and DONE, produce no state.
+        """
+        self._require_episode()
+        act = self.parse(action)
+        props = self._propositions(propositions)
+        if act.verb == "done":
+            return []
+        return self._states(self._simulate(act), props)
+
+    def admissible_actions(self) -> list[str]:
+        """Return the actions the executor would accept now, in the order of ``VERBS``.
+
+        Candidates are each verb applied to each object (walk: also to each room; put: each
+        held object on each SURFACES object; put in: into each CONTAINERS object). Each is
+        checked with the executor's own ``check_one_step`` on its decisive script line,
+        after checking that a route exists for walk and find. DONE is always admissible.
+        """
+        self._require_episode()
+        scene = self.scene
+        state = self._fork(self._state)  # the executor's checks may touch its edge sets
+        self._executor.info = self._vh.execution.ExecutionInfo()
+        objects = [i for i in sorted(scene.names) if not scene.is_room(i)]
+        held = [i for i in objects if self._held(self._state, i)]
+        accepted = []
+        for verb in VERBS:
+            if verb in ("put", "putin"):
+                needed = "SURFACES" if verb == "put" else "CONTAINERS"
+                pairs = [
+                    (i, j)
+                    for i in held
+                    for j in objects
+                    if i != j and needed in scene.node(j)["properties"]
+                ]
+            elif verb != "done":
+                pairs = [(i,) for i in (sorted(scene.names) if verb == "walk" else objects)]
+            else:
+                continue
+            for ids in pairs:
+                act = Action(verb, tuple(Target.of(scene, i) for i in ids))
+                hops = self._hops(act)
+                first = self._script(hops[-1][0]) if not isinstance(hops, str) else None
+                if first is not None and self._executor.check_one_step(first, state):
+                    accepted.append(str(act))
+        return [*accepted, "done"]
+
+    def truth(self, propositions: Iterable[str]) -> PropositionState:
+        """Return the truth value of each proposition in the current world."""
+        self._require_state()
+        props = self._propositions(propositions)
+        return {name: self._holds(p, self._state, self._touched) for name, p in props}
+
+    def goal_reached(self) -> bool:
+        """Whether every goal literal holds in the current world (true without a goal)."""
+        self._require_state()
+        return all(self._holds(p, self._state, self._touched) is v for p, v in self._goal)
+
+    def track(self, propositions: Iterable[str]) -> VirtualHomeEnv:
+        """Report *propositions* in ``info["states"]``; return ``self``.
+
+        Raises
+        ------
+        PropositionError
+            If a name is not a proposition over this scene.
+        """
+        names = tuple(dict.fromkeys(propositions))
+        self._propositions(names)
+        super().track(names)
+        return self
+
+    def close(self) -> None:
+        """End the environment; ``reset`` and ``step`` raise ``ResetNeeded`` afterwards."""
+        self._closed = True
+        self._state = None
+
+    def render(self) -> str:
+        """Return the current observation text (Gymnasium's ``"ansi"`` mode)."""
+        self._require_state()
+        return self._observe()
+
+    def parse(self, action: str | Action) -> Action:
+        """Read *action*, choosing among same-named instances the one nearest the agent."""
+        return parse_action(action, self.scene, near=self._distance)
+
+    def __repr__(self) -> str:
+        task = f", task={self.task.id!r}" if self.task else ""
+        return f"<VirtualHomeEnv scene={self.scene.name!r}{task}>"
+
+    def _repr_html_(self) -> str:
+        text = self._observe() if self._state is not None else repr(self)
+        return f"<pre>{html.escape(text)}</pre>"
+
+    # -- simulation -------------------------------------------------------------------------
+
+    def _simulate(self, act: Action) -> _Outcome:
+        cached = self._outcomes.get(act.script)
+        if cached is not None:
+            return cached
+        hops = self._hops(act)
+        if isinstance(hops, str):
+            outcome = _Outcome((), None, f"cannot {act}: {hops}", ())
+        else:
+            outcome = self._run(act, hops)
+        self._outcomes[act.script] = outcome
+        return outcome
+
+    def _hops(self, act: Action) -> list[list[str]] | str:
+        """Split *act* into script lines, one list per proposition state (or a refusal).
+
+        Only the first line of the last list can be refused by the executor: rooms on the
+        way can always be entered, and the other lines complete what that line started.
+        """
+        target = act.targets[0] if act.targets else None
+        line = f"<{target.class_name}> ({target.id})" if target else ""
+        hops: list[list[str]] = []
+        if act.verb in ("walk", "find") and target is not None:
+            here = self.scene.name_of(self._room(self._state, self.scene.character))
+            there = self.scene.name_of(self._room(self._state, target.id))
+            path = self.scene.route(here, there)
+            if path is None:
+                return f"there is no way from the {here} to the {there}"
+            for room in path[:-1]:
+                room_id = self.scene.id(room)
+                hops.append([f"[WALK] <{self.scene.node(room_id)['class_name']}> ({room_id})"])
+        if act.verb == "find":  # the executor's FIND crashes on far objects: walk there first
+            hops.append([f"[WALK] {line}", act.script])
+        elif act.verb == "lookat":  # the executor's LOOKAT needs FACING, which TURNTO makes
+            hops.append([f"[TURNTO] {line}", act.script])
+        else:
+            hops.append([act.script])
+        return hops
+
+    def _run(self, act: Action, hops: list[list[str]]) -> _Outcome:
+        execution = self._vh.execution
+        state = self._fork(self._state)
+        states, sent = [], []
+        for k, hop in enumerate(hops):
+            for line in hop:
+                sent.append(line)
+                self._executor.info = execution.ExecutionInfo()
+                ok, state = self._executor.execute_one_step(
+                    self._script(line), state, in_place=True
+                )
+                if not ok:
+                    return _Outcome((), None, self._explain(act, self._executor.info.messages), ())
+            states.append(state if k == len(hops) - 1 else self._fork(state))
+        touched = act.targets[0].id if act.verb == "touch" else None
+        return _Outcome(tuple(states), touched, None, tuple(sent))
+
+    def _fork(self, state: Any) -> Any:
+        """Copy the executor's state cheaply: its change dicts and edge sets, not the nodes."""
+        copy = self._vh.environment.EnvironmentState(self._graph, {}, instance_selection=True)
+        copy._new_nodes = dict(state._new_nodes)
+        copy._removed_edges_from = {k: set(v) for k, v in state._removed_edges_from.items()}
+        copy._new_edges_from = {k: set(v) for k, v in state._new_edges_from.items()}
+        copy._script_objects = dict(state._script_objects)
+        copy.executor_data = dict(state.executor_data)
+        return copy
+
+    def _script(self, line: str) -> Any:
+        script = self._scripts.get(line)
+        if script is None:
+            scripts = self._vh.scripts
+            script = self._scripts[line] = scripts.Script([scripts.parse_script_line(line, 0)])
+        return script
+
+    def _explain(self, act: Action, messages: list[str]) -> str:
+        """Reword the executor's messages: 'cannot grab salmon: the agent is not close to it'."""
+        single = act.targets[0].id if len(act.targets) == 1 else None
+
+        def name(match: re.Match[str]) -> str:
+            node_id = int(match.group(2))
+            if node_id == self.scene.character:
+                return "the agent"
+            return "it" if node_id == single else self.scene.name_of(node_id).replace("_", " ")
+
+        reasons = []
+        for message in messages:
+            reason = _NODE.sub(name, message.split(' when executing "')[0])
+            for old, new in _REASONS:
+                if reason.endswith(old):
+                    reason = reason[: -len(old)] + new
+                    break
+            reasons.append(reason)
+        return f"cannot {act}: {'; '.join(dict.fromkeys(reasons)) or 'the simulator refused it'}"
+
+    # -- world queries ----------------------------------------------------------------------
+
+    def _node(self, node_id: int) -> Any:
+        return self._handles[node_id]
+
+    def _held(self, state: Any, node_id: int) -> bool:
+        relation = self._vh.environment.Relation
+        character, node = self._node(self.scene.character), self._node(node_id)
+        return state.has_edge(character, relation.HOLDS_RH, node) or state.has_edge(
+            character, relation.HOLDS_LH, node
+        )
+
+    def _room(self, state: Any, node_id: int) -> int:
+        """Return the room *node_id* is in now (a carried object is where the agent is)."""
+        inside = self._vh.environment.Relation.INSIDE
+        if self._held(state, node_id):
+            node_id = self.scene.character
+        frontier, seen = [node_id], {node_id}
+        while frontier:
+            current = frontier.pop(0)
+            if self.scene.is_room(current):
+                return current
+            for parent in sorted(state.get_node_ids_from(current, inside)):
+                if parent not in seen:
+                    seen.add(parent)
+                    frontier.append(parent)
+        return self.scene.room_of(node_id)
+
+    def _distance(self, node_id: int) -> float:
+        """Rooms between the agent and *node_id* (for choosing among same-named objects)."""
+        scene = self.scene
+        if self._state is None:
+            here, there = scene.room_of(scene.character), scene.room_of(node_id)
+        else:
+            here = self._room(self._state, scene.character)
+            there = self._room(self._state, node_id)
+        path = scene.route(scene.name_of(here), scene.name_of(there))
+        return math.inf if path is None else len(path)
+
+    def _propositions(self, names: Iterable[str]) -> list[tuple[str, SceneProposition]]:
+        props = []
+        for name in names:
+            prop = self._props.get(name)
+            if prop is None:
+                prop = self._props[name] = parse_proposition(name, self.scene)
+            props.append((name, prop))
+        return props
+
+    def _holds(self, prop: SceneProposition, state: Any, touched: int | None) -> bool:
+        """Return the truth of *prop* in executor *state*, where *touched* was just touched."""
+        x, character = prop.ids[0], self.scene.character
+        match prop.predicate:
+            case "agent_at":
+                return self._edge(
+                    state, character, "INSIDE" if self.scene.is_room(x) else "CLOSE", x
+                )
+            case "is_open":
+                return self._has_state(state, x, "OPEN")
+            case "is_switchedon":
+                return self._has_state(state, x, "ON")
+            case "is_grabbed":
+                return self._held(state, x)
+            case "is_touched":
+                return touched == x
+            case "is_on":
+                return self._edge(state, x, "ON", prop.ids[1])
+            case "is_in":
+                return self._edge(state, x, "INSIDE", prop.ids[1])
+        raise AssertionError(f"unhandled predicate {prop.predicate!r}")
+
+    def _states(
+        self, outcome: _Outcome, props: list[tuple[str, SceneProposition]]
+    ) -> list[PropositionState]:
+        last = len(outcome.states) - 1
+        return [
+            {name: self._holds(p, s, outcome.touched if k == last else None) for name, p in props}
+            for k, s in enumerate(outcome.states)
+        ]
+
+    def _edge(self, state: Any, a: int, relation: str, b: int) -> bool:
+        relation_ = self._vh.environment.Relation[relation]
+        return state.has_edge(self._node(a), relation_, self._node(b))
+
+    def _has_state(self, state: Any, node_id: int, name: str) -> bool:
+        return self._vh.environment.State[name] in state.get_node(node_id).states
+
+    # -- reset and observation --------------------------------------------------------------
+
+    def _initial_state(self, literals: Iterable[str]) -> Any:
+        env = self._vh.environment
+        relation, character = env.Relation, env.CharacterNode(0)
+        state = env.EnvironmentState(self._graph, {}, instance_selection=True)
+        for text in literals:
+            prop, value = parse_literal(text, self.scene)
+            x = env.NodeInstance(self._node(prop.ids[0]))
+            node = state.get_node(prop.ids[0])
+            if prop.predicate == "agent_at" and value and self.scene.is_room(prop.ids[0]):
+                changes = [
+                    env.DeleteEdges(
+                        character,
+                        [relation.INSIDE, relation.CLOSE, relation.FACING],
+                        env.AnyNode(),
+                        delete_reverse=True,
+                    ),
+                    env.AddEdges(character, relation.INSIDE, x),
+                ]
+            elif prop.predicate in ("is_open", "is_switchedon"):
+                needed, on, off = {
+                    "is_open": ("CAN_OPEN", env.State.OPEN, env.State.CLOSED),
+                    "is_switchedon": ("HAS_SWITCH", env.State.ON, env.State.OFF),
+                }[prop.predicate]
+                if env.Property[needed] not in node.properties:
+                    raise PropositionError(
+                        f"initial condition {text!r}: {prop.args[0]} lacks property {needed}"
+                    )
+                changed = node.copy()
+                changed.states -= {on, off}
+                changed.states.add(on if value else off)
+                changes = [env.ChangeNode(changed)]
+            elif prop.predicate in ("is_on", "is_in") and value:
+                y = prop.ids[1]
+                room = y if self.scene.is_room(y) else self._room(state, y)
+                own = [relation.ON, relation.INSIDE, relation.CLOSE]
+                changes = [
+                    env.DeleteEdges(x, own, env.AnyNode()),
+                    env.DeleteEdges(x, [relation.CLOSE], env.AnyNode(), delete_reverse=True),
+                    env.AddEdges(x, relation.INSIDE, env.NodeInstance(self._node(room))),
+                    env.AddEdges(
+                        x,
+                        relation.ON if prop.predicate == "is_on" else relation.INSIDE,
+                        env.NodeInstance(self._node(y)),
+                    ),
+                    env.AddEdges(x, relation.CLOSE, env.NodeInstance(self._node(y)), True),
+                ]
+            else:
+                raise PropositionError(
+                    f"cannot use {text!r} as an initial condition: use agent_at(<room>), "
+                    "[!]is_open(x), [!]is_switchedon(x), is_on(x,y) or is_in(x,y)"
+                )
+            state.apply_changes(changes)
+        return state
+
+    def _observe(self) -> str:
+        """Describe the agent's room: what it is close to, holds, and sees.
+
+        Objects whose INSIDE/ON edges the executor has not changed (its change sets say
+        which) keep the room and support they have in the scene file; only the others are
+        looked up, which keeps this well under a millisecond.
+        """
+        scene, state, relation = self.scene, self._state, self._vh.environment.Relation
+        character = scene.character
+        here = self._room(state, character)
+        held = {
+            i
+            for hand in (relation.HOLDS_RH, relation.HOLDS_LH)
+            for i in state.get_node_ids_from(character, hand)
+        }
+        close = state.get_node_ids_from(character, relation.CLOSE)
+        moved = {
+            node_id
+            for node_id, rel in (*state._new_edges_from, *state._removed_edges_from)
+            if rel in (relation.INSIDE, relation.ON) and not scene.is_room(node_id)
+        }
+        seen = []
+        for i in sorted((self._layout.members[here] | moved) - held):
+            if i in moved:
+                if self._room(state, i) != here:
+                    continue
+                support = [
+                    (word, p)
+                    for word, rel in (("on", relation.ON), ("in", relation.INSIDE))
+                    for p in sorted(state.get_node_ids_from(i, rel))
+                    if not scene.is_room(p)
+                ]
+            else:
+                support = self._layout.support[i]
+            if any(w == "in" and self._has_state(state, p, "CLOSED") for w, p in support):
+                continue
+            states = {s.name for s in state.get_node(i).states}
+            details = [s.lower() for s in ("OPEN", "CLOSED", "ON", "OFF") if s in states]
+            details += [f"{w} {_english(scene, p)}" for w, p in support[:1]]
+            seen.append(_english(scene, i) + (f" ({', '.join(details)})" if details else ""))
+        room = _english(scene, here)
+        nearby = sorted(_english(scene, i) for i in close - held if not scene.is_room(i))
+        carried = sorted(_english(scene, i) for i in held)
+        exits = ", ".join(r.replace("_", " ") for r in scene.adjacency[scene.name_of(here)])
+        rooms = ", ".join(r.replace("_", " ") for r in scene.rooms)
+        return (
+            f"You are in the {room}."
+            + (f" You are close to {', '.join(nearby)}." if nearby else "")
+            + f" You are holding {' and '.join(carried) if carried else 'nothing'}.\n"
+            f"The rooms are {rooms}; from the {room} you can walk straight to "
+            f"{exits or 'none of them'}.\n"
+            f"In the {room} you see: {', '.join(seen) if seen else 'nothing'}."
+        )
+
+    # -- lifecycle --------------------------------------------------------------------------
+
+    def _require_state(self) -> None:
+        if self._closed:
+            raise ResetNeeded("the environment is closed; create a new one")
+        if self._state is None:
+            raise ResetNeeded("call reset() before using the environment")
+
+    def _require_episode(self) -> None:
+        self._require_state()
+        if self._done:
+            raise ResetNeeded("the episode has ended (DONE or max_steps); call reset()")
+
+
+class _Layout(NamedTuple):
+    """Where objects are in the scene file: room members, and each object's support."""
+
+    members: dict[int, set[int]]  # room id -> objects in it
+    support: dict[int, list[tuple[str, int]]]  # object -> [("on" | "in", parent id)]
+
+
+def _layout(scene: Scene) -> _Layout:
+    members: dict[int, set[int]] = {i: set() for i in scene.names if scene.is_room(i)}
+    support: dict[int, list[tuple[str, int]]] = {i: [] for i in scene.names}
+    for edge in scene.graph["edges"]:
+        a, relation, b = edge["from_id"], edge["relation_type"].upper(), edge["to_id"]
+        if relation in ("ON", "INSIDE") and a in support and not scene.is_room(b):
+            support[a].append(("on" if relation == "ON" else "in", b))
+    for i in scene.names:
+        if not scene.is_room(i):
+            members[scene.room_of(i)].add(i)
+            support[i].sort(key=lambda ws: (ws[0] != "on", ws[1]))
+    return _Layout(members, support)
+
+
+def _english(scene: Scene, node_id: int) -> str:
+    return scene.name_of(node_id).replace("_", " ")
