@@ -68,9 +68,16 @@ def nnf(f: Formula, negate: bool = False) -> Formula:
     return Formula(new_op, tuple(new_kids))
 
 
-# Obligation variables, shared by every construction: (formula, strong) -> variable name.
+# Obligation variables of the construction in progress: (formula, strong) -> variable name,
+# and the progressions built with them. Every construction starts afresh and reuses the names
+# o0, o1, ...: its states never leave to_dfa (the DFA's guards mention atoms only). Were the
+# names never reused, the shared manager would gain variables with every new formula, and dd's
+# let, support and compose, whose cost grows with the number of declared variables, would make
+# each construction slower than the one before (tenfold after a few thousand formulas).
 _OBLIGATION: dict[tuple[Formula, bool], str] = {}
 _MEANING: dict[str, tuple[Formula, bool]] = {}
+_PROGRESSION: dict[Formula, Guard] = {}
+_DECLARED: set[str] = set()
 
 
 def _obligation(f: Formula, strong: bool) -> Guard:
@@ -78,15 +85,24 @@ def _obligation(f: Formula, strong: bool) -> Guard:
     name = _OBLIGATION.get(key)
     if name is None:
         name = f"o{len(_OBLIGATION)}"
-        MANAGER.declare(name)
+        if name not in _DECLARED:
+            MANAGER.declare(name)
+            _DECLARED.add(name)
         _OBLIGATION[key] = name
         _MEANING[name] = key
     return MANAGER.var(name)
 
 
-@cache
 def _prog(f: Formula) -> Guard:
-    """Progression of an NNF formula through one letter, symbolic in the letter."""
+    """Progression of an NNF formula through one letter, symbolic in the letter (memoised for
+    the construction in progress)."""
+    found = _PROGRESSION.get(f)
+    if found is None:
+        found = _PROGRESSION[f] = _progress(f)
+    return found
+
+
+def _progress(f: Formula) -> Guard:
     op, kids = f.op, f.children
     if op == "true":
         return MANAGER.true
@@ -155,7 +171,14 @@ def _successors(state: Guard) -> dict[Guard, Guard]:
         memo[g] = out
         return out
 
-    return split(after)
+    result = split(after)
+    # Break the cycle split -> memo -> BDDs (split refers to itself): left to Python's cyclic
+    # garbage collector, these BDDs would be freed at an arbitrary allocation, possibly inside
+    # dd between a CUDD call and the reference it takes on the (still unreferenced) result,
+    # which corrupts CUDD's reference counts (Cudd_DebugCheck errors, then an abort in
+    # cuddGarbageCollect). Freed here, by reference counting, they are released at a safe point.
+    memo.clear()
+    return result
 
 
 def to_dfa(formula: Formula) -> DFA:
@@ -171,6 +194,9 @@ def to_dfa(formula: Formula) -> DFA:
     >>> dfa.num_states, dfa.accepts([[], ["a", "b"], ["a"]]), dfa.accepts([["a"]])
     (4, True, False)
     """
+    _OBLIGATION.clear()
+    _MEANING.clear()
+    _PROGRESSION.clear()
     init = _obligation(nnf(formula), strong=True)
     index: dict[Guard, int] = {init: 0}
     states = [init]

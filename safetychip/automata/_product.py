@@ -3,17 +3,19 @@
 The product is never built up front: successors of a product state are enumerated on demand by
 conjoining the component guards (and the invariant), and the question "can every component
 still accept at the same time?" is answered by a greedy witness search that usually finishes in
-a few letters, backed by an exhaustive breadth-first search with a state budget.
+a few letters, backed by exact symbolic fixpoints (:class:`LiveSet`) on growing cones of
+components.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
-from ..errors import SafetyChipError
+from ..errors import SafetyChipError, TraceError
 from ._dfa import DFA
 from ._guards import MANAGER, Guard, atom_of, pick_letter
+from ._symbolic import LiveSet
 
 __all__ = ["Product", "SearchBudgetExceeded"]
 
@@ -21,7 +23,7 @@ ProductState = tuple[int, ...]
 
 
 class SearchBudgetExceeded(SafetyChipError):
-    """The exhaustive search visited its budget of product states without an answer."""
+    """A symbolic live set outgrew its budget of BDD nodes before the answer was known."""
 
 
 class Product:
@@ -34,7 +36,8 @@ class Product:
     invariant : Guard, optional
         A Boolean guard every letter must satisfy (e.g. "the agent is in one room").
     budget : int, optional
-        Product states the exhaustive search may visit before giving up.
+        BDD nodes a symbolic live set may have before the search gives up (callers then fail
+        safe).
 
     Examples
     --------
@@ -49,7 +52,7 @@ class Product:
     """
 
     def __init__(
-        self, dfas: Sequence[DFA], invariant: Guard | None = None, budget: int = 20_000
+        self, dfas: Sequence[DFA], invariant: Guard | None = None, budget: int = 1_000_000
     ) -> None:
         self.dfas = tuple(dfas)
         self.invariant = MANAGER.true if invariant is None else invariant
@@ -63,6 +66,9 @@ class Product:
         self._better: list[dict[int, Guard]] = [{} for _ in self.dfas]
         self._nbrs: list[set[int]] | None = None
         self._cores: dict[ProductState, tuple[int, ...] | None] = {}
+        self._witnesses: dict[ProductState, tuple[frozenset[str], ...]] = {}
+        self._live_sets: dict[tuple[int, ...], LiveSet] = {}
+        self._fast: list | None = None
         #: After :meth:`witness` returns None: components that cannot all accept together.
         self.core: tuple[int, ...] | None = None
 
@@ -80,8 +86,30 @@ class Product:
         return [i for i, (d, q) in enumerate(zip(self.dfas, state)) if q in d.dead_states()]
 
     def next_state(self, state: ProductState, letter) -> ProductState:
-        """The product state after reading *letter*."""
-        return tuple(d.next_state(q, letter) for d, q in zip(self.dfas, state))
+        """The product state after reading *letter* (true atoms, or a mapping giving every
+        atom of the components)."""
+        fast = self._fast
+        if fast is None:
+            fast = self._fast = [(d._table(), tuple((1 << i, a) for i, a in enumerate(d.aps)))
+                                 for d in self.dfas]  # fmt: skip
+        if isinstance(letter, Mapping):
+            get = letter.__getitem__
+        else:
+            get = (letter if isinstance(letter, (set, frozenset)) else set(letter)).__contains__
+        out = []
+        for (table, bits), d, q in zip(fast, self.dfas, state):
+            if table is None:
+                out.append(d.next_state(q, letter))
+                continue
+            index = 0
+            try:
+                for bit, a in bits:
+                    if get(a):
+                        index |= bit
+            except KeyError as err:
+                raise TraceError(f"the proposition state has no value for {err.args[0]}") from None
+            out.append(table[q][index])
+        return tuple(out)
 
     def successors(
         self, state: ProductState, live_only: bool = True, members: Sequence[int] | None = None
@@ -164,36 +192,14 @@ class Product:
             seen.add(state)
         return None
 
-    def _exhaustive(
-        self, state: ProductState, members: Sequence[int]
-    ) -> list[frozenset[str]] | None:
-        """Breadth-first search over the components in *members* for a state where they all
-        accept; None proves that no continuation satisfies those components together."""
-
-        def accepting(t: ProductState) -> bool:
-            return all(self.dfas[i].accepting[t[i]] for i in members)
-
-        parent: dict[ProductState, tuple[ProductState, Guard] | None] = {state: None}
-        todo = deque([state])
-        while todo:
-            s = todo.popleft()
-            for t, g in self.successors(s, members=members):
-                if t in parent:
-                    continue
-                parent[t] = (s, g)
-                if accepting(t):
-                    path = []
-                    while parent[t] is not None:
-                        t, g2 = parent[t]
-                        path.append(pick_letter(g2, self.atoms))
-                    return path[::-1]
-                if len(parent) > self.budget:
-                    raise SearchBudgetExceeded(
-                        f"joint satisfiability undecided after {self.budget} product states "
-                        f"of {len(members)} automata"
-                    )
-                todo.append(t)
-        return None
+    def live_set(self, members: Sequence[int] | None = None) -> LiveSet:
+        """The symbolic live set of the components in *members* (default: all), cached."""
+        key = tuple(range(len(self.dfas))) if members is None else tuple(members)
+        found = self._live_sets.get(key)
+        if found is None:
+            found = LiveSet([self.dfas[i] for i in key], self.invariant, self.budget)
+            self._live_sets[key] = found
+        return found
 
     def _neighbours(self) -> list[set[int]]:
         """Components that share an atom with each component (the invariant's atoms count as
@@ -216,14 +222,14 @@ class Product:
         there is none.
 
         A greedy search finds a witness in a few letters in the usual case. Otherwise the
-        exhaustive search runs on growing *cones*: the components that do not accept yet, then
+        exact symbolic search runs on growing *cones*: the components that do not accept yet, then
         those sharing atoms with them, and so on; a cone without a witness proves the whole
         product has none (:attr:`core` then names it), and the last cone is the whole product.
 
         Raises
         ------
         SearchBudgetExceeded
-            If the answer needs more than ``budget`` product states (callers fail safe).
+            If a live set needs more than ``budget`` BDD nodes (callers fail safe).
         """
         self.core = None
         dead = self.dead_components(state)
@@ -240,27 +246,50 @@ class Product:
         nbrs = self._neighbours()
         while True:
             members = sorted(cone)
-            path = self._exhaustive(state, members)
-            if path is None:
+            live = self.live_set(members)
+            sub = tuple(state[i] for i in members)
+            if not live.contains(sub) or (state == self.initial and live.distance(sub) == 0):
                 self.core = tuple(members)
                 return None
             if len(cone) == n:
-                return path
+                return live.path(sub)
             grown = cone.union(*(nbrs[i] for i in cone))
             cone = grown if len(grown) > len(cone) else set(range(n))
 
-    def is_live(self, state: ProductState) -> bool:
-        """Whether some continuation from *state* is accepted by every component (cached)."""
+    def is_live(self, state: ProductState, hint: ProductState | None = None) -> bool:
+        """Whether some continuation from *state* is accepted by every component (cached).
+
+        *hint* is a state known to be live that *state* was reached from: its witness is tried
+        first, and only on the components that moved, which usually settles the question in a
+        few table look-ups.
+        """
         found = self._live.get(state)
         if found is None:
             if state != self.initial and self.accepting(state):
                 found = True
+                self._witnesses[state] = ()
             else:
-                found = self.witness(state) is not None
-                if not found:
+                path = self._reuse(state, hint)
+                if path is None:
+                    path = self.witness(state)
+                found = path is not None
+                if found:
+                    self._witnesses[state] = tuple(path)
+                else:
                     self._cores[state] = self.core
             self._live[state] = found
         return found
+
+    def _reuse(self, state: ProductState, hint: ProductState | None):
+        """The witness of *hint*, if it also leads every moved component of *state* to
+        acceptance (the others follow the same path as before)."""
+        path = self._witnesses.get(hint) if hint is not None else None
+        if not path:
+            return None
+        for i, (d, q, old) in enumerate(zip(self.dfas, state, hint)):
+            if q != old and not d.accepting[d.run(path, q)]:
+                return None
+        return path
 
     def core_of(self, state: ProductState) -> tuple[int, ...] | None:
         """Components proven unable to accept together from *state* (after :meth:`is_live`

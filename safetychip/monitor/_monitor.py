@@ -77,7 +77,8 @@ class Monitor:
         :func:`exactly_one` over the rooms. ``G(p)`` with p propositional restricts the letters;
         other formulas join the product as unattributed components.
     budget : int, optional
-        Product states a satisfiability search may visit; beyond it the monitor fails safe.
+        BDD nodes a symbolic satisfiability search may build; beyond it the monitor fails
+        safe.
 
     Examples
     --------
@@ -100,7 +101,7 @@ class Monitor:
         constraints: Iterable[Constraint | Formula | str],
         invariants: Iterable[Formula | str] = (),
         *,
-        budget: int = 20_000,
+        budget: int = 1_000_000,
     ) -> None:
         self.constraints = as_constraints(constraints)
         self.invariants = tuple(parse(i) if isinstance(i, str) else i for i in invariants)
@@ -133,6 +134,7 @@ class Monitor:
         specification cannot be satisfied at all.
         """
         self._state = self.product.initial
+        self._checked = None
         self._last: dict[str, bool] | None = None
         self.history: list[dict[str, bool]] = []
         self._finished = False
@@ -141,12 +143,13 @@ class Monitor:
             culprits = "; ".join(
                 _describe(c) for c in self.constraints if c.name in start.violated
             )
-            start = Verdict(
-                Status.ABORT,
-                f"the specification is unsatisfiable: no trace can meet {culprits}"
-                if culprits else "the specification is unsatisfiable under the domain invariants",
-                start.violated,
-            )
+            if culprits:
+                reason = f"the specification is unsatisfiable: no trace can meet {culprits}"
+            elif start.reason.startswith("cannot decide"):
+                reason = start.reason.replace("the action is refused", "the chip aborts", 1)
+            else:
+                reason = "the specification is unsatisfiable under the domain invariants"
+            start = Verdict(Status.ABORT, reason, start.violated)
         self._aborted = start.status is Status.ABORT
         if self._aborted or initial is None:
             return start
@@ -228,24 +231,25 @@ class Monitor:
         return found
 
     def _normalize(self, states) -> list[dict[str, bool]]:
-        if isinstance(states, Mapping) or isinstance(states, (set, frozenset)):
+        if type(states) is dict or isinstance(states, (Mapping, set, frozenset)):
             states = [states]
         if isinstance(states, (str, bytes)) or not isinstance(states, Sequence) or not states:
             raise TraceError(
                 f"an action produces a non-empty list of proposition states, got {states!r}"
             )
+        atoms = self.atoms
         out = []
         for k, s in enumerate(states):
-            if isinstance(s, Mapping):
-                missing = [a for a in self.atoms if a not in s]
-                if missing:
+            if type(s) is dict or isinstance(s, Mapping):
+                try:
+                    out.append({a: bool(s[a]) for a in atoms})
+                except KeyError:
+                    missing = ", ".join(a for a in atoms if a not in s)
                     raise TraceError(
-                        f"proposition state {k} of the action has no value for "
-                        f"{', '.join(missing)}"
-                    )
-                out.append({a: bool(s[a]) for a in self.atoms})
+                        f"proposition state {k} of the action has no value for {missing}"
+                    ) from None
             elif isinstance(s, (set, frozenset, list, tuple)):
-                out.append({a: a in s for a in self.atoms})
+                out.append({a: a in s for a in atoms})
             else:
                 raise TraceError(f"proposition state {k} must be a mapping or a set, got {s!r}")
         return out
@@ -255,10 +259,29 @@ class Monitor:
             raise MonitorError("the specification is unsatisfiable: reset with other constraints")
         if self._finished:
             raise MonitorError("the trace is finished (DONE was accepted): call reset() first")
+        memo = self._checked
+        if memo is not None and memo[0] is states and memo[1] == states and memo[2] is self._state:
+            _, _, _, letters, q, prev, verdict = memo  # commit right after check: reuse it
+        else:
+            letters, q, prev, verdict = self._evaluate(states)
+        self._checked = None
+        if not commit:
+            snapshot = dict(states) if type(states) is dict else list(states)
+            self._checked = (states, snapshot, self._state, letters, q, prev, verdict)
+        elif letters is not None:
+            self._state = q
+            self._last = prev
+            self.history.extend(letters)
+        return verdict
+
+    def _evaluate(self, states):
+        """Progress *states* from the committed state: ``(letters, state, last, verdict)``;
+        letters is None when the states cannot be read (nothing can be committed)."""
         try:
             letters = self._normalize(states)
         except TraceError as err:
-            return Verdict(Status.VIOLATION, f"cannot decide, so the action is refused: {err}")
+            verdict = Verdict(Status.VIOLATION, f"cannot decide, so the action is refused: {err}")
+            return None, self._state, self._last, verdict
         changes = []
         prev = self._last
         q = self._state
@@ -269,42 +292,43 @@ class Monitor:
                     self._letter_invariant, letter, self._invariant_atoms
                 ):
                     broken = ", ".join(str(i) for i in self.invariants)
-                    return Verdict(
+                    verdict = Verdict(
                         Status.VIOLATION,
                         f"the proposition state breaks a domain invariant ({broken}): "
                         "cannot decide, so the action is refused",
                     )
+                    return None, self._state, self._last, verdict
                 changes.append(_changed(prev, letter))
                 prev = letter
                 q = self.product.next_state(q, letter)
-            verdict = self._decide(q, changes)
+            verdict = self._decide(q, changes, hint=self._state)
         except SafetyChipError as err:
             verdict = Verdict(Status.VIOLATION, f"cannot decide, so the action is refused: {err}",
                               state_changes=tuple(f"Violated: {c}" for c in changes))  # fmt: skip
-        except Exception as err:
+        except Exception as err:  # noqa: BLE001 - the monitor fails safe on any internal error
             verdict = Verdict(
                 Status.VIOLATION,
                 f"internal error, so the action is refused: {type(err).__name__}: {err}",
                 state_changes=tuple(f"Violated: {c}" for c in changes),
             )
-        if commit:
-            self._state = q
-            self._last = prev
-            self.history.extend(letters)
-        return verdict
+        return letters, q, prev, verdict
 
-    def _decide(self, q: tuple[int, ...], changes: list[str]) -> Verdict:
+    def _decide(
+        self, q: tuple[int, ...], changes: list[str], hint: tuple[int, ...] | None = None
+    ) -> Verdict:
         decision = self._decisions.get(q)
         if decision is None:
-            decision = self._decisions[q] = self._judge(q)
+            decision = self._decisions[q] = self._judge(q, hint)
         status, reason, violated = decision
         prefix = "Safe: " if status is Status.SAFE else "Violated: "
         return Verdict(status, reason, violated, tuple(prefix + c for c in changes),
                        automaton_states=q[: len(self.dfas)])  # fmt: skip
 
-    def _judge(self, q: tuple[int, ...]) -> tuple[Status, str, tuple[str, ...]]:
+    def _judge(
+        self, q: tuple[int, ...], hint: tuple[int, ...] | None
+    ) -> tuple[Status, str, tuple[str, ...]]:
         try:
-            live = self.product.is_live(q)
+            live = self.product.is_live(q, hint)
         except SearchBudgetExceeded as err:
             return Status.VIOLATION, f"cannot decide, so the action is refused: {err}", ()
         if live:

@@ -17,7 +17,7 @@ class Status(str, Enum):
     ABORT = "abort"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Verdict:
     """The monitor's answer for one proposed action, the start, or DONE.
 
