@@ -4,8 +4,8 @@ Run: .venv/bin/python benchmarks/bench_core.py
 Prints, for the ten robot-demo constraints and for 1, 10, 50, 100 random pattern constraints
 over 30 objects (agent_at and is_grabbed of each): compile time (fresh DFA caches), the median
 and 90th percentile of check + commit over a 2,000-step episode of random proposals, the median
-when the same episode runs again (warm), and the process's peak resident memory. Each row runs in a fresh
-subprocess so caches and memory start cold.
+when the same episode runs again (warm), and the process's peak resident memory. Each row
+runs in a fresh subprocess so caches and memory start cold.
 """
 
 from __future__ import annotations

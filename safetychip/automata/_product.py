@@ -286,7 +286,7 @@ class Product:
         path = self._witnesses.get(hint) if hint is not None else None
         if not path:
             return None
-        for i, (d, q, old) in enumerate(zip(self.dfas, state, hint)):
+        for d, q, old in zip(self.dfas, state, hint):
             if q != old and not d.accepting[d.run(path, q)]:
                 return None
         return path

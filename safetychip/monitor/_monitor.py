@@ -305,7 +305,7 @@ class Monitor:
         except SafetyChipError as err:
             verdict = Verdict(Status.VIOLATION, f"cannot decide, so the action is refused: {err}",
                               state_changes=tuple(f"Violated: {c}" for c in changes))  # fmt: skip
-        except Exception as err:  # noqa: BLE001 - the monitor fails safe on any internal error
+        except Exception as err:  # the monitor fails safe on any internal error
             verdict = Verdict(
                 Status.VIOLATION,
                 f"internal error, so the action is refused: {type(err).__name__}: {err}",
