@@ -16,8 +16,9 @@ from ._dfa import DFA
 from ._draw import SVG, to_dot, to_svg
 from ._guards import MANAGER, Guard, guard_str
 from ._product import Product
+from ._spot import spot_available, spot_dfa
 
 __all__ = [
     "DFA", "MANAGER", "SVG", "Guard", "Product", "counterexample", "equivalent", "guard_str",
-    "includes", "nnf", "to_dfa", "to_dot", "to_svg",
+    "includes", "nnf", "spot_available", "spot_dfa", "to_dfa", "to_dot", "to_svg",
 ]  # fmt: skip

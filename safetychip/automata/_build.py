@@ -181,11 +181,12 @@ def _successors(state: Guard) -> dict[Guard, Guard]:
     return result
 
 
-def to_dfa(formula: Formula) -> DFA:
+def to_dfa(formula: Formula, *, backend: str = "native") -> DFA:
     """The minimal complete DFA accepting the non-empty finite traces that satisfy *formula*.
 
     Its alphabet is every valuation of ``formula.atoms()``; the rejecting sink, where there is
-    one, is a state like any other.
+    one, is a state like any other. ``backend="spot"`` builds it with Spot instead (needs
+    Spot's Python bindings); both give the same minimal DFA.
 
     Examples
     --------
@@ -197,6 +198,12 @@ def to_dfa(formula: Formula) -> DFA:
     _OBLIGATION.clear()
     _MEANING.clear()
     _PROGRESSION.clear()
+    if backend != "native":
+        if backend == "spot":
+            from ._spot import spot_dfa
+
+            return spot_dfa(formula)
+        raise ValueError(f"unknown backend {backend!r}; choose 'native' or 'spot'")
     init = _obligation(nnf(formula), strong=True)
     index: dict[Guard, int] = {init: 0}
     states = [init]

@@ -9,7 +9,10 @@ from __future__ import annotations
 import ctypes
 from collections.abc import Iterable, Mapping
 
-__all__ = ["MANAGER", "Guard", "atom_var", "atom_of", "guard_str", "pick_letter", "holds"]
+__all__ = ["MANAGER", "Guard", "atom_var", "atom_of", "guard_of", "guard_str", "holds",
+           "is_propositional", "pick_letter"]  # fmt: skip
+
+_TEMPORAL = {"X", "X[!]", "F", "G", "U", "W", "R", "M"}
 
 try:  # pragma: no cover - which one depends on the installed wheel
     from dd import cudd as _dd
@@ -115,3 +118,39 @@ def holds(g: Guard, letter: Mapping[str, bool] | Iterable[str], atoms: Iterable[
     )
     values = {atom_var(a).var: a in true for a in atoms}
     return (MANAGER.let(values, g) if values else g) == MANAGER.true
+
+
+def is_propositional(f) -> bool:
+    """Whether formula *f* has no temporal operator."""
+    return not any(s.op in _TEMPORAL for s in f.subformulas())
+
+
+def guard_of(f) -> Guard:
+    """The guard of a propositional formula *f*.
+
+    Examples
+    --------
+    >>> from safetychip.ltl import parse
+    >>> guard_str(guard_of(parse("a -> (b <-> c)")))
+    '!a | (!b & !c) | (b & c)'
+    """
+    op, kids = f.op, f.children
+    if op == "true":
+        return MANAGER.true
+    if op == "false":
+        return MANAGER.false
+    if op == "ap":
+        return atom_var(f.name)
+    if op in _TEMPORAL:
+        raise ValueError(f"a guard cannot contain the temporal operator {op}: {f}")
+    parts = [guard_of(k) for k in kids]
+    if op == "!":
+        return ~parts[0]
+    if op in ("&", "|"):
+        out = parts[0]
+        for p in parts[1:]:
+            out = (out & p) if op == "&" else (out | p)
+        return out
+    if op == "->":
+        return ~parts[0] | parts[1]
+    return (parts[0] & parts[1]) | (~parts[0] & ~parts[1])  # <->

@@ -8,7 +8,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from ..automata import DFA, MANAGER, Product, to_dfa
-from ..automata._guards import atom_var, holds
+from ..automata._guards import guard_of, holds, is_propositional
 from ..automata._product import SearchBudgetExceeded
 from ..errors import MonitorError, SafetyChipError, TraceError
 from ..ltl import Formula, parse
@@ -16,8 +16,6 @@ from ._constraint import Constraint, as_constraints
 from ._verdict import Status, Verdict
 
 __all__ = ["Monitor", "compile_dfa", "exactly_one"]
-
-_TEMPORAL = {"X", "X[!]", "F", "G", "U", "W", "R", "M"}
 
 compile_dfa = lru_cache(maxsize=4096)(to_dfa)
 compile_dfa.__doc__ = "Cached :func:`safetychip.automata.to_dfa`: one DFA per distinct formula."
@@ -37,32 +35,6 @@ def exactly_one(atoms: Iterable[str]) -> Formula:
     names = list(atoms)
     pairs = [Not(And(a, b)) for a, b in combinations(names, 2)]
     return G(And(Or(*names), *pairs))
-
-
-def _propositional(f: Formula) -> bool:
-    return not any(s.op in _TEMPORAL for s in f.subformulas())
-
-
-def _to_guard(f: Formula):
-    """BDD of a propositional formula."""
-    op, kids = f.op, f.children
-    if op == "true":
-        return MANAGER.true
-    if op == "false":
-        return MANAGER.false
-    if op == "ap":
-        return atom_var(f.name)
-    parts = [_to_guard(k) for k in kids]
-    if op == "!":
-        return ~parts[0]
-    if op in ("&", "|"):
-        out = parts[0]
-        for p in parts[1:]:
-            out = (out & p) if op == "&" else (out | p)
-        return out
-    if op == "->":
-        return ~parts[0] | parts[1]
-    return (parts[0] & parts[1]) | (~parts[0] & ~parts[1])  # <->
 
 
 class Monitor:
@@ -110,8 +82,8 @@ class Monitor:
         temporal = []
         for inv in self.invariants:
             body = inv.children[0] if inv.op == "G" else None
-            if body is not None and _propositional(body):
-                letter_inv &= _to_guard(body)
+            if body is not None and is_propositional(body):
+                letter_inv &= guard_of(body)
             else:
                 temporal.append(inv)
         self._letter_invariant = letter_inv
