@@ -1,12 +1,12 @@
 """Three-way agreement on random formula/trace pairs: DFA, direct evaluator and monitor.
 
-Run: .venv/bin/python benchmarks/bench_properties.py [--pairs 10000] [--per-formula 5] [--seed 0]
+Run: .venv/bin/python benchmarks/bench_properties.py [--pairs 10000] [--per-formula 1] [--seed 0]
 
 Draws random formulas over a, b, c (every operator, depth <= 5; the grammar of
 ``tests/test_properties.py``) and random non-empty traces (length 1..7) from a seeded
 ``random.Random``, and checks that ``to_dfa(f).accepts(t)``, ``evaluate(f, t)`` and the final
 verdict of ``Monitor([f]).evaluate(t)`` agree. Each formula is checked on ``--per-formula``
-traces; its DFA is built once (``compile_dfa``, the cached ``to_dfa`` the monitor uses too).
+traces (default 1: every pair has a freshly drawn formula).
 Prints the number of pairs and formulas, the disagreements (at most ten shown) and the seconds
 taken; exits 1 on any disagreement.
 """
@@ -18,6 +18,7 @@ import random
 import sys
 import time
 
+from safetychip.automata import to_dfa
 from safetychip.errors import MonitorError
 from safetychip.ltl import (
     FALSE,
@@ -38,7 +39,7 @@ from safetychip.ltl import (
     ap,
     evaluate,
 )
-from safetychip.monitor import Monitor, Status, compile_dfa
+from safetychip.monitor import Monitor, Status
 
 ATOMS = ("a", "b", "c")
 LEAVES = (ap("a"), ap("b"), ap("c"), TRUE, FALSE)
@@ -74,7 +75,7 @@ def monitor_holds(monitor: Monitor, trace) -> bool:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pairs", type=int, default=10_000)
-    parser.add_argument("--per-formula", type=int, default=5)
+    parser.add_argument("--per-formula", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
@@ -83,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     while pairs < args.pairs:
         f = random_formula(rng)
         formulas.add(f)
-        dfa, monitor = compile_dfa(f), Monitor([f])  # the monitor reuses this cached DFA
+        dfa, monitor = to_dfa(f), Monitor([f])
         for _ in range(min(args.per_formula, args.pairs - pairs)):
             trace = random_trace(rng)
             votes = (dfa.accepts(trace), evaluate(f, trace), monitor_holds(monitor, trace))

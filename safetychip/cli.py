@@ -80,8 +80,12 @@ EXIT_INPUT = 2
 EXIT_INTERNAL = 3
 
 #: Dotted names of modules that contribute subcommands (``COMMANDS``) and reproduction steps
-#: (``REPRODUCTION_STEPS``), e.g. ``"safetychip.translate._cli"`` once that issue lands.
-COMMAND_MODULES: tuple[str, ...] = ()
+#: (``REPRODUCTION_STEPS``).
+COMMAND_MODULES: tuple[str, ...] = (
+    "safetychip.translate._cli",
+    "safetychip.explain._cli",
+    "safetychip.envs._cli",
+)
 
 _STDIN = "-"
 

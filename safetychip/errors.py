@@ -15,7 +15,12 @@ is a *verdict*, never an exception.
     ├── SpecificationError           (also ValueError)
     │   └── UnsatisfiableSpecification  the constraints contradict each other
     ├── MonitorError                 (also RuntimeError) misuse of the monitor lifecycle
-    └── MissingDependencyError       (also ImportError) optional extra not installed
+    ├── MissingDependencyError       (also ImportError) optional extra not installed
+    ├── LLMError …                   language-model and embedding calls (tree below)
+    ├── EnvError …                   environments (tree below)
+    ├── TranslationError …           English to LTL (tree below)
+    ├── QueryError                   (also ValueError) a human query that cannot be answered
+    └── AgentError …                 agents: model replies and Code-as-Policies programs (below)
 
 Examples
 --------
@@ -50,6 +55,21 @@ __all__ = [
     "ActionError",
     "ResetNeeded",
     "EnvCheckError",
+    "TaskError",
+    "NoSafePlan",
+    "TranslationError",
+    "SentenceError",
+    "OutOfGrammarError",
+    "GroundingError",
+    "TranslationReplyError",
+    "VocabularyError",
+    "ConflictError",
+    "QueryError",
+    "AgentError",
+    "ModelReplyError",
+    "SandboxError",
+    "ProgramBudgetError",
+    "SkillError",
 ]
 
 
@@ -203,7 +223,11 @@ class EnvError(SafetyChipError):
         ├── DataFileError     (also ValueError) a scene or task file is missing or malformed
         ├── ActionError       (also ValueError) an action names an unknown verb or object
         ├── ResetNeeded       (also RuntimeError) step before reset, after DONE or after close
-        └── EnvCheckError     (also AssertionError) check_env found a broken contract
+        ├── EnvCheckError     (also AssertionError) check_env found a broken contract
+        ├── TaskError         (also ValueError) a task's formula does not parse, or names
+        │                     an object its scene lacks
+        └── NoSafePlan        (also LookupError) no safe plan reaches the goal within the
+                              search's bound
     """
 
 
@@ -241,3 +265,172 @@ class ResetNeeded(EnvError, RuntimeError):
 
 class EnvCheckError(EnvError, AssertionError):
     """An environment broke the protocol that :func:`safetychip.envs.check_env` tests."""
+
+
+class TaskError(EnvError, ValueError):
+    """A task does not fit its scene: a formula that does not parse, or a proposition, goal or
+    plan naming an object the scene lacks. The message names the task, the entry and the
+    object; :func:`~safetychip.envs.load_tasks` wraps it in a :class:`DataFileError` naming
+    the file and line."""
+
+
+class NoSafePlan(EnvError, LookupError):
+    """No plan that reaches the goal and satisfies the constraints was found within the
+    search's bound.
+
+    Attributes
+    ----------
+    expanded : int
+        How many search nodes were expanded before giving up.
+    """
+
+    def __init__(self, message: str, expanded: int = 0) -> None:
+        self.expanded = expanded
+        super().__init__(message)
+
+
+class TranslationError(SafetyChipError, ValueError):
+    """An English sentence could not be turned into an accepted constraint.
+
+    Nothing is accepted when one is raised: a translation either yields a whole, checked
+    constraint or this error.
+
+    ::
+
+        TranslationError
+        ├── SentenceError          empty, overlong or not text
+        ├── OutOfGrammarError      the offline translator has no form for the sentence
+        ├── GroundingError         a referring expression matches no name well enough
+        ├── TranslationReplyError  a language model's reply did not parse, after retries
+        ├── VocabularyError        (also PropositionError) unknown predicate, name or arity
+        └── ConflictError          (also UnsatisfiableSpecification) unsatisfiable alone or
+                                   with the constraints already accepted
+    """
+
+
+class SentenceError(TranslationError):
+    """The sentence is empty, too long, or not a string."""
+
+
+class OutOfGrammarError(TranslationError):
+    """The offline pattern translator has no form that reads the sentence.
+
+    Attributes
+    ----------
+    sentence : str
+        The (lifted) sentence it could not read.
+    """
+
+    def __init__(self, message: str, sentence: str = "") -> None:
+        self.sentence = sentence
+        super().__init__(message)
+
+
+class GroundingError(TranslationError):
+    """A referring expression matches no name of the vocabulary well enough, or several.
+
+    Attributes
+    ----------
+    expression : str
+        The expression as written.
+    candidates : tuple of (str, float)
+        The nearest names with their similarity scores, best first.
+    """
+
+    def __init__(
+        self, message: str, expression: str = "", candidates: tuple[tuple[str, float], ...] = ()
+    ) -> None:
+        self.expression = expression
+        self.candidates = candidates
+        super().__init__(message)
+
+
+class TranslationReplyError(TranslationError):
+    """A language model's reply could not be read, after every allowed attempt.
+
+    Attributes
+    ----------
+    reply : str
+        The last reply, verbatim.
+    attempts : int
+        How many requests were sent.
+    """
+
+    def __init__(self, message: str, reply: str = "", attempts: int = 0) -> None:
+        self.reply = reply
+        self.attempts = attempts
+        super().__init__(message)
+
+
+class VocabularyError(TranslationError, PropositionError):
+    """A formula uses a predicate, a name or a number of arguments the environment lacks."""
+
+
+class ConflictError(TranslationError, UnsatisfiableSpecification):
+    """A constraint cannot hold on any finite trace, alone or with those already accepted.
+
+    Attributes
+    ----------
+    conflict : tuple of str
+        Names of a smallest set of constraints that contradict each other (the new one
+        included).
+    """
+
+
+class QueryError(SafetyChipError, ValueError):
+    """A human query could not be read or answered (unknown form, a plan step refused)."""
+
+
+class AgentError(SafetyChipError):
+    """An agent could not go on: its model's reply or its program cannot be used.
+
+    An agent records the error as the reason its episode failed; the sweep goes on.
+
+    ::
+
+        AgentError
+        ├── ModelReplyError      (also ValueError) empty reply, prose, or no admissible action
+        ├── SandboxError         (also ValueError) a Code-as-Policies program uses a construct
+        │   │                    the sandbox refuses (import, attribute, dunder name, eval…)
+        │   └── ProgramBudgetError  (also TimeoutError) the program ran past its step or
+        │                        time budget (e.g. an endless loop)
+        └── SkillError           (also RuntimeError) a skill call failed in the environment
+    """
+
+
+class ModelReplyError(AgentError, ValueError):
+    """The model's reply is empty, or names no action of the admissible set.
+
+    Attributes
+    ----------
+    reply : str
+        The reply as the model wrote it.
+    """
+
+    def __init__(self, message: str, reply: str = "") -> None:
+        self.reply = reply
+        super().__init__(message)
+
+
+class SandboxError(AgentError, ValueError):
+    """A program uses something the Code-as-Policies sandbox does not admit.
+
+    Attributes
+    ----------
+    line : int or None
+        The program line at fault, when known.
+    """
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        self.line = line
+        super().__init__(f"line {line}: {message}" if line else message)
+
+
+class ProgramBudgetError(SandboxError, TimeoutError):
+    """A program ran past its budget of interpreter steps, skill calls or seconds."""
+
+
+class SkillError(AgentError, RuntimeError):
+    """A skill call of a program could not run: unknown object, or refused by the
+    environment (the message gives the environment's reason)."""
+

@@ -4,23 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from safetychip.errors import MonitorError
-from safetychip.monitor import Monitor, Status
+from safetychip.monitor import Monitor
 
 
 def offline_holds(monitor: Monitor, trace) -> bool:
-    """The monitor's offline verdict on *trace*: whether ``evaluate``'s final verdict is SAFE.
-
-    ``Monitor.evaluate`` raises MonitorError when the specification aborts and the trace has
-    more than one state (see ``test_monitor.py::test_evaluate_after_abort_returns_abort``, a
-    known bug reported to the monitor's owner). Until it is fixed, an aborting specification is
-    recognised here by its ABORT verdict at reset, and its offline verdict is "does not hold".
-    """
-    try:
-        return monitor.evaluate(trace)[-1].safe
-    except MonitorError:
-        assert monitor.reset().status is Status.ABORT
-        return False
+    """The monitor's offline verdict on *trace*: whether ``evaluate``'s final verdict is SAFE
+    (an aborting specification ends with its ABORT verdict, which is not SAFE)."""
+    return monitor.evaluate(trace)[-1].safe
 
 
 @pytest.fixture(scope="session")

@@ -277,3 +277,45 @@ def test_to_networkx():
     unnamed = DFA(aps=(), initial=0, accepting=(True,), edges=(((0, MANAGER.true),),))
     assert unnamed.to_networkx().graph["formula"] is None
     assert repr(unnamed) == "<DFA: 1 states, 1 edges, aps=[]>"
+
+
+def _random_formulas(n: int, seed: int) -> list:
+    import random
+
+    from safetychip.ltl import FALSE, TRUE, Equiv, F, G, Implies, M, Or, R
+
+    rng = random.Random(seed)
+    leaves = (ap("a"), ap("b"), ap("c"), TRUE, FALSE)
+    unary = (Not, X, XS, F, G)
+    binary = (And, Or, Implies, Equiv, U, W, R, M)
+
+    def draw(depth: int, top: bool = False):
+        if depth == 0 or rng.random() < (0.05 if top else 0.2):
+            return rng.choice(leaves)
+        if rng.random() < 0.5:
+            return rng.choice(unary)(draw(depth - 1))
+        return rng.choice(binary)(draw(depth - 1), draw(depth - 1))
+
+    return [draw(5, top=True) for _ in range(n)]
+
+
+def test_many_constructions_keep_cudd_consistent():
+    """Regression: BDDs kept in a reference cycle were freed by Python's cyclic collector in the
+    middle of dd calls, corrupting CUDD's reference counts (and, later, aborting the process)."""
+    for i, f in enumerate(_random_formulas(1500, seed=0)):
+        to_dfa(f)
+        if i % 20 == 19:
+            MANAGER.assert_consistent()
+
+
+def test_constructions_do_not_accumulate_bdd_variables():
+    """Regression: every new formula used to declare fresh obligation variables in the shared
+    manager, and dd's per-call cost grows with the number of variables: after a few thousand
+    formulas each construction was ten times slower."""
+    formulas = _random_formulas(1200, seed=1)
+    for f in formulas[:200]:
+        to_dfa(f)
+    before = len(MANAGER.vars)
+    for f in formulas[200:]:
+        to_dfa(f)
+    assert len(MANAGER.vars) - before <= 10  # a few more for the deepest formula, not thousands

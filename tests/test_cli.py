@@ -12,7 +12,14 @@ from pathlib import Path
 import pytest
 
 from safetychip import cli
-from safetychip.cli import EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_VIOLATION, main
+from safetychip.cli import (
+    EXIT_INPUT,
+    EXIT_INTERNAL,
+    EXIT_OK,
+    EXIT_VIOLATION,
+    main,
+    reproduction_steps,
+)
 
 DATA = Path(__file__).parent / "data"
 VERDICTS = DATA / "verdicts.jsonl"
@@ -235,7 +242,8 @@ def test_monitor_safe_trace(capsys, tmp_path):
     records = lines(out)
     assert [r["step"] for r in records] == [0, 1, 2, "DONE"]
     assert {r["status"] for r in records} == {"safe"}
-    assert set(records[0]) == {"step", "status", "reason", "violated", "state_changes", "pending"}
+    assert set(records[0]) == {"step", "status", "reason", "violated", "state_changes", "pending",
+                              "automaton_states"}
 
 
 def test_monitor_violation_exits_1(capsys, tmp_path):
@@ -349,7 +357,10 @@ def test_reproduce_without_inputs(capsys, tmp_path):
     assert (status, err) == (EXIT_OK, "")
     assert "skipped spot_demo_automata: " in out
     assert "data/spot_demo/constraints.json does not exist yet" in out
-    assert out.endswith("reproduce: 0 of 1 steps ran (nothing to reproduce yet)\n")
+    # every registered step skips (extension modules register steps of their own)
+    assert out.endswith(
+        f"reproduce: 0 of {len(reproduction_steps())} steps ran (nothing to reproduce yet)\n"
+    )
     assert not (tmp_path / "figures").exists()
 
 
@@ -385,7 +396,7 @@ def test_reproduce_list_and_errors(capsys, tmp_path):
     status, out, err = run(capsys, "reproduce", "--root", str(tmp_path))
     assert status == EXIT_INPUT
     assert "step spot_demo_automata: " in err and "constraint 1: expected an object" in err
-    assert out.endswith("reproduce: 0 of 1 steps ran; 1 failed\n")
+    assert out.endswith(f"reproduce: 0 of {len(reproduction_steps())} steps ran; 1 failed\n")
 
 
 # ------------------------------------------------------------------------ errors and options

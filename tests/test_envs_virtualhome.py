@@ -409,9 +409,14 @@ def test_exported_names():
 
     assert safetychip.envs.__all__ == [
         "PATTERNS", "PREDICATES", "SUITES", "VERBS", "Action", "Constraint", "Env",
-        "PropositionState", "Scene", "SceneProposition", "Task", "VirtualHomeEnv", "check_env",
-        "load_scene", "load_tasks", "load_virtualhome_graph", "parse_action", "parse_literal",
-        "parse_proposition",
+        "PropositionState", "Rollout", "RolloutStep", "SafePlan", "Scene", "SceneProposition",
+        "SuiteReport", "Task", "VirtualHomeEnv", "WorldSnapshot", "check_env", "check_task",
+        "find_safe_plan", "load_scene", "load_tasks", "load_virtualhome_graph", "parse_action",
+        "parse_literal", "parse_proposition", "plot_floor_plan", "plot_timeline", "run_monitored",
+        "run_unmonitored", "task_monitor", "validate_suite",
     ]  # fmt: skip
+    assert set(safetychip.envs.virtualhome.__all__) >= {
+        "Lookahead", "TaskValidation", "candidate_actions", "floor_plan_layout", "rooms_visited",
+    }  # fmt: skip
     for module in (safetychip.envs, safetychip.envs.virtualhome):
         assert all(hasattr(module, name) for name in module.__all__)

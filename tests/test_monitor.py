@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from safetychip.errors import MonitorError, SafetyChipError, SpecificationError
+from safetychip.errors import MonitorError, SafetyChipError, SpecificationError, TraceError
 from safetychip.ltl import Not, evaluate, parse, response
 from safetychip.monitor import (
     Constraint,
@@ -119,7 +119,7 @@ def test_offline_evaluate():
     verdicts = m.evaluate([set(), {"a"}, {"b"}])
     assert [v.status for v in verdicts] == [Status.SAFE, Status.VIOLATION, Status.VIOLATION,
                                             Status.VIOLATION]  # fmt: skip
-    with pytest.raises(Exception, match=r"at least one proposition state \(position 0\)"):
+    with pytest.raises(TraceError, match=r"at least one proposition state \(position 0\)"):
         m.evaluate([])
 
 
@@ -165,8 +165,6 @@ def test_false_constraint_aborts():
     assert "c1" not in v.reason and "c3" not in v.reason
 
 
-@pytest.mark.xfail(strict=True, reason="BUG (reported): finish() after an ABORT returns a "
-                   "VIOLATION 'DONE before any proposition state' instead of raising MonitorError")
 def test_finish_after_abort_raises():
     m = Monitor(["F a", "G !a"])
     assert m.reset().status is Status.ABORT
@@ -174,15 +172,31 @@ def test_finish_after_abort_raises():
         m.finish()
 
 
-@pytest.mark.xfail(strict=True, reason="BUG (reported): Monitor.evaluate raises MonitorError on "
-                   "an unsatisfiable specification when the trace has more than one state")
 def test_evaluate_after_abort_returns_abort():
     m = Monitor(["F a", "G !a"])
-    one = m.evaluate([{"a"}])  # works today: [ABORT, VIOLATION]
-    assert one[0].status is Status.ABORT
-    two = m.evaluate([{"a"}, set()])  # raises MonitorError today
-    assert two[0].status is Status.ABORT
-    assert not two[-1].safe
+    for trace in ([{"a"}], [{"a"}, set()]):
+        verdicts = m.evaluate(trace)
+        assert [v.status for v in verdicts] == [Status.ABORT]
+        assert verdicts[0].violated == ("c1", "c2")
+
+
+def test_snapshot_and_restore_go_back_in_the_trace():
+    m = Monitor(["G(a -> X[!] b)"])
+    m.reset(set())
+    mark = m.snapshot()
+    assert m.commit({"a"}).safe
+    assert not m.check(set()).safe       # b is owed right after a
+    m.restore(mark)
+    assert m.check(set()).safe and len(m.history) == 1
+
+
+def test_verdict_round_trips_through_a_dict():
+    m = Monitor(["G !a"])
+    m.reset(set())
+    v = m.check({"a"})
+    assert Verdict.from_dict(v.to_dict()) == v
+    with pytest.raises(ValueError, match="not a verdict record"):
+        Verdict.from_dict({"status": "maybe", "reason": ""})
 
 
 # -- attribution --------------------------------------------------------------------------------
@@ -320,7 +334,7 @@ def test_paper_state_change_line():
 def test_verdict_forms():
     v = Verdict(Status.VIOLATION, "it would break <c1>", ("c1",), ("Violated: a",), ())
     assert v.to_dict() == {"status": "violation", "reason": "it would break <c1>",
-                           "violated": ["c1"], "state_changes": ["Violated: a"], "pending": []}  # fmt: skip
+                           "violated": ["c1"], "state_changes": ["Violated: a"], "pending": [], "automaton_states": []}  # fmt: skip
     html = v._repr_html_()
     assert "&lt;c1&gt;" in html and "<c1>" not in html
     assert "VIOLATION" in html and "<code>Violated: a</code>" in html

@@ -6,6 +6,9 @@ Contents
     The Gymnasium-shaped protocol with proposition states and ``preview``.
 :func:`check_env`
     Drives an environment through a short episode and checks the protocol.
+:func:`run_monitored`, :func:`run_unmonitored`, :class:`Rollout`
+    Run a plan with the constraint monitor pruning unsafe actions, or without it; the
+    records serialise to JSON.
 :mod:`safetychip.envs.virtualhome`
     VirtualHome on its real executor: scenes, actions, propositions and task suites,
     re-exported here.
@@ -13,6 +16,7 @@ Contents
 
 from safetychip.envs._base import Env, PropositionState
 from safetychip.envs._checker import check_env
+from safetychip.envs._rollout import Rollout, RolloutStep, run_monitored, run_unmonitored
 from safetychip.envs.virtualhome import (
     PATTERNS,
     PREDICATES,
@@ -20,16 +24,25 @@ from safetychip.envs.virtualhome import (
     VERBS,
     Action,
     Constraint,
+    SafePlan,
     Scene,
     SceneProposition,
+    SuiteReport,
     Task,
     VirtualHomeEnv,
+    WorldSnapshot,
+    check_task,
+    find_safe_plan,
     load_scene,
     load_tasks,
     load_virtualhome_graph,
     parse_action,
     parse_literal,
     parse_proposition,
+    plot_floor_plan,
+    plot_timeline,
+    task_monitor,
+    validate_suite,
 )
 
 __all__ = [
@@ -41,15 +54,28 @@ __all__ = [
     "Constraint",
     "Env",
     "PropositionState",
+    "Rollout",
+    "RolloutStep",
+    "SafePlan",
     "Scene",
     "SceneProposition",
+    "SuiteReport",
     "Task",
     "VirtualHomeEnv",
+    "WorldSnapshot",
     "check_env",
+    "check_task",
+    "find_safe_plan",
     "load_scene",
     "load_tasks",
     "load_virtualhome_graph",
     "parse_action",
     "parse_literal",
     "parse_proposition",
+    "plot_floor_plan",
+    "plot_timeline",
+    "run_monitored",
+    "run_unmonitored",
+    "task_monitor",
+    "validate_suite",
 ]

@@ -132,6 +132,17 @@ class Monitor:
         """The current DFA state of each constraint, by name."""
         return {c.name: q for c, q in zip(self.constraints, self._state)}
 
+    def snapshot(self) -> tuple:
+        """The monitor's position in the trace, for :meth:`restore` (e.g. to search plans)."""
+        return (self._state, self._last, len(self.history), self._finished)
+
+    def restore(self, snapshot: tuple) -> Monitor:
+        """Go back to a position taken by :meth:`snapshot` of this trace; returns self."""
+        self._state, self._last, length, self._finished = snapshot
+        del self.history[length:]
+        self._checked = None
+        return self
+
     def dfa(self, name: str) -> DFA:
         """The DFA of the constraint called *name*."""
         return self.dfas[self._index(name)]
@@ -156,6 +167,8 @@ class Monitor:
     def finish(self) -> Verdict:
         """DONE: SAFE if the trace satisfies every constraint, else a VIOLATION listing the
         pending obligations."""
+        if self._aborted:
+            raise MonitorError("the specification is unsatisfiable: reset with other constraints")
         if not self.history:
             return Verdict(Status.VIOLATION, "DONE before any proposition state was observed")
         pending = [
@@ -178,10 +191,15 @@ class Monitor:
         return Verdict(Status.VIOLATION, reason, tuple(pending), pending=tuple(pending))
 
     def evaluate(self, trace: Sequence) -> list[Verdict]:
-        """Offline use: reset, commit each state of *trace* in turn, then :meth:`finish`."""
+        """Offline use: reset, commit each state of *trace* in turn, then :meth:`finish`.
+
+        An unsatisfiable specification yields the single ABORT verdict of the reset.
+        """
         if not trace:
             raise TraceError("a trace must have at least one proposition state (position 0)")
         verdicts = [self.reset(trace[0])]
+        if verdicts[0].status is Status.ABORT:
+            return verdicts
         verdicts += [self.commit([s]) for s in trace[1:]]
         verdicts.append(self.finish())
         return verdicts

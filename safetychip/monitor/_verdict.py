@@ -61,7 +61,27 @@ class Verdict:
             "violated": list(self.violated),
             "state_changes": list(self.state_changes),
             "pending": list(self.pending),
+            "automaton_states": list(self.automaton_states),
         }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Verdict:
+        """Inverse of :meth:`to_dict`.
+
+        Examples
+        --------
+        >>> v = Verdict(Status.VIOLATION, "it would break c1", ("c1",), ("Violated: a",))
+        >>> Verdict.from_dict(v.to_dict()) == v
+        True
+        """
+        try:
+            return cls(
+                Status(data["status"]), data["reason"], tuple(data.get("violated", ())),
+                tuple(data.get("state_changes", ())), tuple(data.get("pending", ())),
+                tuple(data.get("automaton_states", ())),
+            )
+        except (KeyError, ValueError, TypeError) as err:
+            raise ValueError(f"not a verdict record: {data!r} ({err})") from None
 
     def __repr__(self) -> str:
         return f"<Verdict {self.status.value}: {self.reason}>"

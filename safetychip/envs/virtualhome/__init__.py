@@ -15,11 +15,23 @@ Contents
 :class:`SceneProposition`, :func:`parse_proposition`, :func:`parse_literal`
     Grounded predicates (:data:`PREDICATES`) bound to a scene.
 :class:`Task`, :class:`Constraint`, :func:`load_tasks`, :data:`SUITES`, :data:`PATTERNS`
-    The Four Room and Mobile Manipulation suites.
+    The Four Room and Mobile Manipulation suites; :func:`check_task` checks a task against
+    its scene, :func:`task_monitor` builds the monitor of its first k constraints.
+:func:`validate_suite`, :func:`find_safe_plan`
+    Suite validation: example plans run, safe plans exist (search over the environment
+    and monitor product), example plans break constraints.
+:func:`plot_floor_plan`, :func:`plot_timeline`
+    Pictures of a scene with the agent's path, and of a rollout over time.
 """
 
 from safetychip.envs.virtualhome._actions import VERBS, Action, Target, parse_action
-from safetychip.envs.virtualhome._env import VirtualHomeEnv
+from safetychip.envs.virtualhome._env import Lookahead, VirtualHomeEnv, WorldSnapshot
+from safetychip.envs.virtualhome._plot import (
+    floor_plan_layout,
+    plot_floor_plan,
+    plot_timeline,
+    rooms_visited,
+)
 from safetychip.envs.virtualhome._propositions import (
     PREDICATES,
     SceneProposition,
@@ -40,7 +52,17 @@ from safetychip.envs.virtualhome._tasks import (
     TASK_DIR,
     Constraint,
     Task,
+    check_task,
     load_tasks,
+    task_monitor,
+)
+from safetychip.envs.virtualhome._validate import (
+    SafePlan,
+    SuiteReport,
+    TaskValidation,
+    candidate_actions,
+    find_safe_plan,
+    validate_suite,
 )
 
 __all__ = [
@@ -53,11 +75,20 @@ __all__ = [
     "VERBS",
     "Action",
     "Constraint",
+    "Lookahead",
+    "SafePlan",
     "Scene",
     "SceneProposition",
+    "SuiteReport",
     "Target",
     "Task",
+    "TaskValidation",
     "VirtualHomeEnv",
+    "WorldSnapshot",
+    "candidate_actions",
+    "check_task",
+    "find_safe_plan",
+    "floor_plan_layout",
     "load_scene",
     "load_tasks",
     "load_virtualhome_graph",
@@ -65,4 +96,9 @@ __all__ = [
     "parse_action",
     "parse_literal",
     "parse_proposition",
+    "plot_floor_plan",
+    "plot_timeline",
+    "rooms_visited",
+    "task_monitor",
+    "validate_suite",
 ]

@@ -46,7 +46,8 @@ import html
 import math
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
 from safetychip.envs._base import Env, PropositionState
@@ -61,7 +62,7 @@ from safetychip.envs.virtualhome._simulator import evolving_graph
 from safetychip.envs.virtualhome._tasks import Task
 from safetychip.errors import PropositionError, ResetNeeded
 
-__all__ = ["VirtualHomeEnv"]
+__all__ = ["Lookahead", "VirtualHomeEnv", "WorldSnapshot"]
 
 _NODE = re.compile(r"<([^<>]+)> \((\d+)\)")
 # The executor's reasons, reworded; the first match applies.
@@ -87,6 +88,47 @@ class _Outcome(NamedTuple):
     touched: int | None  # the node touched in the last state
     error: str | None
     script: tuple[str, ...]  # the lines sent to the executor
+
+
+@dataclass(frozen=True)
+class WorldSnapshot:
+    """A saved world of a :class:`VirtualHomeEnv`, for :meth:`VirtualHomeEnv.restore`.
+
+    Two snapshots compare equal, and hash alike, when their worlds are the same: same scene,
+    same object states and relations, same object just touched. How the world was reached
+    and the episode's step count do not count, so a search can use snapshots to recognise
+    worlds it has seen.
+
+    Attributes
+    ----------
+    key : hashable
+        The world's canonical content: the scene name, the touched node, and every node
+        state and relation that differs from the scene file.
+    """
+
+    key: Hashable
+    _state: Any = field(compare=False, repr=False)
+    _touched: int | None = field(compare=False, repr=False)
+    _steps: int = field(compare=False, repr=False)
+    _done: bool = field(compare=False, repr=False)
+
+
+class Lookahead(NamedTuple):
+    """What :meth:`VirtualHomeEnv.lookahead` foresees for an action.
+
+    Attributes
+    ----------
+    states : list of dict
+        The proposition states the action would produce (empty if refused, or DONE).
+    world : WorldSnapshot or None
+        The world it would lead to (None if refused, or DONE).
+    error : str or None
+        Why the environment would refuse it.
+    """
+
+    states: list[PropositionState]
+    world: WorldSnapshot | None
+    error: str | None
 
 
 class VirtualHomeEnv(Env):
@@ -218,6 +260,37 @@ class VirtualHomeEnv(Env):
             return []
         return self._states(self._simulate(act), props)
 
+    def lookahead(self, action: str | Action, propositions: Iterable[str]) -> Lookahead:
+        """Like :meth:`preview`, and also return the world *action* leads to, or why not.
+
+        For planners: the returned snapshot can be :meth:`restore`-d to continue from there,
+        and no observation text is built. The world is unchanged; a following :meth:`step`
+        of the same action reuses the simulation.
+
+        Examples
+        --------
+        >>> env = VirtualHomeEnv("apartment_1")
+        >>> _ = env.reset(options={"initial": ["agent_at(kitchen)"]})
+        >>> env.lookahead("open fridge", ["is_open(fridge)"]).error
+        'cannot open fridge: the agent is not close to it'
+        >>> ahead = env.lookahead("walk to fridge", ["agent_at(fridge)"])
+        >>> ahead.states, env.restore(ahead.world).truth(["agent_at(fridge)"])
+        ([{'agent_at(fridge)': True}], {'agent_at(fridge)': True})
+        """
+        self._require_episode()
+        act = self.parse(action)
+        props = self._propositions(propositions)
+        if act.verb == "done":
+            return Lookahead([], None, None)
+        outcome = self._simulate(act)
+        if outcome.error is not None:
+            return Lookahead([], None, outcome.error)
+        state, touched = outcome.states[-1], outcome.touched
+        world = WorldSnapshot(
+            (self.scene.name, touched, _content(state)), state, touched, self._steps + 1, False
+        )
+        return Lookahead(self._states(outcome, props), world, None)
+
     def admissible_actions(self) -> list[str]:
         """Return the actions the executor would accept now, in the order of ``VERBS``.
 
@@ -264,6 +337,54 @@ class VirtualHomeEnv(Env):
         """Whether every goal literal holds in the current world (true without a goal)."""
         self._require_state()
         return all(self._holds(p, self._state, self._touched) is v for p, v in self._goal)
+
+    def snapshot(self) -> WorldSnapshot:
+        """Save the current world (and the episode's progress) for :meth:`restore`.
+
+        Snapshots are cheap (the executor's states are never changed once committed) and
+        compare equal when their worlds are equal, whatever the actions that led there.
+
+        Examples
+        --------
+        >>> env = VirtualHomeEnv("apartment_1").track(["is_open(fridge)"])
+        >>> _ = env.reset(options={"initial": ["agent_at(kitchen)"]})
+        >>> before = env.snapshot()
+        >>> _ = env.step("walk to fridge"); _ = env.step("open fridge")
+        >>> env.truth(["is_open(fridge)"]), env.snapshot() == before
+        ({'is_open(fridge)': True}, False)
+        >>> _ = env.step("close fridge")
+        >>> env.snapshot() == before  # the agent is now close to the fridge
+        False
+        >>> env.restore(before).truth(["is_open(fridge)"])
+        {'is_open(fridge)': False}
+        """
+        self._require_state()
+        return WorldSnapshot(
+            (self.scene.name, self._touched, _content(self._state)),
+            self._state,
+            self._touched,
+            self._steps,
+            self._done,
+        )
+
+    def restore(self, snapshot: WorldSnapshot) -> VirtualHomeEnv:
+        """Go back to the world saved by :meth:`snapshot`; return ``self``.
+
+        Raises
+        ------
+        ValueError
+            If the snapshot was taken in another scene.
+        ResetNeeded
+            If the environment is closed.
+        """
+        if self._closed:
+            raise ResetNeeded("the environment is closed; create a new one")
+        if not isinstance(snapshot, WorldSnapshot) or snapshot.key[0] != self.scene.name:
+            where = snapshot.key[0] if isinstance(snapshot, WorldSnapshot) else snapshot
+            raise ValueError(f"cannot restore a snapshot of {where!r} in scene {self.scene.name!r}")
+        self._state, self._touched = snapshot._state, snapshot._touched
+        self._steps, self._done, self._outcomes = snapshot._steps, snapshot._done, {}
+        return self
 
     def track(self, propositions: Iterable[str]) -> VirtualHomeEnv:
         """Report *propositions* in ``info["states"]``; return ``self``.
@@ -555,7 +676,9 @@ class VirtualHomeEnv(Env):
         moved = {
             node_id
             for node_id, rel in (*state._new_edges_from, *state._removed_edges_from)
-            if rel in (relation.INSIDE, relation.ON) and not scene.is_room(node_id)
+            if rel in (relation.INSIDE, relation.ON)
+            and not scene.is_room(node_id)
+            and node_id != character
         }
         seen = []
         for i in sorted((self._layout.members[here] | moved) - held):
@@ -623,6 +746,30 @@ def _layout(scene: Scene) -> _Layout:
             members[scene.room_of(i)].add(i)
             support[i].sort(key=lambda ws: (ws[0] != "on", ws[1]))
     return _Layout(members, support)
+
+
+def _content(state: Any) -> Hashable:
+    """The canonical content of an executor state: what differs from the scene file.
+
+    The executor records changes as added and removed edges (and its ``get_node_ids_from``
+    even adds the file's own edges to the added sets), so the effective edge sets are
+    recomputed and compared with the file's.
+    """
+    graph = state._graph
+    edges = []
+    for key in {*state._new_edges_from, *state._removed_edges_from}:
+        original = set(graph.get_node_ids_from(*key))
+        now = (original | state._new_edges_from.get(key, set())) - state._removed_edges_from.get(
+            key, set()
+        )
+        if now != original:
+            edges.append((key[0], key[1].name, frozenset(now)))
+    nodes = []
+    for node_id, node in state._new_nodes.items():
+        original = graph.get_node(node_id)
+        if original is None or node.states != original.states:
+            nodes.append((node_id, frozenset(s.name for s in node.states)))
+    return frozenset(edges), frozenset(nodes)
 
 
 def _english(scene: Scene, node_id: int) -> str:

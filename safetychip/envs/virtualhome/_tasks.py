@@ -34,11 +34,27 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from safetychip.errors import DataFileError
+from safetychip.envs.virtualhome._actions import parse_action
+from safetychip.envs.virtualhome._propositions import parse_literal, parse_proposition
+from safetychip.envs.virtualhome._scene import Scene, load_scene
+from safetychip.errors import (
+    ActionError,
+    DataFileError,
+    FormulaError,
+    PropositionError,
+    TaskError,
+)
+from safetychip.ltl import Formula, parse
 
-__all__ = ["PATTERNS", "SUITES", "TASK_DIR", "Constraint", "Task", "load_tasks"]
+if TYPE_CHECKING:
+    from safetychip.monitor import Monitor
+
+__all__ = [
+    "PATTERNS", "SUITES", "TASK_DIR", "Constraint", "Task", "check_task", "load_tasks",
+    "task_monitor",
+]  # fmt: skip
 
 #: Where the task suites live (``data/virtualhome/tasks`` in the repository).
 TASK_DIR = Path(__file__).resolve().parents[3] / "data" / "virtualhome" / "tasks"
@@ -92,6 +108,16 @@ class Constraint:
         """The atoms of the formula, in order of first occurrence."""
         return tuple(dict.fromkeys(_ATOM.findall(self.formula)))
 
+    def parse(self) -> Formula:
+        """The formula as a :class:`safetychip.ltl.Formula`.
+
+        Raises
+        ------
+        FormulaError
+            If the formula does not parse.
+        """
+        return parse(self.formula)
+
 
 @dataclass(frozen=True)
 class Task:
@@ -137,6 +163,7 @@ def load_tasks(
     *,
     suite: str | None = None,
     scene: str | None = None,
+    check: bool = True,
 ) -> list[Task]:
     """Load tasks from a JSON-lines file, or every suite of :data:`TASK_DIR`.
 
@@ -146,19 +173,24 @@ def load_tasks(
         One ``.jsonl`` file; by default every suite in :data:`TASK_DIR`.
     suite, scene : str, optional
         Keep only the tasks of this suite or scene.
+    check : bool, optional
+        Check every task against its scene with :func:`check_task` (the default). Either
+        every task of the file loads, or none does.
 
     Raises
     ------
     DataFileError
-        If a file is missing or a line is not a valid task (the message names the file
-        and the line).
+        If a file is missing or a line is not a valid task: malformed JSON or fields, a
+        formula that does not parse, a scene that does not exist, or a proposition, goal or
+        plan naming an object the scene lacks. The message names the file, the line, the
+        task and the object.
     ValueError
         If *suite* is not one of :data:`SUITES`.
     """
     if suite is not None and suite not in SUITES:
         raise ValueError(f"unknown suite {suite!r}; choose one of {', '.join(SUITES)}")
     paths = [Path(path)] if path is not None else [TASK_DIR / f"{s}.jsonl" for s in SUITES]
-    tasks = [task for p in paths for task in _read(p)]
+    tasks = [task for p in paths for task in _read(p, check)]
     return [
         t
         for t in tasks
@@ -182,12 +214,138 @@ _FIELDS = {
 _CONSTRAINT_FIELDS = {"sentence": str, "formula": str, "pattern": str, "args": list}
 
 
-def _read(path: Path) -> list[Task]:
+def check_task(task: Task, scene: Scene | None = None) -> None:
+    """Check that *task* fits its scene: formulas parse, and every name exists.
+
+    Checks that each constraint's formula parses and each of its atoms is one of the seven
+    predicates over names of the scene; that the initial and goal literals are such
+    propositions; and that the example and reference plans read as actions in the scene.
+
+    Parameters
+    ----------
+    task : Task
+    scene : Scene, optional
+        The task's scene, if already loaded (else it is loaded by name).
+
+    Raises
+    ------
+    TaskError
+        On the first problem; the message names the task, the constraint or entry, and the
+        object (with the closest names the scene has).
+
+    Examples
+    --------
+    >>> import dataclasses
+    >>> task = load_tasks(suite="mobile_manipulation")[0]
+    >>> check_task(task)
+    >>> bad = dataclasses.replace(task, goal=("is_in(salmon,oven)",))
+    >>> check_task(bad)
+    Traceback (most recent call last):
+    ...
+    safetychip.errors.TaskError: task 'mobile_manipulation/apartment_1/01', goal \
+'is_in(salmon,oven)': in 'is_in(salmon,oven)': no object or room named 'oven' in scene \
+'apartment_1'; closest names: stove, vase
+    """
+    if scene is None:
+        try:
+            scene = load_scene(task.scene)
+        except DataFileError as exc:
+            raise TaskError(f"task {task.id!r}: scene {task.scene!r}: {exc}") from None
+    for k, constraint in enumerate(task.constraints, 1):
+        where = f"task {task.id!r}, constraint {k} ({constraint.sentence!r})"
+        try:
+            formula = constraint.parse()
+        except FormulaError as exc:
+            raise TaskError(f"{where}: the formula does not parse: {exc}") from None
+        for atom in sorted(formula.atoms()):
+            try:
+                parse_proposition(atom, scene)
+            except PropositionError as exc:
+                raise TaskError(f"{where}: {exc}") from None
+    for field_name in ("initial", "goal"):
+        for literal in getattr(task, field_name):
+            try:
+                parse_literal(literal, scene)
+            except PropositionError as exc:
+                raise TaskError(f"task {task.id!r}, {field_name} {literal!r}: {exc}") from None
+    for field_name in ("example_plan", "reference_plan"):
+        for k, action in enumerate(getattr(task, field_name), 1):
+            try:
+                parse_action(action, scene, near=_anywhere)
+            except ActionError as exc:
+                raise TaskError(
+                    f"task {task.id!r}, {field_name} action {k} {action!r}: {exc}"
+                ) from None
+
+
+def _anywhere(node_id: int) -> float:
+    return 0.0
+
+
+def task_monitor(task: Task, k: int | None = None, *, invariants: bool = True) -> Monitor:
+    """A :class:`~safetychip.monitor.Monitor` for the first *k* constraints of *task*.
+
+    The constraints are named ``c1`` … ``c5`` after their place in the task and keep their
+    sentence and pattern, so verdicts attribute violations readably.
+
+    Parameters
+    ----------
+    task : Task
+    k : int, optional
+        How many constraints, from the first (default: all).
+    invariants : bool, optional
+        Declare the domain invariant that the agent is in exactly one room of the task's
+        scene at a time (:func:`safetychip.monitor.exactly_one`), as the environment
+        guarantees (the default).
+
+    Raises
+    ------
+    ValueError
+        If *k* is not between 0 and the number of constraints.
+    TaskError
+        If a formula does not parse.
+
+    Examples
+    --------
+    >>> task = load_tasks(suite="four_room")[0]
+    >>> m = task_monitor(task, 2)
+    >>> [c.name for c in m.constraints], len(m.invariants)
+    (['c1', 'c2'], 1)
+    """
+    from safetychip.monitor import Constraint as MonitorConstraint
+    from safetychip.monitor import Monitor, exactly_one
+
+    n = len(task.constraints)
+    k = n if k is None else k
+    if not 0 <= k <= n:
+        raise ValueError(f"k must be between 0 and {n} for task {task.id!r}, got {k}")
+    constraints = []
+    for i, c in enumerate(task.constraints[:k], 1):
+        try:
+            formula = c.parse()
+        except FormulaError as exc:
+            raise TaskError(f"task {task.id!r}, constraint {i}: {exc}") from None
+        constraints.append(MonitorConstraint(formula, c.sentence, f"c{i}", c.pattern))
+    rooms = [f"agent_at({r})" for r in _rooms(task.scene)] if invariants else []
+    return Monitor(constraints, [exactly_one(rooms)] if rooms else [])
+
+
+_ROOMS: dict[str, tuple[str, ...]] = {}
+
+
+def _rooms(scene: str) -> tuple[str, ...]:
+    if scene not in _ROOMS:
+        _ROOMS[scene] = load_scene(scene).rooms
+    return _ROOMS[scene]
+
+
+def _read(path: Path, check: bool = True) -> list[Task]:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except FileNotFoundError:
         raise DataFileError(str(path), "no such file") from None
     tasks = []
+    scenes: dict[str, Scene] = {}
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -217,7 +375,16 @@ def _read(path: Path) -> list[Task]:
             )
         fields = {key: data[key] for key in _FIELDS}
         tuples = {k: tuple(v) for k, v in fields.items() if isinstance(v, list)}
-        tasks.append(Task(**{**fields, **tuples, "constraints": tuple(constraints)}))
+        task = Task(**{**fields, **tuples, "constraints": tuple(constraints)})
+        if check:
+            try:
+                if task.scene not in scenes:
+                    scenes[task.scene] = load_scene(task.scene)
+                check_task(task, scenes[task.scene])
+            except (TaskError, DataFileError) as exc:
+                detail = str(exc) if isinstance(exc, TaskError) else f"task {task.id!r}: {exc}"
+                raise DataFileError(str(path), f"{where}: {detail}") from None
+        tasks.append(task)
     return tasks
 
 

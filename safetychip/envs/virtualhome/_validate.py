@@ -1,0 +1,553 @@
+"""Suite validation: example plans run, safe plans exist, and the benchmark is not trivial.
+
+For every task of a suite and every k = 1..5 (the first k constraints):
+
+* the task's example plan executes in its scene and reaches the goal;
+* a *safe plan* exists — one that reaches the goal while the monitor accepts every action
+  and DONE — found by :func:`find_safe_plan`, a bounded best-first search over the product
+  of the environment and the monitor's automata;
+* whether the example plan alone breaks one of the k constraints is measured, judged by
+  :func:`safetychip.ltl.evaluate` of each formula on the executed trace (independently of
+  the monitor), so that the share of non-trivial (task, k) pairs can be reported.
+
+:func:`validate_suite` does all three and returns a :class:`SuiteReport`.
+
+Examples
+--------
+>>> from safetychip.envs import load_tasks
+>>> task = load_tasks(suite="four_room")[0]
+>>> found = find_safe_plan(task, 2)
+>>> found.plan
+('walk to bathroom', 'walk to kitchen', 'done')
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from safetychip.envs._rollout import run_monitored, run_unmonitored
+from safetychip.envs.virtualhome._actions import Action, Target, parse_action
+from safetychip.envs.virtualhome._env import VirtualHomeEnv, WorldSnapshot
+from safetychip.envs.virtualhome._propositions import parse_literal
+from safetychip.envs.virtualhome._tasks import Task, check_task, load_tasks, task_monitor
+from safetychip.errors import NoSafePlan
+from safetychip.ltl import evaluate
+from safetychip.monitor import Monitor
+
+__all__ = [
+    "SafePlan",
+    "SuiteReport",
+    "TaskValidation",
+    "candidate_actions",
+    "find_safe_plan",
+    "validate_suite",
+]
+
+#: Weight of the heuristic in the best-first search's priority ``g + WEIGHT * h``.
+WEIGHT = 2.0
+
+
+@dataclass(frozen=True)
+class SafePlan:
+    """A plan the search found: it reaches the goal, and the monitor accepts it whole.
+
+    Attributes
+    ----------
+    task : str
+        The task id.
+    k : int
+        How many constraints (the first k) it respects.
+    plan : tuple of str
+        Templated English actions, ending with ``done``.
+    expanded : int
+        Search nodes expanded to find it.
+    verified : bool
+        Whether a monitored rollout of the plan executed every action, reached the goal,
+        had DONE accepted, and satisfied every constraint by ``evaluate``.
+    """
+
+    task: str
+    k: int
+    plan: tuple[str, ...]
+    expanded: int
+    verified: bool = False
+
+
+@dataclass(frozen=True)
+class TaskValidation:
+    """What :func:`validate_suite` found for one task.
+
+    Attributes
+    ----------
+    task : str
+    example_executes : bool
+        Every action of the example plan ran, and the goal held at DONE.
+    example_violates : tuple of bool
+        For k = 1, 2, …: whether the example plan's trace breaks one of the first k
+        constraints (by ``evaluate``).
+    safe_plans : tuple of (SafePlan or None)
+        For k = 1, 2, …: the safe plan found, or None when the search gave up.
+    failures : tuple of str
+        Why a safe plan was not found, per failing k.
+    """
+
+    task: str
+    example_executes: bool
+    example_violates: tuple[bool, ...]
+    safe_plans: tuple[SafePlan | None, ...]
+    failures: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SuiteReport:
+    """The outcome of :func:`validate_suite`.
+
+    Attributes
+    ----------
+    tasks : tuple of TaskValidation
+    ks : tuple of int
+        The numbers of constraints checked.
+    seconds : float
+        Wall-clock time of the whole validation (not shown by ``repr``).
+    """
+
+    tasks: tuple[TaskValidation, ...]
+    ks: tuple[int, ...]
+    seconds: float = field(default=0.0, compare=False)
+
+    @property
+    def pairs(self) -> int:
+        """Number of (task, k) pairs."""
+        return len(self.tasks) * len(self.ks)
+
+    @property
+    def example_share(self) -> float:
+        """Share of tasks whose example plan executes and reaches the goal."""
+        return _share(t.example_executes for t in self.tasks)
+
+    @property
+    def safe_plan_share(self) -> float:
+        """Share of (task, k) pairs with a verified safe plan."""
+        return _share(p is not None and p.verified for t in self.tasks for p in t.safe_plans)
+
+    @property
+    def violating_share(self) -> float:
+        """Share of (task, k) pairs whose example plan breaks one of the first k constraints."""
+        return _share(v for t in self.tasks for v in t.example_violates)
+
+    def violating_share_by_k(self) -> dict[int, float]:
+        """:attr:`violating_share` for each k."""
+        return {k: _share(t.example_violates[i] for t in self.tasks) for i, k in
+                enumerate(self.ks)}  # fmt: skip
+
+    def missing(self) -> list[tuple[str, int]]:
+        """The (task, k) pairs without a verified safe plan."""
+        return [
+            (t.task, k)
+            for t in self.tasks
+            for k, p in zip(self.ks, t.safe_plans)
+            if p is None or not p.verified
+        ]
+
+    def table(self) -> str:
+        """One line per task: example executes, violations per k, safe-plan lengths per k."""
+        violates = f"violates (k={','.join(map(str, self.ks))})"
+        head = f"{'task':<36}{'example':>8}  {violates:<22}"
+        lines = [head + "  safe plan length (nodes expanded)"]
+        for t in self.tasks:
+            marks = "".join("x" if v else "." for v in t.example_violates)
+            plans = " ".join(
+                f"{len(p.plan) - 1}({p.expanded})" if p is not None else "--" for p in t.safe_plans
+            )
+            lines.append(f"{t.task:<36}{'ok' if t.example_executes else 'FAIL':>8}  "
+                         f"{marks:<22}  {plans}")  # fmt: skip
+        return "\n".join(lines)
+
+    def summary(self) -> str:
+        """The shares, as printed by the benchmark."""
+        by_k = ", ".join(f"k={k}: {s:.0%}" for k, s in self.violating_share_by_k().items())
+        contiguous = self.ks == tuple(range(self.ks[0], self.ks[-1] + 1)) if self.ks else False
+        ks = f"{self.ks[0]}..{self.ks[-1]}" if contiguous else ",".join(map(str, self.ks))
+        return (
+            f"{len(self.tasks)} tasks x k={ks} = {self.pairs} pairs\n"
+            f"example plans execute and reach the goal: {self.example_share:.0%} of tasks\n"
+            f"safe plan found and verified: {self.safe_plan_share:.0%} of pairs\n"
+            f"example plan violates a constraint: {self.violating_share:.0%} of pairs "
+            f"({by_k})"
+        )
+
+    def __repr__(self) -> str:
+        return (f"<SuiteReport {len(self.tasks)} tasks: safe plans {self.safe_plan_share:.0%}, "
+                f"violating examples {self.violating_share:.0%}>")  # fmt: skip
+
+
+def _share(flags: Iterable[bool]) -> float:
+    values = list(flags)
+    return sum(values) / len(values) if values else 0.0
+
+
+# -- the search -----------------------------------------------------------------------------
+
+
+def candidate_actions(task: Task, env: VirtualHomeEnv) -> list[str]:
+    """The actions the safe-plan search tries: the task's vocabulary applied to every verb.
+
+    The objects are those the goal, the initial conditions, the constraints and the
+    example plan name. Each gets the verbs its properties allow (walk to; grab if
+    GRABBABLE; open and close if CAN_OPEN; switch on and off if HAS_SWITCH; touch if a
+    constraint mentions touching it); every room can be walked to; every grabbable object
+    can be put on each SURFACES object and in each CONTAINERS object of the vocabulary.
+    Whether an action is possible in a given world is the executor's business.
+
+    Examples
+    --------
+    >>> from safetychip.envs import VirtualHomeEnv, load_tasks
+    >>> task = load_tasks(suite="mobile_manipulation")[0]
+    >>> actions = candidate_actions(task, VirtualHomeEnv(task=task))
+    >>> len(actions), actions[:3]
+    (26, ['walk to hallway', 'walk to living room', 'walk to kitchen'])
+    """
+    scene = env.scene
+    names: dict[str, None] = {}
+    literals = [*task.initial, *task.goal]
+    atoms = [a for c in task.constraints for a in sorted(c.parse().atoms())]
+    touched = set()
+    for text in (*literals, *atoms):
+        prop, _ = parse_literal(text, scene)
+        names.update(dict.fromkeys(prop.args))
+        if prop.predicate == "is_touched":
+            touched.add(prop.args[0])
+    for text in task.example_plan:
+        act = parse_action(text, scene, near=lambda i: 0.0)
+        names.update(dict.fromkeys(t.name for t in act.targets))
+    objects = [n for n in names if n not in scene.rooms]
+
+    def props(name: str) -> set[str]:
+        return set(scene.node(scene.id(name))["properties"])
+
+    def act(verb: str, *targets: str) -> str:
+        return str(Action(verb, tuple(Target.of(scene, scene.id(t)) for t in targets)))
+
+    actions = [act("walk", room) for room in scene.rooms]
+    for name in objects:
+        p = props(name)
+        actions.append(act("walk", name))
+        if "GRABBABLE" in p:
+            actions.append(act("grab", name))
+        if "CAN_OPEN" in p:
+            actions += [act("open", name), act("close", name)]
+        if "HAS_SWITCH" in p:
+            actions += [act("switchon", name), act("switchoff", name)]
+        if name in touched:
+            actions.append(act("touch", name))
+    for x in objects:
+        if "GRABBABLE" not in props(x):
+            continue
+        for y in objects:
+            if y != x and "SURFACES" in props(y):
+                actions.append(act("put", x, y))
+            if y != x and "CONTAINERS" in props(y):
+                actions.append(act("putin", x, y))
+    return list(dict.fromkeys(actions))
+
+
+class _World:
+    """The environment side of the search: transitions cached by (world, action)."""
+
+    def __init__(self, task: Task, env: VirtualHomeEnv) -> None:
+        self.task, self.env = task, env
+        self.actions = candidate_actions(task, env)
+        self.parsed = [(a, env.parse(a)) for a in self.actions]
+        rooms = [f"agent_at({r})" for r in env.scene.rooms]
+        self.props = tuple(dict.fromkeys([*task.propositions, *rooms]))
+        self.options = {"initial": list(task.initial), "goal": list(task.goal)}
+        env.track(self.props)
+        _, info = env.reset(options=self.options)
+        self.root = env.snapshot()
+        self.initial = info["states"][0]
+        self.cache: dict[tuple[Any, str], tuple[WorldSnapshot, list[dict], bool] | None] = {}
+        self.goal = [parse_literal(text, env.scene) for text in task.goal]
+        self.estimates: dict[Any, float] = {}
+
+    def reached(self, state: dict[str, bool]) -> bool:
+        """Whether the goal holds in a proposition state (over :attr:`props`)."""
+        return all(state[p.name] is v for p, v in self.goal)
+
+    def successors(self, world: WorldSnapshot):
+        """Yield ``(action, child, states, goal_reached)`` for each executable candidate."""
+        env = self.env
+        for action, act in self.parsed:
+            key = (world.key, action)
+            if key not in self.cache:
+                env.restore(world)
+                ahead = env.lookahead(act, self.props)
+                if ahead.world is None:
+                    self.cache[key] = None
+                else:
+                    self.cache[key] = (ahead.world, ahead.states, self.reached(ahead.states[-1]))
+            found = self.cache[key]
+            if found is not None:
+                yield (action, *found)
+
+    def estimate(self, world: WorldSnapshot) -> float:
+        """Actions still needed for the goal, roughly (a relaxed count per goal literal)."""
+        found = self.estimates.get(world.key)
+        if found is None:
+            self.env.restore(world)
+            found = self.estimates[world.key] = float(sum(self._cost(p, v) for p, v in self.goal))
+        return found
+
+    def _cost(self, prop, value: bool) -> int:
+        truth = self.env.truth
+        if truth([prop.name])[prop.name] is value:
+            return 0
+        x = prop.args[0]
+
+        def near(name: str) -> int:
+            return 0 if truth([f"agent_at({name})"])[f"agent_at({name})"] else 1
+
+        match prop.predicate:
+            case "agent_at":
+                return 1
+            case "is_on" | "is_in" if value:
+                held = truth([f"is_grabbed({x})"])[f"is_grabbed({x})"]
+                return (0 if held else 1 + near(x)) + 1 + 1
+            case "is_grabbed" | "is_on" | "is_in":
+                return 1 + (near(x) if value else 0)
+            case _:
+                return 1 + near(x)
+
+
+def find_safe_plan(
+    task: Task,
+    k: int | None = None,
+    *,
+    env: VirtualHomeEnv | None = None,
+    monitor: Monitor | None = None,
+    max_expansions: int = 5_000,
+    max_depth: int = 24,
+) -> SafePlan:
+    """Find a plan that reaches *task*'s goal and that the monitor accepts throughout.
+
+    Best-first search over the product of the environment and the monitor: a node is a
+    world (a :class:`WorldSnapshot`) with the automaton state of every constraint; its
+    children are the :func:`candidate_actions` the executor accepts, minus those the
+    monitor refuses (the automata reach a state from which no continuation can satisfy
+    every constraint, under the domain invariants). Nodes are deduplicated by (world,
+    automaton states). A node whose world meets the goal and whose automata all accept is a
+    solution (DONE would be accepted). The priority is ``g + WEIGHT * h``, where g counts
+    actions and h adds a relaxed count of the actions the goal still needs to the largest
+    number of letters an automaton needs to accept.
+
+    The plan found is then run with :func:`~safetychip.envs.run_monitored` and judged by
+    ``evaluate``; :attr:`SafePlan.verified` says whether every check passed.
+
+    Parameters
+    ----------
+    task : Task
+    k : int, optional
+        Respect the first *k* constraints (default: all).
+    env : VirtualHomeEnv, optional
+        Reused if given (it is reset).
+    monitor : Monitor, optional
+        Default: :func:`task_monitor` of the first *k* constraints, with the one-room
+        invariant.
+    max_expansions : int, optional
+        Nodes expanded before giving up.
+    max_depth : int, optional
+        Longest plan considered (actions, DONE excluded).
+
+    Returns
+    -------
+    SafePlan
+
+    Raises
+    ------
+    NoSafePlan
+        If the bound is reached, or the search space is exhausted, without a safe plan; or
+        if the initial state already breaks the constraints.
+    TaskError
+        If the task does not fit its scene.
+    """
+    k = len(task.constraints) if k is None else k
+    env = env if env is not None else VirtualHomeEnv(task=task)
+    check_task(task, env.scene)
+    if monitor is None:
+        monitor = task_monitor(task, k)
+    return _search(task, k, _World(task, env), monitor, max_expansions, max_depth)
+
+
+def _search(
+    task: Task, k: int, world: _World, monitor: Monitor, max_expansions: int, max_depth: int
+) -> SafePlan:
+    """The search of :func:`find_safe_plan`, on a world whose transitions may be cached."""
+    product = monitor.product
+    dfas = monitor.dfas
+    letter_invariants = [i for i in monitor.invariants if i.op == "G"]
+    invariant_atoms = sorted(set().union(*(i.atoms() for i in letter_invariants)))
+    checked: dict[tuple[bool, ...], bool] = {}
+
+    def admissible(letter: dict) -> bool:
+        """Whether a proposition state meets the invariants of the form G(p)."""
+        key = tuple(bool(letter[a]) for a in invariant_atoms)
+        found = checked.get(key)
+        if found is None:
+            found = checked[key] = all(evaluate(i, [letter]) for i in letter_invariants)
+        return found
+
+    def automaton_gap(q: tuple[int, ...]) -> float:
+        return max((d.distances()[s] for d, s in zip(dfas, q)), default=0.0)
+
+    start_q = product.next_state(product.initial, world.initial)
+    if not admissible(world.initial) or not product.is_live(start_q):
+        raise NoSafePlan(f"task {task.id!r}, k={k}: the initial state already breaks the "
+                         "constraints (or they contradict each other)")  # fmt: skip
+    counter = itertools.count()
+    parents: list[tuple[int, str]] = [(-1, "")]
+    start_key = (world.root.key, start_q)
+    best = {start_key: 0}
+    env_goal = world.reached(world.initial)
+    frontier = [(WEIGHT * (world.estimate(world.root) + automaton_gap(start_q)), next(counter),
+                 0, world.root, start_q, 0, env_goal)]  # fmt: skip
+    expanded = 0
+    while frontier:
+        _, _, g, node, q, index, reached = heapq.heappop(frontier)
+        if best.get((node.key, q), g) < g:
+            continue
+        if reached and product.accepting(q):
+            plan = []
+            while index > 0:
+                index, action = parents[index]
+                plan.append(action)
+            plan = [*plan[::-1], "done"]
+            verified = _verify(task, world.env, monitor, plan)
+            return SafePlan(task.id, k, tuple(plan), expanded, verified)
+        if expanded >= max_expansions:
+            break
+        expanded += 1
+        if g >= max_depth:
+            continue
+        for action, child, states, goal in world.successors(node):
+            if not all(admissible(s) for s in states):
+                continue
+            t = q
+            for s in states:
+                t = product.next_state(t, s)
+            if not product.is_live(t):
+                continue  # the monitor would prune this action
+            key = (child.key, t)
+            if best.get(key, float("inf")) <= g + 1:
+                continue
+            best[key] = g + 1
+            parents.append((index, action))
+            h = world.estimate(child) + automaton_gap(t)
+            heapq.heappush(frontier, (g + 1 + WEIGHT * h, next(counter), g + 1, child, t,
+                                      len(parents) - 1, goal))  # fmt: skip
+    why = "search bound reached" if frontier else "every safe continuation explored"
+    raise NoSafePlan(
+        f"task {task.id!r}, k={k}: no safe plan reaches the goal ({why}; {expanded} nodes "
+        f"expanded, max_expansions={max_expansions}, max_depth={max_depth})",
+        expanded,
+    )
+
+
+def _verify(task: Task, env: VirtualHomeEnv, monitor: Monitor, plan: Sequence[str]) -> bool:
+    options = {"initial": list(task.initial), "goal": list(task.goal)}
+    record = run_monitored(env, plan, monitor, options=options)
+    return (
+        all(step.executed for step in record.steps)
+        and record.finish is not None
+        and record.finish.safe
+        and record.goal_reached
+        and record.safe
+    )
+
+
+# -- the whole suite ------------------------------------------------------------------------
+
+
+def validate_suite(
+    tasks: Iterable[Task] | None = None,
+    *,
+    ks: Iterable[int] = range(1, 6),
+    max_expansions: int = 5_000,
+    progress: bool = False,
+) -> SuiteReport:
+    """Validate task suites: example plans run, safe plans exist, examples break constraints.
+
+    Parameters
+    ----------
+    tasks : iterable of Task, optional
+        Default: every task of every suite (:func:`load_tasks`).
+    ks : iterable of int, optional
+        Numbers of constraints to check (default 1..5).
+    max_expansions : int, optional
+        Bound of each safe-plan search.
+    progress : bool, optional
+        Show a ``tqdm`` progress bar.
+
+    Returns
+    -------
+    SuiteReport
+        Searches that fail are recorded (``None`` in :attr:`TaskValidation.safe_plans`, with
+        the reason in :attr:`TaskValidation.failures`), not raised.
+
+    Raises
+    ------
+    TaskError
+        If a task does not fit its scene (a formula that does not parse, an object the
+        scene lacks); the message names the task and the object. Every task is checked
+        before anything runs.
+
+    Examples
+    --------
+    >>> report = validate_suite(load_tasks(suite="four_room")[:2], ks=(1, 5))
+    >>> print(report.summary())
+    2 tasks x k=1,5 = 4 pairs
+    example plans execute and reach the goal: 100% of tasks
+    safe plan found and verified: 100% of pairs
+    example plan violates a constraint: 75% of pairs (k=1: 50%, k=5: 100%)
+    >>> report.tasks[1].safe_plans[1].plan
+    ('walk to bathroom', 'walk to bedroom', 'done')
+    """
+    began = time.perf_counter()
+    tasks = list(load_tasks() if tasks is None else tasks)
+    ks = tuple(ks)
+    envs: dict[str, VirtualHomeEnv] = {}
+    for task in tasks:  # check everything before running anything
+        if task.scene not in envs:
+            envs[task.scene] = VirtualHomeEnv(task.scene)
+        check_task(task, envs[task.scene].scene)
+    iterator: Iterable[Task] = tasks
+    if progress:
+        from tqdm.auto import tqdm
+
+        iterator = tqdm(tasks, desc="validating", unit="task")
+    results = []
+    for task in iterator:
+        env = envs[task.scene]
+        env.reset(options={"task": task})
+        full = task_monitor(task)
+        example = run_unmonitored(env, task.example_plan, full)
+        executes = example.goal_reached and all(s.executed for s in example.steps)
+        trace = example.trace
+        formulas = [c.formula for c in full.constraints]
+        broken = [not evaluate(f, trace) for f in formulas]
+        violates = tuple(any(broken[:k]) for k in ks)
+        world = _World(task, env)
+        plans: list[SafePlan | None] = []
+        failures = []
+        for k in ks:
+            try:
+                monitor = task_monitor(task, k)
+                plans.append(_search(task, k, world, monitor, max_expansions, max_depth=24))
+            except NoSafePlan as exc:
+                plans.append(None)
+                failures.append(str(exc))
+        results.append(TaskValidation(task.id, executes, violates, tuple(plans), tuple(failures)))
+    return SuiteReport(tuple(results), ks, time.perf_counter() - began)

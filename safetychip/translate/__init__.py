@@ -1,0 +1,95 @@
+"""English constraints to grounded finite-trace LTL, with verification by a person.
+
+The pipeline, one constraint at a time (all or nothing):
+
+==============================  ==================================================================
+step                            names
+==============================  ==================================================================
+vocabulary of the environment   :class:`Vocabulary`, :func:`load_vocabulary`, :data:`PREDICATES`
+referring expressions           :func:`recognize` (offline), :class:`LLMRecognizer`
+grounding                       :class:`Grounder` (exact match, else cosine similarity)
+lifting                         :func:`lift`, :class:`LiftedSentence`
+lifted translation              :class:`PatternTranslator` (offline), :class:`LLMTranslator`
+assembly and checks             :func:`assemble`, :func:`ground_formula`, :func:`satisfiable`
+the whole pipeline              :class:`Translator`, :class:`Translation`
+verification by a person        :func:`back_translate`, :func:`witnesses`, :func:`review`,
+                                :class:`ReviewWidget`
+accepted constraints            :class:`Specification`
+evaluation                      :func:`load_utterances`, :func:`evaluate`
+==============================  ==================================================================
+
+Prompts are text files under ``data/prompts/`` (:func:`load_prompt`).
+
+Examples
+--------
+>>> from safetychip.translate import Translator, Specification
+>>> translator = Translator("spot_demo")
+>>> t = translator("Never pick up the phone.")
+>>> print(t.formula)
+G!"is_grabbed(phone)"
+>>> spec = Specification()
+>>> spec.accept(t).name
+'c1'
+"""
+
+from ._assemble import assemble, ground_formula, rename_atoms, satisfiable
+from ._backtranslate import BackTranslation, back_translate, describe, literal_text
+from ._evaluate import EvaluationResult, evaluate, load_utterances
+from ._grammar import Clause, LiftedTranslation, PatternTranslator, normalize, read_clause
+from ._ground import Grounder, Grounding
+from ._lift import LiftedSentence, lift
+from ._llm import LLMTranslator, read_formula_reply
+from ._match import match_pattern
+from ._pipeline import MAX_SENTENCE, Translation, Translator
+from ._prompts import PROMPTS, load_prompt
+from ._recognize import Expression, LLMRecognizer, recognize
+from ._review import Review, ReviewCard, Witness, prepare_review, review, witnesses
+from ._specification import Specification
+from ._vocabulary import PREDICATES, SYNONYMS, Vocabulary, load_vocabulary
+from ._widget import ReviewWidget
+
+__all__ = [
+    "MAX_SENTENCE",
+    "PREDICATES",
+    "PROMPTS",
+    "SYNONYMS",
+    "BackTranslation",
+    "Clause",
+    "EvaluationResult",
+    "Expression",
+    "Grounder",
+    "Grounding",
+    "LLMRecognizer",
+    "LLMTranslator",
+    "LiftedSentence",
+    "LiftedTranslation",
+    "PatternTranslator",
+    "Review",
+    "ReviewCard",
+    "ReviewWidget",
+    "Specification",
+    "Translation",
+    "Translator",
+    "Vocabulary",
+    "Witness",
+    "assemble",
+    "back_translate",
+    "describe",
+    "evaluate",
+    "ground_formula",
+    "lift",
+    "literal_text",
+    "load_prompt",
+    "load_utterances",
+    "load_vocabulary",
+    "match_pattern",
+    "normalize",
+    "prepare_review",
+    "read_clause",
+    "read_formula_reply",
+    "recognize",
+    "rename_atoms",
+    "review",
+    "satisfiable",
+    "witnesses",
+]

@@ -1,0 +1,188 @@
+"""Assembly: the lifted formula with its placeholders grounded, checked, as a constraint.
+
+:func:`ground_formula` puts the grounded names back in place of the placeholders;
+:func:`assemble` then checks the result against the environment's vocabulary (predicate
+names, arity, names) and checks that it is satisfiable on its own and together with the
+constraints already accepted, using the :class:`~safetychip.monitor.Monitor`. It returns a
+:class:`~safetychip.monitor.Constraint` or raises; it never accepts anything itself.
+
+Examples
+--------
+>>> from safetychip.ltl import parse
+>>> from safetychip.translate import Vocabulary
+>>> v = Vocabulary.from_names(["phone", "kitchen"])
+>>> c = assemble(parse('G!"is_grabbed(a)"'), {"a": "phone"}, v, sentence="never take it")
+>>> c
+Constraint(name='', formula='G!"is_grabbed(phone)"', sentence='never take it')
+>>> assemble(parse('G!"agent_at(a)"'), {"a": "kitchen"}, v,
+...          accepted=[parse('F"agent_at(kitchen)"')])
+Traceback (most recent call last):
+...
+safetychip.errors.ConflictError: G!"agent_at(kitchen)" contradicts the constraints already
+accepted: no finite trace satisfies it together with c1 (F"agent_at(kitchen)")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from ..errors import ConflictError, VocabularyError
+from ..ltl import Formula, Proposition, ap
+from ..monitor import Constraint, Monitor, Status, as_constraints
+from ._vocabulary import Vocabulary
+
+__all__ = ["assemble", "ground_formula", "rename_atoms", "satisfiable"]
+
+
+def rename_atoms(formula: Formula, rename) -> Formula:
+    """*formula* with every atom name replaced by ``rename(name)``.
+
+    Examples
+    --------
+    >>> from safetychip.ltl import parse
+    >>> rename_atoms(parse("a U b"), lambda name: name + "1")
+    Formula('a1 U b1')
+    """
+    memo: dict[Formula, Formula] = {}
+    for f in formula.subformulas():
+        if f.op == "ap":
+            memo[f] = ap(rename(f.name))
+        elif f.children:
+            kids = tuple(memo[c] for c in f.children)
+            memo[f] = f if kids == f.children else _rebuild(f, kids)
+        else:
+            memo[f] = f
+    return memo[formula]
+
+
+def _rebuild(f: Formula, kids: tuple[Formula, ...]) -> Formula:
+    from ..ltl import And, Or
+
+    if f.op == "&":
+        return And(*kids)
+    if f.op == "|":
+        return Or(*kids)
+    return Formula(f.op, kids)
+
+
+def ground_formula(lifted: Formula, placeholders: Mapping[str, str]) -> Formula:
+    """Replace placeholder arguments (``is_on(a,b)``) by their grounded names.
+
+    Raises
+    ------
+    VocabularyError
+        If an atom is not a predicate over placeholders, or a placeholder is unbound.
+
+    Examples
+    --------
+    >>> from safetychip.ltl import parse
+    >>> ground_formula(parse('G("is_grabbed(a)" -> F"is_in(a,b)")'),
+    ...                {"a": "book", "b": "mail_box"})
+    Formula('G("is_grabbed(book)" -> F"is_in(book,mail_box)")')
+    """
+
+    def rename(name: str) -> str:
+        try:
+            prop = Proposition.parse(name)
+        except Exception:
+            raise VocabularyError(f"{name!r} is not a predicate such as 'agent_at(a)'") from None
+        if not prop.args:
+            raise VocabularyError(
+                f"{name!r} is not a predicate over placeholders such as 'agent_at(a)'"
+            )
+        args = []
+        for arg in prop.args:
+            if arg not in placeholders:
+                bound = ", ".join(f"{k}={v}" for k, v in placeholders.items()) or "none"
+                raise VocabularyError(
+                    f"in {name!r}: placeholder {arg!r} stands for nothing in the sentence "
+                    f"(bound: {bound})"
+                )
+            args.append(placeholders[arg])
+        return Proposition(prop.predicate, tuple(args)).name
+
+    return rename_atoms(lifted, rename)
+
+
+def satisfiable(
+    constraints: Iterable[Constraint | Formula | str], invariants: Iterable[Formula | str] = ()
+) -> tuple[str, ...]:
+    """``()`` if the constraints can all hold on some finite trace, else a smallest
+    conflicting set of their names (the monitor's attribution).
+
+    Examples
+    --------
+    >>> satisfiable(["G !a", "F a", "G !b"])
+    ('c1', 'c2')
+    >>> satisfiable(["G !a"])
+    ()
+    """
+    monitor = Monitor(list(constraints), invariants)
+    verdict = monitor.reset()
+    if verdict.status is Status.ABORT:
+        return verdict.violated or tuple(c.name for c in monitor.constraints)
+    return ()
+
+
+def assemble(
+    lifted: Formula,
+    placeholders: Mapping[str, str],
+    vocabulary: Vocabulary,
+    *,
+    accepted: Iterable[Constraint | Formula | str] = (),
+    invariants: Iterable[Formula | str] = (),
+    sentence: str = "",
+    name: str = "",
+    pattern: str | None = None,
+) -> Constraint:
+    """Ground *lifted*, check it, and return the constraint (not yet accepted anywhere).
+
+    Parameters
+    ----------
+    lifted : Formula
+        Over placeholder atoms such as ``agent_at(a)``.
+    placeholders : mapping of str to str
+        Letter -> grounded name.
+    vocabulary : Vocabulary
+        The environment's predicates and names.
+    accepted : iterable of Constraint, Formula or str
+        Constraints already accepted; the new one must be satisfiable together with them.
+    invariants : iterable of Formula or str
+        Facts of the domain every satisfiability question honours.
+    sentence, name, pattern : str
+        Carried into the constraint.
+
+    Raises
+    ------
+    VocabularyError
+        An unknown predicate or name, or a wrong number of arguments.
+    ConflictError
+        Unsatisfiable on its own, or together with *accepted*; ``conflict`` names a
+        smallest conflicting set (``"new"`` is the constraint being assembled).
+    """
+    formula = ground_formula(lifted, placeholders)
+    vocabulary.check(formula)
+    constraint = Constraint(formula, sentence, name, pattern)
+    alone = satisfiable([Constraint(formula, sentence, name or "new", pattern)], invariants)
+    if alone:
+        raise ConflictError(
+            f"{formula} is unsatisfiable on its own: no finite trace satisfies it"
+            + (" under the domain invariants" if invariants else ""),
+            ("new",),
+        )
+    before = as_constraints(accepted)
+    if before:
+        label = name or "new"
+        if label in {c.name for c in before}:
+            label = "new"
+        conflict = satisfiable([*before, Constraint(formula, sentence, label, pattern)], invariants)
+        if conflict:
+            others = "; ".join(
+                f"{c.name} ({c.sentence or c.formula})" for c in before if c.name in conflict
+            )
+            raise ConflictError(
+                f"{formula} contradicts the constraints already accepted: no finite trace "
+                f"satisfies it together with {others}",
+                tuple(conflict),
+            )
+    return constraint

@@ -1,0 +1,221 @@
+"""Back-translation: a formula read back in English, so a person can check it.
+
+By default the English comes from a template per specification pattern (the pattern is
+recognised from the formula's shape, :func:`~safetychip.translate.match_pattern`), with each
+literal in words: ``is_grabbed(phone)`` reads "pick up the phone" or "you are holding the
+phone". A formula of no known pattern is read operator by operator. With a chat model, the
+prompt ``data/prompts/back_translation.txt`` asks the model instead; a stand-in's reply is
+labelled as such.
+
+Examples
+--------
+>>> from safetychip.ltl import parse
+>>> print(back_translate(parse('!"agent_at(kitchen)" W "agent_at(bathroom)"')))
+Do not go to the kitchen until you are at the bathroom (if that never happens, never go to
+the kitchen).
+>>> print(back_translate(parse('G("is_open(fridge)" -> F!"is_open(fridge)")')))
+Whenever the fridge is open, the fridge must be closed then or at some later step, before
+you finish.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..ltl import Formula, Proposition
+from ._match import match_pattern
+
+__all__ = ["BackTranslation", "back_translate", "literal_text", "describe"]
+
+
+def _thing(name: str) -> str:
+    return "the " + name.replace("_", " ")
+
+
+# predicate -> (imperative, state, negated imperative, negated state)
+_WORDS = {
+    "agent_at": ("go to {0}", "you are at {0}", "leave {0}", "you are not at {0}"),
+    "is_open": ("open {0}", "{0} is open", "close {0}", "{0} is closed"),
+    "is_switchedon": (
+        "switch on {0}",
+        "{0} is switched on",
+        "switch off {0}",
+        "{0} is switched off",
+    ),
+    "is_grabbed": ("pick up {0}", "you are holding {0}", "put down {0}", "you are not holding {0}"),
+    "is_touched": ("touch {0}", "you touch {0}", "stop touching {0}", "you are not touching {0}"),
+    "is_on": ("put {0} on {1}", "{0} is on {1}", "take {0} off {1}", "{0} is not on {1}"),
+    "is_in": ("put {0} in {1}", "{0} is in {1}", "take {0} out of {1}", "{0} is not in {1}"),
+}
+
+
+def literal_text(literal: Formula, mood: str = "imperative") -> str:
+    """A literal in English: ``mood`` is ``"imperative"`` (go to the kitchen) or ``"state"``
+    (you are at the kitchen).
+
+    Examples
+    --------
+    >>> from safetychip.ltl import parse
+    >>> literal_text(parse('!"is_open(fridge)"'))
+    'close the fridge'
+    >>> literal_text(parse("is_on(book, shelf)"), "state")
+    'the book is on the shelf'
+    """
+    negated = literal.op == "!"
+    atom = literal.children[0] if negated else literal
+    if atom.op != "ap":
+        return describe(literal)
+    prop = Proposition.parse(atom.name)
+    words = _WORDS.get(prop.predicate)
+    if words is None or not prop.args:
+        text = prop.name.replace("_", " ")
+        return f"not {text}" if negated else text
+    index = (2 if negated else 0) + (1 if mood == "state" else 0)
+    return words[index].format(*(_thing(a) for a in prop.args))
+
+
+def _times(n: int) -> str:
+    return {0: "no times", 1: "once", 2: "twice"}.get(n, f"{n} times")
+
+
+def _sentence(text: str) -> str:
+    return text[0].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+def _template(name: str, args: tuple) -> str:
+    if name == "never":
+        return f"Never {literal_text(args[0])}."
+    if name in ("not_before", "before"):
+        p, q = args if name == "not_before" else (args[1], args[0])
+        return _sentence(
+            f"do not {literal_text(p)} until {literal_text(q, 'state')} (if that never "
+            f"happens, never {literal_text(p)})"
+        )
+    if name == "response":
+        p, q = args
+        return _sentence(
+            f"whenever {literal_text(p, 'state')}, {_must(q)} then or at some "
+            "later step, before you finish"
+        )
+    if name == "immediate_response":
+        p, q = args
+        return _sentence(
+            f"whenever {literal_text(p, 'state')}, {_must(q)} at the very next "
+            "step (so you may not finish right then)"
+        )
+    if name == "absence_after":
+        p, q = args
+        return _sentence(
+            f"once {literal_text(p, 'state')}, from the next step on never {literal_text(q)}"
+        )
+    n, p = args
+    what = literal_text(p)
+    if name == "at_most":
+        return _sentence(f"{what} at most {_times(n)} (each time it starts to hold counts once)")
+    if name == "at_least":
+        return _sentence(f"{what} at least {_times(n)}" + (" before you finish" if n else ""))
+    return _sentence(f"{what} exactly {_times(n)} (each time it starts to hold counts once)")
+
+
+def _must(literal: Formula) -> str:
+    state = literal_text(literal, "state")
+    for subject in ("you are not ", "you are "):
+        if state.startswith(subject):
+            return (
+                "you must " + ("not " if "not" in subject else "") + "be " + state[len(subject) :]
+            )
+    if state.startswith("you "):
+        return "you must " + state[4:]
+    return state.replace(" is ", " must be ", 1)
+
+
+_OPS = {
+    "X": "at the next step (if any)",
+    "X[!]": "at the next step",
+    "F": "eventually",
+    "G": "always",
+}
+
+
+def describe(f: Formula) -> str:
+    """A literal reading of any formula, operator by operator.
+
+    Examples
+    --------
+    >>> from safetychip.ltl import parse
+    >>> describe(parse('G("is_switchedon(stove)" -> !"is_open(fridge)")'))
+    'always (if the stove is switched on, then the fridge is closed)'
+    """
+    op, kids = f.op, f.children
+    if op == "ap" or (op == "!" and kids[0].op == "ap"):
+        return literal_text(f, "state")
+    if op in ("true", "false"):
+        return "anything" if op == "true" else "nothing"
+    if op == "!":
+        return f"not ({describe(kids[0])})"
+    if op in _OPS:
+        return f"{_OPS[op]} ({describe(kids[0])})"
+    if op in ("&", "|"):
+        word = " and " if op == "&" else " or "
+        return word.join(
+            f"({describe(k)})" if k.op in ("&", "|", "->", "<->") else describe(k) for k in kids
+        )
+    a, b = (describe(k) for k in kids)
+    return {
+        "->": f"if {a}, then {b}",
+        "<->": f"{a} exactly when {b}",
+        "U": f"({a}) until ({b}), which must happen",
+        "W": f"({a}) until ({b}), or ({a}) to the end",
+        "R": f"({b}) up to and including the moment ({a}), or to the end",
+        "M": f"({b}) up to and including the moment ({a}), which must happen",
+    }[op]
+
+
+@dataclass(frozen=True)
+class BackTranslation:
+    """A formula read back in English.
+
+    Attributes
+    ----------
+    text : str
+        The English.
+    source : str
+        ``"template"`` (from the pattern), ``"literal"`` (operator by operator), or the
+        chat model's name.
+    stand_in : bool
+        True when an offline stand-in wrote it, never a language model.
+    """
+
+    text: str
+    source: str
+    stand_in: bool = False
+
+    def __str__(self) -> str:
+        return self.text + (" [offline stand-in, not a language model]" if self.stand_in else "")
+
+
+def back_translate(formula: Formula, *, model=None, sentence: str = "") -> BackTranslation:
+    """Read *formula* back in English.
+
+    Parameters
+    ----------
+    formula : Formula
+        The (grounded) formula.
+    model : ChatModel, optional
+        Ask this model (prompt ``back_translation``) instead of using a template.
+    sentence : str
+        Not shown to the model (so it cannot copy it); kept for the caller's reference.
+    """
+    if model is not None:
+        from ._prompts import fill, load_prompt
+
+        messages = [
+            {"role": "system", "content": load_prompt("back_translation")},
+            {"role": "user", "content": fill("Formula: {formula}\nEnglish:", formula=str(formula))},
+        ]
+        reply = model.complete(messages, temperature=0.0, max_tokens=200)
+        return BackTranslation(reply.text.strip(), reply.model, reply.stand_in)
+    found = match_pattern(formula)
+    if found is not None:
+        return BackTranslation(_template(*found), "template")
+    return BackTranslation(_sentence(describe(formula)), "literal")

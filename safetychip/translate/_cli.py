@@ -1,0 +1,219 @@
+"""``safetychip translate``: English constraints to grounded formulas, as JSON.
+
+Registered in :data:`safetychip.cli.COMMAND_MODULES`; heavy imports happen in ``run``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+__all__ = ["COMMANDS", "model_from_args"]
+
+
+def _configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "sentence",
+        nargs="?",
+        default="-",
+        metavar="SENTENCE",
+        help="one constraint in English; omit it or give '-' for batch mode "
+        '(JSON lines {"sentence": ...} on stdin)',
+    )
+    where = p.add_mutually_exclusive_group()
+    where.add_argument(
+        "--scene",
+        metavar="SCENE",
+        help="the vocabulary of a scene: apartment_1, apartment_2, spot_demo, or a scene JSON file",
+    )
+    where.add_argument(
+        "--vocabulary",
+        metavar="FILE",
+        help="a text file with one name per line, instead of a scene",
+    )
+    add_model_arguments(p)
+    p.add_argument(
+        "--threshold",
+        type=float,
+        default=None,
+        metavar="T",
+        help="least cosine similarity for grounding an expression that matches no "
+        "name (default 0.65)",
+    )
+    p.add_argument(
+        "--no-embed",
+        action="store_true",
+        help="never embed: an expression that matches no name is an error",
+    )
+    p.add_argument(
+        "--evaluate",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="FILE",
+        help="evaluate on labelled utterances (default: data/translation/"
+        "utterances.jsonl) and print accuracy per pattern and family",
+    )
+    p.add_argument(
+        "--split",
+        choices=("all", "dev", "test"),
+        default="all",
+        help="with --evaluate: which split (default: all)",
+    )
+    p.add_argument("--indent", type=int, metavar="N", help="indent the JSON by N spaces")
+
+
+def add_model_arguments(p: argparse.ArgumentParser) -> None:
+    """``--model``, ``--cache`` and ``--replay``, shared with ``safetychip explain``."""
+    p.add_argument(
+        "--model",
+        metavar="NAME",
+        help="use this chat model (an OpenAI-compatible endpoint configured by "
+        "OPENAI_API_KEY and OPENAI_BASE_URL) instead of the offline translator",
+    )
+    p.add_argument(
+        "--cache",
+        metavar="FILE",
+        help="with --model: record/replay the model's replies in this SQLite file",
+    )
+    p.add_argument(
+        "--replay",
+        action="store_true",
+        help="with --model and --cache: answer only from the cache, never call",
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="with --model: seconds to wait for each reply (default 60)",
+    )
+
+
+def model_from_args(args: argparse.Namespace):
+    """The chat model the arguments ask for, or None."""
+    from ..errors import LLMUsageError
+
+    if args.model is None:
+        if args.cache or args.replay:
+            raise LLMUsageError("--cache and --replay need --model NAME")
+        return None
+    from ..llm import CachedModel, OpenAIChatModel, OpenAIEndpoint
+
+    model = OpenAIChatModel(args.model, OpenAIEndpoint(timeout=args.timeout))
+    if args.cache:
+        return CachedModel(model, args.cache, mode="replay" if args.replay else "auto")
+    if args.replay:
+        raise LLMUsageError("--replay needs --cache FILE")
+    return model
+
+
+def _translator(args: argparse.Namespace, vocabulary):
+    from ._pipeline import Translator
+
+    options = {"model": model_from_args(args)}
+    if args.no_embed:
+        options["embedder"] = None
+    if args.threshold is not None:
+        options["threshold"] = args.threshold
+    return Translator(vocabulary, **options)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ..cli import EXIT_INPUT, EXIT_OK, _error
+    from ..errors import SafetyChipError
+    from ._vocabulary import Vocabulary, load_vocabulary
+
+    if args.evaluate is not None:
+        return _evaluate(args)
+    if args.scene is None and args.vocabulary is None:
+        raise ValueError("say which names to ground in: --scene SCENE or --vocabulary FILE")
+    vocabulary = (
+        Vocabulary.from_file(args.vocabulary) if args.vocabulary else load_vocabulary(args.scene)
+    )
+    translator = _translator(args, vocabulary)
+    if args.sentence != "-":
+        translation = translator(args.sentence)
+        sys.stdout.write(
+            json.dumps(translation.to_dict(), indent=args.indent, ensure_ascii=False) + "\n"
+        )
+        return EXIT_OK
+    failed = 0
+    for number, line in enumerate(sys.stdin, 1):
+        if not line.strip():
+            continue
+        try:
+            try:
+                item = json.loads(line)
+            except json.JSONDecodeError as err:
+                raise ValueError(f"not valid JSON: {err.msg} at column {err.colno}") from None
+            if not isinstance(item, dict) or not isinstance(item.get("sentence"), str):
+                raise ValueError('expected an object {"sentence": "..."}')
+            answer = {"line": number, **translator(item["sentence"]).to_dict()}
+        except (SafetyChipError, ValueError) as err:
+            failed += 1
+            answer = {"line": number, "error": str(err), "type": type(err).__name__}
+            _error("translate", f"line {number}: {err}")
+        sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
+    return EXIT_INPUT if failed else EXIT_OK
+
+
+def _evaluate(args: argparse.Namespace) -> int:
+    from ..cli import EXIT_OK
+    from ._evaluate import UTTERANCES, evaluate, load_utterances
+    from ._vocabulary import load_vocabulary
+
+    rows = load_utterances(args.evaluate or UTTERANCES, split=args.split)
+    result = evaluate(lambda scene: _translator(args, load_vocabulary(scene)), rows)
+    summary = result.to_dict()
+    summary["rows"] = [r for r in summary["rows"] if not r["correct"]]
+    sys.stdout.write(json.dumps(summary, indent=args.indent, ensure_ascii=False) + "\n")
+    print(result.table(), file=sys.stderr)
+    return EXIT_OK
+
+
+_EPILOG = """\
+Output (one JSON object per sentence): sentence, translator ("offline-pattern-grammar" or
+the model's name), stand_in (true if an offline stand-in answered: not an LLM result),
+expressions (recognised spans), grounding (expression, name, score, method: exact or
+embedding, nearest candidates), lifted (sentence with placeholders [a], [b], the lifted
+formula, the placeholders), formula (grounded, Spot syntax), pattern and family.
+
+Batch mode (no SENTENCE): each stdin line {"sentence": "..."} gets one output line with its
+"line" number; a bad line gives {"line": N, "error": "...", "type": "..."} and the batch
+goes on. --evaluate prints accuracy by language equivalence (JSON on stdout, with the rows
+that failed; a table on stderr).
+
+exit status: 0 translated; 2 bad input or a sentence that could not be translated (batch:
+some line failed)
+
+examples:
+  safetychip translate "Never pick up the phone" --scene apartment_1
+  safetychip translate "Don't enter the kitchen before the bathroom" --vocabulary names.txt
+  echo '{"sentence": "Visit the statue before the TV"}' | safetychip translate --scene spot_demo
+  safetychip translate --evaluate --split test
+  safetychip translate "Stay out of the bathroom" --scene apartment_2 --model gpt-4o-mini
+"""
+
+
+def _commands():
+    from ..cli import Command
+
+    return [
+        Command(
+            "translate",
+            "English constraints to grounded finite-trace LTL formulas (JSON)",
+            _configure,
+            _run,
+            epilog=_EPILOG,
+            description="Translate one English constraint (or JSON lines on stdin) into a\n"
+            "grounded finite-trace LTL formula over a scene's vocabulary: recognise the referring\n"
+            "expressions, ground them, lift, translate (offline grammar, or --model), assemble\n"
+            "and check.",
+        )
+    ]
+
+
+COMMANDS = _commands()

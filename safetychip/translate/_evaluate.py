@@ -1,0 +1,221 @@
+"""Evaluating a translator on labelled utterances, by language equivalence of formulas.
+
+A translation is correct when its formula accepts exactly the traces the label accepts
+(:func:`safetychip.automata.equivalent`), never by comparing strings: ``!b W a`` and
+``!(!a U b)`` are the same constraint. A sentence the translator refuses (out of its
+grammar, ungroundable, …) counts as wrong and is tallied by error type.
+
+Examples
+--------
+>>> rows = load_utterances()
+>>> len(rows) >= 150, sorted({r["scene"] for r in rows})
+(True, ['apartment_1', 'apartment_2', 'spot_demo'])
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import DataFileError, SafetyChipError
+from ..ltl import parse
+from ._vocabulary import DATA_DIR
+
+__all__ = ["UTTERANCES", "EvaluationResult", "evaluate", "load_utterances"]
+
+#: The labelled utterances shipped with safetychip.
+UTTERANCES = DATA_DIR / "translation" / "utterances.jsonl"
+
+_FIELDS = ("id", "scene", "sentence", "formula", "family", "split")
+
+
+def load_utterances(path: str | os.PathLike[str] = UTTERANCES, *, split: str = "all") -> list[dict]:
+    """Read labelled utterances (JSON lines), optionally one split (``dev``/``test``).
+
+    Raises
+    ------
+    DataFileError
+        If the file is missing, a line is not JSON, a field is missing, or a formula does
+        not parse; the message names the line.
+    """
+    if split not in ("all", "dev", "test"):
+        raise ValueError(f"split must be 'all', 'dev' or 'test', got {split!r}")
+    source = Path(path)
+    try:
+        lines = source.read_text(encoding="utf-8").splitlines()
+    except OSError as err:
+        raise DataFileError(str(source), f"cannot read the utterances: {err}") from None
+    rows = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise DataFileError(str(source), f"line {number}: not JSON: {err.msg}") from None
+        missing = [f for f in _FIELDS if f not in row]
+        if missing:
+            raise DataFileError(str(source), f"line {number}: missing {', '.join(missing)}")
+        try:
+            parse(row["formula"])
+        except SafetyChipError as err:
+            raise DataFileError(str(source), f"line {number}: {err}") from None
+        if split == "all" or row["split"] == split:
+            rows.append(row)
+    return rows
+
+
+@dataclass
+class EvaluationResult:
+    """Per-utterance outcomes of one translator, with summaries.
+
+    Attributes
+    ----------
+    translator : str
+        Its name.
+    rows : list of dict
+        Per utterance: ``id``, ``scene``, ``pattern``, ``family``, ``split``, ``correct``,
+        ``predicted`` (formula text or None), ``error`` (error type or None), ``message``,
+        ``seconds``.
+    stand_in : bool
+        True if any answer came from an offline stand-in (never an LLM result).
+    """
+
+    translator: str
+    rows: list[dict] = field(default_factory=list)
+    stand_in: bool = False
+
+    @property
+    def accuracy(self) -> float:
+        """Share of correct translations."""
+        return sum(r["correct"] for r in self.rows) / len(self.rows) if self.rows else 0.0
+
+    def by(self, key: str) -> dict[str, tuple[int, int]]:
+        """(correct, total) per value of *key* (``pattern``, ``family``, ``scene``, ``split``)."""
+        out: dict[str, list[int]] = {}
+        for r in self.rows:
+            value = r.get(key) or "other"
+            tally = out.setdefault(value, [0, 0])
+            tally[0] += r["correct"]
+            tally[1] += 1
+        return {k: (v[0], v[1]) for k, v in sorted(out.items())}
+
+    def errors(self) -> dict[str, int]:
+        """How many utterances failed with each error type."""
+        out: dict[str, int] = {}
+        for r in self.rows:
+            if r["error"]:
+                out[r["error"]] = out.get(r["error"], 0) + 1
+        return dict(sorted(out.items()))
+
+    def median_ms(self) -> float:
+        """Median translation time per utterance, in milliseconds."""
+        return statistics.median(r["seconds"] for r in self.rows) * 1000 if self.rows else 0.0
+
+    def table(self) -> str:
+        """A plain-text table: accuracy per pattern, per family, and overall."""
+        lines = [
+            f"translator: {self.translator}"
+            + ("  [offline stand-in, not a language model]" if self.stand_in else "")
+        ]
+        for key in ("pattern", "family", "split", "scene"):
+            lines.append(f"  {key:<22} correct / total   accuracy")
+            for value, (ok, n) in self.by(key).items():
+                lines.append(f"    {value:<20} {ok:>7} / {n:<5}   {ok / n:6.1%}")
+        ok = sum(r["correct"] for r in self.rows)
+        lines.append(f"  {'all':<22} {ok:>7} / {len(self.rows):<5}   {self.accuracy:6.1%}")
+        errors = ", ".join(f"{k} {v}" for k, v in self.errors().items()) or "none"
+        lines.append(f"  refusals by error: {errors}")
+        lines.append(f"  median time per utterance: {self.median_ms():.1f} ms")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict:
+        """JSON-ready summary (and the rows)."""
+        return {
+            "translator": self.translator,
+            "stand_in": self.stand_in,
+            "accuracy": self.accuracy,
+            "total": len(self.rows),
+            "by_pattern": {
+                k: {"correct": a, "total": b} for k, (a, b) in self.by("pattern").items()
+            },
+            "by_family": {k: {"correct": a, "total": b} for k, (a, b) in self.by("family").items()},
+            "by_split": {k: {"correct": a, "total": b} for k, (a, b) in self.by("split").items()},
+            "errors": self.errors(),
+            "median_ms": self.median_ms(),
+            "rows": self.rows,
+        }
+
+
+def evaluate(
+    make_translator: Callable[[str], object],
+    rows: Iterable[dict] | None = None,
+    *,
+    name: str = "",
+    progress: bool = False,
+) -> EvaluationResult:
+    """Translate every utterance and grade it by language equivalence.
+
+    Parameters
+    ----------
+    make_translator : callable
+        ``make_translator(scene) -> translator`` where ``translator(sentence)`` returns a
+        :class:`~safetychip.translate.Translation`; called once per scene (cache inside).
+    rows : iterable of dict, optional
+        Utterances (default: :func:`load_utterances`).
+    name : str
+        The translator's name for the report.
+    progress : bool
+        Show a progress bar.
+    """
+    from ..automata import equivalent
+
+    rows = list(load_utterances() if rows is None else rows)
+    translators: dict[str, object] = {}
+    result = EvaluationResult(name)
+    iterator: Iterable[dict] = rows
+    if progress:
+        from tqdm.auto import tqdm
+
+        iterator = tqdm(rows, desc="utterances")
+    for row in iterator:
+        scene = row["scene"]
+        if scene not in translators:
+            translators[scene] = make_translator(scene)
+        translate = translators[scene]
+        label = parse(row["formula"])
+        predicted, error, message, correct = None, None, "", False
+        start = time.perf_counter()
+        try:
+            translation = translate(row["sentence"])  # type: ignore[operator]
+            seconds = time.perf_counter() - start
+            predicted = str(translation.formula)
+            correct = equivalent(translation.formula, label)
+            result.stand_in = result.stand_in or bool(getattr(translation, "stand_in", False))
+            if not result.translator:
+                result.translator = getattr(translation, "translator", "")
+        except SafetyChipError as err:
+            seconds = time.perf_counter() - start
+            error, message = type(err).__name__, str(err)
+        result.rows.append(
+            {
+                "id": row["id"],
+                "scene": scene,
+                "pattern": row.get("pattern"),
+                "family": row["family"],
+                "split": row["split"],
+                "sentence": row["sentence"],
+                "label": row["formula"],
+                "predicted": predicted,
+                "correct": bool(correct),
+                "error": error,
+                "message": message,
+                "seconds": seconds,
+            }
+        )
+    return result

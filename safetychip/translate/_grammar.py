@@ -1,0 +1,1035 @@
+"""The offline pattern translator: lifted English to a lifted formula, by a small grammar.
+
+It reads the avoidance and trigger families of constraints, over *clauses* about the
+placeholders (``go to [a]``, ``pick up [a]``, ``[a] is open``, ``put [a] in [b]``…):
+
+==========================================================  ==================================
+form                                                        pattern
+==========================================================  ==================================
+never C; do not C; avoid [a]; stay out of [a]; keep [a]      never
+shut; C is forbidden; [a] is off limits
+do not C1 before/until C2; only C1 after/once C2; wait       not_before
+until C2 before C1; stay out of [a] until C2
+C1 before C2; first C1, then C2                              before
+if/whenever/once/after C1, C2 [later]; C2 if you ever C1;    response
+C1 means C2 later; must C2 if ever C1; do not leave [a] open
+… immediately / right after / right away / next / directly   immediate_response
+… never C2 (again) / stay out of [a] / do not C2 anymore     absence_after
+C at most / no more than / only … n times                    at_most
+C exactly n times; once and only once; n times               exactly
+C at least n times; n or more times; make sure you C         at_least
+==========================================================  ==================================
+
+Pronouns (*it*, *them*, *there*) refer to the nearest placeholder before them. Anything
+else raises :class:`~safetychip.errors.OutOfGrammarError`, which says plainly that the
+sentence is outside the grammar and which forms it reads. Every placeholder of the sentence
+must appear in the formula; a reading that drops one is not accepted.
+
+Examples
+--------
+>>> t = PatternTranslator()
+>>> r = t("Don't go to [a] before you have been to [b].")
+>>> print(r.formula), r.pattern
+!"agent_at(a)" W "agent_at(b)"
+(None, 'not_before')
+>>> print(t("You must close [a] if you ever open it").formula)
+G("is_open(a)" -> F!"is_open(a)")
+>>> t("Dance with [a].")
+Traceback (most recent call last):
+...
+safetychip.errors.OutOfGrammarError: 'Dance with [a].' is outside the offline translator's
+grammar: no form reads it. It reads: never …; don't … before/until …; … before …;
+if/once/whenever … then …; … means … later/immediately/never again; … if you ever …;
+at most/exactly/at least n times; make sure you …. Rephrase the sentence, or translate it
+with a language model.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..errors import OutOfGrammarError
+from ..ltl import PATTERNS, And, Formula, Not, Or, ap
+
+__all__ = ["Clause", "LiftedTranslation", "PatternTranslator", "normalize", "read_clause"]
+
+_FORMS = (
+    "never …; don't … before/until …; … before …; if/once/whenever … then …; … means … "
+    "later/immediately/never again; … if you ever …; at most/exactly/at least n times; "
+    "make sure you …"
+)
+
+# -- words ------------------------------------------------------------------------------------
+
+_IRREGULAR = {
+    "go": "go goes going gone went",
+    "be": "be is are am was were been being",
+    "get": "get gets getting got gotten",
+    "take": "take takes taking took taken",
+    "put": "put puts putting",
+    "set": "set sets setting",
+    "come": "come comes coming came",
+    "run": "run runs running ran",
+    "leave": "leave leaves leaving left",
+    "hold": "hold holds holding held",
+    "keep": "keep keeps keeping kept",
+    "see": "see sees seeing saw seen",
+    "have": "have has having had",
+    "shut": "shut shuts shutting",
+    "let": "let lets letting",
+    "lay": "lay lays laying laid",
+    "stand": "stand stands standing stood",
+    "bring": "bring brings bringing brought",
+    "drop": "drop drops dropping dropped",
+    "grab": "grab grabs grabbing grabbed",
+    "stop": "stop stops stopping stopped",
+    "step": "step steps stepping stepped",
+    "travel": "travel travels travelling traveling travelled traveled",
+    "end": "end ends ending ended",
+    "wander": "wander wanders wandering wandered",
+}
+
+
+def _forms(verb: str) -> str:
+    if verb in _IRREGULAR:
+        words = _IRREGULAR[verb].split()
+    else:
+        if verb.endswith("e") and not verb.endswith("ee"):
+            ing, ed, s = verb[:-1] + "ing", verb + "d", verb + "s"
+        elif verb.endswith("y") and verb[-2] not in "aeiou":
+            ing, ed, s = verb + "ing", verb[:-1] + "ied", verb[:-1] + "ies"
+        else:
+            ing, ed = verb + "ing", verb + "ed"
+            s = verb + ("es" if verb.endswith(("s", "sh", "ch", "x", "z")) else "s")
+        words = [verb, s, ing, ed]
+    return "(?:" + "|".join(sorted(set(words), key=len, reverse=True)) + ")"
+
+
+def _v(*verbs: str) -> str:
+    return "(?:" + "|".join(_forms(v) for v in verbs) + ")"
+
+
+X = r"\[([a-z])\]"
+BE = _v("be")
+MODAL = (
+    r"(?:(?:must|should|will|would|can|could|may|might|shall|has to|have to|had to|"
+    r"needs to|need to|is to|are to|ought to|is going to|are going to|got to)\s+)?"
+)
+_GO = _v(
+    "go",
+    "walk",
+    "move",
+    "run",
+    "head",
+    "come",
+    "get",
+    "travel",
+    "return",
+    "wander",
+    "proceed",
+    "drive",
+    "hurry",
+    "rush",
+)
+_TO = (
+    r"(?:to|into|in|inside|toward|towards|through|past|near|by|up to|in to|over to|down to|"
+    r"round to|around|back to|back into|over|across|out to)"
+)
+_ADV = r"(?:(?:back|straight|directly|right|over|immediately|quickly|again)\s+)*"
+_ENTER = _v(
+    "enter",
+    "visit",
+    "reach",
+    "approach",
+    "pass",
+    "cross",
+    "use",
+    "see",
+    "explore",
+    "occupy",
+    "inspect",
+    "check",
+    "tour",
+    "attend",
+)
+_AT = r"(?:in|at|inside|near|by|next to|close to|beside|within|to|into)"
+_GRAB = _v(
+    "grab",
+    "take",
+    "hold",
+    "carry",
+    "seize",
+    "grasp",
+    "fetch",
+    "collect",
+    "get",
+    "have",
+    "obtain",
+    "lift",
+    "retrieve",
+    "remove",
+)
+_PUT = _v(
+    "put",
+    "place",
+    "set",
+    "drop",
+    "leave",
+    "store",
+    "return",
+    "bring",
+    "move",
+    "get",
+    "stick",
+    "lay",
+    "stow",
+    "keep",
+    "throw",
+    "toss",
+    "load",
+    "slide",
+)
+_IN = r"(?:back\s+)?(?:in|into|inside|in to|within)"
+_ON = r"(?:back\s+)?(?:on|onto|on top of|upon|on to)"
+
+# Clause grammar: (regex over a cleaned clause, builder from the placeholder letters).
+Builder = Callable[..., "Clause"]
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One clause read as a literal over a placeholder.
+
+    Attributes
+    ----------
+    literal : Formula or None
+        An atom or a negated atom; None for a bare placeholder (``[a]`` alone), whose
+        predicate comes from a neighbouring clause (``go to [a] before [b]``).
+    avoid : bool
+        True when the clause itself says "never" (``stay out of [a]``, ``keep [a] shut``):
+        the literal is what must not happen.
+    letters : tuple of str
+        The placeholders it mentions.
+    """
+
+    literal: Formula | None
+    avoid: bool = False
+    letters: tuple[str, ...] = ()
+
+
+def _atom(predicate: str, *letters: str) -> Formula:
+    return ap(f"{predicate}({','.join(letters)})")
+
+
+def _pos(predicate: str) -> Builder:
+    return lambda *xs: Clause(_atom(predicate, *xs), False, xs)
+
+
+def _neg(predicate: str) -> Builder:
+    return lambda *xs: Clause(Not(_atom(predicate, *xs)), False, xs)
+
+
+def _avoid(predicate: str) -> Builder:
+    return lambda *xs: Clause(_atom(predicate, *xs), True, xs)
+
+
+_CLAUSES: list[tuple[re.Pattern[str], Builder]] = [
+    (re.compile(p), b)
+    for p, b in [
+        # two places: in and on
+        (rf"{_PUT}\s+{X}\s+{_IN}\s+{X}", _pos("is_in")),
+        (rf"{_PUT}\s+{X}\s+{_ON}\s+{X}", _pos("is_on")),
+        (
+            rf"{X}\s+{MODAL}(?:{BE}|{_v('end')} up|{_v('stay', 'remain', 'get', 'go', 'end')})\s+"
+            rf"(?:(?:placed|put|left|kept|stored|back)\s+)*{_IN}\s+{X}",
+            _pos("is_in"),
+        ),
+        (
+            rf"{X}\s+{MODAL}(?:{BE}|{_v('end')} up|{_v('stay', 'remain', 'get', 'go', 'end')})\s+"
+            rf"(?:(?:placed|put|left|kept|stored|back)\s+)*{_ON}\s+{X}",
+            _pos("is_on"),
+        ),
+        # being somewhere
+        (rf"{_GO}\s+{_ADV}{_TO}\s+{X}", _pos("agent_at")),
+        (rf"{_ENTER}\s+(?:through\s+|by\s+|into\s+)?{X}", _pos("agent_at")),
+        (
+            rf"{_v('stop', 'call', 'drop', 'swing', 'pop')}\s+(?:at|by|in|into)\s+{X}",
+            _pos("agent_at"),
+        ),
+        (rf"{_v('set')}\s+foot\s+(?:in|into|on|inside)\s+{X}", _pos("agent_at")),
+        (
+            rf"{_v('step', 'walk', 'move', 'go', 'get', 'come')}\s+(?:into|in|inside)\s+{X}",
+            _pos("agent_at"),
+        ),
+        (
+            rf"(?:{BE}|{_v('stay', 'remain', 'stand', 'wait', 'end')}(?:\s+up)?)\s+{_AT}\s+{X}",
+            _pos("agent_at"),
+        ),
+        (rf"{_v('leave', 'exit', 'quit')}\s+{X}", _neg("agent_at")),
+        (
+            rf"{_v('get', 'go', 'walk', 'step', 'move', 'come', 'run')}\s+out\s+of\s+{X}",
+            _neg("agent_at"),
+        ),
+        (
+            rf"{_v('stay', 'keep', 'remain')}\s+(?:out of|away from|clear of|outside of|outside|"
+            rf"far from|well away from)\s+{X}",
+            _avoid("agent_at"),
+        ),
+        (
+            rf"{_v('avoid')}\s+(?:going to\s+|entering\s+|visiting\s+|being in\s+)?{X}",
+            _avoid("agent_at"),
+        ),
+        (
+            rf"{X}\s+{BE}\s+(?:off limits|off-limits|out of bounds|forbidden|prohibited|banned)",
+            _avoid("agent_at"),
+        ),
+        # holding
+        (rf"{_v('keep')}\s+your\s+hands?\s+(?:off|away from)\s+{X}", _avoid("is_grabbed")),
+        (rf"{_v('pick', 'lift', 'take')}\s+up\s+{X}", _pos("is_grabbed")),
+        (rf"{_v('pick', 'lift', 'take')}\s+{X}\s+up", _pos("is_grabbed")),
+        (
+            rf"{_GRAB}\s+(?:hold of\s+)?{X}(?:\s+(?:out|away|along|with you|in your hands?))?",
+            _pos("is_grabbed"),
+        ),
+        (
+            rf"{X}\s+{MODAL}{BE}\s+(?:picked up|grabbed|taken|held|carried|lifted|in hand|"
+            r"in your hands?)",
+            _pos("is_grabbed"),
+        ),
+        (rf"{_v('put', 'set', 'lay', 'place')}\s+(?:down\s+{X}|{X}\s+down)", _neg("is_grabbed")),
+        (rf"{_v('drop', 'release')}\s+{X}", _neg("is_grabbed")),
+        (rf"{_v('let')}\s+go\s+of\s+{X}", _neg("is_grabbed")),
+        # open and closed
+        (rf"{_v('keep', 'leave')}\s+{X}\s+(?:closed|shut)", _avoid("is_open")),
+        (
+            rf"{X}\s+{MODAL}(?:{_v('stay', 'remain')}|{BE}\s+kept)\s+(?:closed|shut)",
+            _avoid("is_open"),
+        ),
+        (rf"{_v('open')}\s+(?:up\s+)?{X}", _pos("is_open")),
+        (rf"{_v('leave')}\s+{X}\s+open", _pos("is_open")),
+        (rf"{X}\s+{MODAL}{BE}\s+(?:open|opened|left open)", _pos("is_open")),
+        (rf"{_v('close', 'shut')}\s+{X}(?:\s+(?:again|up))?", _neg("is_open")),
+        (rf"{_v('close', 'shut')}\s+{X}", _neg("is_open")),
+        (rf"{X}\s+{MODAL}{BE}\s+(?:closed|shut)", _neg("is_open")),
+        # switched on and off
+        (
+            rf"{_v('keep', 'leave')}\s+{X}\s+(?:off|switched off|turned off|unplugged)",
+            _avoid("is_switchedon"),
+        ),
+        (
+            rf"{X}\s+{MODAL}(?:{_v('stay', 'remain')}|{BE}\s+kept)\s+(?:off|switched off|"
+            r"turned off)",
+            _avoid("is_switchedon"),
+        ),
+        (rf"{_v('turn', 'switch', 'power', 'flip')}\s+on\s+{X}", _pos("is_switchedon")),
+        (rf"{_v('turn', 'switch', 'power', 'flip')}\s+{X}\s+on", _pos("is_switchedon")),
+        (rf"{_v('start', 'activate')}\s+(?:up\s+)?{X}", _pos("is_switchedon")),
+        (
+            rf"{X}\s+{MODAL}{BE}\s+(?:on|switched on|turned on|running|powered on)",
+            _pos("is_switchedon"),
+        ),
+        (rf"{_v('turn', 'switch', 'power', 'flip')}\s+off\s+{X}", _neg("is_switchedon")),
+        (rf"{_v('turn', 'switch', 'power', 'flip')}\s+{X}\s+off", _neg("is_switchedon")),
+        (rf"{_v('deactivate')}\s+{X}", _neg("is_switchedon")),
+        (
+            rf"{X}\s+{MODAL}{BE}\s+(?:off|switched off|turned off|powered off)",
+            _neg("is_switchedon"),
+        ),
+        # touching
+        (rf"{_v('touch')}\s+{X}", _pos("is_touched")),
+        (rf"{X}\s+{MODAL}{BE}\s+touched", _pos("is_touched")),
+        # a bare placeholder: its predicate comes from the context
+        (rf"{X}", lambda x: Clause(None, False, (x,))),
+    ]
+]
+
+_LEAD = re.compile(
+    r"^(?:please|and|so|then|also|firstly|first|always|still|just|really|actually|already|"
+    r"definitely|to|make sure(?: that)?|be sure(?: to)?|ensure(?: that)?|remember(?: to)?|"
+    r"do not forget(?: to)?|you|the robot|the agent|robot|we|i|one|ever|yourself|"
+    r"must|should|need to|needs to|have to|has to|had to|will|would|can|could|may|might|"
+    r"shall|ought to|are to|is to|got to|are going to|is going to|are supposed to|"
+    r"are required to|are allowed to|are permitted to|get to|want to|will have to|"
+    r"(?:have|has|had)(?= (?:been|gone|taken|put|held|left|got|gotten|seen|come|set|run|kept|"
+    r"shut|made|done|brought|laid|[a-z]+ed)\b))\s+"
+)
+_TRAIL = re.compile(
+    r"\s*,?\s+(?:again|later on|later|afterwards|afterward|eventually|at some point|anymore|"
+    r"any more|too|as well|first|at all|under any circumstances|in any case|whatsoever|"
+    r"at any time|ever again|ever|in the end|after that|then|please|at the end|from now on|"
+    r"from then on|for good|at any point|at all times|thereafter|subsequently|"
+    r"in the future|from that point on|sometime|some time|before you finish|"
+    r"before finishing|by the end|at one point|one day)$"
+)
+
+
+def read_clause(text: str) -> Clause | None:
+    """Read one clause about placeholders, or None.
+
+    Leading subjects, modals and fillers (``you must``, ``make sure you have``) and trailing
+    adverbs (``again``, ``later``) are ignored.
+
+    Examples
+    --------
+    >>> read_clause("you have been to [b]").literal
+    Formula('"agent_at(b)"')
+    >>> read_clause("[a] must stay closed")
+    Clause(literal=Formula('"is_open(a)"'), avoid=True, letters=('a',))
+    >>> read_clause("putting [a] back on [b] later").literal
+    Formula('"is_on(a,b)"')
+    >>> read_clause("juggle [a]") is None
+    True
+    """
+    text = text.strip(" ,;:")
+    while True:
+        before = text
+        text = _LEAD.sub("", text).strip(" ,")
+        text = _TRAIL.sub("", text).strip(" ,")
+        if text == before:
+            break
+    for pattern, build in _CLAUSES:
+        m = pattern.fullmatch(text)
+        if m:
+            return build(*(g for g in m.groups() if g is not None))
+    return None
+
+
+# -- normalisation -------------------------------------------------------------------------------
+
+_CONTRACTIONS = [
+    (r"\bdon't\b", "do not"),
+    (r"\bdoesn't\b", "does not"),
+    (r"\bdidn't\b", "did not"),
+    (r"\bcan't\b", "cannot"),
+    (r"\bwon't\b", "will not"),
+    (r"\bshouldn't\b", "should not"),
+    (r"\bmustn't\b", "must not"),
+    (r"\bisn't\b", "is not"),
+    (r"\baren't\b", "are not"),
+    (r"\bwouldn't\b", "would not"),
+    (r"\bmayn't\b", "may not"),
+    (r"\bshan't\b", "shall not"),
+    (r"\byou've\b", "you have"),
+    (r"\byou're\b", "you are"),
+    (r"\byou'll\b", "you will"),
+    (r"\byou'd\b", "you would"),
+    (r"\bit's\b", "it is"),
+    (r"\bi'm\b", "i am"),
+    (r"\bthey're\b", "they are"),
+    (r"\bthat's\b", "that is"),
+    (r"\bhaven't\b", "have not"),
+    (r"\bhasn't\b", "has not"),
+    (r"\blet's\b", "let us"),
+    (r"\bwanna\b", "want to"),
+]
+_PRONOUN = re.compile(r"\b(it|them|there|that one|this one)\b")
+_AFTER_PREPOSITION = re.compile(
+    r"\b(?:in|into|inside|on|onto|to|at|from|near|by|of|"
+    r"toward|towards|through|past)\s+$"
+)
+# "go there" reads "go to [a]".
+
+
+def normalize(text: str) -> str:
+    """Lower case, contractions expanded, punctuation at the end dropped, spaces collapsed,
+    and pronouns replaced by the nearest placeholder before them.
+
+    Examples
+    --------
+    >>> normalize("If you open [a], you MUST close it again!")
+    'if you open [a], you must close [a] again'
+    """
+    return readings(text)[0]
+
+
+def readings(text: str, limit: int = 6) -> list[str]:
+    """:func:`normalize`'s text, then the other ways to resolve its pronouns, best first.
+
+    A pronoun prefers the nearest placeholder before it that does not follow a preposition
+    (the thing acted on); the alternatives try the others, nearest first.
+
+    Examples
+    --------
+    >>> readings("Close [a] right after you put [b] in it")
+    ['close [a] right after you put [b] in [b]', 'close [a] right after you put [b] in [a]']
+    """
+    t = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
+    t = t.lower()
+    for pattern, repl in _CONTRACTIONS:
+        t = re.sub(pattern, repl, t)
+    t = re.sub(r"\s+", " ", t)
+    t = re.sub(r"\s*([,;:])\s*", r"\1 ", t)
+    t = t.strip().rstrip(".!?;: ").strip()
+    t = re.sub(r"^(?:please|robot|hey robot|hey)\s*,?\s+", "", t)
+    t = re.sub(r",?\s+please$", "", t)
+
+    def choices(m: re.Match[str]) -> list[str]:
+        found = [(x.group(1), x.start()) for x in re.finditer(r"\[([a-z])\]", t[: m.start()])]
+        if not found:
+            # "it is forbidden to …": a leading dummy "it" has nothing before it and stays.
+            return [m.group()]
+        if m.group() == "there":
+            return [f"to [{x}]" for x in dict.fromkeys(x for x, _ in reversed(found))]
+        # "it" names a thing acted on, rarely the place after a preposition ("put the milk in
+        # the fridge right after you grab it"): prefer the nearest placeholder that is not.
+        objects = [x for x, at in reversed(found) if not _AFTER_PREPOSITION.search(t[:at])]
+        others = [x for x, _ in reversed(found)]
+        return [f"[{x}]" for x in dict.fromkeys(objects + others)]
+
+    pronouns = list(_PRONOUN.finditer(t))
+    options = [choices(m) for m in pronouns]
+    out: list[str] = []
+    for combo in itertools.islice(itertools.product(*options), limit):
+        pieces, cursor = [], 0
+        for m, word in zip(pronouns, combo):
+            pieces += [t[cursor : m.start()], word]
+            cursor = m.end()
+        out.append("".join(pieces) + t[cursor:])
+    return out
+
+
+# -- counts -----------------------------------------------------------------------------------
+
+_NUMBERS = {
+    "zero": 0,
+    "no": 0,
+    "one": 1,
+    "a": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+}
+_N = r"(?:\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|a)"
+_TIMES = rf"(?:once|twice|thrice|{_N}\s+(?:single\s+|separate\s+|different\s+)?times?)"
+_Q_BEFORE = (
+    r"(?:at most|at the most|no more than|not more than|a maximum of|maximum of|up to|"
+    r"fewer than|less than|at least|no fewer than|no less than|not less than|"
+    r"not fewer than|a minimum of|minimum of|exactly|precisely|only|just|"
+    r"more than|over)"
+)
+_Q_AFTER = (
+    rf"(?:at most|at the most|max|maximum|tops|at least|or more|or fewer|or less|"
+    rf"and only (?:{_TIMES})|,? no more(?:,)? (?:and|or|nor) no less|,? no more no less|"
+    r"and no more|exactly|,? not more|,? not less)"
+)
+
+
+def _count_value(times: str) -> int:
+    times = times.strip()
+    if times == "once":
+        return 1
+    if times == "twice":
+        return 2
+    if times == "thrice":
+        return 3
+    word = times.split()[0]
+    return int(word) if word.isdigit() else _NUMBERS[word]
+
+
+def _count_kind(qualifier: str) -> tuple[str, int]:
+    """(pattern, adjustment of n) for a qualifier word."""
+    q = qualifier.strip(" ,")
+    if q in (
+        "at most",
+        "at the most",
+        "no more than",
+        "not more than",
+        "a maximum of",
+        "maximum of",
+        "up to",
+        "max",
+        "maximum",
+        "tops",
+        "or fewer",
+        "or less",
+        "and no more",
+        "not more",
+        "only",
+        "just",
+    ):
+        return "at_most", 0
+    if q in ("fewer than", "less than"):
+        return "at_most", -1
+    if q in (
+        "at least",
+        "no fewer than",
+        "no less than",
+        "not less than",
+        "not fewer than",
+        "a minimum of",
+        "minimum of",
+        "or more",
+        "not less",
+    ):
+        return "at_least", 0
+    if q in ("more than", "over"):
+        return "at_least", 1
+    return "exactly", 0
+
+
+# -- results ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LiftedTranslation:
+    """A lifted formula, with the pattern and the form that produced it.
+
+    Attributes
+    ----------
+    formula : Formula
+        Over atoms such as ``is_grabbed(a)``.
+    pattern : str or None
+        The specification pattern (a key of :data:`~safetychip.ltl.PATTERNS`), when known.
+    args : tuple
+        The pattern's arguments (the count first, for counting patterns).
+    form : str
+        Which form of the grammar read the sentence, or the translator's name.
+    """
+
+    formula: Formula
+    pattern: str | None = None
+    args: tuple = ()
+    form: str = ""
+
+
+class _NoReading(Exception):
+    """A form matched the words, but one of its clauses is not readable."""
+
+    def __init__(self, form: str, clause: str, missing: str = "") -> None:
+        self.form = form
+        self.clause = clause
+        self.missing = missing
+        super().__init__(f"{form}: cannot read {clause!r}")
+
+    def detail(self) -> str:
+        if self.missing:
+            return f" The closest form, {self.form}, would leave out {self.missing}."
+        return f" The closest form, {self.form}, cannot read the clause {self.clause!r}."
+
+
+def _read(text: str, form: str) -> Clause:
+    c = read_clause(text)
+    if c is None:
+        raise _NoReading(form, text)
+    return c
+
+
+def _lit(c: Clause, like: Clause | None = None) -> Formula:
+    """The literal of *c*; a bare placeholder borrows *like*'s predicate (else agent_at)."""
+    if c.literal is not None:
+        return c.literal
+    predicate = "agent_at"
+    if like is not None and like.literal is not None:
+        atom = like.literal.children[0] if like.literal.op == "!" else like.literal
+        name = atom.name or ""
+        if name.count(",") == 0:
+            predicate = name.split("(")[0]
+    return _atom(predicate, c.letters[0])
+
+
+def _positive(c: Clause, like: Clause | None = None) -> Formula:
+    """The thing a clause is about, for forms that negate it themselves."""
+    return _lit(c, like)
+
+
+_NEG = (
+    r"(?:do not|does not|never|you (?:must|should|may|can|shall|will) (?:not|never)|"
+    r"you cannot|you can not|you are not (?:allowed|permitted|supposed) to|"
+    r"you are forbidden to|do not ever|never ever|not|under no circumstances"
+    r"(?: (?:should|must|may|can|will) you)?|you should not ever|you must not ever|"
+    r"it is (?:forbidden|not allowed|prohibited) to|no one should|nobody should)"
+)
+_IF = (
+    r"(?:if|whenever|when|every time|each time|any time|anytime|once|after|as soon as|"
+    r"in case|the moment|the minute|each and every time|if ever|if and when)"
+)
+_SOON_WORDS = (
+    "immediately",
+    "right away",
+    "straight away",
+    "straightaway",
+    "at once",
+    "directly",
+    "without delay",
+    "promptly",
+    "instantly",
+    "the very next step",
+    "the next step",
+    "at the next step",
+    "at the very next step",
+    "in the next step",
+    "in the very next step",
+    "right afterwards",
+    "right afterward",
+    "immediately afterwards",
+    "immediately afterward",
+    "immediately after",
+    "right after",
+    "just after",
+    "next",
+    "straight",
+    "at the next moment",
+    "by the next step",
+    "the step after",
+)
+# Longest first, so that "immediately after" is one timing phrase, not "immediately" + "after".
+_SOON = "(?:" + "|".join(sorted(_SOON_WORDS, key=len, reverse=True)) + ")"
+_RIGHT_AFTER = (
+    r"(?:right after|immediately after|directly after|just after|straight after|"
+    r"as soon as|the moment|the minute|the instant|the second)"
+)
+
+
+class PatternTranslator:
+    """Translate a lifted sentence by the grammar of this module, offline and deterministic.
+
+    Calling it returns a :class:`LiftedTranslation`; a sentence outside the grammar raises
+    :class:`~safetychip.errors.OutOfGrammarError`.
+    """
+
+    name = "offline-pattern-grammar"
+
+    def __call__(self, lifted: str) -> LiftedTranslation:
+        """Translate *lifted* (a sentence with placeholders ``[a]``, ``[b]``…).
+
+        Raises
+        ------
+        OutOfGrammarError
+            When no form reads the sentence; the message names the closest form when one
+            matched the words but not a clause.
+        """
+        failures: list[_NoReading] = []
+        # Each way of resolving the pronouns, best first; a reading that puts a thing in or
+        # on itself ("put [b] in [b]") resolved a pronoun wrongly.
+        for text in readings(lifted):
+            letters = set(re.findall(r"\[([a-z])\]", text))
+            for form in _FORM_ORDER:
+                try:
+                    result = form(text)
+                except _NoReading as why:
+                    failures.append(why)
+                    continue
+                if result is None:
+                    continue
+                args = [a.split("(")[1].rstrip(")").split(",") for a in result.formula.atoms()]
+                used = {x for xs in args for x in xs}
+                if not letters <= used:
+                    missing = ", ".join(f"[{x}]" for x in sorted(letters - used))
+                    failures.append(_NoReading(result.form, text, missing))
+                    continue
+                if any(len(xs) == 2 and xs[0] == xs[1] for xs in args):
+                    break  # try the next reading of the pronouns
+                return result
+        detail = failures[0].detail() if failures else ""
+        raise OutOfGrammarError(
+            f"{lifted!r} is outside the offline translator's grammar: no form reads it."
+            f"{detail} It reads: {_FORMS}. Rephrase the sentence, or translate it with a "
+            "language model.",
+            lifted,
+        )
+
+
+def _no_double_negation(f: Formula) -> Formula:
+    """*f* with every ``!!g`` replaced by ``g`` (from negating a negative clause)."""
+    memo: dict[Formula, Formula] = {}
+    for s in f.subformulas():
+        kids = tuple(memo[c] for c in s.children)
+        if s.op == "!" and kids[0].op == "!":
+            memo[s] = kids[0].children[0]
+        elif kids != s.children:
+            memo[s] = (
+                And(*kids) if s.op == "&" else Or(*kids) if s.op == "|" else Formula(s.op, kids)
+            )
+        else:
+            memo[s] = s
+    return memo[f]
+
+
+def _result(pattern: str, *args, form: str) -> LiftedTranslation:
+    formula = _no_double_negation(PATTERNS[pattern].build(*args))
+    return LiftedTranslation(formula, pattern, tuple(args), form)
+
+
+# -- the forms, in the order they are tried ------------------------------------------------------
+
+
+def _form_leave_open(t: str) -> LiftedTranslation | None:
+    m = re.fullmatch(
+        rf"{_NEG}\s+(?:ever\s+)?leave\s+{X}\s+(open|on|switched on|turned on|"
+        r"running)(?:\s+(?:at the end|when you finish|when you are done|"
+        r"behind you))?",
+        t,
+    )
+    if not m:
+        return None
+    predicate = "is_open" if m.group(2) == "open" else "is_switchedon"
+    p = _atom(predicate, m.group(1))
+    return _result("response", p, Not(p), form="do not leave [a] open")
+
+
+def _find_count(t: str) -> tuple[re.Match[str], str, str] | None:
+    """Where *t* says how many times: (match, qualifier, the times phrase), or None."""
+    m = re.search(rf"(?:^|\s)({_TIMES})\s+and only\s+{_TIMES}(?=$|[\s,])", t)
+    if m:
+        return m, "and only", m.group(1)
+    m = re.search(rf"(?:^|\s){_Q_BEFORE}\s+({_TIMES})(?=$|[\s,])", t)
+    if m:
+        qualifier = re.match(_Q_BEFORE, t[m.start() :].strip())
+        return m, qualifier.group() if qualifier else "", m.group(1)
+    m = re.search(rf"(?:^|\s)({_TIMES})\s*({_Q_AFTER})(?=$|[\s,])", t)
+    if m:
+        return m, m.group(2), m.group(1)
+    m = re.search(rf"(?:^|\s)({_N})\s+or\s+(more|fewer|less)\s+times?(?=$|[\s,])", t)
+    if m:
+        return m, f"or {m.group(2)}", m.group(1) + " times"
+    m = re.search(rf"(?:^|\s)({_TIMES})$", t)
+    if m:
+        return m, "", m.group(1)
+    return None
+
+
+def _form_count(t: str) -> LiftedTranslation | None:
+    found = _find_count(t)
+    if found is None:
+        return None
+    m, qualifier, times = found
+    n = _count_value(times)
+    kind, shift = _count_kind(qualifier)
+    if qualifier.strip(" ,").startswith("and only") or "no less" in qualifier:
+        kind, shift = "exactly", 0
+    rest = (t[: m.start()] + " " + t[m.end() :]).strip(" ,")
+    rest = re.sub(r"\s+", " ", rest)
+    negated = re.match(rf"{_NEG}\s+", rest)
+    if negated:
+        rest = rest[negated.end() :]
+        if kind == "at_least" and shift == 1:  # never … more than n times
+            kind, shift = "at_most", 0
+        else:
+            return None
+    only = re.match(r"(?:you (?:may|can|should|must) )?only\s+", rest)
+    if only:
+        rest = rest[only.end() :]
+        if kind == "exactly" and not qualifier:
+            kind = "at_most"
+    rest = re.sub(r"\s+only$", "", rest)
+    clause = _read(rest, "… n times")
+    n += shift
+    if n < 0:
+        return None
+    return _result(kind, n, _lit(clause), form=f"… {kind.replace('_', ' ')} n times")
+
+
+def _form_only_after(t: str) -> LiftedTranslation | None:
+    m = re.fullmatch(
+        r"(?:you (?:may|can|should|must|are allowed to) )?only\s+(.+?)\s+"
+        r"(?:after|once|when|if)\s+(.+)",
+        t,
+    ) or re.fullmatch(r"(.+?)\s+only\s+(?:after|once|when|if)\s+(.+)", t)
+    if not m:
+        return None
+    c1, c2 = _read(m.group(1), "only C1 after C2"), _read(m.group(2), "only C1 after C2")
+    return _result("not_before", _lit(c1, c2), _lit(c2, c1), form="only C1 after C2")
+
+
+def _form_wait_until(t: str) -> LiftedTranslation | None:
+    m = re.fullmatch(r"wait\s+(?:until|till)\s+(.+?)\s*,?\s+(?:before(?: you)?|to)\s+(.+)", t)
+    if not m:
+        return None
+    c2, c1 = (
+        _read(m.group(1), "wait until C2 before C1"),
+        _read(m.group(2), "wait until C2 before C1"),
+    )
+    return _result("not_before", _lit(c1, c2), _lit(c2, c1), form="wait until C2 before C1")
+
+
+def _form_not_before(t: str) -> LiftedTranslation | None:
+    m = re.fullmatch(
+        rf"{_NEG}\s+(.+?)\s+(?:before|until|till|unless|prior to|ahead of)\s+"
+        r"(.+)",
+        t,
+    )
+    if m:
+        c1 = _read(m.group(1), "do not C1 before C2")
+        c2 = _read(m.group(2), "do not C1 before C2")
+        return _result("not_before", _lit(c1, c2), _lit(c2, c1), form="do not C1 before C2")
+    m = re.fullmatch(r"(.+?)\s+(?:until|till)\s+(.+)", t)
+    if m:
+        c1 = read_clause(m.group(1))
+        if c1 is not None and c1.avoid:
+            c2 = _read(m.group(2), "stay out of [a] until C2")
+            return _result("not_before", _lit(c1), _lit(c2, c1), form="avoid C1 until C2")
+    return None
+
+
+def _form_never_after(t: str) -> LiftedTranslation | None:
+    m = re.fullmatch(rf"{_NEG}\s+(.+?)\s+(?:after|once|when)\s+(.+)", t)
+    if not m:
+        return None
+    c2, c1 = read_clause(m.group(1)), read_clause(m.group(2))
+    if c1 is None or c2 is None:
+        return None
+    return _result("absence_after", _lit(c1, c2), _lit(c2, c1), form="never C2 after C1")
+
+
+def _form_before(t: str) -> LiftedTranslation | None:
+    if re.match(rf"{_NEG}\s", t):
+        return None
+    m = re.fullmatch(
+        r"(?:make sure (?:that )?(?:you )?)?(.+?)\s+(?:before|prior to|ahead of)"
+        r"\s+(.+)",
+        t,
+    )
+    if m:
+        c1, c2 = _read(m.group(1), "C1 before C2"), _read(m.group(2), "C1 before C2")
+        return _result("before", _lit(c1, c2), _lit(c2, c1), form="C1 before C2")
+    m = re.fullmatch(
+        r"(?:first\s*,?\s+)(.+?)\s*,?\s+(?:and\s+)?then\s*,?\s+(.+)", t
+    ) or re.fullmatch(r"(.+?)\s+first\s*,?\s+(?:and\s+)?then\s*,?\s+(.+)", t)
+    if m:
+        c1, c2 = _read(m.group(1), "first C1, then C2"), _read(m.group(2), "first C1, then C2")
+        return _result("before", _lit(c1, c2), _lit(c2, c1), form="first C1, then C2")
+    return None
+
+
+def _response(trigger: Clause, response_text: str, soon: bool, form: str) -> LiftedTranslation:
+    """Build the trigger pattern that fits the response clause and the timing words."""
+    r = response_text
+    if re.search(rf"(?:^|\s){_SOON}(?=$|[\s,])", r):
+        soon = True
+        r = re.sub(rf"(?:^|\s){_SOON}(?=$|[\s,])", " ", r)
+    r = re.sub(r"\s+", " ", r).strip(" ,")
+    negated = False
+    m = re.search(
+        r"(?:^|\s)(?:(?:you\s+)?(?:must|should|may|can|will|shall|do|does)\s+)?"
+        r"(?:never|not)(?:\s+ever)?(?=\s)",
+        r,
+    )
+    if m:
+        negated = True
+        r = (r[: m.start()] + " " + r[m.end() :]).strip()
+    c2 = _read(r, form)
+    p = _lit(trigger)
+    if negated or c2.avoid:
+        q = _lit(c2, trigger)
+        if negated and c2.avoid:
+            raise _NoReading(form, response_text)
+        return _result("absence_after", p, q, form=form)
+    q = _lit(c2, trigger)
+    return _result("immediate_response" if soon else "response", p, q, form=form)
+
+
+def _form_trigger(t: str) -> LiftedTranslation | None:
+    # C1 means C2
+    m = re.fullmatch(r"(.+?)\s+(?:means|implies|obliges you to|requires)\s+(?:that\s+)?(.+)", t)
+    if m:
+        return _response(_read(m.group(1), "C1 means C2"), m.group(2), False, "C1 means C2")
+    # C1 must be followed by C2
+    m = re.fullmatch(
+        r"(.+?)\s+(?:must|should|has to|needs to) be followed\s+(?:(\w+)\s+)?by\s+"
+        r"(.+)",
+        t,
+    )
+    if m:
+        soon = bool(m.group(2)) and re.fullmatch(_SOON, m.group(2)) is not None
+        return _response(
+            _read(m.group(1), "C1 must be followed by C2"),
+            m.group(3),
+            soon,
+            "C1 must be followed by C2",
+        )
+    # if C1, (then) C2 — with a comma or "then"
+    m = re.fullmatch(rf"({_IF})\s+(.+?)\s*(?:,\s*(?:then\s+)?|\s+then\s+)(.+)", t)
+    if m:
+        soon = m.group(1) in ("as soon as", "the moment", "the minute")
+        return _response(_read(m.group(2), "if C1, then C2"), m.group(3), soon, "if C1, then C2")
+    # if C1 C2 — no comma: try each split
+    m = re.fullmatch(rf"({_IF})\s+(.+)", t)
+    if m:
+        words = m.group(2).split()
+        for k in range(1, len(words)):
+            c1 = read_clause(" ".join(words[:k]))
+            if c1 is not None and c1.literal is not None:
+                try:
+                    return _response(c1, " ".join(words[k:]), False, "if C1 C2")
+                except _NoReading:
+                    continue
+    # C2 if (you ever) C1 — the response first
+    m = re.fullmatch(rf"(.+?)\s*,?\s+({_RIGHT_AFTER}|{_IF})\s+(.+)", t)
+    if m:
+        soon = re.fullmatch(_RIGHT_AFTER, m.group(2)) is not None
+        if re.match(rf"{_NEG}\s", m.group(1)) and m.group(2) in ("after", "once", "when"):
+            return None  # "never C2 after C1" is absence_after, read by its own form
+        return _response(
+            _read(m.group(3), "C2 if you ever C1"), m.group(1), soon, "C2 if you ever C1"
+        )
+    return None
+
+
+def _form_never(t: str) -> LiftedTranslation | None:
+    m = re.fullmatch(rf"{_NEG}\s+(.+)", t)
+    if m:
+        c = _read(m.group(1), "never C")
+        if c.avoid:
+            return None
+        return _result("never", _lit(c), form="never C")
+    m = re.fullmatch(r"(?:avoid|no)\s+(.+)", t)
+    if m:
+        c = _read(m.group(1), "avoid C")
+        return _result("never", _lit(c), form="avoid C")
+    m = re.fullmatch(
+        r"(.+?)\s+(?:is|are)\s+(?:forbidden|not allowed|prohibited|banned|"
+        r"not permitted|off limits|off-limits|out of bounds)",
+        t,
+    )
+    if m:
+        c = _read(m.group(1), "C is forbidden")
+        return _result("never", _lit(c), form="C is forbidden")
+    c = read_clause(t)
+    if c is not None and c.avoid:
+        return _result("never", _lit(c), form="stay out of [a] / keep [a] shut")
+    return None
+
+
+def _form_eventually(t: str) -> LiftedTranslation | None:
+    m = (
+        re.fullmatch(
+            r"(?:make sure|be sure|ensure|remember|do not forget|you must not forget|"
+            r"never forget|you must remember)\s+(?:that\s+)?(.+)",
+            t,
+        )
+        or re.fullmatch(
+            r"(?:you\s+)?(?:must|have to|need to|should|has to|are required to|"
+            r"will have to|are to)\s+(.+)",
+            t,
+        )
+        or re.fullmatch(r"(?:eventually|at some point|sometime)\s*,?\s+(.+)", t)
+    )
+    if not m:
+        return None
+    c = _read(m.group(1), "make sure you C")
+    if c.avoid:
+        return None
+    return _result("at_least", 1, _lit(c), form="make sure you C")
+
+
+_FORM_ORDER: tuple[Callable[[str], LiftedTranslation | None], ...] = (
+    _form_leave_open,
+    _form_count,
+    _form_only_after,
+    _form_wait_until,
+    _form_not_before,
+    _form_never_after,
+    _form_trigger,
+    _form_before,
+    _form_never,
+    _form_eventually,
+)

@@ -1,0 +1,201 @@
+"""Grounding: from a referring expression to one unique name of the environment.
+
+An expression that matches a phrase of the vocabulary exactly (a name, a class, a synonym,
+see :class:`~safetychip.translate.Vocabulary`) is grounded without any model: score 1.
+Otherwise its embedding is compared, by cosine similarity, with the embeddings of the
+names read as English (``book shelf``); the best name is taken when its score reaches the
+threshold and no other name is within ``margin`` of it. Anything else is a
+:class:`~safetychip.errors.GroundingError` that lists the nearest names with their scores,
+so a person can rephrase. The embedder is created on first use: a sentence whose
+expressions all match exactly never imports torch.
+
+Examples
+--------
+>>> from safetychip.translate import Vocabulary, recognize
+>>> v = Vocabulary.from_names(["fridge", "kitchen", "bathroom", "kitchen_sink",
+...                            "bathroom_sink"])
+>>> g = Grounder(v)
+>>> g.ground("the refrigerator")
+Grounding(expression='the refrigerator', name='fridge', score=1.0, method='exact')
+>>> g.ground("the sink")
+Traceback (most recent call last):
+...
+safetychip.errors.GroundingError: 'the sink' is ambiguous in <names>: it could be
+bathroom_sink or kitchen_sink; name one of them
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import GroundingError
+from ..llm import Embedder
+from ._recognize import Expression
+from ._vocabulary import Vocabulary, phrase_key
+
+__all__ = ["Grounder", "Grounding"]
+
+#: Default similarity a name needs (all-MiniLM-L6-v2 cosine) to ground an expression.
+THRESHOLD = 0.65
+#: Default gap below the best score within which a second name makes the expression ambiguous.
+MARGIN = 0.02
+
+
+@dataclass(frozen=True)
+class Grounding:
+    """An expression and the name it denotes.
+
+    Attributes
+    ----------
+    expression : str
+        As written in the sentence.
+    name : str
+        The unique name chosen.
+    score : float
+        1.0 for an exact match, else the cosine similarity.
+    method : str
+        ``"exact"`` or ``"embedding"``.
+    candidates : tuple of (str, float)
+        For an embedding match, the nearest names with their scores, best first.
+    """
+
+    expression: str
+    name: str
+    score: float
+    method: str
+    candidates: tuple[tuple[str, float], ...] = ()
+
+    def to_dict(self) -> dict:
+        """JSON-ready form."""
+        return {
+            "expression": self.expression,
+            "name": self.name,
+            "score": round(self.score, 4),
+            "method": self.method,
+            "candidates": [{"name": n, "score": round(s, 4)} for n, s in self.candidates],
+        }
+
+    def __repr__(self) -> str:
+        return (
+            f"Grounding(expression={self.expression!r}, name={self.name!r}, "
+            f"score={round(self.score, 4)!r}, method={self.method!r})"
+        )
+
+
+class Grounder:
+    """Ground referring expressions in one vocabulary.
+
+    Parameters
+    ----------
+    vocabulary : Vocabulary
+        The names to choose from.
+    embedder : Embedder, "minilm" or None
+        How to compare expressions that match no phrase exactly: an
+        :class:`~safetychip.llm.Embedder`, ``"minilm"`` (a
+        :class:`~safetychip.llm.MiniLMEmbedder`, created on first use), or None (no
+        embedding: such expressions are errors listing the names spelled most alike).
+    threshold : float
+        Least cosine similarity accepted.
+    margin : float
+        A second name scoring within *margin* of the best makes the expression ambiguous.
+    top : int
+        How many nearest names an error or a grounding lists.
+    """
+
+    def __init__(
+        self,
+        vocabulary: Vocabulary,
+        embedder: Embedder | str | None = "minilm",
+        *,
+        threshold: float = THRESHOLD,
+        margin: float = MARGIN,
+        top: int = 3,
+    ) -> None:
+        if isinstance(embedder, str) and embedder != "minilm":
+            raise ValueError(f"embedder must be an Embedder, 'minilm' or None, got {embedder!r}")
+        if not 0.0 <= threshold <= 1.0:
+            raise ValueError(f"threshold must be within [0, 1], got {threshold}")
+        self.vocabulary = vocabulary
+        self._embedder = embedder
+        self.threshold = threshold
+        self.margin = margin
+        self.top = top
+        self._matrix: Any = None
+
+    @property
+    def embedder(self) -> Embedder | None:
+        """The embedder, created on first access when it was given as ``"minilm"``."""
+        if self._embedder == "minilm":
+            from ..llm import MiniLMEmbedder
+
+            self._embedder = MiniLMEmbedder()
+        return self._embedder  # type: ignore[return-value]
+
+    def ground(self, expression: Expression | str) -> Grounding:
+        """The name *expression* denotes.
+
+        Raises
+        ------
+        GroundingError
+            If it is ambiguous between exact matches, or no name is similar enough, or two
+            are about equally similar; the message and ``candidates`` list the nearest names.
+        """
+        if isinstance(expression, Expression):
+            text, names = expression.text, expression.candidates
+        else:
+            text, names = expression, ()
+        if not names:
+            names = self.vocabulary.lookup(text)
+        where = self.vocabulary.name
+        if len(names) == 1:
+            return Grounding(text, names[0], 1.0, "exact")
+        if len(names) > 1:
+            raise GroundingError(
+                f"{text!r} is ambiguous in {where}: it could be {_either(names)}; name one of them",
+                text,
+                tuple((n, 1.0) for n in names),
+            )
+        key = " ".join(phrase_key(text))
+        if not key:
+            raise GroundingError(f"{text!r} names nothing", text)
+        embedder = self.embedder
+        if embedder is None:
+            near = self.vocabulary.closest(text)
+            hint = f"; spelled most alike: {', '.join(near)}" if near else ""
+            raise GroundingError(
+                f"{text!r} is not a name in {where} and no embedder is configured to find "
+                f"the nearest{hint}",
+                text,
+                tuple((n, 0.0) for n in near),
+            )
+        if self._matrix is None:
+            phrases = [self.vocabulary.phrase(n) for n in self.vocabulary.names]
+            self._matrix = embedder.encode(phrases)
+        scores = self._matrix @ embedder.encode([key])[0]
+        order = sorted(range(len(scores)), key=lambda i: (-float(scores[i]), i))
+        ranked = tuple((self.vocabulary.names[i], float(scores[i])) for i in order[: self.top])
+        best_name, best = ranked[0]
+        listing = ", ".join(f"{n} ({s:.2f})" for n, s in ranked)
+        if best < self.threshold:
+            raise GroundingError(
+                f"cannot ground {text!r} in {where}: no name is similar enough (nearest: "
+                f"{listing}; threshold {self.threshold:.2f}); rephrase with one of these "
+                "names",
+                text,
+                ranked,
+            )
+        close = [n for n, s in ranked[1:] if best - s <= self.margin]
+        if close:
+            raise GroundingError(
+                f"{text!r} is ambiguous in {where}: {_either([best_name, *close])} are about "
+                f"equally similar (nearest: {listing}); name one of them",
+                text,
+                ranked,
+            )
+        return Grounding(text, best_name, best, "embedding", ranked)
+
+
+def _either(names) -> str:
+    names = list(names)
+    return ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else names[0]

@@ -1,0 +1,95 @@
+"""Lifting: the sentence with each grounded expression replaced by a placeholder.
+
+Placeholders are the letters ``a``, ``b``, ``c``… in order of first appearance, written
+``[a]`` in the lifted sentence; expressions grounded to the same name share one. The
+lifted formula uses the bare letters as predicate arguments (``is_grabbed(a)``), and
+:func:`~safetychip.translate.assemble` puts the names back.
+
+Examples
+--------
+>>> from safetychip.translate import Grounding
+>>> g = [Grounding("the fridge", "fridge", 1.0, "exact")]
+>>> lifted = lift("Open the fridge, then close the fridge", [(5, 15), (28, 38)], g * 2)
+>>> lifted.text, dict(lifted.placeholders)
+('Open [a], then close [a]', {'a': 'fridge'})
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from ..errors import TranslationError
+from ._ground import Grounding
+
+__all__ = ["LETTERS", "LiftedSentence", "lift"]
+
+#: The placeholder letters, in order of use.
+LETTERS = "abcdfghjkmnpqrstuvwxyz"  # no e or i: they are operators of the prefix syntax
+
+PLACEHOLDER = re.compile(r"\[([a-z])\]")
+
+
+@dataclass(frozen=True)
+class LiftedSentence:
+    """A sentence whose referring expressions are placeholders.
+
+    Attributes
+    ----------
+    text : str
+        The sentence with ``[a]``, ``[b]``… in place of the expressions.
+    placeholders : mapping of str to str
+        Letter -> grounded name.
+    expressions : mapping of str to str
+        Letter -> the expression as first written.
+    """
+
+    text: str
+    placeholders: Mapping[str, str]
+    expressions: Mapping[str, str]
+
+    def to_dict(self) -> dict:
+        """JSON-ready form."""
+        return {"sentence": self.text, "placeholders": dict(self.placeholders)}
+
+
+def lift(
+    sentence: str, spans: Sequence[tuple[int, int]], groundings: Sequence[Grounding]
+) -> LiftedSentence:
+    """Replace each span of *sentence* by the placeholder of its grounding's name.
+
+    Parameters
+    ----------
+    sentence : str
+        The original sentence.
+    spans : sequence of (start, end)
+        Character spans of the expressions, not overlapping.
+    groundings : sequence of Grounding
+        One per span, in the same order.
+    """
+    if len(spans) != len(groundings):
+        raise ValueError(f"{len(spans)} spans but {len(groundings)} groundings")
+    order = sorted(range(len(spans)), key=lambda k: spans[k][0])
+    letter_of: dict[str, str] = {}
+    first_text: dict[str, str] = {}
+    parts, cursor = [], 0
+    for k in order:
+        start, end = spans[k]
+        if start < cursor:
+            raise ValueError(f"expression spans overlap at offset {start}")
+        name = groundings[k].name
+        if name not in letter_of:
+            if len(letter_of) == len(LETTERS):
+                raise TranslationError(
+                    f"the sentence mentions more than {len(LETTERS)} different things; split it"
+                )
+            letter_of[name] = LETTERS[len(letter_of)]
+            first_text[letter_of[name]] = groundings[k].expression
+        parts.append(sentence[cursor:start])
+        parts.append(f"[{letter_of[name]}]")
+        cursor = end
+    parts.append(sentence[cursor:])
+    names = {letter: name for name, letter in letter_of.items()}
+    return LiftedSentence("".join(parts), MappingProxyType(names), MappingProxyType(first_text))

@@ -1,0 +1,198 @@
+"""Lifted translation by a chat model: a few-shot prompt with an operator and predicate legend.
+
+The prompt (``data/prompts/lifted_translation.txt``) asks for one line ``LTL: <formula>``
+in the prefix syntax of Lang2LTL (Spot's infix syntax is accepted too), over the predicates
+applied to the placeholder letters. A reply that does not parse, or uses atoms other than
+known predicates over the sentence's placeholders, is sent back with what was wrong, up to
+``max_attempts`` requests in all; then :class:`~safetychip.errors.TranslationReplyError`
+quotes the last reply. API errors and timeouts propagate as the model raised them.
+
+Examples
+--------
+>>> from safetychip.llm import ScriptedModel
+>>> llm = ScriptedModel(["LTL: G ! is_grabbed ( a )"])
+>>> result = LLMTranslator(llm)("never pick up [a]")
+>>> print(result.formula), result.pattern
+G!"is_grabbed(a)"
+(None, 'never')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from ..errors import SafetyChipError, TranslationReplyError
+from ..llm import ChatModel
+from ..ltl import Formula, Proposition, parse, parse_prefix
+from ._grammar import LiftedTranslation
+from ._match import match_pattern
+from ._prompts import fill, load_prompt
+from ._vocabulary import PREDICATES
+
+__all__ = ["LLMTranslator", "read_formula_reply"]
+
+
+def read_formula_reply(
+    reply: str, letters: set[str], predicates: Mapping[str, int] = PREDICATES
+) -> Formula:
+    """Read a model's reply as a lifted formula.
+
+    Takes the text after the last ``LTL:`` (or the whole reply), without code fences or
+    quotes, and parses it in prefix syntax, then in Spot syntax.
+
+    Raises
+    ------
+    ValueError
+        Saying what is wrong, for the model to correct.
+
+    Examples
+    --------
+    >>> print(read_formula_reply("LTL: W ! agent_at(a) agent_at(b)", {"a", "b"}))
+    !"agent_at(a)" W "agent_at(b)"
+    >>> read_formula_reply("LTL: G ! holds(a)", {"a"})
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown predicate 'holds' in 'holds(a)'; use agent_at, is_open, is_switchedon,
+    is_grabbed, is_touched, is_on, is_in
+    """
+    text = reply.strip()
+    lines = [x for x in text.splitlines() if x.strip()]
+    tagged = [x for x in lines if re.match(r"\s*(?:ltl|formula)\s*:", x, re.I)]
+    if tagged:
+        text = tagged[-1].split(":", 1)[1]
+    elif len(lines) > 1:
+        raise ValueError("it has several lines and none starts with 'LTL:'")
+    text = text.strip().strip("`").strip()
+    if (
+        text.startswith(("'", '"'))
+        and text.endswith(text[0])
+        and len(text) > 1
+        and text.count(text[0]) == 2
+    ):
+        text = text[1:-1]
+    if not text:
+        raise ValueError("the formula is empty")
+    errors = []
+    formula = None
+    for reader in (parse_prefix, parse):
+        try:
+            formula = reader(text)
+            break
+        except SafetyChipError as err:
+            errors.append(str(err).splitlines()[0])
+    if formula is None:
+        raise ValueError(f"{text!r} is not a formula: {errors[0]}")
+    for atom in sorted(formula.atoms()):
+        try:
+            prop = Proposition.parse(atom)
+        except SafetyChipError:
+            raise ValueError(f"{atom!r} is not a predicate such as agent_at(a)") from None
+        if prop.predicate not in predicates:
+            raise ValueError(
+                f"unknown predicate {prop.predicate!r} in {atom!r}; use {', '.join(predicates)}"
+            )
+        if len(prop.args) != predicates[prop.predicate]:
+            raise ValueError(
+                f"{prop.predicate} takes {predicates[prop.predicate]} argument(s) in {atom!r}"
+            )
+        stray = [a for a in prop.args if a not in letters]
+        if stray:
+            known = ", ".join(sorted(letters)) or "none"
+            raise ValueError(
+                f"{atom!r} uses {', '.join(stray)}, which is not a placeholder of "
+                f"the utterance (placeholders: {known})"
+            )
+    return formula
+
+
+class LLMTranslator:
+    """Translate a lifted sentence with a chat model.
+
+    Parameters
+    ----------
+    model : ChatModel
+        The model; completions of a stand-in are flagged through :attr:`stand_in`.
+    max_attempts : int
+        Requests before giving up on unreadable replies.
+    predicates : mapping of str to int
+        The predicates the model may use, with their arity.
+
+    Attributes
+    ----------
+    stand_in : bool
+        True once a reply came from an offline stand-in.
+    replies : list of str
+        Every reply of the last call, in order.
+    """
+
+    def __init__(
+        self, model: ChatModel, *, max_attempts: int = 3, predicates: Mapping[str, int] = PREDICATES
+    ) -> None:
+        if max_attempts < 1:
+            raise ValueError(f"max_attempts must be at least 1, got {max_attempts}")
+        self.model = model
+        self.max_attempts = max_attempts
+        self.predicates = dict(predicates)
+        self.stand_in = False
+        self.replies: list[str] = []
+
+    @property
+    def name(self) -> str:
+        """The model's name."""
+        return self.model.name
+
+    def messages(self, lifted: str) -> list[dict[str, str]]:
+        """The conversation sent for *lifted*."""
+        return [
+            {"role": "system", "content": load_prompt("lifted_translation")},
+            {"role": "user", "content": fill("Utterance: {sentence}\nLTL:", sentence=lifted)},
+        ]
+
+    def __call__(self, lifted: str) -> LiftedTranslation:
+        """Translate *lifted* (placeholders ``[a]``, ``[b]``…).
+
+        Raises
+        ------
+        TranslationReplyError
+            If no reply parsed within *max_attempts*; the message quotes the last one.
+        LLMError
+            If a request fails.
+        """
+        letters = set(re.findall(r"\[([a-z])\]", lifted))
+        messages = self.messages(lifted)
+        self.replies = []
+        why: Exception | None = None
+        for _ in range(self.max_attempts):
+            completion = self.model.complete(messages, temperature=0.0, max_tokens=300)
+            self.stand_in = self.stand_in or completion.stand_in
+            reply = completion.text
+            self.replies.append(reply)
+            try:
+                formula = read_formula_reply(reply, letters, self.predicates)
+            except ValueError as err:
+                why = err
+                messages = [
+                    *messages,
+                    {"role": "assistant", "content": reply},
+                    {
+                        "role": "user",
+                        "content": f"I cannot use that reply: {err}. "
+                        "Answer with one line 'LTL: <formula>' in prefix syntax.",
+                    },
+                ]
+                continue
+            found = match_pattern(formula)
+            pattern, args = found if found else (None, ())
+            return LiftedTranslation(formula, pattern, args, self.model.name)
+        last = self.replies[-1]
+        raise TranslationReplyError(
+            f"{self.model.name} gave no readable formula for {lifted!r} in {self.max_attempts} "
+            f"attempt{'s' * (self.max_attempts > 1)}; last reply: {_quote(last)} ({why})",
+            last,
+            self.max_attempts,
+        )
+
+
+def _quote(text: str, limit: int = 300) -> str:
+    return repr(text[:limit]) + ("…" if len(text) > limit else "")

@@ -1,0 +1,82 @@
+"""Recognising which specification pattern a formula instantiates, from its shape.
+
+Used to name the pattern of a formula an LLM wrote or a person edited, and to pick the
+English template of the back-translation. Patterns are matched structurally (formulas are
+interned, so a candidate instance is compared by identity), then, as a fallback, by
+language equivalence with the instances that the formula's own literals allow.
+
+Examples
+--------
+>>> from safetychip.ltl import parse, at_most
+>>> match_pattern(parse('!"agent_at(k)" W "agent_at(b)"'))
+('not_before', (Formula('"agent_at(k)"'), Formula('"agent_at(b)"')))
+>>> match_pattern(at_most(2, "a"))
+('at_most', (2, Formula('a')))
+>>> match_pattern(parse("G(a -> b)")) is None
+True
+"""
+
+from __future__ import annotations
+
+from itertools import permutations
+
+from ..ltl import PATTERNS, Formula, Not
+
+__all__ = ["match_pattern"]
+
+_MAX_COUNT = 9
+
+
+def _literals(f: Formula) -> list[Formula]:
+    """Atoms and negated atoms of *f*, in order of first appearance."""
+    out: list[Formula] = []
+    for s in f.subformulas():
+        if s.op == "ap" or (s.op == "!" and s.children[0].op == "ap"):
+            if s not in out:
+                out.append(s)
+    return out
+
+
+def match_pattern(formula: Formula, *, equivalence: bool = False) -> tuple[str, tuple] | None:
+    """The pattern and arguments of *formula*, or None.
+
+    Parameters
+    ----------
+    formula : Formula
+        A formula.
+    equivalence : bool
+        Also accept a formula that is merely language-equivalent to an instance over its
+        own literals (slower: builds automata).
+    """
+    literals = _literals(formula)
+    atoms = [x for x in literals if x.op == "ap"]
+    candidates = literals + [Not(a) for a in atoms if Not(a) not in literals]
+    for name in ("never", "at_most", "at_least", "exactly"):
+        build = PATTERNS[name].build
+        for p in candidates:
+            if name == "never":
+                if build(p) is formula:
+                    return name, (p,)
+                continue
+            for n in range(0 if name == "at_most" else 1, _MAX_COUNT + 1):
+                if build(n, p) is formula:
+                    return name, (n, p)
+    for name in ("not_before", "before", "response", "immediate_response", "absence_after"):
+        build = PATTERNS[name].build
+        for p, q in permutations(candidates, 2):
+            if build(p, q) is formula:
+                return name, (p, q)
+        for p in candidates:
+            if build(p, p) is formula:
+                return name, (p, p)
+    if not equivalence or len(candidates) > 6:
+        return None
+    from ..automata import equivalent
+
+    for name in ("never", "not_before", "response", "immediate_response", "absence_after"):
+        build = PATTERNS[name].build
+        pairs = [(p,) for p in candidates] if name == "never" else list(permutations(candidates, 2))
+        for args in pairs:
+            if equivalent(build(*args), formula):
+                return name, args
+    return None

@@ -1,0 +1,314 @@
+"""The translation pipeline: recognise, ground, lift, translate, assemble — one sentence at a
+time, all or nothing.
+
+:class:`Translator` runs the steps and returns a :class:`Translation` holding every
+intermediate result (for the notebook and ``safetychip translate``) and the checked
+:class:`~safetychip.monitor.Constraint`. Offline (no model) it uses the vocabulary
+recogniser, exact grounding (embedding only what matches no name) and the
+:class:`~safetychip.translate.PatternTranslator`; with a chat model, the model recognises
+expressions and translates the lifted sentence. A failure at any step raises a
+:class:`~safetychip.errors.TranslationError` (or the model's
+:class:`~safetychip.errors.LLMError`) and leaves nothing behind: acceptance is a separate,
+explicit step (:class:`~safetychip.translate.Specification`).
+
+Examples
+--------
+>>> from safetychip.translate import Translator, Vocabulary
+>>> t = Translator(Vocabulary.from_names(["phone", "kitchen", "bathroom"]))
+>>> tr = t("Don't go to the kitchen before you have been to the bathroom.")
+>>> print(tr.formula), tr.pattern, tr.lifted.text
+!"agent_at(kitchen)" W "agent_at(bathroom)"
+(None, 'not_before', "Don't go to [a] before you have been to [b].")
+>>> t("")
+Traceback (most recent call last):
+...
+safetychip.errors.SentenceError: the sentence is empty: write one constraint in English
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ..errors import OutOfGrammarError, SentenceError
+from ..llm import ChatModel, Embedder
+from ..ltl import PATTERNS, Formula
+from ..monitor import Constraint
+from ._assemble import assemble
+from ._grammar import LiftedTranslation, PatternTranslator
+from ._ground import MARGIN, THRESHOLD, Grounder, Grounding
+from ._lift import LiftedSentence, lift
+from ._llm import LLMTranslator
+from ._recognize import Expression, LLMRecognizer, recognize
+from ._vocabulary import Vocabulary, load_vocabulary
+
+__all__ = ["MAX_SENTENCE", "Translation", "Translator"]
+
+#: Longest sentence accepted, in characters.
+MAX_SENTENCE = 400
+
+
+@dataclass(frozen=True)
+class Translation:
+    """Everything the pipeline found for one sentence, ending in a checked constraint.
+
+    Attributes
+    ----------
+    sentence : str
+        As given.
+    expressions : tuple of Expression
+        The referring expressions recognised.
+    groundings : tuple of Grounding
+        One per expression.
+    lifted : LiftedSentence
+        The sentence with placeholders.
+    lifted_formula : Formula
+        The formula over placeholders.
+    constraint : Constraint
+        The grounded, checked constraint (not accepted anywhere yet).
+    pattern : str or None
+        Its specification pattern, when known.
+    translator : str
+        ``"offline-pattern-grammar"`` or the chat model's name.
+    stand_in : bool
+        True if an offline stand-in answered any step: never report this as an LLM result.
+    vocabulary : Vocabulary
+        The vocabulary used.
+    """
+
+    sentence: str
+    expressions: tuple[Expression, ...]
+    groundings: tuple[Grounding, ...]
+    lifted: LiftedSentence
+    lifted_formula: Formula
+    constraint: Constraint
+    pattern: str | None
+    translator: str
+    stand_in: bool = False
+    vocabulary: Vocabulary | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def formula(self) -> Formula:
+        """The grounded formula."""
+        return self.constraint.formula
+
+    @property
+    def family(self) -> str | None:
+        """``"avoidance"`` or ``"trigger"`` (the pattern's family), when the pattern is known."""
+        return PATTERNS[self.pattern].family if self.pattern in PATTERNS else None
+
+    def to_dict(self) -> dict:
+        """The JSON that ``safetychip translate`` prints."""
+        return {
+            "sentence": self.sentence,
+            "translator": self.translator,
+            "stand_in": self.stand_in,
+            "expressions": [e.to_dict() for e in self.expressions],
+            "grounding": [g.to_dict() for g in self.groundings],
+            "lifted": {
+                "sentence": self.lifted.text,
+                "formula": str(self.lifted_formula),
+                "placeholders": dict(self.lifted.placeholders),
+            },
+            "formula": str(self.formula),
+            "pattern": self.pattern,
+            "family": self.family,
+        }
+
+    def review(self, **options):
+        """Verify with a person in a script; see :func:`safetychip.translate.review`."""
+        from ._review import review
+
+        return review(self, **options)
+
+    def widget(self, **options):
+        """Verify with a person in Jupyter; see :class:`safetychip.translate.ReviewWidget`."""
+        from ._widget import ReviewWidget
+
+        return ReviewWidget(self, **options)
+
+    def __repr__(self) -> str:
+        label = " [stand-in]" if self.stand_in else ""
+        return f"<Translation{label} {self.sentence!r} -> {self.formula} ({self.pattern})>"
+
+    def _repr_html_(self) -> str:
+        rows = [
+            ("sentence", html.escape(self.sentence)),
+            (
+                "expressions",
+                html.escape(
+                    ", ".join(
+                        f"{g.expression} → {g.name} ({g.method}, {g.score:.2f})"
+                        for g in self.groundings
+                    )
+                    or "none"
+                ),
+            ),
+            ("lifted", html.escape(self.lifted.text)),
+            ("lifted formula", f"<code>{html.escape(str(self.lifted_formula))}</code>"),
+            ("formula", f"<code>{html.escape(str(self.formula))}</code>"),
+            ("pattern", html.escape(f"{self.pattern} ({self.family})" if self.pattern else "none")),
+            (
+                "translator",
+                html.escape(
+                    self.translator + (" — offline stand-in, not an LLM" if self.stand_in else "")
+                ),
+            ),
+        ]
+        body = "".join(
+            f"<tr><th style='text-align:left'>{k}</th><td style='text-align:left'>{v}</td></tr>"
+            for k, v in rows
+        )
+        return f"<table>{body}</table>"
+
+
+class Translator:
+    """English constraints to checked, grounded formulas for one vocabulary.
+
+    Parameters
+    ----------
+    vocabulary : Vocabulary or str
+        The environment's names (or a scene name / file for :func:`load_vocabulary`).
+    model : ChatModel, optional
+        Use this model for recognition and lifted translation; default: offline.
+    embedder : Embedder, "minilm" or None
+        For expressions that match no name exactly (see :class:`Grounder`).
+    threshold, margin : float
+        Grounding thresholds (see :class:`Grounder`).
+    max_attempts : int
+        Requests per model step before an unreadable reply is an error.
+    max_length : int
+        Longest sentence accepted, in characters.
+    recognizer, lifted_translator : callable, optional
+        Replace one step: ``recognizer(sentence) -> list[Expression]``,
+        ``lifted_translator(lifted_text) -> LiftedTranslation``.
+    """
+
+    def __init__(
+        self,
+        vocabulary: Vocabulary | str,
+        *,
+        model: ChatModel | None = None,
+        embedder: Embedder | str | None = "minilm",
+        threshold: float = THRESHOLD,
+        margin: float = MARGIN,
+        max_attempts: int = 3,
+        max_length: int = MAX_SENTENCE,
+        recognizer=None,
+        lifted_translator=None,
+    ) -> None:
+        self.vocabulary = load_vocabulary(vocabulary)
+        self.model = model
+        self.grounder = Grounder(self.vocabulary, embedder, threshold=threshold, margin=margin)
+        self.max_length = max_length
+        if recognizer is None:
+            recognizer = (
+                LLMRecognizer(model, max_attempts=max_attempts)
+                if model is not None
+                else (lambda s: recognize(s, self.vocabulary))
+            )
+        if lifted_translator is None:
+            lifted_translator = (
+                LLMTranslator(
+                    model, max_attempts=max_attempts, predicates=self.vocabulary.predicates
+                )
+                if model is not None
+                else PatternTranslator()
+            )
+        self.recognizer = recognizer
+        self.lifted_translator = lifted_translator
+
+    @property
+    def name(self) -> str:
+        """The lifted translator's name."""
+        return getattr(self.lifted_translator, "name", type(self.lifted_translator).__name__)
+
+    def check_sentence(self, sentence: object) -> str:
+        """*sentence*, stripped, if it is usable.
+
+        Raises
+        ------
+        SentenceError
+            Not a string, empty, or longer than ``max_length``.
+        """
+        if not isinstance(sentence, str):
+            raise SentenceError(f"a sentence must be a string, got {type(sentence).__name__}")
+        text = " ".join(sentence.split())
+        if not text:
+            raise SentenceError("the sentence is empty: write one constraint in English")
+        if len(text) > self.max_length:
+            raise SentenceError(
+                f"the sentence is {len(text)} characters long; at most {self.max_length} are "
+                "accepted: state one constraint per sentence"
+            )
+        return text
+
+    def translate(
+        self,
+        sentence: str,
+        *,
+        accepted: Iterable[Constraint | Formula | str] = (),
+        invariants: Iterable[Formula | str] = (),
+        name: str = "",
+    ) -> Translation:
+        """Translate one sentence into a checked constraint (nothing is accepted).
+
+        Parameters
+        ----------
+        sentence : str
+            One constraint in English.
+        accepted : iterable of Constraint, Formula or str
+            Constraints already accepted; the new one must be satisfiable with them.
+        invariants : iterable of Formula or str
+            Domain facts for the satisfiability checks.
+        name : str
+            Name for the constraint.
+
+        Raises
+        ------
+        SentenceError, OutOfGrammarError, GroundingError, TranslationReplyError,
+        VocabularyError, ConflictError
+            See :mod:`safetychip.errors`; also any ``LLMError`` of the model.
+        """
+        text = self.check_sentence(sentence)
+        expressions = tuple(self.recognizer(text))
+        groundings = tuple(self.grounder.ground(e) for e in expressions)
+        lifted = lift(text, [(e.start, e.end) for e in expressions], groundings)
+        try:
+            result: LiftedTranslation = self.lifted_translator(lifted.text)
+        except OutOfGrammarError as err:
+            message = str(err).replace(repr(lifted.text), f"{text!r} (lifted: {lifted.text!r})", 1)
+            raise OutOfGrammarError(message, lifted.text) from None
+        pattern = result.pattern
+        constraint = assemble(
+            result.formula,
+            lifted.placeholders,
+            self.vocabulary,
+            accepted=accepted,
+            invariants=invariants,
+            sentence=text,
+            name=name,
+            pattern=pattern,
+        )
+        stand_in = bool(
+            getattr(self.recognizer, "stand_in", False)
+            or getattr(self.lifted_translator, "stand_in", False)
+        )
+        return Translation(
+            text,
+            expressions,
+            groundings,
+            lifted,
+            result.formula,
+            constraint,
+            pattern,
+            self.name,
+            stand_in,
+            self.vocabulary,
+        )
+
+    __call__ = translate
+
+    def __repr__(self) -> str:
+        return f"<Translator {self.name} over {self.vocabulary!r}>"

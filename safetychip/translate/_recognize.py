@@ -1,0 +1,327 @@
+"""Referring-expression recognition: which spans of a sentence name things in the world.
+
+Two recognisers return the same :class:`Expression` values:
+
+:func:`recognize`
+    Offline. Finds the vocabulary's names in the sentence, longest first, however they are
+    written: with spaces or run together (``book shelf``, ``bookshelf``), in the plural,
+    after an article, by a synonym (``TV``, ``coffee maker``), or by a class name with a room
+    (``the sink in the kitchen``). A noun phrase after an article that names nothing known
+    is returned too, without candidates, so that grounding can embed it or say it is unknown.
+:class:`LLMRecognizer`
+    Asks a chat model with the prompt ``data/prompts/referring_expressions.txt``; a reply
+    that cannot be read is retried, then raises
+    :class:`~safetychip.errors.TranslationReplyError` quoting it.
+
+Examples
+--------
+>>> from safetychip.translate import Vocabulary
+>>> v = Vocabulary.from_names(["book", "book_shelf", "kitchen", "television"])
+>>> [(e.text, e.candidates) for e in recognize("Put the books on the bookshelf", v)]
+[('the books', ('book',)), ('the bookshelf', ('book_shelf',))]
+>>> [(e.text, e.candidates) for e in recognize("Never watch the TV in the kitchen", v)]
+[('the TV', ('television',)), ('the kitchen', ('kitchen',))]
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+
+from ..errors import TranslationReplyError
+from ..llm import ChatModel
+from ._prompts import fill, load_prompt
+from ._vocabulary import Vocabulary, singular
+
+__all__ = ["Expression", "LLMRecognizer", "recognize"]
+
+
+@dataclass(frozen=True)
+class Expression:
+    """A referring expression: a span of the sentence that names an object or a place.
+
+    Attributes
+    ----------
+    text : str
+        The span as written, with its article (``"the book shelf"``).
+    start, end : int
+        Character offsets of the span in the sentence.
+    candidates : tuple of str
+        The names it means exactly (several when ambiguous); empty when it matched no
+        phrase of the vocabulary and must be grounded by similarity.
+    """
+
+    text: str
+    start: int
+    end: int
+    candidates: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        """JSON-ready form."""
+        return {
+            "text": self.text,
+            "start": self.start,
+            "end": self.end,
+            "candidates": list(self.candidates),
+        }
+
+
+_TOKEN = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)?")
+_DETERMINERS = {"the", "a", "an", "your", "my", "our", "that", "this", "these", "those", "its"}
+# Nouns after an article that are not things in the world.
+_NOT_THINGS = frozenset(
+    """
+    time times step steps moment end way point rest same first next last beginning start
+    circumstance circumstances maximum minimum while single very whole other one thing
+    things task lot bit few day morning evening night second third once twice all each
+    every any some no more less most least hand hands eye eyes foot feet mind attention
+    order case
+    """.split()
+)
+# Words that end a noun phrase (verbs, prepositions, conjunctions, adverbs).
+_STOP = frozenset(
+    """
+    and or but if then before after until till when whenever once while in into on onto
+    at to of from with without by for near inside out up down off back again is are was
+    be been being has have had it them there you must should can may will never not do
+    does did later first immediately right away afterwards eventually anymore ever means
+    more than least most exactly twice times time every each always so that which who
+    over under through past next directly straight only as soon too also either nor both
+    open closed shut switched turned left put placed
+    """.split()
+)
+_MAX_WORDS = 4
+
+
+def _tokens(sentence: str) -> list[tuple[str, int, int]]:
+    out = []
+    for m in _TOKEN.finditer(sentence):
+        word = m.group().lower()
+        if word.endswith("'s"):
+            word = word[:-2]
+        out.append((word, m.start(), m.end()))
+    return out
+
+
+def recognize(sentence: str, vocabulary: Vocabulary) -> list[Expression]:
+    """Find the referring expressions of *sentence*, offline, in order of appearance.
+
+    Parameters
+    ----------
+    sentence : str
+        One English sentence.
+    vocabulary : Vocabulary
+        The names to look for.
+
+    Returns
+    -------
+    list of Expression
+        Matches of the vocabulary's phrases (with candidates), and unknown noun phrases
+        after an article (without).
+
+    Examples
+    --------
+    >>> v = Vocabulary.from_names(["kitchen", "bathroom", "kitchen_sink", "bathroom_sink"])
+    >>> [(e.text, e.candidates) for e in recognize("Never use the sink in the kitchen", v)]
+    [('the sink in the kitchen', ('kitchen_sink',))]
+    >>> [(e.text, e.candidates) for e in recognize("Don't touch the sinks", v)]
+    [('the sinks', ('bathroom_sink', 'kitchen_sink'))]
+    >>> [(e.text, e.candidates) for e in recognize("Don't touch the cooker!", v)]
+    [('the cooker', ())]
+    """
+    toks = _tokens(sentence)
+    stems = [singular(w) for w, _, _ in toks]
+    longest = max((len(k) for k in vocabulary.phrases), default=1)
+    found: list[tuple[int, int, tuple[str, ...]]] = []  # token span [i, j) and candidates
+    i = 0
+    while i < len(toks):
+        match = None
+        for length in range(min(longest, len(toks) - i), 0, -1):
+            names = vocabulary.lookup(tuple(stems[i : i + length]))
+            if names:
+                match = (i, i + length, names)
+                break
+        if match is None:
+            # Words written apart that a name runs together ("mail box" for "mailbox").
+            for length in (3, 2):
+                if i + length <= len(toks):
+                    joined = singular("".join(w for w, _, _ in toks[i : i + length]))
+                    names = vocabulary.lookup((joined,))
+                    if names:
+                        match = (i, i + length, names)
+                        break
+        if match is None:
+            i += 1
+            continue
+        start, end, names = match
+        if len(names) > 1:
+            start, end, names = _narrow(toks, stems, start, end, names, vocabulary)
+        found.append((start, end, names))
+        i = end
+    taken = set()
+    for start, end, _ in found:
+        taken.update(range(start, end))
+    for span in _unknown_phrases(toks, taken):
+        found.append((*span, ()))
+    found.sort()
+    out = []
+    for start, end, names in found:
+        if start > 0 and toks[start - 1][0] in _DETERMINERS and (start - 1) not in taken:
+            start -= 1
+        a, b = toks[start][1], toks[end - 1][2]
+        out.append(Expression(sentence[a:b], a, b, names))
+    return out
+
+
+def _narrow(toks, stems, start, end, names, vocabulary):
+    """Pick among several instances by a room named next to the class: "sink in the kitchen"
+    or "kitchen's sink"."""
+    k = end
+    if k < len(toks) and toks[k][0] in ("in", "of", "inside") and k + 1 < len(toks):
+        k += 1
+        if toks[k][0] in _DETERMINERS and k + 1 < len(toks):
+            k += 1
+        for length in (2, 1):
+            if k + length > len(toks):
+                continue
+            room = vocabulary.lookup(tuple(stems[k : k + length]))
+            if len(room) == 1 and room[0] in vocabulary.rooms:
+                chosen = tuple(n for n in names if n.startswith(room[0] + "_"))
+                if chosen:
+                    return start, k + length, chosen
+    return start, end, names
+
+
+def _unknown_phrases(toks, taken) -> list[tuple[int, int]]:
+    """Noun phrases after an article that overlap no known name: up to four words, ended by
+    a stop word or punctuation, whose last word is a plausible thing."""
+    spans = []
+    for i, (word, _, _) in enumerate(toks):
+        if word not in _DETERMINERS or i in taken:
+            continue
+        j = i + 1
+        while (
+            j < len(toks)
+            and j - i <= _MAX_WORDS
+            and toks[j][0] not in _STOP
+            and toks[j][0] not in _DETERMINERS
+            and j not in taken
+        ):
+            if j > i + 1 and toks[j][1] > toks[j - 1][2] + 1:  # punctuation between words
+                break
+            j += 1
+        if j == i + 1 or toks[j - 1][0] in _NOT_THINGS or toks[i + 1][0] in _NOT_THINGS:
+            continue
+        if j < len(toks) and j in taken:
+            continue  # an adjective before a known name, e.g. "the red book"
+        spans.append((i + 1, j))
+    return spans
+
+
+class LLMRecognizer:
+    """Referring-expression recognition by a chat model.
+
+    The prompt (``data/prompts/referring_expressions.txt``) asks for one line
+    ``Expressions: e1 | e2 | …`` (or ``none``). A reply is accepted when that line is present
+    and every expression occurs in the sentence; otherwise the model is asked again, with
+    what was wrong, up to *max_attempts* requests in all.
+
+    Parameters
+    ----------
+    model : ChatModel
+        The model (a :class:`~safetychip.llm.StandInModel` is labelled as such downstream).
+    max_attempts : int
+        Requests before giving up.
+
+    Examples
+    --------
+    >>> from safetychip.llm import ScriptedModel
+    >>> llm = ScriptedModel(["Expressions: the fridge | the kitchen"])
+    >>> [e.text for e in LLMRecognizer(llm)("Open the fridge before the kitchen")]
+    ['the fridge', 'the kitchen']
+    """
+
+    def __init__(self, model: ChatModel, *, max_attempts: int = 3) -> None:
+        if max_attempts < 1:
+            raise ValueError(f"max_attempts must be at least 1, got {max_attempts}")
+        self.model = model
+        self.max_attempts = max_attempts
+        self.stand_in = False
+
+    def messages(self, sentence: str) -> list[dict[str, str]]:
+        """The conversation sent for *sentence*."""
+        return [
+            {"role": "system", "content": load_prompt("referring_expressions")},
+            {"role": "user", "content": fill("Utterance: {sentence}", sentence=sentence)},
+        ]
+
+    def __call__(self, sentence: str) -> list[Expression]:
+        """Recognise the expressions of *sentence*.
+
+        Raises
+        ------
+        TranslationReplyError
+            If no reply could be read within *max_attempts*; the message quotes the last.
+        LLMError
+            If a request fails (timeout, HTTP error), as the model raised it.
+        """
+        messages = self.messages(sentence)
+        reply = ""
+        for _ in range(self.max_attempts):
+            completion = self.model.complete(messages, temperature=0.0, max_tokens=200)
+            self.stand_in = self.stand_in or completion.stand_in
+            reply = completion.text
+            try:
+                return _read_expressions(reply, sentence)
+            except ValueError as why:
+                messages = [
+                    *messages,
+                    {"role": "assistant", "content": reply},
+                    {
+                        "role": "user",
+                        "content": f"I cannot use that reply: {why}. "
+                        "Answer with one line 'Expressions: ...' listing spans copied "
+                        "from the utterance, separated by '|', or 'Expressions: none'.",
+                    },
+                ]
+        raise TranslationReplyError(
+            f"{self.model.name} gave no usable list of referring expressions for {sentence!r} "
+            f"in {self.max_attempts} attempt{'s' * (self.max_attempts > 1)}; last reply: "
+            f"{_quote(reply)}",
+            reply,
+            self.max_attempts,
+        )
+
+
+def _quote(text: str, limit: int = 300) -> str:
+    return repr(text[:limit]) + ("…" if len(text) > limit else "")
+
+
+def _read_expressions(reply: str, sentence: str) -> list[Expression]:
+    line = next(
+        (x for x in reply.splitlines() if x.strip().lower().startswith("expressions:")), None
+    )
+    if line is None:
+        raise ValueError("it has no line starting with 'Expressions:'")
+    body = line.split(":", 1)[1].strip()
+    if body.lower() in ("", "none", "-", "[]"):
+        return []
+    lower = sentence.lower()
+    out, cursor = [], 0
+    for item in body.split("|"):
+        text = item.strip().strip("\"'`")
+        if not text:
+            continue
+        at = lower.find(text.lower(), cursor)
+        if at < 0:
+            at = lower.find(text.lower())
+        if at < 0:
+            raise ValueError(f"{text!r} does not occur in the utterance")
+        out.append(Expression(sentence[at : at + len(text)], at, at + len(text)))
+        cursor = at + len(text)
+    out.sort(key=lambda e: e.start)
+    for a, b in itertools.pairwise(out):
+        if b.start < a.end:
+            raise ValueError(f"{a.text!r} and {b.text!r} overlap")
+    return out

@@ -1,0 +1,393 @@
+"""Verification by a person: show what a translated constraint means, then accept, edit or
+reject it.
+
+For each constraint a :class:`ReviewCard` holds the formula, its automaton, a
+back-translation into English, and two *witness traces* in the environment's words: the
+shortest trace the formula accepts and the shortest it rejects ("walk to kitchen, then walk
+to bathroom: violates"). :func:`review` is the plain function for scripts (it reads the
+person's answers with ``input``); :class:`~safetychip.translate.ReviewWidget` is the same in
+Jupyter. Only an explicit *accept* adds the constraint to a
+:class:`~safetychip.translate.Specification`; an edit is parsed and checked again (names,
+arity, satisfiability) before it can be accepted.
+
+Examples
+--------
+>>> from safetychip.ltl import parse
+>>> accepted, rejected = witnesses(parse('!"agent_at(kitchen)" W "agent_at(bathroom)"'))
+>>> print(accepted)
+start with nothing true: satisfies
+>>> print(rejected)
+start at kitchen: violates
+>>> print(witnesses(parse('G("agent_at(bathroom)" -> X[!]!"agent_at(bathroom)")'))[1])
+start at bathroom: violates (it ends there)
+>>> print(witnesses(parse('G("is_grabbed(book)" -> XG!"agent_at(tv)")'))[1])
+start holding book, then walk to tv: violates
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..automata import DFA
+from ..errors import SafetyChipError
+from ..ltl import Formula, Proposition, parse
+from ..monitor import Constraint, compile_dfa
+from ._backtranslate import BackTranslation, back_translate
+from ._match import match_pattern
+
+__all__ = ["Review", "ReviewCard", "Witness", "prepare_review", "review", "witnesses"]
+
+_ACTIONS = {
+    "agent_at": ("walk to {0}", "walk away from {0}", "at {0}"),
+    "is_open": ("open {0}", "close {0}", "with {0} open"),
+    "is_switchedon": ("switch on {0}", "switch off {0}", "with {0} switched on"),
+    "is_grabbed": ("grab {0}", "put down {0}", "holding {0}"),
+    "is_touched": ("touch {0}", "stop touching {0}", "touching {0}"),
+    "is_on": ("put {0} on {1}", "take {0} off {1}", "with {0} on {1}"),
+    "is_in": ("put {0} in {1}", "take {0} out of {1}", "with {0} in {1}"),
+}
+
+
+def _words(atom: str, which: int) -> str:
+    prop = Proposition.parse(atom)
+    forms = _ACTIONS.get(prop.predicate)
+    if forms is None or not prop.args:
+        return (("make " if which == 0 else "unmake ") if which < 2 else "with ") + atom
+    return forms[which].format(*(a.replace("_", " ") for a in prop.args))
+
+
+@dataclass(frozen=True)
+class Witness:
+    """A shortest trace, told as actions in the environment's words.
+
+    Attributes
+    ----------
+    trace : tuple of frozenset of str
+        The proposition states (true atoms), position 0 first.
+    steps : tuple of str
+        One phrase per position: how the start looks, then the action producing each state.
+    accepted : bool
+        Whether the formula accepts the trace.
+    """
+
+    trace: tuple[frozenset[str], ...]
+    steps: tuple[str, ...]
+    accepted: bool
+
+    @property
+    def text(self) -> str:
+        """The trace as one line ending in ``satisfies`` or ``violates``."""
+        verdict = "satisfies" if self.accepted else "violates"
+        return ", then ".join(self.steps) + f": {verdict}"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _story(trace: list[frozenset[str]], accepted: bool) -> Witness:
+    steps = []
+    previous: frozenset[str] = frozenset()
+    for k, letter in enumerate(trace):
+        if k == 0:
+            true = sorted(letter)
+            if not true:
+                steps.append("start with nothing true")
+            else:
+                steps.append("start " + " and ".join(_words(a, 2) for a in true))
+        else:
+            went = [_words(a, 0) for a in sorted(letter - previous)]
+            gone = [_words(a, 1) for a in sorted(previous - letter)]
+            moves = gone + went
+            steps.append(" and ".join(moves) if moves else "do something else")
+        previous = letter
+    return Witness(tuple(trace), tuple(steps), accepted)
+
+
+class _Ending(Witness):
+    """A rejected witness that is only rejected because the trace stops there."""
+
+    @property
+    def text(self) -> str:
+        return super().text + " (it ends there)"
+
+
+def _sticky(dfa: DFA, trace: list[frozenset[str]] | None) -> list[frozenset[str]] | None:
+    """The same run of *dfa*, with atoms kept true from one state to the next wherever that
+    leads to the same automaton state: fewer, more natural changes to tell."""
+    if trace is None:
+        return None
+    out: list[frozenset[str]] = []
+    q = dfa.initial
+    for k, letter in enumerate(trace):
+        target = dfa.next_state(q, letter)
+        if k:
+            for atom in sorted(out[-1] - letter):
+                if dfa.next_state(q, letter | {atom}) == target:
+                    letter = letter | {atom}
+        out.append(letter)
+        q = target
+    return out
+
+
+def witnesses(formula: Formula | Constraint) -> tuple[Witness | None, Witness | None]:
+    """The shortest accepted and the shortest rejected trace of *formula*, told in words.
+
+    Either is None when none exists (the formula is unsatisfiable, or valid).
+    """
+    if isinstance(formula, Constraint):
+        formula = formula.formula
+    dfa = compile_dfa(formula)
+    good = _sticky(dfa, dfa.shortest_accepted())
+    bad = _sticky(dfa, dfa.shortest_rejected())
+    accepted = _story(good, True) if good is not None else None
+    rejected = None
+    if bad is not None:
+        rejected = _story(bad, False)
+        # Rejected only because it stops: some continuation would be accepted.
+        state = dfa.run(bad)
+        if state in dfa.live_states():
+            rejected = _Ending(rejected.trace, rejected.steps, False)
+    return accepted, rejected
+
+
+@dataclass(frozen=True)
+class ReviewCard:
+    """What a person sees to verify one translated constraint.
+
+    Attributes
+    ----------
+    sentence : str
+        The English the person wrote.
+    constraint : Constraint
+        The translated constraint.
+    dfa : DFA
+        Its minimal automaton.
+    back_translation : BackTranslation
+        The formula read back in English.
+    accepted_example, rejected_example : Witness or None
+        Shortest traces it accepts and rejects.
+    """
+
+    sentence: str
+    constraint: Constraint
+    dfa: DFA
+    back_translation: BackTranslation
+    accepted_example: Witness | None
+    rejected_example: Witness | None
+
+    @property
+    def formula(self) -> Formula:
+        """The formula under review."""
+        return self.constraint.formula
+
+    def text(self) -> str:
+        """The card as plain text, for a terminal."""
+        pattern = self.constraint.pattern or "none"
+        dead = sorted(self.dfa.dead_states())
+        lines = [
+            f"sentence:         {self.sentence}",
+            f"formula:          {self.formula}",
+            f"pattern:          {pattern}",
+            f"reads back as:    {self.back_translation}",
+            f"automaton:        {self.dfa.num_states} states, initial {self.dfa.initial}, "
+            f"accepting {[s for s, a in enumerate(self.dfa.accepting) if a]}, dead {dead}",
+        ]
+        for s in range(self.dfa.num_states):
+            for t, g in self.dfa.guards(s):
+                lines.append(f"                  {s} -> {t}: {g}")
+        lines.append(f"shortest accepted: {self.accepted_example or 'none (unsatisfiable)'}")
+        lines.append(f"shortest rejected: {self.rejected_example or 'none (always true)'}")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return f"<ReviewCard {self.formula} ({self.constraint.pattern or 'no pattern'})>"
+
+    def _repr_html_(self) -> str:
+        esc = html.escape
+        rows = [
+            ("sentence", esc(self.sentence)),
+            ("formula", f"<code>{esc(str(self.formula))}</code>"),
+            ("pattern", esc(self.constraint.pattern or "none")),
+            ("reads back as", esc(str(self.back_translation))),
+            ("shortest accepted", esc(str(self.accepted_example or "none (unsatisfiable)"))),
+            ("shortest rejected", esc(str(self.rejected_example or "none (always true)"))),
+        ]
+        body = "".join(
+            f"<tr><th style='text-align:left'>{k}</th><td style='text-align:left'>{v}</td></tr>"
+            for k, v in rows
+        )
+        return f"<div><table>{body}</table>{self.dfa._repr_svg_()}</div>"
+
+
+def prepare_review(item, *, model=None) -> ReviewCard:
+    """The card for *item* (a Translation, Constraint, Formula or formula text).
+
+    Parameters
+    ----------
+    model : ChatModel, optional
+        Back-translate with this model instead of the pattern's template.
+    """
+    if isinstance(item, str):
+        item = Constraint(parse(item))
+    elif isinstance(item, Formula):
+        item = Constraint(item)
+    constraint = item if isinstance(item, Constraint) else item.constraint
+    sentence = constraint.sentence or getattr(item, "sentence", "")
+    if constraint.pattern is None:
+        found = match_pattern(constraint.formula)
+        if found:
+            constraint = Constraint(
+                constraint.formula, constraint.sentence, constraint.name, found[0]
+            )
+    good, bad = witnesses(constraint.formula)
+    return ReviewCard(
+        sentence,
+        constraint,
+        compile_dfa(constraint.formula),
+        back_translate(constraint.formula, model=model),
+        good,
+        bad,
+    )
+
+
+@dataclass
+class Review:
+    """The outcome of a review.
+
+    Attributes
+    ----------
+    decision : str
+        ``"accepted"`` or ``"rejected"``.
+    constraint : Constraint or None
+        The accepted constraint (after any edits), else None.
+    edits : list of str
+        Formula texts the person typed, in order.
+    cards : list of ReviewCard
+        Every card shown (one more after each valid edit).
+    """
+
+    decision: str
+    constraint: Constraint | None = None
+    edits: list[str] = field(default_factory=list)
+    cards: list[ReviewCard] = field(default_factory=list)
+
+    @property
+    def accepted(self) -> bool:
+        """True when the constraint was accepted."""
+        return self.decision == "accepted"
+
+
+def edit_constraint(
+    card: ReviewCard, text: str, vocabulary=None, accepted=(), invariants=()
+) -> Constraint:
+    """The constraint after an edit: parsed, checked against the vocabulary, satisfiable.
+
+    Raises
+    ------
+    SafetyChipError
+        FormulaSyntaxError, VocabularyError or ConflictError, with the reason.
+    """
+    from ._assemble import satisfiable
+
+    formula = parse(text)
+    if vocabulary is not None:
+        vocabulary.check(formula)
+    found = match_pattern(formula)
+    edited = Constraint(formula, card.sentence, card.constraint.name, found[0] if found else None)
+    from ..errors import ConflictError
+
+    if satisfiable([edited], invariants):
+        raise ConflictError(f"{formula} is unsatisfiable on its own", ("new",))
+    conflict = satisfiable([*accepted, Constraint(formula, card.sentence, "new")], invariants)
+    if conflict:
+        raise ConflictError(
+            f"{formula} contradicts {', '.join(c for c in conflict if c != 'new')}"
+            " among the accepted constraints",
+            tuple(conflict),
+        )
+    return edited
+
+
+def review(
+    item,
+    *,
+    specification=None,
+    vocabulary=None,
+    model=None,
+    ask: Callable[[str], str] = input,
+    show: Callable[[str], object] = print,
+    max_rounds: int = 10,
+) -> Review:
+    """Show a translated constraint to a person and record their decision.
+
+    The person answers ``a`` (accept), ``r`` (reject) or ``e`` (edit, then types a formula in
+    Spot syntax, which is checked and shown again). With a *specification*, an accepted
+    constraint is added to it (:meth:`~safetychip.translate.Specification.accept`, which
+    rechecks satisfiability); a conflict is shown and the person decides again.
+
+    Parameters
+    ----------
+    item : Translation, Constraint, Formula or str
+        What to review.
+    specification : Specification, optional
+        Where accepted constraints go.
+    vocabulary : Vocabulary, optional
+        For checking edits (default: the translation's).
+    model : ChatModel, optional
+        Back-translate with this model.
+    ask, show : callable
+        Read an answer to a prompt; display text. ``input`` and ``print`` by default.
+    max_rounds : int
+        Questions before giving up (counts as a rejection).
+
+    Examples
+    --------
+    >>> from safetychip.ltl import parse
+    >>> answers = iter(["e", 'G !"is_grabbed(phone)"', "a"])
+    >>> outcome = review(parse('F"is_grabbed(phone)"'), ask=lambda _: next(answers),
+    ...                  show=lambda _: None)
+    >>> outcome.decision, str(outcome.constraint.formula), outcome.edits
+    ('accepted', 'G!"is_grabbed(phone)"', ['G !"is_grabbed(phone)"'])
+    """
+    vocabulary = vocabulary or getattr(item, "vocabulary", None)
+    card = prepare_review(item, model=model)
+    outcome = Review("rejected", cards=[card])
+    show(card.text())
+    for _ in range(max_rounds):
+        answer = ask("accept, edit or reject? [a/e/r] ").strip().lower()
+        if answer in ("r", "reject", "n", "no"):
+            show("rejected: nothing was accepted")
+            return outcome
+        if answer in ("e", "edit"):
+            text = ask("formula (Spot syntax): ").strip()
+            outcome.edits.append(text)
+            accepted = specification.constraints if specification is not None else ()
+            inv = specification.invariants if specification is not None else ()
+            try:
+                edited = edit_constraint(card, text, vocabulary, accepted, inv)
+            except SafetyChipError as err:
+                show(f"edit refused: {err}")
+                continue
+            card = prepare_review(edited, model=model)
+            outcome.cards.append(card)
+            show(card.text())
+            continue
+        if answer in ("a", "accept", "y", "yes"):
+            constraint = card.constraint
+            if specification is not None:
+                try:
+                    constraint = specification.accept(constraint)
+                except SafetyChipError as err:
+                    show(f"cannot accept: {err}")
+                    continue
+            outcome.decision, outcome.constraint = "accepted", constraint
+            show(f"accepted: {constraint.name or '(unnamed)'} {constraint.formula}")
+            return outcome
+        show(f"please answer a, e or r (got {answer!r})")
+    show(f"no decision after {max_rounds} questions: nothing was accepted")
+    return outcome

@@ -1,0 +1,173 @@
+"""The specification being built: the constraints a person has accepted, one at a time.
+
+:meth:`Specification.accept` is the only way in. It re-checks the constraint against those
+already accepted (and the domain invariants) and either appends it whole or raises, so a
+specification is always satisfiable and never holds a half-accepted constraint.
+
+Examples
+--------
+>>> from safetychip.ltl import parse
+>>> spec = Specification()
+>>> spec.accept(parse('G!"agent_at(kitchen)"'), sentence="never go to the kitchen").name
+'c1'
+>>> spec.accept(parse('F"agent_at(kitchen)"'))
+Traceback (most recent call last):
+...
+safetychip.errors.ConflictError: F"agent_at(kitchen)" contradicts the constraints already
+accepted: no finite trace satisfies it together with c1 (never go to the kitchen)
+>>> len(spec)
+1
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Iterable, Iterator
+
+from ..errors import ConflictError, SpecificationError
+from ..ltl import Formula, parse
+from ..monitor import Constraint, Monitor, as_constraints
+from ._assemble import satisfiable
+
+__all__ = ["Specification"]
+
+
+class Specification:
+    """Accepted constraints, jointly satisfiable, with unique names.
+
+    Parameters
+    ----------
+    constraints : iterable of Constraint, Formula or str
+        Constraints to start with (checked like any accepted one).
+    invariants : iterable of Formula or str
+        Domain facts honoured by every satisfiability check (e.g.
+        :func:`safetychip.monitor.exactly_one` over the rooms).
+    """
+
+    def __init__(
+        self,
+        constraints: Iterable[Constraint | Formula | str] = (),
+        *,
+        invariants: Iterable[Formula | str] = (),
+    ) -> None:
+        self.invariants = tuple(parse(i) if isinstance(i, str) else i for i in invariants)
+        self._constraints: list[Constraint] = []
+        for c in as_constraints(constraints):
+            self.accept(c)
+
+    @property
+    def constraints(self) -> tuple[Constraint, ...]:
+        """The accepted constraints, in order of acceptance."""
+        return tuple(self._constraints)
+
+    def _next_name(self) -> str:
+        taken = {c.name for c in self._constraints}
+        k = len(self._constraints) + 1
+        while f"c{k}" in taken:
+            k += 1
+        return f"c{k}"
+
+    def check(self, item) -> Constraint:
+        """The constraint *item* would be accepted as (named), or raise without accepting.
+
+        Raises
+        ------
+        ConflictError
+            If it is unsatisfiable alone or with the accepted constraints.
+        SpecificationError
+            If its name is taken.
+        """
+        constraint = _as_constraint(item)
+        name = constraint.name or self._next_name()
+        if name in {c.name for c in self._constraints}:
+            raise SpecificationError(
+                f"a constraint named {name!r} is already accepted; choose another name"
+            )
+        constraint = Constraint(constraint.formula, constraint.sentence, name, constraint.pattern)
+        if satisfiable([constraint], self.invariants):
+            raise ConflictError(
+                f"{constraint.formula} is unsatisfiable on its own: no finite trace satisfies it",
+                (name,),
+            )
+        conflict = satisfiable([*self._constraints, constraint], self.invariants)
+        if conflict:
+            others = "; ".join(
+                f"{c.name} ({c.sentence or c.formula})"
+                for c in self._constraints
+                if c.name in conflict
+            )
+            raise ConflictError(
+                f"{constraint.formula} contradicts the constraints already accepted: no finite "
+                f"trace satisfies it together with {others or 'the domain invariants'}",
+                tuple(conflict),
+            )
+        return constraint
+
+    def accept(self, item, *, name: str = "", sentence: str = "") -> Constraint:
+        """Check *item* (a Translation, Constraint, Formula or formula text) and append it.
+
+        Returns the accepted constraint, named ``c1``, ``c2``… unless it has a name.
+        """
+        constraint = _as_constraint(item)
+        if name or sentence:
+            constraint = Constraint(
+                constraint.formula,
+                sentence or constraint.sentence,
+                name or constraint.name,
+                constraint.pattern,
+            )
+        constraint = self.check(constraint)
+        self._constraints.append(constraint)
+        return constraint
+
+    def remove(self, name: str) -> Constraint:
+        """Remove and return the constraint called *name*."""
+        for i, c in enumerate(self._constraints):
+            if c.name == name:
+                return self._constraints.pop(i)
+        raise KeyError(
+            f"no constraint named {name!r}; the constraints are "
+            f"{', '.join(c.name for c in self._constraints) or 'none'}"
+        )
+
+    def monitor(self, **options) -> Monitor:
+        """A :class:`~safetychip.monitor.Monitor` over the accepted constraints."""
+        return Monitor(self._constraints, self.invariants, **options)
+
+    def to_json(self) -> str:
+        """The constraints as the JSON list ``safetychip monitor`` reads."""
+        return json.dumps([c.to_dict() for c in self._constraints], indent=2, ensure_ascii=False)
+
+    def __len__(self) -> int:
+        return len(self._constraints)
+
+    def __iter__(self) -> Iterator[Constraint]:
+        return iter(self._constraints)
+
+    def __repr__(self) -> str:
+        return f"<Specification: {len(self)} constraints>"
+
+    def _repr_html_(self) -> str:
+        rows = "".join(
+            f"<tr><td>{html.escape(c.name)}</td><td style='text-align:left'>"
+            f"{html.escape(c.sentence)}</td><td style='text-align:left'><code>"
+            f"{html.escape(str(c.formula))}</code></td></tr>"
+            for c in self._constraints
+        )
+        return f"<table><tr><th>name</th><th>sentence</th><th>formula</th></tr>{rows}</table>"
+
+
+def _as_constraint(item) -> Constraint:
+    if isinstance(item, Constraint):
+        return item
+    constraint = getattr(item, "constraint", None)
+    if isinstance(constraint, Constraint):
+        return constraint
+    if isinstance(item, Formula):
+        return Constraint(item)
+    if isinstance(item, str):
+        return Constraint(parse(item))
+    raise SpecificationError(
+        f"cannot accept {item!r}: expected a Translation, Constraint, Formula or formula text"
+    )

@@ -1,0 +1,455 @@
+"""The environment's vocabulary: the names a constraint may mention, and the predicates.
+
+A :class:`Vocabulary` knows the unique names of a scene's objects and rooms, which of them
+are rooms, the predicates with their arity, and the *phrases* a person may use for each
+name: the name with spaces (``book shelf``), run together (``bookshelf``), a class name
+shared by several instances (``sink`` for ``kitchen_sink`` and ``bathroom_sink``), and
+common synonyms (``tv``, ``couch``, ``coffee maker``). Phrases are compared word by word
+after :func:`phrase_key` (lower case, articles dropped, plurals made singular).
+
+Examples
+--------
+>>> v = Vocabulary.from_names(["book", "book_shelf", "kitchen", "kitchen_sink",
+...                            "bathroom", "bathroom_sink"], rooms=["kitchen", "bathroom"])
+>>> v.lookup("the Bookshelf"), v.lookup("books"), v.lookup("sinks")
+(('book_shelf',), ('book',), ('bathroom_sink', 'kitchen_sink'))
+>>> v.arity("is_on")
+2
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from types import MappingProxyType
+
+from ..errors import DataFileError, VocabularyError
+from ..ltl import Formula, Proposition
+
+__all__ = [
+    "DATA_DIR",
+    "PREDICATES",
+    "SYNONYMS",
+    "Vocabulary",
+    "load_vocabulary",
+    "phrase_key",
+    "singular",
+]
+
+#: The repository's ``data/`` folder.
+DATA_DIR = Path(__file__).resolve().parents[2] / "data"
+
+#: The grounded predicates of the guide, with their number of arguments.
+PREDICATES: Mapping[str, int] = MappingProxyType(
+    {
+        "agent_at": 1,
+        "is_open": 1,
+        "is_switchedon": 1,
+        "is_grabbed": 1,
+        "is_touched": 1,
+        "is_on": 2,
+        "is_in": 2,
+    }
+)
+
+#: Groups of phrases that name the same kind of thing (the first is the usual class name).
+SYNONYMS: tuple[tuple[str, ...], ...] = (
+    ("television", "tv", "telly"),
+    ("book_shelf", "bookcase", "shelf"),
+    ("sofa", "couch"),
+    ("phone", "cellphone", "cell phone", "mobile phone", "telephone", "mobile"),
+    ("bedside_table", "nightstand", "night stand", "night table"),
+    ("mail_box", "letterbox", "letter box", "postbox"),
+    ("coffee_machine", "coffee maker", "coffeemaker"),
+    ("fridge", "refrigerator"),
+    ("living_room", "lounge"),
+    ("lamp", "table lamp"),
+    ("remote_control", "remote", "tv remote"),
+    ("garbage_can", "trash can", "bin", "trash", "dustbin", "rubbish bin"),
+    ("washing_machine", "washer"),
+    ("front_door", "door", "entrance door"),
+    ("stove", "cooker", "hob"),
+    ("bathroom", "restroom", "washroom"),
+    ("hallway", "corridor", "hall"),
+    ("dishwasher", "dish washer"),
+    ("toilet", "loo"),
+    ("bathtub", "tub", "bath"),
+    ("alarm_clock", "alarm"),
+    ("office_table", "desk"),
+)
+
+_ROOM_WORDS = frozenset(
+    """
+    kitchen bathroom bedroom living_room hallway corridor dining_room office garage
+    laundry_room home_office hall
+    """.split()
+)
+_DROP = re.compile(r"\b(?:the|a|an|your|my|our|that|this|these|those)\b")
+_WORD = re.compile(r"[a-z0-9]+")
+_INSTANCE = re.compile(r"_(\d+)$")
+_IRREGULAR_PLURALS = {
+    "shelves": "shelf",
+    "knives": "knife",
+    "loaves": "loaf",
+    "halves": "half",
+    "leaves": "leaf",
+    "mice": "mouse",
+    "feet": "foot",
+    "children": "child",
+    "people": "person",
+    "teeth": "tooth",
+    "wolves": "wolf",
+}
+# Words whose final s is not a plural ending.
+_KEEP_S = frozenset(
+    """
+    glass grass dress bus gas lens pants this is was has series species news always
+    perhaps towards
+    """.split()
+)
+
+
+def singular(word: str) -> str:
+    """A crude singular of an English noun, the same for both sides of a comparison.
+
+    Examples
+    --------
+    >>> [singular(w) for w in ["keys", "boxes", "bananas", "glasses", "cherries", "dress"]]
+    ['key', 'box', 'banana', 'glass', 'cherry', 'dress']
+    """
+    if len(word) <= 3 or word in _KEEP_S:
+        return word
+    for plural, one in _IRREGULAR_PLURALS.items():
+        if word.endswith(plural):  # also compounds: bookshelves
+            return word[: len(word) - len(plural)] + one
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "ches", "shes", "zes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us")):
+        return word[:-1]
+    return word
+
+
+def phrase_key(phrase: str) -> tuple[str, ...]:
+    """The words of *phrase*, lower case, without articles, each made singular.
+
+    Underscores separate words, as in unique names.
+
+    Examples
+    --------
+    >>> phrase_key("the Book_Shelves")
+    ('book', 'shelf')
+    """
+    text = _DROP.sub(" ", phrase.lower().replace("_", " "))
+    return tuple(singular(w) for w in _WORD.findall(text))
+
+
+@dataclass(frozen=True, eq=False)
+class Vocabulary:
+    """The names and predicates of one environment.
+
+    Build one with :meth:`from_scene`, :meth:`from_names`, :meth:`from_file` or
+    :func:`load_vocabulary`.
+
+    Attributes
+    ----------
+    name : str
+        Where it came from (a scene name, a file name).
+    names : tuple of str
+        Unique names of objects and rooms, sorted.
+    rooms : frozenset of str
+        The names that are rooms.
+    predicates : mapping of str to int
+        Predicate name -> number of arguments.
+    classes : mapping of str to str
+        Unique name -> its class (``kitchen_sink`` -> ``sink``).
+    """
+
+    name: str
+    names: tuple[str, ...]
+    rooms: frozenset[str] = frozenset()
+    predicates: Mapping[str, int] = field(default_factory=lambda: PREDICATES)
+    classes: Mapping[str, str] = field(default_factory=dict)
+    _index: dict[tuple[str, ...], tuple[str, ...]] = field(
+        default_factory=dict, init=False, repr=False
+    )
+
+    def __post_init__(self) -> None:
+        bad = [n for n in self.names if not re.fullmatch(r"[A-Za-z0-9_.\-]+", n)]
+        if bad:
+            raise VocabularyError(
+                f"vocabulary {self.name!r}: names must be identifiers such as 'book_shelf', "
+                f"got {', '.join(map(repr, bad[:5]))}"
+            )
+        if not self.names:
+            raise VocabularyError(f"vocabulary {self.name!r} has no names")
+        index: dict[tuple[str, ...], set[str]] = {}
+
+        def add(phrase: str, name: str) -> None:
+            key = phrase_key(phrase)
+            if key:
+                index.setdefault(key, set()).add(name)
+
+        by_class: dict[str, list[str]] = {}
+        for n in self.names:
+            cls = self.classes.get(n) or n
+            by_class.setdefault(cls, []).append(n)
+        for n in self.names:
+            add(n, n)
+            add(n.replace("_", ""), n)  # run together: bookshelf, mailbox
+            cls = self.classes.get(n) or n
+            add(cls, n)
+            add(cls.replace("_", ""), n)
+            for group in SYNONYMS:
+                if cls in group or n in group:
+                    for phrase in group:
+                        add(phrase, n)
+        # An exact name always wins over a class or synonym shared with other names.
+        exact = {phrase_key(n): n for n in self.names}
+        final = {k: (exact[k],) if k in exact else tuple(sorted(v)) for k, v in index.items()}
+        object.__setattr__(self, "_index", final)
+
+    # -- constructors -----------------------------------------------------------------------
+
+    @classmethod
+    def from_names(
+        cls,
+        names: Iterable[str],
+        *,
+        rooms: Iterable[str] | None = None,
+        predicates: Mapping[str, int] = PREDICATES,
+        name: str = "<names>",
+    ) -> Vocabulary:
+        """A vocabulary from unique names.
+
+        Without *rooms*, names such as ``kitchen`` or ``living_room`` are taken as rooms. A
+        name ``<room>_<class>`` or ``<room>_<class>_<k>`` gets the class ``<class>``.
+        """
+        unique = tuple(sorted(dict.fromkeys(names)))
+        room_set = (
+            frozenset(rooms)
+            if rooms is not None
+            else frozenset(n for n in unique if n in _ROOM_WORDS)
+        )
+        classes = {}
+        for n in unique:
+            base = _INSTANCE.sub("", n)
+            for room in sorted(room_set, key=len, reverse=True):
+                if base.startswith(room + "_") and base != room:
+                    base = base[len(room) + 1 :]
+                    break
+            classes[n] = base
+        return cls(
+            name, unique, room_set, MappingProxyType(dict(predicates)), MappingProxyType(classes)
+        )
+
+    @classmethod
+    def from_scene(cls, scene) -> Vocabulary:
+        """The vocabulary of a VirtualHome :class:`~safetychip.envs.Scene` (or its name)."""
+        if isinstance(scene, (str, os.PathLike)):
+            from ..envs import load_scene
+
+            scene = load_scene(scene)
+        classes = {n: scene.node(i)["class_name"] for i, n in scene.names.items()}
+        names = tuple(sorted(scene.names.values()))
+        return cls(scene.name, names, frozenset(scene.rooms), PREDICATES, MappingProxyType(classes))
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str]) -> Vocabulary:
+        """Read one name per line; blank lines and ``#`` comments are skipped.
+
+        Raises
+        ------
+        DataFileError
+            If the file cannot be read or names nothing.
+        """
+        source = Path(path)
+        try:
+            text = source.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise DataFileError(str(source), "no such vocabulary file") from None
+        except (OSError, UnicodeDecodeError) as err:
+            raise DataFileError(str(source), f"cannot read the vocabulary: {err}") from None
+        names = []
+        for number, line in enumerate(text.splitlines(), 1):
+            item = line.split("#", 1)[0].strip()
+            if not item:
+                continue
+            if not re.fullmatch(r"[A-Za-z0-9_.\-]+", item):
+                raise DataFileError(
+                    str(source),
+                    f"line {number}: {item!r} is not a name such as 'book_shelf' "
+                    "(one name per line)",
+                )
+            names.append(item)
+        if not names:
+            raise DataFileError(str(source), "the vocabulary file names nothing")
+        return cls.from_names(names, name=source.stem)
+
+    # -- queries ----------------------------------------------------------------------------
+
+    def lookup(self, phrase: str | tuple[str, ...]) -> tuple[str, ...]:
+        """The names *phrase* may mean exactly (by name, class or synonym); () if none."""
+        key = phrase if isinstance(phrase, tuple) else phrase_key(phrase)
+        return self._index.get(key, ())
+
+    @property
+    def phrases(self) -> Mapping[tuple[str, ...], tuple[str, ...]]:
+        """Every known phrase key -> the names it may mean."""
+        return MappingProxyType(self._index)
+
+    def arity(self, predicate: str) -> int:
+        """Number of arguments of *predicate*.
+
+        Raises
+        ------
+        VocabularyError
+            If the predicate is unknown.
+        """
+        try:
+            return self.predicates[predicate]
+        except KeyError:
+            raise VocabularyError(
+                f"unknown predicate {predicate!r}; {self.name} has {', '.join(self.predicates)}"
+            ) from None
+
+    def check(self, formula: Formula) -> None:
+        """Check every atom of *formula*: known predicate, right arity, known names.
+
+        Raises
+        ------
+        VocabularyError
+            Naming the atom and what is wrong, with the closest names.
+
+        Examples
+        --------
+        >>> from safetychip.ltl import parse
+        >>> v = Vocabulary.from_names(["fridge", "kitchen"])
+        >>> v.check(parse('G !"is_open(fridge)"'))
+        >>> v.check(parse('G !"is_open(fridge, kitchen)"'))
+        Traceback (most recent call last):
+        ...
+        safetychip.errors.VocabularyError: in 'is_open(fridge,kitchen)': is_open takes 1
+        argument, got 2
+        """
+        for atom in sorted(formula.atoms()):
+            try:
+                prop = Proposition.parse(atom)
+            except Exception:
+                raise VocabularyError(
+                    f"{atom!r} is not a proposition such as 'agent_at(kitchen)'"
+                ) from None
+            if not prop.args:
+                raise VocabularyError(
+                    f"{atom!r} is not a grounded predicate; expected one of "
+                    f"{', '.join(f'{p}(…)' for p in self.predicates)}"
+                )
+            if prop.predicate not in self.predicates:
+                import difflib
+
+                close = difflib.get_close_matches(prop.predicate, self.predicates, n=1)
+                hint = f"; did you mean {close[0]}?" if close else ""
+                raise VocabularyError(
+                    f"in {atom!r}: unknown predicate {prop.predicate!r}{hint} "
+                    f"({self.name} has {', '.join(self.predicates)})"
+                )
+            want = self.predicates[prop.predicate]
+            if len(prop.args) != want:
+                raise VocabularyError(
+                    f"in {atom!r}: {prop.predicate} takes {want} argument"
+                    f"{'s' * (want != 1)}, got {len(prop.args)}"
+                )
+            if len(prop.args) == 2 and prop.args[0] == prop.args[1]:
+                raise VocabularyError(
+                    f"in {atom!r}: a thing cannot be {prop.predicate}(…) itself; check which "
+                    "object each argument names"
+                )
+            for arg in prop.args:
+                if arg not in self.names:
+                    near = self.closest(arg)
+                    hint = f"; closest: {', '.join(near)}" if near else ""
+                    raise VocabularyError(
+                        f"in {atom!r}: {arg!r} is not a name in {self.name}{hint}"
+                    )
+
+    def closest(self, text: str, n: int = 3) -> tuple[str, ...]:
+        """Up to *n* names spelled most like *text* (difflib), best first."""
+        import difflib
+
+        key = "_".join(phrase_key(text)) or text
+        return tuple(difflib.get_close_matches(key, self.names, n=n, cutoff=0.4))
+
+    def phrase(self, name: str) -> str:
+        """How a name reads in English: ``book_shelf`` -> ``book shelf``."""
+        return name.replace("_", " ")
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.names
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Vocabulary {self.name!r}: {len(self.names)} names "
+            f"({len(self.rooms)} rooms), {len(self.predicates)} predicates>"
+        )
+
+
+@lru_cache(maxsize=32)
+def _load(spec: str) -> Vocabulary:
+    if spec == "spot_demo":
+        source = DATA_DIR / "spot_demo" / "constraints.json"
+        try:
+            entries = json.loads(source.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as err:
+            raise DataFileError(
+                str(source), f"cannot read the Spot demo constraints: {err}"
+            ) from None
+        from ..ltl import parse
+
+        names: set[str] = set()
+        for entry in entries:
+            for prop in parse(entry["formula"]).propositions():
+                names.update(prop.args)
+        return Vocabulary.from_names(sorted(names), name="spot_demo")
+    path = Path(spec)
+    if path.suffix == ".json" or spec in ("apartment_1", "apartment_2"):
+        return Vocabulary.from_scene(spec)
+    if path.is_file():
+        return Vocabulary.from_file(path)
+    from ..envs.virtualhome import SCENE_DIR
+
+    if (SCENE_DIR / f"{spec}.json").is_file():
+        return Vocabulary.from_scene(spec)
+    known = sorted(p.stem for p in SCENE_DIR.glob("*.json"))
+    raise DataFileError(
+        spec, f"no such scene or vocabulary file; known scenes: {', '.join([*known, 'spot_demo'])}"
+    )
+
+
+def load_vocabulary(spec: str | os.PathLike[str] | Vocabulary) -> Vocabulary:
+    """A vocabulary by scene name (``apartment_1``, ``spot_demo``) or file (a scene's
+    ``.json``, or a text file with one name per line); loaded once per process.
+
+    Raises
+    ------
+    DataFileError
+        If *spec* names no scene and no readable file.
+
+    Examples
+    --------
+    >>> v = load_vocabulary("spot_demo")
+    >>> v.names
+    ('book', 'book_shelf', 'coffee_machine', 'hallway', 'lamp', 'mail_box', 'phone',
+     'statue', 'television')
+    """
+    if isinstance(spec, Vocabulary):
+        return spec
+    return _load(os.fspath(spec))

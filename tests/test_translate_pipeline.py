@@ -1,0 +1,382 @@
+"""The whole pipeline, its bad-input paths, language models (scripted and over loopback
+HTTP), and the all-or-nothing acceptance of constraints."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import deque
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from safetychip.automata import equivalent
+from safetychip.errors import (
+    ConflictError,
+    GroundingError,
+    LLMStatusError,
+    LLMTimeoutError,
+    OutOfGrammarError,
+    SentenceError,
+    SpecificationError,
+    TranslationReplyError,
+    VocabularyError,
+)
+from safetychip.llm import ScriptedModel
+from safetychip.ltl import parse
+from safetychip.monitor import Constraint
+from safetychip.translate import (
+    MAX_SENTENCE,
+    Specification,
+    Translator,
+    assemble,
+    ground_formula,
+    load_vocabulary,
+    satisfiable,
+)
+
+
+@pytest.fixture(scope="module")
+def offline():
+    return Translator("apartment_1", embedder=None)
+
+
+def test_offline_translation_keeps_every_step(offline):
+    t = offline("If you open the fridge, you must close it later.")
+    assert [e.text for e in t.expressions] == ["the fridge"]
+    assert [(g.name, g.method, g.score) for g in t.groundings] == [("fridge", "exact", 1.0)]
+    assert t.lifted.text == "If you open [a], you must close it later."
+    assert str(t.lifted_formula) == 'G("is_open(a)" -> F!"is_open(a)")'
+    assert str(t.formula) == 'G("is_open(fridge)" -> F!"is_open(fridge)")'
+    assert (t.pattern, t.family, t.translator, t.stand_in) == (
+        "response",
+        "trigger",
+        "offline-pattern-grammar",
+        False,
+    )
+    data = t.to_dict()
+    assert data["lifted"] == {
+        "sentence": "If you open [a], you must close it later.",
+        "formula": 'G("is_open(a)" -> F!"is_open(a)")',
+        "placeholders": {"a": "fridge"},
+    }
+    assert json.loads(json.dumps(data)) == data
+    assert "<table>" in t._repr_html_()
+    assert t.constraint.sentence == "If you open the fridge, you must close it later."
+
+
+def test_same_thing_twice_gets_one_placeholder(offline):
+    t = offline("If you open the refrigerator, close the fridge right away.")
+    assert t.lifted.text == "If you open [a], close [a] right away."
+    assert dict(t.lifted.placeholders) == {"a": "fridge"}
+    assert t.pattern == "immediate_response"
+
+
+@pytest.mark.parametrize("sentence", ["", "   ", "\n\t"])
+def test_empty_sentence(offline, sentence):
+    with pytest.raises(SentenceError, match=r"^the sentence is empty: write one constraint"):
+        offline(sentence)
+
+
+def test_overlong_sentence(offline):
+    long = "Never pick up the phone " + "and the book " * 40
+    with pytest.raises(SentenceError) as caught:
+        offline(long)
+    assert str(caught.value) == (
+        f"the sentence is {len(' '.join(long.split()))} characters long;"
+        f" at most {MAX_SENTENCE} are accepted: state one constraint per"
+        " sentence"
+    )
+
+
+def test_not_a_string(offline):
+    with pytest.raises(SentenceError, match="a sentence must be a string, got int"):
+        offline(42)
+
+
+def test_no_known_pattern(offline):
+    with pytest.raises(OutOfGrammarError) as caught:
+        offline("The phone is nice.")
+    assert str(caught.value).startswith(
+        "'The phone is nice.' (lifted: '[a] is nice.') is outside the offline translator's "
+        "grammar: no form reads it."
+    )
+
+
+def test_ungroundable_referent_without_embedder(offline):
+    with pytest.raises(GroundingError) as caught:
+        offline("Never feed the goldfish.")
+    assert str(caught.value).startswith("'the goldfish' is not a name in apartment_1")
+    assert caught.value.expression == "the goldfish"
+
+
+def test_ambiguous_referent(offline):
+    with pytest.raises(
+        GroundingError,
+        match="'the sink' is ambiguous in apartment_1: it could be bathroom_sink or kitchen_sink",
+    ):
+        offline("Never touch the sink.")
+
+
+def test_conflict_with_accepted_constraints(offline):
+    spec = Specification()
+    spec.accept(offline("Stay out of the kitchen."))
+    with pytest.raises(ConflictError) as caught:
+        offline("Make sure you visit the kitchen.", accepted=spec.constraints)
+    assert caught.value.conflict == ("c1", "new")
+    assert (
+        "contradicts the constraints already accepted: no finite trace satisfies it "
+        "together with c1 (Stay out of the kitchen.)" in str(caught.value)
+    )
+    assert len(spec) == 1
+
+
+def test_unsatisfiable_alone():
+    with pytest.raises(ConflictError, match="is unsatisfiable on its own") as caught:
+        assemble(
+            parse('G!"agent_at(a)" & F"agent_at(a)"'),
+            {"a": "kitchen"},
+            load_vocabulary("apartment_1"),
+        )
+    assert caught.value.conflict == ("new",)
+
+
+def test_assemble_checks_the_vocabulary():
+    v = load_vocabulary("spot_demo")
+    with pytest.raises(
+        VocabularyError,
+        match="placeholder 'b' stands for nothing in the "
+        r"sentence \(bound: a=book\)",
+    ):
+        assemble(parse('G!"is_on(a,b)"'), {"a": "book"}, v)
+    with pytest.raises(VocabularyError, match="unknown predicate 'is_broken'"):
+        assemble(parse('G!"is_broken(a)"'), {"a": "book"}, v)
+    with pytest.raises(VocabularyError, match="is_on takes 2 arguments, got 1"):
+        assemble(parse('G!"is_on(a)"'), {"a": "book"}, v)
+    with pytest.raises(VocabularyError, match="not a predicate over placeholders"):
+        ground_formula(parse("G!a"), {"a": "book"})
+
+
+def test_specification_accepts_whole_constraints_only():
+    spec = Specification()
+    c1 = spec.accept(parse('!"agent_at(kitchen)" W "agent_at(bathroom)"'), sentence="k after b")
+    c2 = spec.accept(Constraint(parse('F"agent_at(kitchen)"'), "visit the kitchen", "visit"))
+    assert (c1.name, c2.name) == ("c1", "visit")
+    with pytest.raises(ConflictError):
+        spec.accept('G!"agent_at(bathroom)"')
+    with pytest.raises(SpecificationError, match="a constraint named 'visit' is already accepted"):
+        spec.accept(Constraint(parse("F a"), name="visit"))
+    with pytest.raises(ConflictError, match="unsatisfiable on its own"):
+        spec.accept("a & !a")
+    with pytest.raises(SpecificationError, match="cannot accept 3"):
+        spec.accept(3)
+    assert [c.name for c in spec] == ["c1", "visit"]
+    assert spec.remove("visit").name == "visit"
+    assert json.loads(spec.to_json())[0]["formula"] == '!"agent_at(kitchen)" W "agent_at(bathroom)"'
+    assert spec.monitor().reset(set()).safe
+    with pytest.raises(KeyError, match="no constraint named 'x'"):
+        spec.remove("x")
+    assert satisfiable(["G!a", "F a"]) == ("c1", "c2")
+
+
+def test_invariants_take_part_in_the_checks():
+    rooms = ["agent_at(kitchen)", "agent_at(bathroom)"]
+    from safetychip.monitor import exactly_one
+
+    spec = Specification(invariants=[exactly_one(rooms)])
+    spec.accept('G!"agent_at(kitchen)"')
+    with pytest.raises(ConflictError):  # never in the kitchen, so always in the bathroom
+        spec.accept('F!"agent_at(bathroom)"')
+
+
+# -- language models ------------------------------------------------------------------------
+
+
+def llm_translator(replies, **options):
+    return Translator("spot_demo", model=ScriptedModel(replies), embedder=None, **options)
+
+
+def test_llm_pipeline_is_labelled_a_stand_in():
+    t = llm_translator(
+        ["Expressions: the book | the TV", "LTL: G i is_grabbed(a) X G ! agent_at(b)"]
+    )
+    result = t("Once you have the book, keep clear of the TV")
+    assert str(result.formula) == 'G("is_grabbed(book)" -> XG!"agent_at(television)")'
+    assert result.pattern == "absence_after"
+    assert result.stand_in is True and result.translator == "scripted-stand-in"
+    prompt = t.model.requests[1].messages
+    assert "Operators:" in prompt[0].content and "agent_at(a)" in prompt[0].content
+    assert prompt[-1].content == "Utterance: Once you have [a], keep clear of [b]\nLTL:"
+
+
+def test_llm_reply_that_does_not_parse_is_retried_then_quoted():
+    t = llm_translator(
+        ["Expressions: the phone", "never grab it", "LTL: G ! (", "LTL: G ! holds(a)"]
+    )
+    with pytest.raises(TranslationReplyError) as caught:
+        t("Never pick up the phone")
+    err = caught.value
+    assert err.attempts == 3 and err.reply == "LTL: G ! holds(a)"
+    assert str(err).startswith(
+        "scripted-stand-in gave no readable formula for 'Never pick up [a]'"
+        " in 3 attempts; last reply: 'LTL: G ! holds(a)' (unknown "
+        "predicate 'holds'"
+    )
+    feedback = [r.messages[-1].content for r in t.model.requests[2:]]
+    assert feedback[0].startswith("I cannot use that reply: 'never grab it' is not a formula")
+    assert feedback[1].startswith("I cannot use that reply: 'G ! (' is not a formula")
+    assert len(t.model.requests) == 4  # one recognition, three translation attempts
+
+
+def test_llm_reply_recovers_on_retry():
+    t = llm_translator(
+        ["Expressions: the phone", "LTL: G ! is_grabbed(b)", "```\nLTL: G ! is_grabbed(a)\n```"]
+    )
+    assert str(t("Never pick up the phone").formula) == 'G!"is_grabbed(phone)"'
+    assert (
+        "'is_grabbed(b)' uses b, which is not a placeholder"
+        in t.model.requests[2].messages[-1].content
+    )
+
+
+def test_llm_translation_can_be_accepted():
+    t = llm_translator(["Expressions: the phone", "LTL: G ! is_grabbed(a)"], max_attempts=1)
+    spec = Specification()
+    spec.accept(t("Never pick up the phone"))
+    assert len(spec) == 1
+
+
+class Loopback:
+    """An OpenAI-compatible server on 127.0.0.1: each request takes the next behaviour."""
+
+    def __init__(self):
+        self.script = deque()
+        self.release = threading.Event()
+        loop = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                self.rfile.read(int(self.headers["Content-Length"]))
+                kind, text = loop.script.popleft() if loop.script else ("ok", "none")
+                if kind == "hang":
+                    loop.release.wait(5)
+                    return
+                if kind == "500":
+                    body, status = b'{"error": {"message": "boom"}}', 500
+                else:
+                    body = json.dumps(
+                        {
+                            "id": "x",
+                            "object": "chat.completion",
+                            "model": "m",
+                            "choices": [
+                                {
+                                    "index": 0,
+                                    "finish_reason": "stop",
+                                    "message": {"role": "assistant", "content": text},
+                                }
+                            ],
+                            "usage": {"prompt_tokens": 1, "completion_tokens": 1},
+                        }
+                    )
+                    body, status = body.encode(), 200
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.httpd.server_port}/v1"
+        threading.Thread(
+            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        ).start()
+
+    def model(self):
+        from safetychip.llm import OpenAIChatModel, OpenAIEndpoint
+
+        return OpenAIChatModel(
+            "m", OpenAIEndpoint(self.url, api_key="k", timeout=0.5, max_retries=1, backoff=0.001)
+        )
+
+    def stop(self):
+        self.release.set()
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture
+def loopback():
+    pytest.importorskip("openai")
+    server = Loopback()
+    yield server
+    server.stop()
+
+
+def test_real_client_over_loopback(loopback):
+    loopback.script.extend(
+        [("ok", "Expressions: the statue | the TV"), ("ok", "LTL: W ! agent_at(b) agent_at(a)")]
+    )
+    t = Translator("spot_demo", model=loopback.model(), embedder=None)
+    result = t("See the statue before the TV")
+    assert equivalent(result.formula, parse('!"agent_at(television)" W "agent_at(statue)"'))
+    assert result.stand_in is False and result.translator == "m"
+
+
+def test_api_timeout_leaves_nothing_accepted(loopback):
+    spec = Specification()
+    loopback.script.extend([("hang", "")] * 2)
+    t = Translator("spot_demo", model=loopback.model(), embedder=None)
+    with pytest.raises(LLMTimeoutError, match=r"model 'm' at http://127\.0\.0\.1:\d+/v1 timed out"):
+        spec.accept(t("Never pick up the phone"))
+    assert len(spec) == 0
+
+
+def test_api_error_after_retries(loopback):
+    loopback.script.extend([("500", "")] * 2)
+    t = Translator("spot_demo", model=loopback.model(), embedder=None)
+    with pytest.raises(LLMStatusError) as caught:
+        t("Never pick up the phone")
+    assert caught.value.status == 500 and caught.value.attempts == 2
+
+
+def test_cli_translate_with_a_model_over_loopback(loopback, monkeypatch, capsys):
+    from safetychip import cli
+
+    monkeypatch.setenv("OPENAI_BASE_URL", loopback.url)
+    monkeypatch.setenv("OPENAI_API_KEY", "k")
+    loopback.script.extend([("ok", "Expressions: the phone"), ("ok", "LTL: G ! is_grabbed(a)")])
+    code = cli.main(
+        [
+            "translate",
+            "Never pick up the phone",
+            "--scene",
+            "spot_demo",
+            "--model",
+            "m",
+            "--timeout",
+            "2",
+        ]
+    )
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    assert code == 0, err
+    assert (data["formula"], data["translator"], data["stand_in"]) == (
+        'G!"is_grabbed(phone)"',
+        "m",
+        False,
+    )
+    loopback.script.extend([("ok", "Expressions: the phone")] + [("ok", "no idea")] * 3)
+    code = cli.main(
+        ["translate", "Never pick up the phone", "--scene", "spot_demo", "--model", "m"]
+    )
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err.startswith(
+        "safetychip translate: error: m gave no readable formula for "
+        "'Never pick up [a]' in 3 attempts; last reply: 'no idea'"
+    )

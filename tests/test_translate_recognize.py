@@ -1,0 +1,110 @@
+"""Referring-expression recognition, offline and by a (scripted) language model."""
+
+from __future__ import annotations
+
+import pytest
+
+from safetychip.errors import LLMTimeoutError, TranslationReplyError
+from safetychip.llm import ScriptedModel, StandInModel
+from safetychip.translate import LLMRecognizer, Vocabulary, load_vocabulary, recognize
+
+
+def spans(sentence, vocabulary):
+    return [(e.text, e.candidates) for e in recognize(sentence, vocabulary)]
+
+
+def test_multiword_names_longest_first():
+    v = load_vocabulary("apartment_1")
+    assert spans("Never put the book on the book shelf in the living room.", v) == [
+        ("the book", ("book",)),
+        ("the book shelf", ("book_shelf",)),
+        ("the living room", ("living_room",)),
+    ]
+    assert spans("Switch off the living room light.", v) == [
+        ("the living room light", ("living_room_light",))
+    ]
+
+
+def test_written_together_or_apart():
+    v = load_vocabulary("spot_demo")
+    assert spans("Put it in the mailbox", v) == [("the mailbox", ("mail_box",))]
+    assert spans("Put it in the mail box", v) == [("the mail box", ("mail_box",))]
+    assert spans("Leave the bookshelf alone", v) == [("the bookshelf", ("book_shelf",))]
+    w = Vocabulary.from_names(["mailbox", "bookshelf"])
+    assert spans("the mail box and the book shelf", w) == [
+        ("the mail box", ("mailbox",)),
+        ("the book shelf", ("bookshelf",)),
+    ]
+
+
+def test_plurals_articles_and_synonyms():
+    v = load_vocabulary("apartment_1")
+    assert spans("Don't touch the knives or a TV", v) == [
+        ("the knives", ("knife",)),
+        ("a TV", ("television",)),
+    ]
+    assert spans("Never use the coffee maker", v) == [("the coffee maker", ("coffee_machine",))]
+    assert spans("Sit on the couch", v) == [("the couch", ("sofa",))]
+
+
+def test_ambiguous_class_and_room_qualifier():
+    v = load_vocabulary("apartment_1")
+    assert spans("Never touch the sink", v) == [("the sink", ("bathroom_sink", "kitchen_sink"))]
+    assert spans("Never touch the sink in the bathroom", v) == [
+        ("the sink in the bathroom", ("bathroom_sink",))
+    ]
+    assert spans("Never touch the kitchen sink", v) == [("the kitchen sink", ("kitchen_sink",))]
+
+
+def test_unknown_noun_phrases_are_returned_without_candidates():
+    v = load_vocabulary("apartment_1")
+    assert spans("Never feed the cat before the next step", v) == [("the cat", ())]
+    assert spans("Keep your hands off the phone at the same time", v) == [("the phone", ("phone",))]
+    assert spans("Never ever", v) == []
+
+
+def test_offsets_point_into_the_sentence():
+    v = load_vocabulary("spot_demo")
+    sentence = "Grab the book, then the TV."
+    for e in recognize(sentence, v):
+        assert sentence[e.start : e.end] == e.text
+
+
+def test_llm_recognizer_reads_the_reply_and_sends_our_prompt():
+    llm = ScriptedModel(["Sure.\nExpressions: the tea kettle | the pantry"])
+    found = LLMRecognizer(llm)("Don't switch on the tea kettle in the pantry")
+    assert [(e.text, e.start) for e in found] == [("the tea kettle", 16), ("the pantry", 34)]
+    system = llm.requests[0].messages[0].content
+    assert "referring expression" in system and "Expressions: none" in system
+    assert LLMRecognizer(ScriptedModel(["Expressions: none"]))("Be careful") == []
+
+
+def test_llm_recognizer_retries_then_quotes_the_reply():
+    llm = ScriptedModel(["the kettle", "Expressions: the teapot", "I think: the kettle"])
+    with pytest.raises(TranslationReplyError) as caught:
+        LLMRecognizer(llm, max_attempts=3)("Never touch the kettle")
+    err = caught.value
+    assert err.attempts == 3 and err.reply == "I think: the kettle"
+    assert "in 3 attempts; last reply: 'I think: the kettle'" in str(err)
+    assert "'the teapot' does not occur in the utterance" in llm.requests[2].messages[-1].content
+    assert len(llm.requests) == 3
+
+
+def test_llm_recognizer_recovers_after_a_bad_reply():
+    llm = ScriptedModel(["no idea", "Expressions: the kettle"])
+    rec = LLMRecognizer(llm)
+    assert [e.text for e in rec("Never touch the kettle")] == ["the kettle"]
+    assert rec.stand_in is True
+
+
+def test_llm_recognizer_passes_api_errors_through():
+    def hang(messages):
+        raise LLMTimeoutError("model 'x' at http://127.0.0.1:9/v1 timed out after 1 s")
+
+    with pytest.raises(LLMTimeoutError, match="timed out"):
+        LLMRecognizer(StandInModel(hang))("Never touch the kettle")
+
+
+def test_bad_max_attempts():
+    with pytest.raises(ValueError, match="max_attempts must be at least 1"):
+        LLMRecognizer(ScriptedModel([]), max_attempts=0)
