@@ -85,7 +85,7 @@ def test_formula_rendering_matches_spot_printing(make_tasks):
         ("before", ["a", "b"], None, [{"a": False, "b": True}], False),
         ("response", ["a", "!a"], None, [{"a": True}, {"a": True}], False),
         (
-            "immediate_response",
+            "next_response",
             ["a", "b"],
             None,
             [{"a": False, "b": False}, {"a": True, "b": False}],

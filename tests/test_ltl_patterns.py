@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from safetychip.errors import FormulaError
+from safetychip.errors import FormulaError, PropositionError
 from safetychip.ltl import (
     PATTERNS,
     TRUE,
@@ -151,7 +151,8 @@ def test_counting_patterns_reject_bad_counts(bad):
 
 def test_pattern_registry():
     assert set(PATTERNS) == {"never", "not_before", "before", "response", "immediate_response",
-                             "absence_after", "at_least", "at_most", "exactly"}  # fmt: skip
+                             "next_response", "absence_after", "absence_from", "at_least",
+                             "at_most", "exactly"}  # fmt: skip
     for name, pattern in PATTERNS.items():
         assert isinstance(pattern, Pattern)
         assert pattern.name == name
@@ -162,3 +163,21 @@ def test_pattern_registry():
         "do not enter the kitchen before the bathroom"
     )
     assert PATTERNS["at_most"].build(3, HALL) is at_most(3, HALL)
+
+
+def test_next_response_is_weak_and_absence_from_includes_the_moment():
+    from safetychip.ltl import absence_from, next_response
+
+    f = next_response("p", "q")
+    assert evaluate(f, [[], ["p"]])              # the trace may end while p holds
+    assert not evaluate(f, [["p"], []])
+    assert evaluate(f, [["p"], ["q"]])
+    g = absence_from("p", "q")
+    assert not evaluate(g, [["p", "q"]])         # q at p's own moment is forbidden
+    assert evaluate(absence_after("p", "q"), [["p", "q"]])
+    assert not evaluate(g, [["p"], [], ["q"]])
+
+
+def test_a_negated_atom_name_is_refused_with_the_fix():
+    with pytest.raises(PropositionError, match=r"write Not\('q'\) or parse\('!q'\)"):
+        response("p", "!q")

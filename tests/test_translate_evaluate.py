@@ -23,7 +23,10 @@ def rows():
 
 def test_the_set_is_large_and_covers_every_family_and_three_vocabularies(rows):
     assert len(rows) >= 150
-    assert {r["pattern"] for r in rows} - {None} == set(PATTERNS)
+    # next_response and absence_from name the task suites' state-predicate variants; the
+    # offline grammar and this set cover the other nine.
+    assert {r["pattern"] for r in rows} - {None} == set(PATTERNS) - {"next_response",
+                                                                     "absence_from"}
     assert {r["family"] for r in rows} == {"avoidance", "trigger", "other"}
     assert set(Counter(r["scene"] for r in rows)) == {"apartment_1", "apartment_2", "spot_demo"}
     groups = Counter(r["group"] for r in rows if r["family"] != "other")

@@ -52,7 +52,7 @@ def formula(pattern: str, args: list[str], bound: int | None = None) -> str:
         "not_before": f"!{p} W {q}",
         "before": f"!{q} W {p}",
         "response": f"G({p} -> F{q})",
-        "immediate_response": f"G({p} -> X{q})",
+        "next_response": f"G({p} -> X{q})",
         "absence_after": f"G({p} -> XG!{q})",
         "absence_from": f"G({p} -> G!{q})",
     }[pattern]
@@ -85,7 +85,7 @@ def holds(constraint: dict, trace: list[State]) -> bool:
             return _weak_until([not x for x in q], p)
         case "response":
             return all(any(q[i:]) for i in range(n) if p[i])
-        case "immediate_response":
+        case "next_response":
             return all(q[i + 1] for i in range(n - 1) if p[i])
         case "absence_after":
             return not any(any(q[i + 1 :]) for i in range(n) if p[i])
@@ -143,7 +143,7 @@ FOUR_ROOM_1 = [
                 K,
             ),
             c("Once you reach the kitchen, never return to the bedroom.", "absence_from", K, BR),
-            c("Leave the bathroom right after you enter it.", "immediate_response", B, f"!{B}"),
+            c("Leave the bathroom right after you enter it.", "next_response", B, f"!{B}"),
         ],
     },
     {
@@ -184,7 +184,7 @@ FOUR_ROOM_1 = [
             c("After the kitchen, do not go back to the bedroom.", "absence_from", K, BR),
             c(
                 "Right after being in the kitchen, you must be in the living room.",
-                "immediate_response",
+                "next_response",
                 K,
                 LR,
             ),
@@ -310,7 +310,7 @@ FOUR_ROOM_2 = [
                 K,
                 LR,
             ),
-            c("Go straight from the bedroom to the bathroom.", "immediate_response", BR, B),
+            c("Go straight from the bedroom to the bathroom.", "next_response", BR, B),
             c(
                 "If you are in the living room, you must reach the bathroom later.",
                 "response",
@@ -346,7 +346,7 @@ FOUR_ROOM_2 = [
             c("Enter the kitchen at most once.", "at_most", K, bound=1),
             c(
                 "Leave the bedroom straight for the bathroom.",
-                "immediate_response",
+                "next_response",
                 BR,
                 B,
             ),
@@ -378,7 +378,7 @@ FOUR_ROOM_2 = [
             ),
             c(
                 "When you are in the kitchen, go to the living room next.",
-                "immediate_response",
+                "next_response",
                 K,
                 LR,
             ),
@@ -422,7 +422,7 @@ FOUR_ROOM_2 = [
             c("Never enter the living room.", "never", LR),
             c(
                 "Go from the bathroom straight to the bedroom.",
-                "immediate_response",
+                "next_response",
                 B,
                 BR,
             ),
@@ -474,7 +474,7 @@ MANIPULATION_1 = [
             ),
             c(
                 "Close the microwave right after you put the salmon in it.",
-                "immediate_response",
+                "next_response",
                 "is_in(salmon,microwave)",
                 "!is_open(microwave)",
             ),
@@ -593,7 +593,7 @@ MANIPULATION_1 = [
             c("Never pick up the remote control.", "never", "is_grabbed(remote_control)"),
             c(
                 "After you pick up the book, go straight to the book shelf.",
-                "immediate_response",
+                "next_response",
                 "is_grabbed(book)",
                 at("book_shelf"),
             ),
@@ -675,7 +675,7 @@ MANIPULATION_1 = [
         "constraints": [
             c(
                 "Close the fridge right after you take out the salmon.",
-                "immediate_response",
+                "next_response",
                 "is_grabbed(salmon)",
                 "!is_open(fridge)",
             ),
@@ -888,7 +888,7 @@ MANIPULATION_2 = [
         "constraints": [
             c(
                 "Close the microwave right after you put the milk in.",
-                "immediate_response",
+                "next_response",
                 "is_in(milk,microwave)",
                 "!is_open(microwave)",
             ),

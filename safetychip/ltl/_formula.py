@@ -117,6 +117,10 @@ def canonical_atom(text: str) -> str:
     stripped = text.strip()
     if not stripped:
         raise PropositionError("an atomic proposition needs a non-empty name")
+    if stripped.startswith("!"):
+        raise PropositionError(
+            f"{text!r} is not an atom name: write Not({stripped[1:]!r}) or parse({text!r})"
+        )
     return stripped
 
 

@@ -22,6 +22,8 @@ __all__ = [
     "response",
     "immediate_response",
     "absence_after",
+    "absence_from",
+    "next_response",
     "at_least",
     "at_most",
     "exactly",
@@ -67,6 +69,25 @@ def immediate_response(p: FormulaLike, q: FormulaLike) -> Formula:
     The strong next makes the obligation binding at DONE: a trace may not end right after p.
     """
     return G(Implies(p, XS(q)))
+
+
+def next_response(p: FormulaLike, q: FormulaLike) -> Formula:
+    """``G(p -> X q)``: "whenever p holds, q holds at the next position, if there is one".
+
+    The weak next suits state predicates that may persist to the end of the trace (a salmon
+    left in the microwave); :func:`immediate_response` is its binding form.
+
+    Examples
+    --------
+    >>> next_response("is_in(salmon,microwave)", Not("is_open(microwave)"))
+    Formula('G("is_in(salmon,microwave)" -> X!"is_open(microwave)")')
+    """
+    return G(Implies(p, X(q)))
+
+
+def absence_from(p: FormulaLike, q: FormulaLike) -> Formula:
+    """``G(p -> G !q)``: "from the moment p holds, never q" (q is forbidden at p's moment too)."""
+    return G(Implies(p, G(Not(q))))
 
 
 def absence_after(p: FormulaLike, q: FormulaLike) -> Formula:
@@ -150,7 +171,10 @@ PATTERNS: dict[str, Pattern] = {
         Pattern("response", "trigger", response, "if {p}, then {q} at the same time or later"),
         Pattern("immediate_response", "trigger", immediate_response,
                 "if {p}, then {q} right after"),
+        Pattern("next_response", "trigger", next_response,
+                "whenever {p}, then {q} at the next step (if any)"),
         Pattern("absence_after", "trigger", absence_after, "once {p}, never {q} afterwards"),
+        Pattern("absence_from", "trigger", absence_from, "from the moment {p}, never {q}"),
     )
 }
 
@@ -167,7 +191,7 @@ def random_patterns(
     Examples
     --------
     >>> [name for name, _ in random_patterns(3, ["a", "b", "c"], seed=1)]
-    ['at_most', 'at_least', 'never']
+    ['at_least', 'absence_from', 'never']
     """
     import random
 

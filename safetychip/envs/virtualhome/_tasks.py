@@ -62,16 +62,16 @@ TASK_DIR = Path(__file__).resolve().parents[3] / "data" / "virtualhome" / "tasks
 #: The task suites, each a file ``<suite>.jsonl`` in :data:`TASK_DIR`.
 SUITES = ("four_room", "mobile_manipulation")
 
-#: Specification pattern -> its formula shape, for args p, q and bound n. The names follow
-#: :mod:`safetychip.ltl`'s patterns, except that ``immediate_response`` uses the weak next
-#: (the response may be owed when the trace ends: p often persists, like a salmon left in
-#: the microwave) and ``absence_from`` also forbids q at the moment p starts.
+#: Specification pattern -> its formula shape, for args p, q and bound n; the names and shapes
+#: are those of :data:`safetychip.ltl.PATTERNS` (``next_response`` is the weak-next response
+#: that state predicates need: p often persists to the end, like a salmon left in the
+#: microwave).
 PATTERNS: dict[str, str] = {
     "never": "G!p",
     "not_before": "!p W q",
     "before": "!q W p",
     "response": "G(p -> Fq)",
-    "immediate_response": "G(p -> Xq)",
+    "next_response": "G(p -> Xq)",
     "absence_after": "G(p -> XG!q)",
     "absence_from": "G(p -> G!q)",
     "at_most": "!F(p & (p U (!p & (!p U Fp))))  (n = 1; each extra entry nests once more)",
