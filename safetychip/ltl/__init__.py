@@ -56,7 +56,7 @@ __all__ = [
     "FALSE", "FORMATS", "MAX_DEPTH", "PATTERNS", "SYNTAXES", "TRUE",
     "And", "Equiv", "F", "Formula", "G", "Implies", "M", "Not", "Or", "Pattern", "Proposition",
     "R", "State", "Trace", "U", "W", "X", "XS",
-    "absence_after", "absence_from", "ap", "at_least", "at_most", "before", "canonical_atom", "evaluate",
-    "exactly", "immediate_response", "never", "next_response", "normalize_trace", "not_before", "parse",
-    "parse_prefix", "random_patterns", "response", "to_str",
+    "absence_after", "absence_from", "ap", "at_least", "at_most", "before", "canonical_atom",
+    "evaluate", "exactly", "immediate_response", "never", "next_response", "normalize_trace",
+    "not_before", "parse", "parse_prefix", "random_patterns", "response", "to_str",
 ]  # fmt: skip
