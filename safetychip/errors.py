@@ -7,20 +7,43 @@ is a *verdict*, never an exception.
 ::
 
     SafetyChipError
-    ├── FormulaError                 (also ValueError)
-    │   ├── FormulaSyntaxError       malformed text, with position and caret
-    │   └── FormulaTooDeepError      nesting beyond ltl.MAX_DEPTH
-    ├── PropositionError             (also ValueError) unknown or malformed proposition
-    ├── TraceError                   (also ValueError) malformed trace or proposition state
-    ├── SpecificationError           (also ValueError)
+    ├── FormulaError                    (also ValueError)
+    │   ├── FormulaSyntaxError          malformed text, with position and caret
+    │   └── FormulaTooDeepError         nesting beyond ltl.MAX_DEPTH
+    ├── PropositionError                (also ValueError) unknown or malformed proposition
+    ├── TraceError                      (also ValueError) malformed trace or proposition state
+    ├── SpecificationError              (also ValueError)
     │   └── UnsatisfiableSpecification  the constraints contradict each other
-    ├── MonitorError                 (also RuntimeError) misuse of the monitor lifecycle
-    ├── MissingDependencyError       (also ImportError) optional extra not installed
-    ├── LLMError …                   language-model and embedding calls (tree below)
-    ├── EnvError …                   environments (tree below)
-    ├── TranslationError …           English to LTL (tree below)
-    ├── QueryError                   (also ValueError) a human query that cannot be answered
-    └── AgentError …                 agents: model replies and Code-as-Policies programs (below)
+    ├── MonitorError                    (also RuntimeError) misuse of the monitor lifecycle
+    ├── MissingDependencyError          (also ImportError) optional extra not installed
+    ├── LLMError                        a language model could not answer
+    │   ├── LLMUsageError               (also ValueError) a malformed request
+    │   ├── LLMTimeoutError             (also TimeoutError)
+    │   ├── LLMConnectionError          (also ConnectionError)
+    │   ├── LLMStatusError              an HTTP error status, after bounded retries
+    │   ├── LLMResponseError            (also ValueError) a reply that is not a completion
+    │   ├── ReplayMissError             (also LookupError) replay-only cache has no entry
+    │   └── CacheFileError              the record/replay cache file is unusable
+    ├── EnvError                        an environment refused its input
+    │   ├── DataFileError               (also ValueError) a scene or task file is malformed
+    │   ├── ActionError                 (also ValueError) unknown verb or object
+    │   ├── ResetNeeded                 (also RuntimeError)
+    │   ├── EnvCheckError               (also AssertionError) check_env found a fault
+    │   ├── TaskError                   (also ValueError) a task does not fit its scene
+    │   └── NoSafePlan                  (also LookupError) the bounded search found none
+    ├── TranslationError                (also ValueError) English could not become a formula
+    │   ├── SentenceError               empty or overlong sentence
+    │   ├── OutOfGrammarError           outside the offline grammar
+    │   ├── GroundingError              a referent matches no name well enough
+    │   ├── TranslationReplyError       an LLM reply that does not parse, after retries
+    │   ├── VocabularyError             (also PropositionError) unknown predicate or arity
+    │   └── ConflictError               (also UnsatisfiableSpecification)
+    ├── QueryError                      (also ValueError) a question that cannot be answered
+    └── AgentError                      an agent could not act
+        ├── ModelReplyError             (also ValueError) no usable action in a reply
+        ├── SandboxError                (also ValueError) a program uses what is not allowed
+        │   └── ProgramBudgetError      (also TimeoutError) steps or time exhausted
+        └── SkillError                  (also RuntimeError) a skill call failed
 
 Examples
 --------
