@@ -85,6 +85,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "safetychip.translate._cli",
     "safetychip.explain._cli",
     "safetychip.envs._cli",
+    "safetychip.experiments._cli",
 )
 
 _STDIN = "-"

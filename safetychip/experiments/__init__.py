@@ -7,6 +7,12 @@ Contents
 :func:`run_adversarial`, :class:`AdversarialReport`, :class:`Referee`, …
     A random agent under the monitor, over random specifications from the task suites, each
     rollout judged independently of the monitor.
+:func:`grid_cells`, :func:`run_cell`, :func:`run_grid`
+    The grid of agents: suites × number of constraints × agents × reprompt variants × seeds,
+    one episode a cell, results as a tidy DataFrame.
+:func:`rates`, :func:`paper_table`, :func:`ablation_table`, :func:`by_k_table`,
+:func:`abort_table`, :func:`plot_rates`, :func:`write_report`
+    Tables (Markdown) and the figure of safety and success against the number of constraints.
 """
 
 from ._adversarial import (
@@ -23,9 +29,38 @@ from ._adversarial import (
     run_adversarial,
 )
 from ._executors import EXECUTORS, run_cells
+from ._grid import (
+    AGENT_NAMES,
+    COLUMNS,
+    STAND_IN,
+    SUITES,
+    config_label,
+    grid_cells,
+    make_model,
+    run_cell,
+    run_grid,
+    write_csv,
+)
+from ._report import (
+    MAIN_REPROMPT,
+    ablation_table,
+    abort_table,
+    by_k_table,
+    markdown_table,
+    paper_table,
+    plot_rates,
+    rates,
+    stand_in_note,
+    write_report,
+)
 
 __all__ = [
     "EXECUTORS", "LEVELS", "AdversarialReport", "PropositionWorld", "Referee", "SceneWorld",
     "Specification", "adversarial_cell", "adversarial_rollout", "check_rollout",
     "random_specification", "run_adversarial", "run_cells",
+    # the grid of agents (issue 5)
+    "AGENT_NAMES", "COLUMNS", "MAIN_REPROMPT", "STAND_IN", "SUITES", "abort_table",
+    "ablation_table", "by_k_table", "config_label", "grid_cells", "make_model",
+    "markdown_table", "paper_table", "plot_rates", "rates", "run_cell", "run_grid",
+    "stand_in_note", "write_csv", "write_report",
 ]  # fmt: skip

@@ -1,0 +1,85 @@
+"""Agents that plan with a language model, with and without the Safety Chip.
+
+============================  ======================================================================
+name                          what it is
+============================  ======================================================================
+:class:`BaseAgent`            SayCan / LLM-Planner style: one action per reply, grounded
+:class:`NLConstraintsAgent`   the same, with the constraints in English in the prompt
+:class:`SafetyChipAgent`      the base agent with the monitor in the loop and reprompting
+                              (:data:`REPROMPTS`), from expert or translated formulas
+                              (:data:`FORMULAS`); :func:`repair_hint` finds safe continuations
+:class:`CodeAsPoliciesAgent`  the model writes a program against :data:`SKILLS`, run in a sandbox
+                              (:func:`run_program`)
+:class:`OfflineAgentModel`    a deterministic offline stand-in for the model (not an LLM)
+:class:`Episode`, :func:`judge`  the record of a run; success and safety judged without the monitor
+============================  ======================================================================
+
+Examples
+--------
+>>> from safetychip.agents import OfflineAgentModel, make_agent
+>>> from safetychip.envs import load_tasks
+>>> task = load_tasks(suite="four_room")[0]
+>>> chip = make_agent("chip", OfflineAgentModel(seed=0, deviation=0.0), reprompt="explain")
+>>> episode = chip.run(task, k=1)
+>>> episode.executed, episode.safe, episode.success
+(('walk to bathroom', 'walk to kitchen'), True, True)
+>>> make_agent("robot", OfflineAgentModel())
+Traceback (most recent call last):
+...
+ValueError: unknown agent 'robot'; choose one of base, nl, chip, cap
+"""
+
+from typing import Any
+
+from ._chip import (
+    FORMULAS,
+    REPROMPTS,
+    SafetyChipAgent,
+    chip_constraints,
+    done_explanation,
+    goal_formula,
+    repair_hint,
+)
+from ._code import SKILLS, CodeAsPoliciesAgent, extract_program
+from ._episode import ENDS, STAND_IN_LABEL, Episode, EpisodeStep, expert_formulas, judge
+from ._grounding import THRESHOLD, ActionGrounder, GroundedAction, first_line
+from ._planner import Agent, BaseAgent, Feedback, NLConstraintsAgent
+from ._prompts import code_messages, example_program, load_agent_prompt, planner_messages
+from ._sandbox import ProgramRun, check_program, run_program
+from ._standin import OfflineAgentModel, Rule, phrase_action, read_rule
+from ._world import clear_caches, task_propositions, transition
+
+#: The agents by short name.
+AGENTS: dict[str, type[Agent]] = {
+    "base": BaseAgent,
+    "nl": NLConstraintsAgent,
+    "chip": SafetyChipAgent,
+    "cap": CodeAsPoliciesAgent,
+}
+
+
+def make_agent(name: str, model: Any, **options: Any) -> Agent:
+    """Build the agent called *name* (a key of :data:`AGENTS`) around *model*.
+
+    Raises
+    ------
+    ValueError
+        If *name* is unknown (the message lists the choices).
+    """
+    try:
+        cls = AGENTS[name]
+    except KeyError:
+        raise ValueError(f"unknown agent {name!r}; choose one of {', '.join(AGENTS)}") from None
+    return cls(model, **options)
+
+
+__all__ = [
+    "AGENTS", "ENDS", "FORMULAS", "REPROMPTS", "SKILLS", "STAND_IN_LABEL", "THRESHOLD",
+    "ActionGrounder", "Agent", "BaseAgent", "CodeAsPoliciesAgent", "Episode", "EpisodeStep",
+    "Feedback", "GroundedAction", "NLConstraintsAgent", "OfflineAgentModel", "ProgramRun",
+    "Rule", "SafetyChipAgent",
+    "check_program", "chip_constraints", "clear_caches", "code_messages", "done_explanation",
+    "example_program", "expert_formulas", "extract_program", "first_line", "goal_formula",
+    "judge", "load_agent_prompt", "make_agent", "phrase_action", "planner_messages",
+    "read_rule", "repair_hint", "run_program", "task_propositions", "transition",
+]  # fmt: skip

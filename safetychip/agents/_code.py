@@ -1,0 +1,192 @@
+"""Code as Policies: the model writes one Python program against a small skill API.
+
+The program (the reply's ```python block, or the whole reply) runs in the sandbox of
+:func:`run_program`: only skill calls, literals, names, assignments, loops and conditions,
+with budgets of interpreter steps, actions and seconds. Each skill call becomes one action
+of the environment — executed when the environment can execute it, otherwise the program
+stops and the episode fails, as a VirtualHome script with a non-executable line does. The
+end of the program is DONE. The agent is judged for safety (by the independent evaluator)
+but is not monitored and not reprompted.
+
+By default the prompt also states the task's constraints in English with an instruction to
+obey them (``constraints_in_prompt``), as the NL Constraints agent's does.
+
+==================  ===========================  ====================================
+skill               action                       notes
+==================  ===========================  ====================================
+go_to(obj)          walk to obj                  a room or an object
+pick_up(obj)        grab obj
+put(obj, surface)   put obj on surface
+put_in(obj, cont)   put obj in cont
+open(obj)           open obj                     a container, not a file
+close(obj)          close obj
+switch_on(obj)      switch on obj
+switch_off(obj)     switch off obj
+parse_obj(text)     (none)                       the scene name text refers to
+==================  ===========================  ====================================
+
+Examples
+--------
+>>> from safetychip.envs import load_tasks
+>>> from safetychip.llm import ScriptedModel
+>>> task = load_tasks(suite="four_room")[0]
+>>> program = '''for room in ["bathroom", "kitchen"]:
+...     go_to(parse_obj(room))'''
+>>> episode = CodeAsPoliciesAgent(ScriptedModel([program])).run(task, k=1)
+>>> episode.executed, episode.success, episode.safe
+(('walk to bathroom', 'walk to kitchen'), True, True)
+>>> bad = CodeAsPoliciesAgent(ScriptedModel(["import os"])).run(task, k=1)
+>>> bad.end, bad.executed, bad.reason.split(": a program")[0]
+('error', (), 'SandboxError: line 1: import is not allowed')
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..errors import ActionError, ModelReplyError, ProgramBudgetError, SandboxError, SkillError
+from ..llm import ChatModel
+from ._planner import Agent, _Run
+from ._prompts import code_messages
+from ._sandbox import run_program
+
+__all__ = ["SKILLS", "CodeAsPoliciesAgent", "extract_program"]
+
+#: Skill name -> the action template it runs (None: it runs no action).
+SKILLS: dict[str, str | None] = {
+    "go_to": "walk to {}",
+    "pick_up": "grab {}",
+    "put": "put {} on {}",
+    "put_in": "put {} in {}",
+    "open": "open {}",
+    "close": "close {}",
+    "switch_on": "switch on {}",
+    "switch_off": "switch off {}",
+    "parse_obj": None,
+}
+
+_FENCE = re.compile(r"```(?:python|py)?[ \t]*\n(.*?)```", re.DOTALL)
+
+
+def extract_program(reply: str) -> str:
+    r"""The program in *reply*: its first fenced code block, else the whole reply.
+
+    Raises
+    ------
+    ModelReplyError
+        If there is no program (an empty reply or an empty block).
+
+    Examples
+    --------
+    >>> extract_program("Here it is:\n```python\ngo_to('kitchen')\n```\nDone.")
+    "go_to('kitchen')"
+    """
+    found = _FENCE.search(reply or "")
+    program = found.group(1) if found else (reply or "")
+    program = program.strip("\n")
+    if not program.strip():
+        raise ModelReplyError("the model returned no program; expected a ```python block that "
+                              "calls the skills", reply or "")  # fmt: skip
+    return program
+
+
+class CodeAsPoliciesAgent(Agent):
+    """The model writes a program against the skill API; the sandbox runs it.
+
+    Parameters
+    ----------
+    model : ChatModel
+    constraints_in_prompt : bool
+        State the constraints in English in the prompt, with an instruction to obey them.
+    max_steps : int
+        Actions the program may execute.
+    max_interpreter_steps : int
+        Interpreter steps the program may take (an endless loop stops here).
+    time_budget : float
+        Seconds the program may run.
+    """
+
+    name = "cap"
+    label = "Code as Policies"
+
+    def __init__(self, model: ChatModel, *, constraints_in_prompt: bool = True,
+                 max_steps: int = 20, max_interpreter_steps: int = 10_000,
+                 time_budget: float = 2.0) -> None:  # fmt: skip
+        super().__init__(model, max_steps=max_steps)
+        self.constraints_in_prompt = constraints_in_prompt
+        self.max_interpreter_steps = max_interpreter_steps
+        self.time_budget = time_budget
+
+    def _play(self, run: _Run) -> None:
+        task = run.task
+        sentences = [c.sentence for c in task.constraints[: run.k]]
+        shown = sentences if self.constraints_in_prompt else []
+        messages = code_messages(task, run.env.scene, constraints=shown)
+        reply = run.ask(self.model, messages)
+        try:
+            program = extract_program(reply)
+        except ModelReplyError as exc:
+            run.error(1, reply, exc)
+            return
+        run.program = program
+        try:
+            run_program(program, self._skills(run), max_steps=self.max_interpreter_steps,
+                        max_calls=self.max_steps * 3, time_budget=self.time_budget)  # fmt: skip
+        except SkillError as exc:
+            run.finish("error", f"{type(exc).__name__}: {exc}")
+            return
+        except (SandboxError, ProgramBudgetError) as exc:
+            run.error(len(run.executed) + 1, program, exc)
+            return
+        run.done(len(run.executed) + 1, "(end of program)")
+
+    def _skills(self, run: _Run) -> dict[str, Any]:
+        env = run.env
+
+        def name_of(skill: str, value: Any) -> str:
+            if not isinstance(value, str):
+                raise SkillError(f"{skill}() expects an object name (a string), got {value!r}")
+            return value
+
+        def parse_obj(text: Any) -> str:
+            text = name_of("parse_obj", text)
+            try:
+                action = env.parse(f"walk to {text}")
+            except ActionError as exc:
+                raise SkillError(f"parse_obj({text!r}): {exc}") from None
+            return action.targets[0].name
+
+        def make(skill: str, template: str):
+            arity = template.count("{}")
+
+            def call(*args: Any) -> bool:
+                shown = f"{skill}({', '.join(repr(a) for a in args)})"
+                if len(args) != arity:
+                    raise SkillError(f"{shown}: {skill}() takes {arity} argument"
+                                     f"{'s' * (arity > 1)}, got {len(args)}")  # fmt: skip
+                names = [name_of(skill, a).replace("_", " ") for a in args]
+                number = len(run.executed) + 1
+                if len(run.executed) >= self.max_steps:
+                    raise ProgramBudgetError(f"the program tried more than {self.max_steps} "
+                                             "actions")  # fmt: skip
+                try:
+                    action = str(env.parse(template.format(*names)))
+                except ActionError as exc:
+                    failure = SkillError(f"{shown}: {exc}")
+                    run.error(number, shown, failure)
+                    raise failure from None
+                ahead = run.lookahead(action)
+                if ahead.error is not None:
+                    run.not_executable(number, shown, action, ahead.error)
+                    raise SkillError(f"{shown} cannot run: {ahead.error}")
+                run.execute(number, shown, action, ahead)
+                return True
+
+            return call
+
+        skills: dict[str, Any] = {"parse_obj": parse_obj}
+        for skill, template in SKILLS.items():
+            if template is not None:
+                skills[skill] = make(skill, template)
+        return skills

@@ -1,0 +1,223 @@
+"""``safetychip experiment``: run a slice of the grid from the shell; and the reproduction
+step that writes the offline grid's CSV, tables and figure under ``figures/``.
+
+Examples
+--------
+>>> [c.name for c in COMMANDS], [s.name for s in REPRODUCTION_STEPS]
+(['experiment'], ['virtualhome_experiments'])
+>>> parse_ks("1..5"), parse_ks("2,4"), parse_ks("all")
+([1, 2, 3, 4, 5], [2, 4], None)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from safetychip.cli import Command, ReproductionStep, SkipStep
+
+__all__ = ["COMMANDS", "REPRODUCTION_STEPS", "parse_ks", "reproduce_grid"]
+
+_INPUTS = (
+    "data/virtualhome/scenes/apartment_1.json",
+    "data/virtualhome/scenes/apartment_2.json",
+    "data/virtualhome/tasks/four_room.jsonl",
+    "data/virtualhome/tasks/mobile_manipulation.jsonl",
+    "data/virtualhome/tasks/contradictions.jsonl",
+)
+_AGENTS = ("base", "nl", "cap", "chip")
+_REPROMPTS = ("mask", "generic", "explain", "llm_explain", "hint")
+_FORMULAS = ("expert", "translated")
+
+
+def parse_ks(text: str) -> list[int] | None:
+    """Read ``1..5``, ``1-5``, ``2,4`` or ``3`` (None for ``all``).
+
+    Raises
+    ------
+    ValueError
+        For anything else.
+    """
+    text = text.strip()
+    if text == "all":
+        return None
+    try:
+        for sep in ("..", "-"):
+            if sep in text:
+                lo, hi = (int(x) for x in text.split(sep, 1))
+                if lo > hi:
+                    raise ValueError
+                return list(range(lo, hi + 1))
+        return [int(x) for x in text.split(",")]
+    except ValueError:
+        raise ValueError(
+            f"--constraints {text!r}: write a range such as 1..5, a list such as "
+            "1,3,5, a number, or 'all'"
+        ) from None
+
+
+def _configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--suite",
+        nargs="+",
+        metavar="SUITE",
+        help="task suites: four_room, mobile_manipulation, contradictions (default: the "
+        "first two; with --tasks, every suite of that file)",
+    )
+    p.add_argument(
+        "--agents",
+        nargs="+",
+        default=list(_AGENTS),
+        choices=_AGENTS,
+        help="agents (default: all four)",
+    )
+    p.add_argument(
+        "--constraints",
+        default="1..5",
+        metavar="K",
+        help="numbers of constraints: 1..5 (default), 2,4, 3 or all",
+    )
+    p.add_argument(
+        "--reprompts",
+        nargs="+",
+        default=list(_REPROMPTS),
+        choices=_REPROMPTS,
+        help="the Safety Chip's reprompt variants (default: all)",
+    )
+    p.add_argument(
+        "--formulas",
+        nargs="+",
+        default=list(_FORMULAS),
+        choices=_FORMULAS,
+        help="the Safety Chip's formulas: expert (task data) or translated "
+        "(offline translator) (default: both)",
+    )
+    p.add_argument(
+        "--seeds", nargs="+", type=int, default=[0], metavar="N", help="seeds (default: 0)"
+    )
+    p.add_argument("--tasks", metavar="FILE", help="a task file instead of the suites'")
+    p.add_argument(
+        "--executor",
+        choices=("local", "ray"),
+        default="local",
+        help="local (default) or a local Ray runtime on 127.0.0.1",
+    )
+    p.add_argument(
+        "--model",
+        default="offline-stand-in",
+        metavar="NAME",
+        help="offline-stand-in (default), or a chat model behind the "
+        "OpenAI-compatible endpoint of OPENAI_BASE_URL / OPENAI_API_KEY",
+    )
+    p.add_argument("--cache", metavar="FILE", help="record/replay the model's replies here")
+    p.add_argument(
+        "--replay",
+        action="store_true",
+        help="with --cache: answer only from the cache, never call the model",
+    )
+    p.add_argument(
+        "--deviation",
+        type=float,
+        default=0.1,
+        metavar="P",
+        help="the stand-in's probability of an unknown turn (default 0.1)",
+    )
+    p.add_argument(
+        "--results",
+        metavar="FILE.jsonl",
+        help="append finished cells here; a rerun skips them (resumable)",
+    )
+    p.add_argument(
+        "--out",
+        default="figures/experiments",
+        metavar="DIR",
+        help="where to write the CSV, tables and figure (default figures/experiments)",
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _run(args: argparse.Namespace) -> int:
+    from .. import experiments as ex
+
+    if args.replay and not args.cache:
+        raise ValueError("--replay needs --cache FILE")
+    if args.model == "offline-stand-in" and args.cache:
+        raise ValueError("--cache is for a real model (--model NAME); the stand-in needs none")
+    suites = args.suite or (None if args.tasks else ["four_room", "mobile_manipulation"])
+    cells = ex.grid_cells(
+        suites=suites, ks=parse_ks(args.constraints), agents=args.agents,
+        reprompts=args.reprompts, formulas=args.formulas, seeds=args.seeds, model=args.model,
+        deviation=args.deviation, tasks_path=args.tasks, cache=args.cache,
+        cache_mode="replay" if args.replay else "auto",
+    )  # fmt: skip
+    if not cells:
+        raise ValueError("the slice is empty: no task of these suites has that many constraints")
+    began = time.perf_counter()
+    frame = ex.run_grid(cells, executor=args.executor, results_path=args.results,
+                        progress=not args.no_progress and sys.stderr.isatty())  # fmt: skip
+    seconds = time.perf_counter() - began
+    written = ex.write_report(frame, args.out, prefix="")
+    summary = ex.rates(frame).round(4).to_dict(orient="records")
+    stand_in = bool(frame["stand_in"].fillna(False).astype(bool).any())
+    out = {"cells": len(cells), "seconds": round(seconds, 2), "stand_in": stand_in,
+           "note": ex.stand_in_note(frame),
+           "written": [str(p) for p in written], "rates": summary}  # fmt: skip
+    sys.stdout.write(json.dumps(out, default=str) + "\n")
+    return 0
+
+
+_EPILOG = """\
+One cell is one episode (task x k x agent x reprompt variant x formulas x seed). Prints one
+JSON object: {"cells", "seconds", "stand_in", "note", "written": [csv, tables, figure],
+"rates": [per suite and agent: episodes, success, safety, aborted, errors, steps, reprompts,
+model_calls, tokens]}. With the default model every number comes from the offline stand-in,
+not an LLM (the note says so).
+
+exit status: 0 the slice ran (bad episodes are recorded as failed rows); 2 bad arguments
+
+examples:
+  safetychip experiment --suite four_room --agents base chip --constraints 1..5
+  safetychip experiment --agents chip --reprompts mask explain hint --formulas expert
+  safetychip experiment --executor ray --results runs.jsonl --out figures/my_slice
+  safetychip experiment --model gpt-4o-mini --cache runs.sqlite --constraints 3
+"""
+
+COMMANDS = (
+    Command("experiment", "run a slice of the agents x constraints grid; write CSV, tables, "
+            "figure", _configure, _run, epilog=_EPILOG,
+            description="Run agents on VirtualHome tasks with the first k constraints, judge\n"
+            "success and safety independently of the monitor, and write the results."),
+)  # fmt: skip
+
+
+def reproduce_grid(root: Path) -> list[Path]:
+    """The offline grid: both suites x k=1..5 x the four agents x the Safety Chip's five
+    reprompt variants x both formula sources, seed 0, plus the contradiction tasks; writes
+    ``figures/04_experiment_results.csv``, ``04_experiment_tables.md`` and
+    ``04_rates_vs_constraints.png``."""
+    missing = [p for p in _INPUTS if not (root / p).is_file()]
+    if missing:
+        raise SkipStep(f"{root / missing[0]} does not exist")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from .. import experiments as ex
+
+    tasks = root / "data" / "virtualhome" / "tasks"
+    cells = []
+    for suite in ("four_room", "mobile_manipulation"):
+        cells += ex.grid_cells(suites=[suite], tasks_path=tasks / f"{suite}.jsonl")
+    cells += ex.grid_cells(suites=["contradictions"], ks=None,
+                           reprompts=[ex.MAIN_REPROMPT],
+                           tasks_path=tasks / "contradictions.jsonl")  # fmt: skip
+    frame = ex.run_grid(cells, progress=sys.stderr.isatty())
+    return ex.write_report(frame, root / "figures", prefix="04_")
+
+
+REPRODUCTION_STEPS = (
+    ReproductionStep("virtualhome_experiments", "the offline grid of agents x k x reprompt "
+                     "variants (stand-in): CSV, tables, figure", reproduce_grid, _INPUTS),
+)  # fmt: skip
