@@ -71,7 +71,8 @@ def test_finish_lists_pending_obligations():
     assert done.pending == ("fridge",)
     assert done.violated == ("fridge",)
     assert done.reason == (
-        "DONE refused: fridge (if you open the fridge, close it later) still needs: {}"
+        "DONE refused: fridge (if you open the fridge, close it later) still needs: "
+        "!is_open(fridge)"
     )
     # DONE was refused: the agent may go on, close the fridge, and finish.
     assert m.commit({"is_open(fridge)": False, "is_grabbed(phone)": False}).safe
@@ -83,8 +84,8 @@ def test_finish_names_what_is_still_owed():
     m.reset({"a": True, "b": False, "c": False})
     done = m.finish()
     assert done.pending == ("c1", "c2")
-    assert "c1 (G(a -> Fb)) still needs: {b}" in done.reason
-    assert "c2 (Fc) still needs: {c}" in done.reason
+    assert "c1 (G(a -> Fb)) still needs: b;" in done.reason
+    assert "c2 (Fc) still needs: c" in done.reason
 
 
 def test_finish_before_any_state():

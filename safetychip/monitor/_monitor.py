@@ -8,7 +8,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from ..automata import DFA, MANAGER, Product, to_dfa
-from ..automata._guards import guard_of, holds, is_propositional
+from ..automata._guards import guard_of, guard_str, holds, is_propositional
 from ..automata._product import SearchBudgetExceeded
 from ..errors import MonitorError, SafetyChipError, TraceError
 from ..ltl import Formula, parse
@@ -184,7 +184,7 @@ class Monitor:
         for name in pending:
             i = self._index(name)
             path = self.dfas[i].shortest_accepted(self._state[i])
-            todo = " then ".join(_letter_text(s) for s in path) if path else "impossible"
+            todo = " then ".join(_needed(self.dfas[i], self._state[i], path or ())) or "impossible"
             owed.append(f"{name} ({self.constraints[i].sentence or self.constraints[i].formula})"
                         f" still needs: {todo}")  # fmt: skip
         reason = "DONE refused: " + "; ".join(owed) if owed else "DONE breaks an invariant"
@@ -384,5 +384,12 @@ def _changed(prev: dict[str, bool] | None, now: dict[str, bool]) -> str:
     return " & ".join(sorted(lits, key=lambda s: s.lstrip("!"))) if lits else "(no change)"
 
 
-def _letter_text(letter: frozenset[str]) -> str:
-    return "{" + ", ".join(sorted(letter)) + "}" if letter else "{}"
+def _needed(dfa: DFA, state: int, path: Sequence[frozenset[str]]) -> list[str]:
+    """The guards of the edges *path* takes from *state*: what each needed state must satisfy."""
+    out = []
+    for letter in path:
+        target = dfa.next_state(state, letter)
+        guard = next(g for t, g in dfa.edges[state] if t == target)
+        out.append(guard_str(guard))
+        state = target
+    return out
