@@ -43,11 +43,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from ..errors import DataFileError
 from ..llm import Message
+from ..paths import DATA_DIR
 
 __all__ = [
     "PROMPT_DIR",
@@ -60,7 +60,7 @@ __all__ = [
 ]
 
 #: Where the agents' system prompts live.
-PROMPT_DIR = Path(__file__).resolve().parents[2] / "data" / "prompts"
+PROMPT_DIR = DATA_DIR / "prompts"
 
 #: The skill API a Code-as-Policies program may call, as the prompt shows it.
 SKILL_DOCS = (

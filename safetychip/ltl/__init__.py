@@ -14,6 +14,7 @@ from ._evaluate import State, Trace, evaluate, normalize_trace
 from ._formula import (
     FALSE,
     MAX_DEPTH,
+    PREDICATES,
     TRUE,
     XS,
     And,
@@ -53,7 +54,7 @@ from ._patterns import (
 from ._print import FORMATS, to_str
 
 __all__ = [
-    "FALSE", "FORMATS", "MAX_DEPTH", "PATTERNS", "SYNTAXES", "TRUE",
+    "FALSE", "FORMATS", "MAX_DEPTH", "PATTERNS", "PREDICATES", "SYNTAXES", "TRUE",
     "And", "Equiv", "F", "Formula", "G", "Implies", "M", "Not", "Or", "Pattern", "Proposition",
     "R", "State", "Trace", "U", "W", "X", "XS",
     "absence_after", "absence_from", "ap", "at_least", "at_most", "before", "canonical_atom",

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import re
 import weakref
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import ClassVar, Union
 
 from ..errors import FormulaError, FormulaTooDeepError, PropositionError
 
 __all__ = [
     "MAX_DEPTH",
+    "PREDICATES",
     "Formula",
     "Proposition",
     "TRUE",
@@ -39,6 +42,12 @@ __all__ = [
 #: Deepest operator nesting a formula may have. Real constraints nest a few dozen levels at most;
 #: the bound keeps every algorithm on formulas well inside Python's recursion limit.
 MAX_DEPTH = 200
+
+#: The grounded predicates of the design guide, with their number of arguments.
+PREDICATES: Mapping[str, int] = MappingProxyType({
+    "agent_at": 1, "is_open": 1, "is_switchedon": 1, "is_grabbed": 1, "is_touched": 1,
+    "is_on": 2, "is_in": 2,
+})  # fmt: skip
 
 _IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
 _ARG = r"[A-Za-z0-9_.\-]+"

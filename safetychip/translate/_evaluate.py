@@ -24,7 +24,7 @@ from pathlib import Path
 
 from ..errors import DataFileError, SafetyChipError
 from ..ltl import parse
-from ._vocabulary import DATA_DIR
+from ..paths import DATA_DIR
 
 __all__ = ["UTTERANCES", "EvaluationResult", "evaluate", "load_utterances"]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import cache
 
 from ..errors import DataFileError
-from ._vocabulary import DATA_DIR
+from ..paths import DATA_DIR
 
 __all__ = ["PROMPT_DIR", "PROMPTS", "fill", "load_prompt"]
 

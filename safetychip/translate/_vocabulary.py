@@ -29,10 +29,10 @@ from pathlib import Path
 from types import MappingProxyType
 
 from ..errors import DataFileError, VocabularyError
-from ..ltl import Formula, Proposition
+from ..ltl import PREDICATES, Formula, Proposition
+from ..paths import DATA_DIR
 
 __all__ = [
-    "DATA_DIR",
     "PREDICATES",
     "SYNONYMS",
     "Vocabulary",
@@ -41,21 +41,7 @@ __all__ = [
     "singular",
 ]
 
-#: The repository's ``data/`` folder.
-DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 
-#: The grounded predicates of the guide, with their number of arguments.
-PREDICATES: Mapping[str, int] = MappingProxyType(
-    {
-        "agent_at": 1,
-        "is_open": 1,
-        "is_switchedon": 1,
-        "is_grabbed": 1,
-        "is_touched": 1,
-        "is_on": 2,
-        "is_in": 2,
-    }
-)
 
 #: Groups of phrases that name the same kind of thing (the first is the usual class name).
 SYNONYMS: tuple[tuple[str, ...], ...] = (

@@ -23,19 +23,10 @@ from dataclasses import dataclass
 
 from safetychip.envs.virtualhome._scene import Scene
 from safetychip.errors import ActionError, PropositionError
+from safetychip.ltl import PREDICATES
 
 __all__ = ["PREDICATES", "SceneProposition", "parse_literal", "parse_proposition"]
 
-#: Predicate name -> number of arguments.
-PREDICATES: dict[str, int] = {
-    "agent_at": 1,
-    "is_open": 1,
-    "is_switchedon": 1,
-    "is_grabbed": 1,
-    "is_touched": 1,
-    "is_on": 2,
-    "is_in": 2,
-}
 
 _SHAPE = re.compile(r"^\s*(\w+)\s*\(([^()]*)\)\s*$")
 

@@ -38,11 +38,12 @@ from typing import Any
 
 from safetychip.envs.virtualhome._simulator import evolving_graph
 from safetychip.errors import ActionError, DataFileError
+from safetychip.paths import DATA_DIR
 
 __all__ = ["SCENE_DIR", "Scene", "load_scene", "load_virtualhome_graph", "normalize_name"]
 
 #: Where safetychip's own scenes live (``data/virtualhome/scenes`` in the repository).
-SCENE_DIR = Path(__file__).resolve().parents[3] / "data" / "virtualhome" / "scenes"
+SCENE_DIR = DATA_DIR / "virtualhome" / "scenes"
 
 # Classes that name the same kind of thing in our scenes and in VirtualHome's own graphs.
 _SYNONYMS = (

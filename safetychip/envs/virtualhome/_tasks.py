@@ -47,6 +47,7 @@ from safetychip.errors import (
     TaskError,
 )
 from safetychip.ltl import Formula, parse
+from safetychip.paths import DATA_DIR
 
 if TYPE_CHECKING:
     from safetychip.monitor import Monitor
@@ -57,7 +58,7 @@ __all__ = [
 ]  # fmt: skip
 
 #: Where the task suites live (``data/virtualhome/tasks`` in the repository).
-TASK_DIR = Path(__file__).resolve().parents[3] / "data" / "virtualhome" / "tasks"
+TASK_DIR = DATA_DIR / "virtualhome" / "tasks"
 
 #: The task suites, each a file ``<suite>.jsonl`` in :data:`TASK_DIR`.
 SUITES = ("four_room", "mobile_manipulation")
