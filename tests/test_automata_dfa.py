@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import math
+import time
 
 import pytest
 
 from safetychip.automata import DFA, MANAGER, nnf, to_dfa
+from safetychip.automata._guards import atom_var, guard_order
 from safetychip.errors import FormulaTooDeepError, TraceError
 from safetychip.ltl import MAX_DEPTH, XS, And, Not, U, W, X, ap, evaluate, parse
 
@@ -31,8 +33,12 @@ KNOWN = {
     "!a W b": (
         (False, True, False, True),
         {2},
-        [[(1, "!a & !b"), (2, "a & !b"), (3, "b")], [(1, "!a & !b"), (2, "a & !b"), (3, "b")],
-         [(2, "1")], [(3, "1")]],
+        [
+            [(1, "!a & !b"), (2, "a & !b"), (3, "b")],
+            [(1, "!a & !b"), (2, "a & !b"), (3, "b")],
+            [(2, "1")],
+            [(3, "1")],
+        ],
     ),  # fmt: skip
     "a U b": (
         (False, False, True),
@@ -52,8 +58,12 @@ KNOWN = {
     "G(a -> X[!] b)": (
         (False, True, False, False),
         {3},
-        [[(1, "!a"), (2, "a")], [(1, "!a"), (2, "a")], [(1, "!a & b"), (2, "a & b"), (3, "!b")],
-         [(3, "1")]],
+        [
+            [(1, "!a"), (2, "a")],
+            [(1, "!a"), (2, "a")],
+            [(1, "!a & b"), (2, "a & b"), (3, "!b")],
+            [(3, "1")],
+        ],
     ),  # fmt: skip
     "a M b": (
         (False, False, True),
@@ -319,3 +329,28 @@ def test_constructions_do_not_accumulate_bdd_variables():
     for f in formulas[200:]:
         to_dfa(f)
     assert len(MANAGER.vars) - before <= 10  # a few more for the deepest formula, not thousands
+
+
+def test_parity_of_many_atoms_compiles_in_well_under_a_second():
+    """Regression: minimisation ranked the edges by their printed guards, and the parity of n
+    atoms prints as 2**(n-1) products: a0 <-> … <-> a17 (3 states) took 30-50 s."""
+    text = " <-> ".join(f"a{i}" for i in range(18))
+    start = time.perf_counter()
+    dfa = to_dfa(parse(text))
+    elapsed = time.perf_counter() - start
+    assert dfa.num_states == 3
+    assert dfa.accepts([set()]) and not dfa.accepts([{"a0"}])  # 17 equivalences of false
+    assert dfa.accepts([{"a0", "a5"}, {"a3"}])
+    assert elapsed < 2.0, f"to_dfa took {elapsed:.1f} s"
+
+
+def test_large_guards_rank_after_printable_ones_by_their_least_letter():
+    odd = MANAGER.false
+    names = [f"q{i}" for i in range(10)]  # 2**9 products each way, beyond ORDER_PRODUCTS
+    for name in names:
+        odd = (odd & ~atom_var(name)) | (~odd & atom_var(name))
+    small = atom_var("q0") & atom_var("q1")
+    keys = sorted([guard_order(odd, names), guard_order(~odd, names), guard_order(small, names)])
+    assert keys[0] == (0, "q0 & q1")
+    assert keys[1] == (1, (False,) * 10)  # the least even letter: every atom false
+    assert keys[2] == (1, (False,) * 9 + (True,))  # the least odd one: only the last true

@@ -15,7 +15,7 @@ from functools import cache
 
 from ..ltl import Formula, Not
 from ._dfa import DFA
-from ._guards import MANAGER, Guard, atom_var, guard_str
+from ._guards import MANAGER, Guard, atom_var, guard_order
 
 __all__ = ["to_dfa", "nnf"]
 
@@ -226,7 +226,8 @@ def minimize(
     formula: Formula | None, accepting: list[bool], edges: list[list[tuple[int, Guard]]]
 ) -> DFA:
     """Moore partition refinement of a complete DFA with initial state 0, then a deterministic
-    breadth-first renumbering (edges ordered by their printed guards)."""
+    breadth-first renumbering (new targets numbered in the :func:`guard_order` of their
+    guards)."""
     block = [int(a) for a in accepting]
     while True:
         signatures: dict[tuple, int] = {}
@@ -250,22 +251,27 @@ def minimize(
             merged[block[t]] = merged.get(block[t], MANAGER.false) | g
         quotient[block[s]] = merged
     accept_of = {block[s]: a for s, a in enumerate(accepting)}
+    atoms = (
+        formula.atoms()
+        if formula is not None
+        else _support_atoms(merged.items() for merged in quotient.values())
+    )
+    names = sorted(atoms)
     order = [block[0]]
     number = {block[0]: 0}
     for b in order:
-        for t, _ in sorted(quotient[b].items(), key=lambda tg: guard_str(tg[1])):
-            if t not in number:
-                number[t] = len(order)
-                order.append(t)
+        new = [(t, g) for t, g in quotient[b].items() if t not in number]
+        if len(new) > 1:
+            new.sort(key=lambda tg: guard_order(tg[1], names))
+        for t, _ in new:
+            number[t] = len(order)
+            order.append(t)
     new_edges = [
-        tuple(
-            sorted(((number[t], g) for t, g in quotient[b].items()), key=lambda e: e[0])
-        )
+        tuple(sorted(((number[t], g) for t, g in quotient[b].items()), key=lambda e: e[0]))
         for b in order
     ]
-    atoms = formula.atoms() if formula is not None else _support_atoms(new_edges)
     return DFA(
-        aps=tuple(sorted(atoms)),
+        aps=tuple(names),
         initial=0,
         accepting=tuple(accept_of[b] for b in order),
         edges=tuple(new_edges),

@@ -76,8 +76,7 @@ class LiveSet:
             for a in d.aps:
                 last[atom_var(a).var] = i
         self._quantify = [
-            set(self.nxt[i]) | {v for v, j in last.items() if j == i}
-            for i in range(len(self.dfas))
+            set(self.nxt[i]) | {v for v, j in last.items() if j == i} for i in range(len(self.dfas))
         ]
         self._to_next = {c: MANAGER.var(n) for cs, ns in zip(self.cur, self.nxt)
                          for c, n in zip(cs, ns)}  # fmt: skip
