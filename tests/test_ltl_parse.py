@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from safetychip.errors import FormulaError, FormulaSyntaxError, FormulaTooDeepError
@@ -235,7 +237,7 @@ def test_every_atom_name_round_trips_in_both_syntaxes(name):
 
 
 def test_latex():
-    f = parse('G(is_on(book,shelf) -> !a U X[!] b) | (true W false) & (a <-> b M c)')
+    f = parse("G(is_on(book,shelf) -> !a U X[!] b) | (true W false) & (a <-> b M c)")
     text = to_str(f, "latex")
     for piece in (r"\mathsf{G}", r"\mathit{is\_on(book,\,shelf)}", r"\rightarrow", r"\neg",
                   r"\mathbin{\mathsf{U}}", r"\mathsf{X}^{!}", r"\top", r"\bot", r"\lor",
@@ -378,7 +380,9 @@ def test_prefix_syntax_errors(text, position, expected):
     err = _error(text, parse_prefix)
     assert err.position == position
     assert err.expected == expected
-    assert str(err).startswith(f"cannot parse prefix formula: expected {expected} at position {position}")
+    assert str(err).startswith(
+        f"cannot parse prefix formula: expected {expected} at position {position}"
+    )
     _check_caret(err, text, position)
 
 
@@ -394,7 +398,16 @@ def test_prefix_syntax_errors(text, position, expected):
         ("U a " * 10_000 + "b", parse_prefix),
         ("X[!] " * 10_000 + "a", parse_prefix),
     ],
-    ids=["parens", "not", "G-run", "X", "until", "prefix-not", "prefix-until", "prefix-strong-next"],
+    ids=[
+        "parens",
+        "not",
+        "G-run",
+        "X",
+        "until",
+        "prefix-not",
+        "prefix-until",
+        "prefix-strong-next",
+    ],
 )
 def test_deep_nesting_raises_too_deep_not_recursion_error(text, parser):
     err = _error(text, parser, FormulaTooDeepError)
@@ -421,3 +434,49 @@ def test_long_flat_formulas_are_not_deep():
     g = parse_prefix("& " * 999 + " ".join(f"p{i}" for i in range(1_000)))
     assert g.op == "&" and len(g.children) == 1_000
     assert g.atoms() == f.atoms()
+
+
+@pytest.mark.parametrize(
+    ("text", "parser"),
+    [
+        (" & ".join(f"p{i}" for i in range(5_000)), parse),
+        ("(" + " & ".join(f"p{i}" for i in range(5_000)) + ")", parse),
+        ("".join(f"& p{i} " for i in range(4_999)) + "p4999", parse_prefix),
+        ("& " * 4_999 + " ".join(f"p{i}" for i in range(5_000)), parse_prefix),
+    ],
+    ids=["spot", "spot-parenthesised", "prefix-right-nested", "prefix-left-nested"],
+)
+def test_long_conjunctions_parse_in_linear_time(text, parser):
+    """Regression: each binary & rebuilt the conjunction so far (And flattens), so 5,000 atoms
+    took seconds; a chain now gathers the operands and builds the formula once."""
+    start = time.perf_counter()
+    f = parser(text)
+    elapsed = time.perf_counter() - start
+    assert f is And(*(f"p{i}" for i in range(5_000)))
+    assert elapsed < 0.5, f"{elapsed:.2f} s"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("(a & b) & (c & d)", And(a, b, c, And(ap("d")))),
+        ("a & (b & c) & d", And(a, b, c, ap("d"))),
+        ("a & b | c & d & e", Or(And(a, b), And(c, ap("d"), ap("e")))),
+        ("!(a & b) & c", And(Not(And(a, b)), c)),
+        ("a & b -> c | a | b", Implies(And(a, b), Or(c, a, b))),
+        ("G(a & b) U (a | (b | c))", U(G(And(a, b)), Or(a, b, c))),
+        ("(a | b) & (c | a)", And(Or(a, b), Or(c, a))),
+    ],
+)
+def test_chains_give_the_formula_of_pairwise_operators(text, expected):
+    assert parse(text) is expected
+    assert parse_prefix(to_str(expected, "prefix")) is expected
+
+
+def test_prefix_chain_at_max_depth_is_not_too_deep():
+    """A conjunction is one level whatever its length: adding an operand to one whose operand
+    is MAX_DEPTH - 1 deep keeps it MAX_DEPTH deep (this used to raise FormulaTooDeepError)."""
+    deep = "! " * (MAX_DEPTH - 1) + "a"
+    assert parse_prefix(f"& c & b {deep}").depth == MAX_DEPTH
+    with pytest.raises(FormulaTooDeepError, match="at position 0"):
+        parse_prefix(f"! & c & b {deep}")

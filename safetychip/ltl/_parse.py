@@ -7,6 +7,7 @@ report errors with the position, a caret and what was expected.
 from __future__ import annotations
 
 import re
+from collections import deque
 
 from ..errors import FormulaSyntaxError, FormulaTooDeepError
 from ._formula import (
@@ -113,14 +114,58 @@ def _check_depth(text: str, position: int, depth: int, syntax: str) -> None:
         )
 
 
-def _apply(op: str, args: list[Formula]) -> Formula:
-    if op == "!":
-        return Not(args[0])
-    if op == "&":
-        return And(*args)
-    if op == "|":
-        return Or(*args)
-    return Formula(op, tuple(args))
+class _Chain:
+    """The operands of an n-ary ``&`` or ``|`` being read, built into one formula only when an
+    enclosing operator or the end of input needs it (:func:`_built`).
+
+    Building ``a & b & c …`` pair by pair would copy every operand read so far at each step
+    (:func:`And` flattens its operands), which is quadratic in their number; a chain adds each
+    operand in O(1) at either end, so the prefix syntax (read right to left) gains too.
+    ``depth`` is the depth of the formula the chain will become.
+    """
+
+    __slots__ = ("depth", "items", "op")
+
+    def __init__(self, op: str, items: deque[Formula], depth: int) -> None:
+        self.op, self.items, self.depth = op, items, depth
+
+
+Operand = Formula | _Chain
+
+
+def _built(operand: Operand) -> Formula:
+    if isinstance(operand, _Chain):
+        return (And if operand.op == "&" else Or)(*operand.items)
+    return operand
+
+
+def _extends(op: str, operand: Operand) -> bool:
+    return isinstance(operand, _Chain) and operand.op == op
+
+
+def _depth(op: str, args: list[Operand]) -> int:
+    """Depth of the formula that ``_apply(op, args)`` stands for."""
+    return max(a.depth if _extends(op, a) else a.depth + 1 for a in args)
+
+
+def _apply(op: str, args: list[Operand]) -> Operand:
+    """*op* applied to *args*; ``&`` and ``|`` give (or extend) a :class:`_Chain`."""
+    if op not in ("&", "|"):
+        built = [_built(a) for a in args]
+        return Not(built[0]) if op == "!" else Formula(op, tuple(built))
+    depth = _depth(op, args)
+    left, right = args
+    if _extends(op, left) and _extends(op, right):
+        left.items.extend(right.items)
+    elif _extends(op, left):
+        left.items.append(_built(right))
+    elif _extends(op, right):
+        right.items.appendleft(_built(left))
+        left = right
+    else:
+        left = _Chain(op, deque([_built(left), _built(right)]), depth)
+    left.depth = depth
+    return left
 
 
 def _atom(value: str) -> Formula:
@@ -161,7 +206,7 @@ def parse(text: str) -> Formula:
         raise FormulaSyntaxError(text, 0, "a formula")
     tokens = _tokens(text, "Spot")
     # Shunting-yard with explicit stacks: operands, and operators with their position.
-    operands: list[Formula] = []
+    operands: list[Operand] = []
     operators: list[tuple[str, int]] = []  # op or "(" ; position
     depth = 0
     expect_operand = True
@@ -224,7 +269,7 @@ def parse(text: str) -> Formula:
                 if operators[-1][0] == "(":
                     raise FormulaSyntaxError(text, operators[-1][1], "a matching ')' for this '('")
                 reduce_once()
-            return operands[0]
+            return _built(operands[0])
         else:
             raise FormulaSyntaxError(text, pos, "a binary operator, ')' or end of input")
     raise AssertionError("unreachable: the token list ends with 'end'")
@@ -253,7 +298,7 @@ def parse_prefix(text: str) -> Formula:
         if kind in "()":
             raise FormulaSyntaxError(text, pos, "an operator or an atom (no parentheses)", "prefix")
     # Read right to left: operands are pushed, operators pop their arity.
-    stack: list[Formula] = []
+    stack: list[Operand] = []
     for kind, value, pos in reversed(tokens):
         if kind == "atom":
             stack.append(_atom(value))
@@ -262,18 +307,15 @@ def parse_prefix(text: str) -> Formula:
         else:
             arity = 1 if value in _UNARY else 2
             if len(stack) < arity:
-                raise FormulaSyntaxError(
-                    text, pos, f"{arity} operand(s) after {value!r}", "prefix"
-                )
+                raise FormulaSyntaxError(text, pos, f"{arity} operand(s) after {value!r}", "prefix")
             args = [stack.pop() for _ in range(arity)]
-            if any(a.depth >= MAX_DEPTH for a in args):
-                _check_depth(text, pos, MAX_DEPTH + 1, "prefix")
+            _check_depth(text, pos, _depth(value, args), "prefix")
             stack.append(_apply(value, args))
     if len(stack) != 1:
         # The second formula from the left starts where the first complete one ends.
         extra = _first_extra(tokens)
         raise FormulaSyntaxError(text, extra, "end of input (one formula only)", "prefix")
-    return stack[0]
+    return _built(stack[0])
 
 
 def _first_extra(tokens: list[tuple[str, object, int]]) -> int:
@@ -281,7 +323,7 @@ def _first_extra(tokens: list[tuple[str, object, int]]) -> int:
     for kind, value, pos in tokens:
         if need == 0:
             return pos
-        need += -1 if kind == "atom" or value in ("true", "false") else (
-            0 if value in _UNARY else 1
+        need += (
+            -1 if kind == "atom" or value in ("true", "false") else (0 if value in _UNARY else 1)
         )
     return tokens[-1][2] if tokens else 0
