@@ -17,6 +17,25 @@ underscores, calls of anything but a skill (``eval``, ``exec``, ``open`` of a fi
 node (never ``exec``-ed), with a budget of interpreter steps, of skill calls and of seconds:
 a program that loops forever stops with a :class:`~safetychip.errors.ProgramBudgetError`.
 
+Budgets between steps cannot stop a single step that runs for minutes (comparing two lists
+that doubled forty times, or the ``repr`` a skill takes of one), nor a recursion that
+overflows the stack. So every single step is bounded too, by bounding its input:
+
+* the program: at most :data:`MAX_PROGRAM_CHARS` characters, nested at most
+  :data:`MAX_NESTING` levels (expressions in expressions, blocks in blocks), so parsing and
+  interpreting recurse boundedly;
+* every value the program holds (a literal, a list it builds, what a skill returns) and the
+  arguments of every skill call: at most :data:`MAX_VALUE_SIZE` list elements and string
+  characters in all, counting a shared part each time it occurs, with lists nested at most
+  :data:`MAX_VALUE_DEPTH` deep, numbers within ±2**63, and only strings, numbers,
+  booleans, None, lists and tuples.
+
+Comparing, iterating or printing such a value costs at most about :data:`MAX_VALUE_SIZE`
+elementary operations, so the checks between steps hold to within milliseconds. Every
+refusal is a :class:`~safetychip.errors.SandboxError` naming the line and the fix; the
+sandbox runs in the caller's process (skills call back into the environment), which is
+why it bounds values rather than the process.
+
 Examples
 --------
 >>> calls = []
@@ -37,6 +56,13 @@ Traceback (most recent call last):
 ...
 safetychip.errors.ProgramBudgetError: line 1: the program ran past its budget of 100 \
 interpreter steps (an endless loop?)
+>>> run_program('''rooms = ["kitchen"]
+... for twice in "abcdefghijklmnopqrstuvwxyz":
+...     rooms = [rooms, rooms]''', skills)
+Traceback (most recent call last):
+...
+safetychip.errors.SandboxError: line 3: the list is too big: more than 10,000 list elements \
+and characters in all (keep values small; a list that doubles in a loop outgrows any limit)
 """
 
 from __future__ import annotations
@@ -49,7 +75,24 @@ from typing import Any
 
 from ..errors import ProgramBudgetError, SandboxError
 
-__all__ = ["ProgramRun", "check_program", "run_program"]
+__all__ = [
+    "MAX_NESTING",
+    "MAX_PROGRAM_CHARS",
+    "MAX_VALUE_DEPTH",
+    "MAX_VALUE_SIZE",
+    "ProgramRun",
+    "check_program",
+    "run_program",
+]
+
+#: Characters a program may have (a model's program is a few hundred).
+MAX_PROGRAM_CHARS = 50_000
+#: Levels a program may nest: a node of its syntax tree within this many others.
+MAX_NESTING = 50
+#: List elements and string characters a value (or a skill call's arguments) may hold in all.
+MAX_VALUE_SIZE = 10_000
+#: Levels of lists within lists a value may have.
+MAX_VALUE_DEPTH = 20
 
 _REFUSED = {
     ast.Import: "import is not allowed",
@@ -93,6 +136,7 @@ _ALLOWED = (
 _DANGEROUS = {"eval", "exec", "compile", "open", "__import__", "getattr", "setattr", "delattr",
               "globals", "locals", "vars", "input", "breakpoint", "exit", "quit"}  # fmt: skip
 _CONSTANTS = (str, int, float, bool, type(None))
+_LARGEST_NUMBER = 2**63
 
 
 @dataclass(frozen=True)
@@ -139,18 +183,39 @@ def check_program(source: str, skills: Mapping[str, Any] | Any) -> ast.Module:
     Raises
     ------
     SandboxError
-        If the program does not parse or uses a refused construct.
+        If the program is empty, too long (:data:`MAX_PROGRAM_CHARS`), does not parse, nests
+        too deeply (:data:`MAX_NESTING`), has a literal beyond the value limits
+        (:data:`MAX_VALUE_SIZE`) or uses a refused construct.
+
+    Examples
+    --------
+    >>> check_program("go_to(" * 60 + "'kitchen'" + ")" * 60, ["go_to"])
+    Traceback (most recent call last):
+    ...
+    safetychip.errors.SandboxError: line 1: the program nests more than 50 levels deep (an \
+    expression within an expression, a block within a block): assign inner parts to names first
     """
     names = set(skills)
     listed = ", ".join(sorted(names)) or "(none)"
     if not isinstance(source, str) or not source.strip():
         raise SandboxError("the program is empty")
-    try:
-        tree = ast.parse(source, mode="exec")
-    except SyntaxError as exc:
-        raise SandboxError(f"the program does not parse: {exc.msg}", exc.lineno) from None
-    for node in ast.walk(tree):
-        line = getattr(node, "lineno", None)
+    if len(source) > MAX_PROGRAM_CHARS:
+        raise SandboxError(f"the program has {len(source):,} characters, more than the "
+                           f"{MAX_PROGRAM_CHARS:,} allowed: write it shorter (loop over a list "
+                           "instead of repeating lines)")  # fmt: skip
+    tree = _parse(source)
+    # Depth first in source order, so that the first fault in the text is the one reported;
+    # a node without a line (an operator, a context) reports its parent's.
+    pending: list[tuple[ast.AST, int, int | None]] = [(tree, 0, None)]
+    while pending:
+        node, depth, line = pending.pop()
+        line = getattr(node, "lineno", line)
+        if depth > MAX_NESTING:
+            raise SandboxError(f"the program nests more than {MAX_NESTING} levels deep (an "
+                               "expression within an expression, a block within a block): "
+                               "assign inner parts to names first", line)  # fmt: skip
+        pending.extend((child, depth + 1, line)
+                       for child in reversed(list(ast.iter_child_nodes(node))))  # fmt: skip
         refused = _REFUSED.get(type(node))
         if refused is not None:
             message = refused.format(attr=getattr(node, "attr", ""))
@@ -161,8 +226,10 @@ def check_program(source: str, skills: Mapping[str, Any] | Any) -> ast.Module:
             raise SandboxError(f"{type(node).__name__} is not allowed in the sandbox", line)
         if isinstance(node, ast.Name) and node.id.startswith("__"):
             raise SandboxError(f"the name {node.id!r} is not allowed (no dunder names)", line)
-        if isinstance(node, ast.Constant) and not isinstance(node.value, _CONSTANTS):
-            raise SandboxError(f"the literal {node.value!r} is not allowed", line)
+        if isinstance(node, ast.Constant):
+            if not isinstance(node.value, _CONSTANTS):
+                raise SandboxError(f"the literal {node.value!r} is not allowed", line)
+            _bound((node.value,), "the literal", line)
         if isinstance(node, ast.Call):
             if not isinstance(node.func, ast.Name):
                 raise SandboxError("only skills can be called, by name", line)
@@ -181,6 +248,68 @@ def check_program(source: str, skills: Mapping[str, Any] | Any) -> ast.Module:
         if isinstance(node, ast.For) and not isinstance(node.target, ast.Name):
             raise SandboxError("a for loop must assign one name", line)
     return tree
+
+
+def _parse(source: str) -> ast.Module:
+    try:
+        return ast.parse(source, mode="exec")
+    except SyntaxError as exc:
+        raise SandboxError(f"the program does not parse: {exc.msg}", exc.lineno) from None
+    except (RecursionError, MemoryError):
+        # The parser overflowed its stack on some statement: find the first line at which a
+        # prefix of the program overflows it too, by bisection.
+        lines = source.split("\n")
+        low, high = 1, len(lines)
+        while low < high:
+            middle = (low + high) // 2
+            if _overflows("\n".join(lines[:middle])):
+                high = middle
+            else:
+                low = middle + 1
+        raise SandboxError("the program nests too deeply to be parsed (an expression "
+                           "thousands of levels deep): assign inner parts to names first",
+                           low) from None  # fmt: skip
+
+
+def _overflows(source: str) -> bool:
+    try:
+        ast.parse(source, mode="exec")
+    except (RecursionError, MemoryError):
+        return True
+    except SyntaxError:  # a prefix that ends inside a statement
+        pass
+    return False
+
+
+def _bound(values: tuple[Any, ...], what: str, line: int | None) -> None:
+    """Raise SandboxError unless *values* together are within the value limits.
+
+    The walk stops as soon as a limit is passed, so it costs at most about
+    ``MAX_VALUE_SIZE`` steps whatever the values (a list that shares its parts can stand
+    for billions of elements in little memory).
+    """
+    size = 0
+    pending = [(value, 1) for value in values]
+    while pending:
+        value, depth = pending.pop()
+        if isinstance(value, (str, list, tuple)):
+            size += len(value)
+            if size > MAX_VALUE_SIZE:
+                raise SandboxError(f"{what} is too big: more than {MAX_VALUE_SIZE:,} list "
+                                   "elements and characters in all (keep values small; a list "
+                                   "that doubles in a loop outgrows any limit)", line)  # fmt: skip
+        if isinstance(value, (list, tuple)):
+            if depth > MAX_VALUE_DEPTH:
+                raise SandboxError(f"{what} nests lists more than {MAX_VALUE_DEPTH} deep "
+                                   "(keep lists flat)", line)  # fmt: skip
+            pending.extend((item, depth + 1) for item in value)
+        elif isinstance(value, int) and not -_LARGEST_NUMBER <= value < _LARGEST_NUMBER:
+            raise SandboxError(f"{what} holds a number beyond ±2**63 (use smaller numbers)",
+                               line)  # fmt: skip
+        elif not isinstance(value, _CONSTANTS):
+            raise SandboxError(f"{what} holds a {type(value).__name__}, which the sandbox does "
+                               "not admit (only strings, numbers, booleans, None, lists and "
+                               "tuples)", line)  # fmt: skip
 
 
 class _Interpreter:
@@ -254,8 +383,10 @@ class _Interpreter:
                 return self.names[node.id]
             raise SandboxError(f"the name {node.id!r} is not defined", node.lineno)
         if isinstance(node, (ast.List, ast.Tuple)):
-            values = [self.expr(e) for e in node.elts]
-            return values if isinstance(node, ast.List) else tuple(values)
+            items = [self.expr(e) for e in node.elts]
+            value = items if isinstance(node, ast.List) else tuple(items)
+            _bound((value,), f"the {type(value).__name__}", node.lineno)
+            return value
         if isinstance(node, ast.BoolOp):
             result: Any = isinstance(node.op, ast.And)
             for value in node.values:
@@ -286,12 +417,15 @@ class _Interpreter:
             return True
         if isinstance(node, ast.Call):
             name = node.func.id  # type: ignore[attr-defined]
-            args = [self.expr(a) for a in node.args]
+            args = tuple(self.expr(a) for a in node.args)
+            _bound(args, f"the argument list of {name}()", node.lineno)
             self.calls += 1
             if self.calls > self.max_calls:
                 raise ProgramBudgetError(f"the program made more than {self.max_calls} skill "
                                          "calls", node.lineno)  # fmt: skip
-            return self.skills[name](*args)
+            result = self.skills[name](*args)
+            _bound((result,), f"the value {name}() returned", node.lineno)
+            return result
         raise SandboxError(f"{type(node).__name__} is not allowed in the sandbox",
                            getattr(node, "lineno", None))  # fmt: skip
 
@@ -343,7 +477,9 @@ def run_program(source: str, skills: Mapping[str, Callable[..., Any]], *,
     Raises
     ------
     SandboxError
-        A refused construct, or a run-time error of the program (an undefined name).
+        A refused construct (:func:`check_program`), or a run-time error of the program: an
+        undefined name, or a value (a list it builds, a skill's arguments or result) beyond
+        :data:`MAX_VALUE_SIZE` or :data:`MAX_VALUE_DEPTH`.
     ProgramBudgetError
         The program ran past a budget.
     Exception
