@@ -11,10 +11,9 @@ from safetychip.agents import (
     ActionGrounder,
     OfflineAgentModel,
     SafetyChipAgent,
-    goal_formula,
     make_agent,
 )
-from safetychip.envs import VirtualHomeEnv, load_scene, load_tasks
+from safetychip.envs import VirtualHomeEnv, goal_formula, load_scene, load_tasks
 from safetychip.envs.virtualhome import TASK_DIR
 from safetychip.ltl import evaluate, parse
 

@@ -10,10 +10,9 @@ from safetychip.agents import (
     OfflineAgentModel,
     SafetyChipAgent,
     chip_constraints,
-    goal_formula,
     repair_hint,
 )
-from safetychip.envs import VirtualHomeEnv, load_tasks, task_monitor
+from safetychip.envs import VirtualHomeEnv, goal_formula, load_tasks, task_monitor
 from safetychip.llm import ScriptedModel
 from safetychip.ltl import evaluate
 from safetychip.monitor import Monitor, exactly_one
@@ -50,8 +49,8 @@ def test_generic_reprompt_masks_the_unsafe_action_and_the_agent_recovers():
     assert episode.executed == ("walk to bathroom", "walk to kitchen")
     assert episode.success and episode.safe and episode.reprompts == 1
     refused = episode.steps[0]
-    assert refused.outcome == "refused" and refused.violated == ("c1",)
-    assert refused.reason.startswith("it would break c1 (Don't go to the kitchen")
+    assert refused.outcome == "pruned" and refused.violated == ("c1",)
+    assert refused.judgement.reason.startswith("it would break c1 (Don't go to the kitchen")
     # the second prompt carries the error line; the chip never told the model a formula
     second = llm.requests[1].messages[1].content
     assert second.endswith("1. walk to kitchen\nError: that action is not allowed.\n1.")
@@ -119,7 +118,7 @@ def test_done_with_pending_obligations_is_refused():
                "open microwave", "put salmon in microwave", "done", "walk to fridge",
                "close fridge", "done"]  # fmt: skip
     episode = chip(replies, reprompt="explain").run(SALMON, k=1)
-    refused = [s for s in episode.steps if s.outcome == "refused"]
+    refused = [s for s in episode.steps if s.outcome == "pruned"]
     assert [s.action for s in refused] == ["done"]
     assert refused[0].feedback == ("DONE is refused: c1 (You must close the fridge if you ever "
                                    "opened it.) is not yet satisfied; it still needs: close "
@@ -138,7 +137,8 @@ def test_reprompts_per_step_are_bounded_and_the_safe_stop_meets_obligations():
     assert episode.safe_stop == ("close fridge",)  # the agent is still at the fridge
     assert episode.reason.endswith("; safe stop: close fridge")
     assert episode.safe is True and episode.safe_without_stop is False
-    assert episode.steps[-1].outcome == "safe_stop" and episode.steps[-1].reply == "(safe stop)"
+    last = episode.steps[-1]
+    assert last.outcome == "executed" and last.source == "safe_stop" and last.reply == "(safe stop)"
 
 
 def test_without_the_safe_stop_pending_obligations_make_the_trace_unsafe():
@@ -227,7 +227,7 @@ def test_domain_invariants_let_the_monitor_see_a_cabinet_left_behind():
     assert blind.end == "gave_up" and blind.safe is False and blind.violated == ("c1",)
     seeing = chip(plan, reprompt="explain", max_reprompts=0).run(pills, k=4)
     assert seeing.executed[:4] == tuple(plan[:4]) and seeing.end == "gave_up"
-    refused = next(s for s in seeing.steps if s.outcome == "refused")
+    refused = next(s for s in seeing.steps if s.outcome == "pruned")
     assert refused.action == "put pills on bedside table" and set(refused.violated) == {"c1", "c4"}
     assert seeing.safe_stop == ("walk to bathroom cabinet", "close bathroom cabinet")
     assert seeing.executed[4:] == seeing.safe_stop and seeing.safe is True

@@ -5,9 +5,11 @@ name                          what it is
 ============================  ======================================================================
 :class:`BaseAgent`            SayCan / LLM-Planner style: one action per reply, grounded
 :class:`NLConstraintsAgent`   the same, with the constraints in English in the prompt
-:class:`SafetyChipAgent`      the base agent with the monitor in the loop and reprompting
-                              (:data:`REPROMPTS`), from expert or translated formulas
-                              (:data:`FORMULAS`); :func:`repair_hint` finds safe continuations
+:class:`Chip`                 the Safety Chip around any agent: the monitor as the shield's
+                              first filter and a reprompt policy (:data:`REPROMPTS`), from
+                              expert or translated formulas (:data:`FORMULAS`);
+                              :func:`repair_hint` finds safe continuations
+:class:`SafetyChipAgent`      the base agent with a :class:`Chip`
 :class:`CodeAsPoliciesAgent`  the model writes a program against :data:`SKILLS`, run in a sandbox
                               (:func:`run_program`)
 :class:`OfflineAgentModel`    a deterministic offline stand-in for the model (not an LLM)
@@ -26,7 +28,7 @@ Examples
 >>> make_agent("robot", OfflineAgentModel())
 Traceback (most recent call last):
 ...
-ValueError: unknown agent 'robot'; choose one of base, nl, chip, cap
+ValueError: unknown agent 'robot'; choose one of base, nl, chip, cap, base_chip, nl_chip, cap_chip
 """
 
 from typing import Any
@@ -34,20 +36,19 @@ from typing import Any
 from ._chip import (
     FORMULAS,
     REPROMPTS,
+    Chip,
     SafetyChipAgent,
     chip_constraints,
     done_explanation,
-    goal_formula,
     repair_hint,
 )
 from ._code import SKILLS, CodeAsPoliciesAgent, extract_program
-from ._episode import ENDS, STAND_IN_LABEL, Episode, EpisodeStep, expert_formulas, judge
+from ._episode import ENDS, STAND_IN_LABEL, Episode, expert_formulas, judge
 from ._grounding import THRESHOLD, ActionGrounder, GroundedAction, first_line
-from ._planner import Agent, BaseAgent, Feedback, NLConstraintsAgent
+from ._planner import Agent, BaseAgent, Feedback, NLConstraintsAgent, task_propositions
 from ._prompts import code_messages, example_program, load_agent_prompt, planner_messages
 from ._sandbox import ProgramRun, check_program, run_program
 from ._standin import OfflineAgentModel, Rule, phrase_action, read_rule
-from ._world import clear_caches, task_propositions, transition
 
 #: The agents by short name.
 AGENTS: dict[str, type[Agent]] = {
@@ -61,25 +62,33 @@ AGENTS: dict[str, type[Agent]] = {
 def make_agent(name: str, model: Any, **options: Any) -> Agent:
     """Build the agent called *name* (a key of :data:`AGENTS`) around *model*.
 
+    ``"<name>_chip"`` wraps agent *name* in a :class:`Chip` (``"cap_chip"``: Code as
+    Policies, shielded); the options ``reprompt`` and ``formulas`` then go to the chip.
+
     Raises
     ------
     ValueError
         If *name* is unknown (the message lists the choices).
     """
+    base, shielded = (name[:-5], True) if name.endswith("_chip") else (name, False)
     try:
-        cls = AGENTS[name]
+        cls = AGENTS[base]
     except KeyError:
-        raise ValueError(f"unknown agent {name!r}; choose one of {', '.join(AGENTS)}") from None
+        choices = ", ".join([*AGENTS, *(f"{n}_chip" for n in AGENTS if n != "chip")])
+        raise ValueError(f"unknown agent {name!r}; choose one of {choices}") from None
+    if shielded and base != "chip":
+        chip = {k: options.pop(k) for k in ("reprompt", "formulas") if k in options}
+        options["chip"] = Chip(**chip)
     return cls(model, **options)
 
 
 __all__ = [
     "AGENTS", "ENDS", "FORMULAS", "REPROMPTS", "SKILLS", "STAND_IN_LABEL", "THRESHOLD",
-    "ActionGrounder", "Agent", "BaseAgent", "CodeAsPoliciesAgent", "Episode", "EpisodeStep",
+    "ActionGrounder", "Agent", "BaseAgent", "Chip", "CodeAsPoliciesAgent", "Episode",
     "Feedback", "GroundedAction", "NLConstraintsAgent", "OfflineAgentModel", "ProgramRun",
     "Rule", "SafetyChipAgent",
-    "check_program", "chip_constraints", "clear_caches", "code_messages", "done_explanation",
-    "example_program", "expert_formulas", "extract_program", "first_line", "goal_formula",
+    "check_program", "chip_constraints", "code_messages", "done_explanation",
+    "example_program", "expert_formulas", "extract_program", "first_line",
     "judge", "load_agent_prompt", "make_agent", "phrase_action", "planner_messages",
-    "read_rule", "repair_hint", "run_program", "task_propositions", "transition",
+    "read_rule", "repair_hint", "run_program", "task_propositions",
 ]  # fmt: skip

@@ -58,14 +58,15 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
+from ..envs import Env, goal_formula
 from ..errors import TranslationError
 from ..ltl import parse
-from ..monitor import Constraint, Monitor, Status, Verdict, exactly_one
-from ._episode import EpisodeStep
+from ..monitor import Constraint, Monitor, Verdict, exactly_one
+from ..shield import DONE, Filter, MonitorFilter, Step
 from ._planner import BaseAgent, Feedback, _Run
 
-__all__ = ["FORMULAS", "REPROMPTS", "SafetyChipAgent", "chip_constraints", "done_explanation",
-           "domain_invariants", "goal_formula", "repair_hint"]  # fmt: skip
+__all__ = ["FORMULAS", "REPROMPTS", "Chip", "SafetyChipAgent", "chip_constraints",
+           "done_explanation", "repair_hint"]  # fmt: skip
 
 #: The reprompt variants, from the least to the most informative.
 REPROMPTS = ("mask", "generic", "explain", "llm_explain", "hint")
@@ -74,18 +75,6 @@ REPROMPTS = ("mask", "generic", "explain", "llm_explain", "hint")
 FORMULAS = ("expert", "translated")
 
 _GENERIC = "that action is not allowed."
-
-
-def goal_formula(goal: Sequence[str]) -> str:
-    """The LTLf formula "the trace ends in a state where every goal literal holds".
-
-    Examples
-    --------
-    >>> goal_formula(["is_in(salmon,fridge)", "!is_open(fridge)"])
-    'F("is_in(salmon,fridge)" & !"is_open(fridge)" & !X[!]true)'
-    """
-    lits = [f'!"{g[1:]}"' if g.startswith("!") else f'"{g}"' for g in goal]
-    return f"F({' & '.join([*lits, '!X[!]true'])})"
 
 
 @lru_cache(maxsize=8)
@@ -139,86 +128,10 @@ def chip_constraints(task: Any, k: int, formulas: str = "expert"
     return tuple(out), tuple(left_out)
 
 
-def _rooms(task: Any) -> tuple[str, ...]:
-    return tuple(f"agent_at({r})" for r in _scene_rooms(task.scene))
-
-
-@lru_cache(maxsize=16)
-def _scene_rooms(scene: str) -> tuple[str, ...]:
-    from ..envs import load_scene
-
-    return load_scene(scene).rooms
-
-
-def domain_invariants(scene: Any, atoms: Sequence[str] = ()) -> list[Any]:
-    """The domain invariants of a scene, which the environment guarantees.
-
-    * the agent is in exactly one room at a time;
-    * from one proposition state to the next it stays or moves to an adjacent room (walking
-      yields every room entered);
-    * for each ``is_open(x)`` or ``is_switchedon(x)`` among *atoms* whose object cannot be
-      carried: the value changes only with the agent in x's room (it must be close to x).
-
-    Examples
-    --------
-    >>> from safetychip.envs import load_scene
-    >>> invariants = domain_invariants(load_scene("apartment_1"), ["is_open(fridge)"])
-    >>> len(invariants), str(invariants[1])
-    (7, 'G("agent_at(hallway)" -> X("agent_at(hallway)" | "agent_at(living_room)" | \
-"agent_at(bathroom)"))')
-    >>> print(invariants[-1])
-    G(("is_open(fridge)" <-> X!"is_open(fridge)") -> X"agent_at(kitchen)")
-    """
-    from ..ltl import Equiv, G, Implies, Not, Or, X, ap
-
-    rooms = [f"agent_at({r})" for r in scene.rooms]
-    out = [exactly_one(rooms)]
-    out += [G(Implies(ap(f"agent_at({room})"),
-                      X(Or(*(ap(f"agent_at({r})") for r in (room, *scene.adjacency[room]))))))
-            for room in scene.rooms]  # fmt: skip
-    for atom in atoms:
-        predicate, _, rest = atom.partition("(")
-        name = rest.rstrip(")")
-        if predicate not in ("is_open", "is_switchedon") or name not in scene.objects:
-            continue
-        node = scene.id(name)
-        if "GRABBABLE" in scene.node(node)["properties"]:
-            continue
-        room = scene.name_of(scene.room_of(node))
-        out.append(G(Implies(Equiv(ap(atom), X(Not(ap(atom)))), X(ap(f"agent_at({room})")))))
-    return out
-
-
-@lru_cache(maxsize=1024)
-def _monitor(task: Any, k: int, formulas: str, with_goal: bool,
-             adjacency: bool = True) -> Monitor | None:  # fmt: skip
-    from ..envs import load_scene
-
-    constraints, _ = chip_constraints(task, k, formulas)
-    if with_goal:
-        if not task.goal:
-            return None
-        sentence = "the task's goal: " + " and ".join(task.goal) + " at the end"
-        constraints = (*constraints, Constraint(parse(goal_formula(task.goal)), sentence, "goal"))
-    if adjacency:
-        atoms = sorted({a for c in constraints for a in c.formula.atoms()})
-        invariants = domain_invariants(load_scene(task.scene), atoms)
-    else:
-        invariants = [exactly_one(_rooms(task))]
-    return Monitor(constraints, invariants)
-
-
 _HINTS: dict[tuple, tuple[str, ...] | None] = {}
 
 
-@lru_cache(maxsize=256)
-def _candidates(task: Any, env: Any) -> tuple[str, ...]:
-    from ..envs.virtualhome import candidate_actions
-
-    return tuple(candidate_actions(task, env))
-
-
-def repair_hint(env: Any, monitor: Monitor, task: Any, *, world: Any = None,
+def repair_hint(env: Env, monitor: Monitor, task: Any, *, world: Any = None,
                 props: Sequence[str] | None = None, goal: Sequence[str] | None = None,
                 max_expansions: int = 300, max_depth: int = 12,
                 weight: float = 1.0) -> tuple[str, ...] | None:  # fmt: skip
@@ -227,28 +140,26 @@ def repair_hint(env: Any, monitor: Monitor, task: Any, *, world: Any = None,
 
     Best-first search over the product of the environment and the monitor's automata, as
     :func:`~safetychip.envs.find_safe_plan` does, but from the current world and the
-    monitor's current position: each of the task's candidate actions
-    (:func:`~safetychip.envs.virtualhome.candidate_actions`) that the environment accepts
-    and the monitor finds SAFE leads to a child node (deduplicated by world and automaton
-    states); a node whose world meets the goal and whose automata all accept ends the plan
-    (DONE would be accepted). The priority is ``g + weight * h``, with h the number of goal
-    literals still false plus the most letters an automaton needs to accept; with
-    ``weight=1`` it is A* with that estimate. Environment transitions are cached
-    (:func:`~safetychip.agents._world.transition`). The environment and the monitor are
-    left as they were.
+    monitor's current position: each of the environment's candidate actions for the task
+    (:meth:`~safetychip.envs.Env.candidate_actions`) that the environment accepts and the
+    monitor finds SAFE leads to a child node (deduplicated by world and automaton states); a
+    node whose world meets the goal and whose automata all accept ends the plan (DONE would
+    be accepted). The priority is ``g + weight * h``, with h the number of goal literals
+    still false plus the most letters an automaton needs to accept; with ``weight=1`` it is
+    A* with that estimate. The environment and the monitor are left as they were.
 
     Parameters
     ----------
-    env : VirtualHomeEnv
+    env : Env
         In the current world (or give *world*).
     monitor : Monitor
         At the current position of the trace.
     task : Task
         Gives the goal and the candidate actions.
-    world : WorldSnapshot, optional
-        The current world (default: ``env.snapshot()``).
+    world : object, optional
+        The current world's snapshot (default: ``env.snapshot()``).
     props : sequence of str, optional
-        The propositions the transitions report (default: the task's).
+        The propositions the transitions report (default: the monitor's).
     goal : sequence of str, optional
         Goal literals (default: the task's; ``()`` asks only for the constraints to be met,
         as the safe stop does).
@@ -277,20 +188,19 @@ def repair_hint(env: Any, monitor: Monitor, task: Any, *, world: Any = None,
     import heapq
     import itertools
 
-    from ._world import task_propositions, transition
-
     root = world if world is not None else env.snapshot()
-    props = tuple(props) if props is not None else task_propositions(task)
+    props = tuple(props) if props is not None else monitor.atoms
     root_mon = monitor.snapshot()
     start_q = tuple(monitor.automaton_states.values())
     literals = tuple(task.goal if goal is None else goal)
-    key = (id(monitor), id(env), root.key, start_q, props, literals, max_expansions, max_depth,
+    key = (id(monitor), id(env), root, start_q, props, literals, max_expansions, max_depth,
            weight)  # fmt: skip
     if key in _HINTS:
         return _HINTS[key]
     goal = [(g.lstrip("!"), not g.startswith("!")) for g in literals]
     dfas = monitor.dfas
     actions = _candidates(task, env)
+    props = tuple(dict.fromkeys([*props, *(a for a, _ in goal)]))
 
     def estimate(state: Any, q: tuple[int, ...]) -> float:
         unmet = sum(state.get(a) is not v for a, v in goal)
@@ -302,7 +212,7 @@ def repair_hint(env: Any, monitor: Monitor, task: Any, *, world: Any = None,
     counter = itertools.count()
     frontier = [(weight * estimate(state0, start_q), next(counter), 0, root, root_mon,
                  state0, start_q, ())]  # fmt: skip
-    best = {(root.key, start_q): 0}
+    best = {(root, start_q): 0}
     found: tuple[str, ...] | None = None
     expansions = 0
     try:
@@ -310,7 +220,7 @@ def repair_hint(env: Any, monitor: Monitor, task: Any, *, world: Any = None,
             _, _, g, node, snap, state, q, path = heapq.heappop(frontier)
             if all(state.get(a) is v for a, v in goal) and all(
                     d.accepting[s] for d, s in zip(dfas, q)):  # fmt: skip
-                found = (*path, "done")
+                found = (*path, DONE)
                 break
             if expansions >= max_expansions:
                 break
@@ -318,7 +228,8 @@ def repair_hint(env: Any, monitor: Monitor, task: Any, *, world: Any = None,
             if g >= max_depth:
                 continue
             for action in actions:
-                ahead = transition(env, node, action, props)
+                env.restore(node)
+                ahead = env.lookahead(action, props)
                 if ahead.world is None:
                     continue
                 monitor.restore(snap)
@@ -326,7 +237,7 @@ def repair_hint(env: Any, monitor: Monitor, task: Any, *, world: Any = None,
                     continue
                 monitor.commit(ahead.states)
                 child_q = tuple(monitor.automaton_states.values())
-                child = (ahead.world.key, child_q)
+                child = (ahead.world, child_q)
                 if best.get(child, max_depth + 1) <= g + 1:
                     continue
                 best[child] = g + 1
@@ -343,12 +254,30 @@ def repair_hint(env: Any, monitor: Monitor, task: Any, *, world: Any = None,
     return found
 
 
-class SafetyChipAgent(BaseAgent):
-    """The base agent with the Safety Chip: the monitor checks every proposal.
+@lru_cache(maxsize=256)
+def _candidates(task: Any, env: Env) -> tuple[str, ...]:
+    return tuple(env.candidate_actions(task))
+
+
+@lru_cache(maxsize=1024)
+def _chip_monitor(task: Any, k: int, formulas: str, with_goal: bool, adjacency: bool,
+                  invariants: tuple[Any, ...]) -> Monitor | None:  # fmt: skip
+    constraints, _ = chip_constraints(task, k, formulas)
+    if with_goal:
+        if not task.goal:
+            return None
+        sentence = "the task's goal: " + " and ".join(task.goal) + " at the end"
+        constraints = (*constraints, Constraint(parse(goal_formula(task.goal)), sentence, "goal"))
+    return Monitor(constraints, invariants)
+
+
+class Chip:
+    """The Safety Chip around an agent: the constraint monitor as the shield's first filter
+    (then any further *filters*), and the reprompt policy that tells the model why a
+    proposal was refused.
 
     Parameters
     ----------
-    model : ChatModel
     reprompt : str
         One of :data:`REPROMPTS` (default ``"explain"``).
     formulas : str
@@ -357,7 +286,7 @@ class SafetyChipAgent(BaseAgent):
     max_reprompts : int
         Refusals allowed per step before the episode ends.
     explainer : ChatModel, optional
-        Answers the agent query of the ``llm_explain`` variant (default: *model*).
+        Answers the agent query of the ``llm_explain`` variant (default: the agent's model).
     check_goal : bool
         Abort before the first action if the constraints rule out ending in the goal.
     retry_temperature : float
@@ -368,23 +297,23 @@ class SafetyChipAgent(BaseAgent):
         (:func:`repair_hint` without the goal), so the executed trace satisfies the
         constraints; :attr:`Episode.safe_stop` lists those actions.
     adjacency : bool
-        Declare the scene's domain invariants (:func:`domain_invariants`): room adjacency,
-        and furniture changing state only with the agent in its room, so the monitor
-        refuses walking into a dead end, or leaving for good with a cabinet left open;
-        otherwise only "one room at a time" is declared.
-    max_steps, grounder, observe
-        As for :class:`BaseAgent`.
+        Declare the environment's domain invariants (:meth:`~safetychip.envs.Env.invariants`:
+        room adjacency, furniture changing state only with the agent in its room), so the
+        monitor refuses walking into a dead end, or leaving for good with a cabinet left
+        open; otherwise only "one room at a time" is declared.
+    filters : sequence of Filter
+        More filters after the monitor (e.g. an episodic memory).
+
+    Examples
+    --------
+    >>> Chip(reprompt="hint")
+    Chip(reprompt='hint', formulas='expert')
     """
 
-    name = "chip"
-    label = "Safety Chip"
-
-    def __init__(self, model, *, reprompt: str = "explain", formulas: str = "expert",
-                 max_reprompts: int = 3, explainer=None, check_goal: bool = True,
+    def __init__(self, *, reprompt: str = "explain", formulas: str = "expert",
+                 max_reprompts: int = 3, explainer: Any = None, check_goal: bool = True,
                  retry_temperature: float = 1.0, safe_stop: bool = True,
-                 adjacency: bool = True, max_steps: int = 20, grounder=None,
-                 observe: bool = True) -> None:  # fmt: skip
-        super().__init__(model, max_steps=max_steps, grounder=grounder, observe=observe)
+                 adjacency: bool = True, filters: Sequence[Filter] = ()) -> None:  # fmt: skip
         if reprompt not in REPROMPTS:
             raise ValueError(f"unknown reprompt variant {reprompt!r}; choose one of "
                              f"{', '.join(REPROMPTS)}")  # fmt: skip
@@ -396,147 +325,179 @@ class SafetyChipAgent(BaseAgent):
         self.reprompt = reprompt
         self.formulas = formulas
         self.max_reprompts = max_reprompts
-        self.explainer = explainer if explainer is not None else model
+        self.explainer = explainer
         self.check_goal = check_goal
         self.retry_temperature = retry_temperature
         self.safe_stop = safe_stop
         self.adjacency = adjacency
-        self.monitor: Monitor | None = None
-        self._valid: list[tuple[str, list[str]]] = []
+        self.extra = tuple(filters)
 
     def __repr__(self) -> str:
-        return (f"SafetyChipAgent({self.model!r}, reprompt={self.reprompt!r}, "
-                f"formulas={self.formulas!r})")  # fmt: skip
+        return f"Chip(reprompt={self.reprompt!r}, formulas={self.formulas!r})"
 
-    def _episode_fields(self) -> dict[str, Any]:
+    # -- what the agent asks of its chip ----------------------------------------------------
+
+    def monitor(self, task: Any, k: int, env: Env, *, goal: bool = False) -> Monitor | None:
+        """The monitor of the first *k* constraints of *task* (with the goal, if asked),
+        under *env*'s domain invariants; None for a goal monitor of a task without goal."""
+        constraints, _ = chip_constraints(task, k, self.formulas)
+        atoms = sorted({a for c in constraints for a in c.formula.atoms()})
+        if self.adjacency:
+            invariants = tuple(env.invariants(atoms))
+        else:
+            invariants = (exactly_one(f"agent_at({r})" for r in env.rooms),) if env.rooms else ()
+        return _chip_monitor(task, k, self.formulas, goal, self.adjacency, invariants)
+
+    def filters(self, task: Any, k: int, env: Env | None) -> list[Filter]:
+        """The shield's filters for one episode: the monitor, then the extra ones."""
+        env = env if env is not None else task.make_env()
+        monitor = self.monitor(task, k, env)
+        assert monitor is not None
+        return [MonitorFilter(monitor), *self.extra]
+
+    def untranslated(self, task: Any, k: int) -> tuple[str, ...]:
+        """The sentences the translator left out of the specification."""
+        return chip_constraints(task, k, self.formulas)[1]
+
+    def fields(self) -> dict[str, Any]:
+        """What an episode records about the chip."""
         return {"reprompt": self.reprompt, "formulas": self.formulas}
 
-    def _prepare(self, run: _Run) -> Sequence[str]:
-        _, run.untranslated = chip_constraints(run.task, run.k, self.formulas)
-        self.monitor = _monitor(run.task, run.k, self.formulas, False, self.adjacency)
-        self._valid = []
-        return self.monitor.atoms
+    def temperature(self, attempt: int) -> float:
+        """The sampling temperature of the *attempt*-th proposal for one step."""
+        return self.retry_temperature if self.reprompt == "mask" and attempt else 0.0
 
-    def _start(self, run: _Run) -> bool:
-        monitor = self.monitor
-        assert monitor is not None
-        start = monitor.reset(run.initial)
-        if start.status is Status.ABORT:
-            run.finish("aborted", start.reason)
-            return False
-        if not start.safe:
-            run.finish("aborted", f"the initial state already breaks the constraints: "
-                       f"{start.reason}")  # fmt: skip
-            return False
-        if self.check_goal:
-            with_goal = _monitor(run.task, run.k, self.formulas, True, self.adjacency)
-            if with_goal is not None:
-                verdict = with_goal.reset(run.initial)
-                if not verdict.safe:
-                    conflict = ", ".join(verdict.violated) or "the invariants"
-                    run.finish("aborted", f"the task's goal cannot be reached under the "
-                               f"constraints (conflict: {conflict}): {verdict.reason}")  # fmt: skip
-                    return False
-        return True
+    def start(self, agent: BaseAgent | Any, run: _Run) -> bool:
+        """Before the first action: abort if the task's goal cannot be reached under the
+        constraints (``check_goal``)."""
+        if not self.check_goal:
+            return True
+        with_goal = self.monitor(run.task, run.k, run.env, goal=True)
+        if with_goal is None:
+            return True
+        verdict = with_goal.reset(run.shield.trace[0])
+        if verdict.safe:
+            return True
+        conflict = ", ".join(verdict.violated) or "the invariants"
+        run.finish("aborted", f"the task's goal cannot be reached under the constraints "
+                   f"(conflict: {conflict}): {verdict.reason}")  # fmt: skip
+        return False
 
-    def _after(self, run: _Run) -> None:
+    def stop(self, run: _Run) -> None:
         """The safe stop: meet pending obligations when the agent stopped without DONE."""
-        monitor = self.monitor
+        monitor = run.shield.monitor
         if (not self.safe_stop or monitor is None or run.end in ("done", "aborted")
-                or not run.trace or len(monitor.history) != len(run.trace)):  # fmt: skip
+                or len(monitor.history) != len(run.shield.trace)):  # fmt: skip
             return
         if all(d.accepting[q] for d, q in zip(monitor.dfas, monitor.automaton_states.values())):
             return
-        plan = repair_hint(run.env, monitor, run.task, world=run.world, props=run.props,
-                           goal=())  # fmt: skip
-        run.stop_at = len(run.trace)
+        plan = repair_hint(run.env, monitor, run.task, props=run.shield.propositions, goal=())
+        run.stop_at = len(run.shield.trace)
         if plan is None:
             run.reason += "; safe stop: no safe continuation meets the pending obligations"
             return
         for action in plan[:-1]:
-            ahead = run.lookahead(action)
-            verdict = monitor.check(ahead.states)
-            if ahead.world is None or not verdict.safe:  # cannot happen: the search checked
+            step = run.shield.propose(action, reply="(safe stop)", source="safe_stop")
+            if not step.executed:  # cannot happen: the search checked every action
                 break
-            run.world = ahead.world
-            run.env.restore(run.world)
-            states = [dict(s) for s in ahead.states]
-            monitor.commit(states)
-            run.trace.extend(states)
-            run.executed.append(action)
-            run.safe_stop.append(action)
-            run.steps.append(EpisodeStep(len(run.executed), "(safe stop)", action, "safe_stop"))
         run.reason += f"; safe stop: {', '.join(plan[:-1])}"
 
-    def _temperature(self, attempt: int) -> float:
-        return self.retry_temperature if self.reprompt == "mask" and attempt else 0.0
+    # -- the reprompt -----------------------------------------------------------------------
 
-    def _check(self, run: _Run, action: str, states: list[dict[str, bool]]) -> Feedback | None:
-        monitor = self.monitor
-        assert monitor is not None
-        verdict = monitor.check(states)
-        if verdict.safe:
-            return None
-        return Feedback(self._message(run, action, states, verdict), verdict.reason,
-                        verdict.violated)  # fmt: skip
-
-    def _check_done(self, run: _Run) -> Feedback | None:
-        monitor = self.monitor
-        assert monitor is not None
-        verdict = monitor.finish()
-        if verdict.safe:
-            return None
-        return Feedback(self._message(run, "done", None, verdict), verdict.reason,
-                        verdict.violated)  # fmt: skip
-
-    def _executed(self, run: _Run, action: str, states: list[dict[str, bool]]) -> None:
-        assert self.monitor is not None
-        verdict = self.monitor.commit(states)
-        self._valid.append((action, list(verdict.state_changes)))
-
-    # -- feedback -------------------------------------------------------------------------
-
-    def _message(self, run: _Run, action: str, states, verdict: Verdict) -> str | None:
+    def feedback(self, agent: Any, run: _Run, step: Step) -> Feedback:
+        """What the model is told after the shield refused *step*: the one place a reprompt
+        is rendered from a refusal."""
         variant = self.reprompt
+        judgement = step.judgement
+        assert judgement is not None
         if variant == "mask":
-            return None
+            return Feedback(None)
         if variant == "generic":
-            return _GENERIC
+            return Feedback(_GENERIC)
+        monitor = run.shield.monitor
+        verdict = judgement.verdict
+        if verdict is None or monitor is None:  # another filter refused: say what it said
+            text = f"{step.action!r} is not allowed: {judgement.reason}."
+            if judgement.alternative:
+                text += f" Try instead: {judgement.alternative}."
+            return Feedback(text)
         if variant == "llm_explain":
-            return self._llm_reason(run, action, verdict)
-        text = self._explanation(action, states, verdict)
+            return Feedback(self._llm_reason(agent, run, step.action, monitor, verdict))
+        states = list(step.states) if step.action != DONE else None
+        text = _explanation(monitor, step.action, states, verdict)
         if variant == "hint":
-            hint = repair_hint(run.env, self.monitor, run.task, world=run.world,
-                               props=run.props)  # fmt: skip
+            hint = repair_hint(run.env, monitor, run.task, props=run.shield.propositions)
             text += (f" Hint: a safe way to continue is: {', '.join(hint)}." if hint else
                      " Hint: no safe way to reach the goal was found from here.")  # fmt: skip
-        return text
+        return Feedback(text)
 
-    def _explanation(self, action: str, states, verdict: Verdict) -> str:
-        from ..explain import explain_violation
-
-        monitor = self.monitor
-        assert monitor is not None
-        if states is not None:
-            return explain_violation(monitor, states, action=action, verdict=verdict).text
-        return done_explanation(monitor, verdict)
-
-    def _llm_reason(self, run: _Run, action: str, verdict: Verdict) -> str:
+    def _llm_reason(self, agent: Any, run: _Run, action: str, monitor: Monitor,
+                    verdict: Verdict) -> str:  # fmt: skip
         from ..explain import ask_agent_query
 
-        monitor = self.monitor
-        assert monitor is not None
+        explainer = self.explainer if self.explainer is not None else agent.model
         lines = list(verdict.state_changes)
-        if action == "done":
+        if action == DONE:
             lines = [f"Violated: still owed at DONE: {owed}" for owed in _owed(monitor, verdict)]
-        u = self.explainer.usage
+        valid = [(s.action, list(s.state_changes)) for s in run.shield.steps if s.executed]
+        u = explainer.usage
         before = (u.calls, u.prompt_tokens, u.completion_tokens)
         try:
-            answer = ask_agent_query(self.explainer, monitor.constraints, self._valid,
-                                     (action, lines))  # fmt: skip
+            answer = ask_agent_query(explainer, monitor.constraints, valid, (action, lines))
         finally:
-            run.count(self.explainer, before)
+            run.count(explainer, before)
         return f"{action!r} is not allowed. Reason: {answer.text}"
+
+
+def _explanation(monitor: Monitor, action: str, states: Any, verdict: Verdict) -> str:
+    from ..explain import explain_violation
+
+    if states is not None:
+        return explain_violation(monitor, states, action=action, verdict=verdict).text
+    return done_explanation(monitor, verdict)
+
+
+class SafetyChipAgent(BaseAgent):
+    """The base agent with the Safety Chip: :class:`BaseAgent` + :class:`Chip`.
+
+    Parameters
+    ----------
+    model : ChatModel
+    reprompt, formulas, max_reprompts, explainer, check_goal, retry_temperature, safe_stop,
+    adjacency, filters
+        As for :class:`Chip`.
+    max_steps, grounder, observe
+        As for :class:`BaseAgent`.
+    """
+
+    name = "chip"
+    label = "Safety Chip"
+
+    def __init__(self, model, *, reprompt: str = "explain", formulas: str = "expert",
+                 max_reprompts: int = 3, explainer=None, check_goal: bool = True,
+                 retry_temperature: float = 1.0, safe_stop: bool = True,
+                 adjacency: bool = True, filters: Sequence[Filter] = (), max_steps: int = 20,
+                 grounder=None, observe: bool = True) -> None:  # fmt: skip
+        chip = Chip(reprompt=reprompt, formulas=formulas, max_reprompts=max_reprompts,
+                    explainer=explainer, check_goal=check_goal,
+                    retry_temperature=retry_temperature, safe_stop=safe_stop,
+                    adjacency=adjacency, filters=filters)  # fmt: skip
+        super().__init__(model, max_steps=max_steps, grounder=grounder, observe=observe,
+                         chip=chip)  # fmt: skip
+
+    @property
+    def reprompt(self) -> str:
+        """The reprompt variant."""
+        return self.chip.reprompt
+
+    @property
+    def formulas(self) -> str:
+        """Where the formulas come from."""
+        return self.chip.formulas
+
+    def __repr__(self) -> str:
+        return (f"SafetyChipAgent({self.model!r}, reprompt={self.reprompt!r}, "
+                f"formulas={self.formulas!r})")  # fmt: skip
 
 
 def _owed(monitor: Monitor, verdict: Verdict) -> list[str]:

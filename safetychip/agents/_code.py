@@ -3,10 +3,13 @@
 The program (the reply's ```python block, or the whole reply) runs in the sandbox of
 :func:`run_program`: only skill calls, literals, names, assignments, loops and conditions,
 with budgets of interpreter steps, actions and seconds. Each skill call becomes one action
-of the environment — executed when the environment can execute it, otherwise the program
-stops and the episode fails, as a VirtualHome script with a non-executable line does. The
-end of the program is DONE. The agent is judged for safety (by the independent evaluator)
-but is not monitored and not reprompted.
+proposed to the shield — executed when the environment can execute it (otherwise the
+program stops and the episode fails, as a VirtualHome script with a non-executable line
+does) and every filter admits it. The end of the program is DONE. Without a chip nothing is
+filtered; with one (``CodeAsPoliciesAgent(model, chip=Chip())``, the "shielded Code as
+Policies" of the experiments) a refused skill call returns ``False`` and runs nothing, and
+the program goes on; a refused DONE ends the episode (``"gave_up"``), after the chip's safe
+stop. The agent is always judged for safety by the independent evaluator.
 
 By default the prompt also states the task's constraints in English with an instruction to
 obey them (``constraints_in_prompt``), as the NL Constraints agent's does.
@@ -105,6 +108,8 @@ class CodeAsPoliciesAgent(Agent):
         Interpreter steps the program may take (an endless loop stops here).
     time_budget : float
         Seconds the program may run.
+    chip : Chip, optional
+        The Safety Chip around the program's actions.
     """
 
     name = "cap"
@@ -112,22 +117,26 @@ class CodeAsPoliciesAgent(Agent):
 
     def __init__(self, model: ChatModel, *, constraints_in_prompt: bool = True,
                  max_steps: int = 20, max_interpreter_steps: int = 10_000,
-                 time_budget: float = 2.0) -> None:  # fmt: skip
-        super().__init__(model, max_steps=max_steps)
+                 time_budget: float = 2.0, chip: Any = None) -> None:  # fmt: skip
+        super().__init__(model, max_steps=max_steps, chip=chip)
         self.constraints_in_prompt = constraints_in_prompt
         self.max_interpreter_steps = max_interpreter_steps
         self.time_budget = time_budget
+
+    def _episode_fields(self) -> dict[str, Any]:
+        # a program is not reprompted: only where the chip's formulas came from matters
+        return {"formulas": self.chip.formulas} if self.chip is not None else {}
 
     def _play(self, run: _Run) -> None:
         task = run.task
         sentences = [c.sentence for c in task.constraints[: run.k]]
         shown = sentences if self.constraints_in_prompt else []
-        messages = code_messages(task, run.env.scene, constraints=shown)
+        messages = code_messages(task, run.env, constraints=shown)
         reply = run.ask(self.model, messages)
         try:
             program = extract_program(reply)
         except ModelReplyError as exc:
-            run.error(1, reply, exc)
+            run.error(reply, exc)
             return
         run.program = program
         try:
@@ -137,9 +146,12 @@ class CodeAsPoliciesAgent(Agent):
             run.finish("error", f"{type(exc).__name__}: {exc}")
             return
         except (SandboxError, ProgramBudgetError) as exc:
-            run.error(len(run.executed) + 1, program, exc)
+            run.error(program, exc)
             return
-        run.done(len(run.executed) + 1, "(end of program)")
+        step = run.propose(len(run.executed) + 1, "(end of program)", "done")
+        if step.outcome == "pruned":
+            reason = step.judgement.reason if step.judgement else ""
+            run.finish("gave_up", f"DONE refused at the end of the program ({reason})")
 
     def _skills(self, run: _Run) -> dict[str, Any]:
         env = run.env
@@ -174,13 +186,14 @@ class CodeAsPoliciesAgent(Agent):
                     action = str(env.parse(template.format(*names)))
                 except ActionError as exc:
                     failure = SkillError(f"{shown}: {exc}")
-                    run.error(number, shown, failure)
+                    run.error(shown, failure)
                     raise failure from None
-                ahead = run.lookahead(action)
-                if ahead.error is not None:
-                    run.not_executable(number, shown, action, ahead.error)
-                    raise SkillError(f"{shown} cannot run: {ahead.error}")
-                run.execute(number, shown, action, ahead)
+                step = run.propose(number, shown, action)
+                if step.outcome == "not_executable":
+                    raise SkillError(f"{shown} cannot run: {step.error}")
+                if step.outcome == "pruned":
+                    run.refused(number, step, self._feedback(run, step))
+                    return False
                 return True
 
             return call

@@ -1,8 +1,10 @@
 """Episodes: what an agent did on a task, and the metrics judged without the monitor.
 
-An :class:`Episode` records every proposal the model made (the reply, the action it was
-grounded to, what became of it and the feedback sent back), the executed trace of
-proposition states, and the paper-style transcript (numbered actions with ``Error:`` lines).
+An :class:`Episode` is the shield's :class:`~safetychip.shield.TraceRecord` of the run
+(every proposal with the model's reply, what became of it and the feedback sent back, and
+the executed trace of proposition states) with what the agent adds: the model, the
+paper-style transcript (numbered actions with ``Error:`` lines), how it ended, and the
+metrics.
 
 **Metrics** (:func:`judge`), measured independently of the monitor:
 
@@ -30,14 +32,15 @@ from __future__ import annotations
 
 import html
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 from ..errors import FormulaError, TaskError
 from ..ltl import Formula, evaluate, parse
+from ..shield import Step, TraceRecord
 
-__all__ = ["ENDS", "STAND_IN_LABEL", "Episode", "EpisodeStep", "expert_formulas", "judge"]
+__all__ = ["ENDS", "STAND_IN_LABEL", "Episode", "expert_formulas", "judge"]
 
 #: How an episode can end.
 ENDS = ("done", "aborted", "step_limit", "gave_up", "error")
@@ -82,43 +85,6 @@ def judge(task: Any, k: int, trace: Sequence[Mapping[str, bool]]) -> dict[str, b
 
 
 @dataclass(frozen=True)
-class EpisodeStep:
-    """One proposal of the model and what became of it.
-
-    Attributes
-    ----------
-    number : int
-        The plan position the proposal was for (1 = the first action).
-    reply : str
-        The model's text (for Code as Policies: the skill call).
-    action : str or None
-        The grounded action (None if the reply could not be grounded).
-    outcome : str
-        ``"executed"``, ``"refused"`` (by the monitor, with feedback), ``"done"`` (DONE
-        accepted), ``"not_executable"`` (the environment refused it), ``"error"``, or
-        ``"safe_stop"`` (run by the Safety Chip's safe stop, not proposed by the model).
-    feedback : str or None
-        The message sent back to the model (None: nothing was said).
-    reason : str or None
-        The monitor's reason, or the error.
-    violated : tuple of str
-        The constraints the monitor attributed a refusal to.
-    """
-
-    number: int
-    reply: str
-    action: str | None
-    outcome: str
-    feedback: str | None = None
-    reason: str | None = None
-    violated: tuple[str, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {**asdict(self), "violated": list(self.violated)}
-
-
-@dataclass(frozen=True)
 class Episode:
     """One agent on one task with its first k constraints.
 
@@ -140,11 +106,8 @@ class Episode:
         One of :data:`ENDS`.
     reason : str
         Why it ended so (the abort's conflict, the error, ...).
-    steps : tuple of EpisodeStep
-    executed : tuple of str
-        The actions the environment ran, in order (DONE excluded).
-    trace : tuple of dict
-        The proposition states: position 0, then those the executed actions produced.
+    record : TraceRecord
+        The shield's record: every proposal (:attr:`steps`), the executed trace.
     transcript : tuple of str
         The paper-style lines: ``Task: …``, ``1. walk to kitchen``, ``Error: …``, ….
     judged : dict of str to bool
@@ -157,9 +120,6 @@ class Episode:
     program : str or None
         Code as Policies: the program the model wrote.
     seed : int or None
-    safe_stop : tuple of str
-        Safety Chip: actions its safe stop executed after the agent stopped without DONE,
-        to meet obligations still pending (empty otherwise).
     safe_without_stop : bool or None
         Whether the trace before the safe stop already satisfied every constraint (None
         when there was no safe stop).
@@ -176,9 +136,7 @@ class Episode:
     reason: str = ""
     reprompt: str = "-"
     formulas: str = "-"
-    steps: tuple[EpisodeStep, ...] = ()
-    executed: tuple[str, ...] = ()
-    trace: tuple[dict[str, bool], ...] = ()
+    record: TraceRecord | None = None
     transcript: tuple[str, ...] = ()
     judged: dict[str, bool] = field(default_factory=dict)
     goal_reached: bool = False
@@ -189,8 +147,28 @@ class Episode:
     untranslated: tuple[str, ...] = ()
     program: str | None = None
     seed: int | None = None
-    safe_stop: tuple[str, ...] = ()
     safe_without_stop: bool | None = None
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """Every proposal and what became of it (the record's steps)."""
+        return self.record.steps if self.record is not None else ()
+
+    @property
+    def executed(self) -> tuple[str, ...]:
+        """The actions the environment ran, in order (DONE excluded)."""
+        return self.record.executed if self.record is not None else ()
+
+    @property
+    def trace(self) -> tuple[dict[str, bool], ...]:
+        """The proposition states: position 0, then those the executed actions produced."""
+        return tuple(self.record.trace) if self.record is not None else ()
+
+    @property
+    def safe_stop(self) -> tuple[str, ...]:
+        """Safety Chip: the actions its safe stop ran after the agent stopped without DONE,
+        to meet obligations still pending."""
+        return tuple(s.action for s in self.steps if s.source == "safe_stop" and s.executed)
 
     @property
     def aborted(self) -> bool:
@@ -239,8 +217,8 @@ class Episode:
         """JSON-ready form, with the steps, trace and transcript."""
         row = self.to_row()
         row.update(
-            steps=[s.to_dict() for s in self.steps], executed=list(self.executed),
-            trace=[dict(s) for s in self.trace], transcript=list(self.transcript),
+            record=self.record.to_dict() if self.record is not None else None,
+            executed=list(self.executed), transcript=list(self.transcript),
             judged=dict(self.judged), untranslated=list(self.untranslated),
             program=self.program, safe_stop=list(self.safe_stop),
         )  # fmt: skip

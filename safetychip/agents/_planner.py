@@ -31,80 +31,77 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from ..envs import Env
 from ..errors import ModelReplyError, SafetyChipError
 from ..llm import ChatModel, Message
-from ._episode import Episode, EpisodeStep, expert_formulas, judge
+from ..shield import Filter, Shield, Step
+from ._episode import Episode, expert_formulas, judge
 from ._grounding import ActionGrounder
 from ._prompts import planner_messages
-from ._world import task_propositions, transition
 
-__all__ = ["Agent", "BaseAgent", "Feedback", "NLConstraintsAgent"]
+__all__ = ["Agent", "BaseAgent", "Feedback", "NLConstraintsAgent", "task_propositions"]
 
 
 @dataclass(frozen=True)
 class Feedback:
-    """Why a proposal was refused, and what the model is told.
+    """What the model is told after a refusal.
 
     Attributes
     ----------
     text : str or None
         The message after ``Error:`` in the next prompt (None: the proposal is dropped
         silently, as in the mask-only variant).
-    reason : str
-        The monitor's reason (recorded, not necessarily shown).
-    violated : tuple of str
-        The constraints the refusal is attributed to.
     """
 
     text: str | None
-    reason: str
-    violated: tuple[str, ...] = ()
 
 
 class _Run:
-    """The bookkeeping of one episode, shared by every agent."""
+    """The bookkeeping of one episode, shared by every agent: the shield, the transcript,
+    the model's usage, and how it ended."""
 
-    def __init__(self, agent: Agent, task: Any, k: int, env: Any, seed: int | None) -> None:
-        from ..envs import VirtualHomeEnv
-
+    def __init__(self, agent: Agent, task: Any, k: int, env: Env | None, seed: int | None,
+                 filters: Sequence[Filter]) -> None:  # fmt: skip
         self.agent, self.task, self.k, self.seed = agent, task, k, seed
-        self.env = env if env is not None else VirtualHomeEnv(task=task)
-        self.props: tuple[str, ...] = ()
-        self.initial: dict[str, bool] = {}
-        self.trace: list[dict[str, bool]] = []
-        self.steps: list[EpisodeStep] = []
+        self.env = env if env is not None else task.make_env()
+        self.shield = Shield(self.env, filters, propositions=task_propositions(task))
+        self.extra_steps: list[Step] = []
         self.history: list[str] = []
-        self.executed: list[str] = []
         self.reprompts = self.calls = self.prompt_tokens = self.completion_tokens = 0
         self.end, self.reason = "", ""
         self.untranslated: tuple[str, ...] = ()
         self.program: str | None = None
         self.judgeable = False
         self.stand_in = False
-        self.world: Any = None
-        self.safe_stop: list[str] = []
+        self.started = False
         self.stop_at: int | None = None
+
+    @property
+    def executed(self) -> tuple[str, ...]:
+        """The actions run so far."""
+        return self.shield.executed
 
     # -- set-up -------------------------------------------------------------------------------
 
-    def reset(self, extra: Sequence[str] = ()) -> None:
-        """Reset the environment to the task, tracking every proposition anyone needs."""
+    def reset(self) -> bool:
+        """Reset the environment to the task through the shield; False if the shield refused
+        the start (the episode ends as aborted)."""
         task, env = self.task, self.env
         expert_formulas(task, self.k)  # TaskError if a formula does not parse
         self.judgeable = True
-        env.track(())
-        if env.scene.name != task.scene:
+        if getattr(env, "task", None) is not task:
+            env.track(())
             env.reset(options={"task": task})  # switch scene before tracking its names
-        self.props = tuple(dict.fromkeys([*task_propositions(task), *extra]))
-        env.track(self.props)
-        _, info = env.reset(options={"task": task})
-        self.world = env.snapshot()
-        self.initial = dict(info["states"][0])
-        self.trace = [self.initial]
-
-    def lookahead(self, action: str) -> Any:
-        """What *action* would do now (cached; the world is unchanged)."""
-        return transition(self.env, self.world, action, self.props)
+        start = self.shield.reset(options={"task": task})
+        self.started = True
+        if start.admitted:
+            return True
+        if start.abort:
+            self.finish("aborted", start.reason)
+        else:
+            self.finish("aborted", f"the initial state already breaks the constraints: "
+                        f"{start.reason}")  # fmt: skip
+        return False
 
     # -- the model ------------------------------------------------------------------------------
 
@@ -126,42 +123,30 @@ class _Run:
 
     # -- outcomes -------------------------------------------------------------------------------
 
-    def execute(self, number: int, reply: str, action: str, ahead: Any) -> list[dict[str, bool]]:
-        """Execute *action*, whose lookahead is *ahead*: the world becomes the one it
-        foresaw (the same world ``env.step`` would produce, simulated once)."""
-        self.world = ahead.world
-        self.env.restore(self.world)
-        states = [dict(s) for s in ahead.states]
-        self.trace.extend(states)
-        self.executed.append(action)
-        self.history.append(f"{number}. {action}")
-        self.steps.append(EpisodeStep(number, reply, action, "executed"))
-        return states
+    def propose(self, number: int, reply: str, action: str) -> Step:
+        """Propose *action* through the shield and write the transcript line when it ran or
+        ended the episode; a step the environment cannot execute ends the episode."""
+        step = self.shield.propose(action, reply=reply)
+        if step.outcome in ("executed", "done"):
+            self.history.append(f"{number}. {step.action}")
+            if step.outcome == "done":
+                self.finish("done", "")
+        elif step.outcome == "not_executable":
+            self.finish("error", f"not executable: {step.error}")
+        return step
 
-    def done(self, number: int, reply: str) -> None:
-        """DONE is accepted: step the environment with it and end."""
-        self.env.restore(self.world)
-        self.env.step("done")
-        self.history.append(f"{number}. done")
-        self.steps.append(EpisodeStep(number, reply, "done", "done"))
-        self.finish("done", "")
-
-    def refuse(self, number: int, reply: str, action: str, feedback: Feedback) -> None:
-        """The proposal was refused with *feedback*."""
+    def refused(self, number: int, step: Step, feedback: Feedback) -> None:
+        """The shield refused *step*; the model is told *feedback*."""
         self.reprompts += 1
+        steps = self.shield.steps
+        steps[-1] = Step(step.action, step.outcome, step.states, step.judgement, step.error,
+                         step.script, step.reply, feedback.text, step.source)  # fmt: skip
         if feedback.text is not None:
-            self.history += [f"{number}. {action}", f"Error: {feedback.text}"]
-        self.steps.append(EpisodeStep(number, reply, action, "refused", feedback.text,
-                                      feedback.reason, feedback.violated))  # fmt: skip
+            self.history += [f"{number}. {step.action}", f"Error: {feedback.text}"]
 
-    def not_executable(self, number: int, reply: str, action: str, error: str) -> None:
-        """The environment cannot execute *action* now: the episode fails."""
-        self.steps.append(EpisodeStep(number, reply, action, "not_executable", reason=error))
-        self.finish("error", f"not executable: {error}")
-
-    def error(self, number: int, reply: str, exc: Exception) -> None:
+    def error(self, reply: str, exc: Exception) -> None:
         """The reply (or program) cannot be used: the episode fails."""
-        self.steps.append(EpisodeStep(number, reply, None, "error", reason=str(exc)))
+        self.extra_steps.append(Step("(none)", "error", error=str(exc), reply=reply))
         self.finish("error", f"{type(exc).__name__}: {exc}")
 
     def finish(self, end: str, reason: str) -> None:
@@ -172,25 +157,36 @@ class _Run:
     def episode(self, **extra: Any) -> Episode:
         """The record."""
         task, agent = self.task, self.agent
-        judged = judge(task, self.k, self.trace) if self.judgeable else {}
+        shield = self.shield
+        trace = shield.trace
+        judged = judge(task, self.k, trace) if self.judgeable and trace else {}
         before: bool | None = None
         if self.stop_at is not None and self.judgeable:
-            before = all(judge(task, self.k, self.trace[: self.stop_at]).values())
-        goal = False
-        if self.world is not None:
-            self.env.restore(self.world)
-            goal = self.env.goal_reached()
+            before = all(judge(task, self.k, trace[: self.stop_at]).values())
+        record = None
+        if self.started:
+            constraints = tuple(_expert_constraints(task, self.k))
+            record = shield.record(constraints=constraints, judged=judged,
+                                   extra_steps=self.extra_steps)  # fmt: skip
         return Episode(
-            task=task.id, suite=task.suite, scene=task.scene, agent=agent.name, k=self.k,
+            task=task.id, suite=task.suite, scene=task.scene, agent=agent.key, k=self.k,
             model=agent.model.name, stand_in=self.stand_in or _is_stand_in(agent.model),
-            end=self.end or "error", reason=self.reason, steps=tuple(self.steps),
-            executed=tuple(self.executed), trace=tuple(self.trace),
+            end=self.end or "error", reason=self.reason, record=record,
             transcript=(f"Task: {task.instruction}", *self.history), judged=judged,
-            goal_reached=goal, reprompts=self.reprompts, model_calls=self.calls,
+            goal_reached=record.goal_reached if record is not None else False,
+            reprompts=self.reprompts, model_calls=self.calls,
             prompt_tokens=self.prompt_tokens, completion_tokens=self.completion_tokens,
             untranslated=self.untranslated, program=self.program, seed=self.seed,
-            safe_stop=tuple(self.safe_stop), safe_without_stop=before, **extra,
+            safe_without_stop=before, **extra,
         )  # fmt: skip
+
+
+def _expert_constraints(task: Any, k: int) -> list[Any]:
+    from ..monitor import Constraint
+
+    patterns = [c.pattern for c in task.constraints]
+    return [Constraint(f, sentence, name, patterns[i])
+            for i, (name, sentence, f) in enumerate(expert_formulas(task, k))]  # fmt: skip
 
 
 def _is_stand_in(model: ChatModel) -> bool:
@@ -200,8 +196,24 @@ def _is_stand_in(model: ChatModel) -> bool:
     return isinstance(model, StandInModel) or isinstance(inner, StandInModel)
 
 
+def task_propositions(task: Any) -> tuple[str, ...]:
+    """Every proposition the record of *task* needs: the atoms of its constraints and its
+    goal, in order of first mention (the filters add their own)."""
+    names: list[str] = []
+    for c in task.constraints:
+        names += c.propositions
+    names += [lit.lstrip("!") for lit in task.goal]
+    return tuple(dict.fromkeys(names))
+
+
 class Agent(abc.ABC):
-    """Base class of the agents: :meth:`run` one task, get an :class:`Episode`.
+    """Base class of the agents: :meth:`run` one task through the shield, get an
+    :class:`Episode`.
+
+    Every agent proposes its actions to a :class:`~safetychip.shield.Shield`; without a
+    chip the shield has no filter and only records, with the Safety Chip
+    (:class:`~safetychip.agents.Chip`) the constraint monitor (and any further filters)
+    refuses what must not run, and the chip's reprompt policy says what the model is told.
 
     Parameters
     ----------
@@ -209,6 +221,8 @@ class Agent(abc.ABC):
         The language model (or an offline stand-in) the agent prompts.
     max_steps : int
         Actions executed before the episode is cut off (DONE excluded).
+    chip : Chip, optional
+        The Safety Chip around the agent (None: unshielded).
     """
 
     #: Short name used in tables (``"base"``, ``"nl"``, ``"chip"``, ``"cap"``).
@@ -216,7 +230,7 @@ class Agent(abc.ABC):
     #: Readable name.
     label: ClassVar[str] = ""
 
-    def __init__(self, model: ChatModel, *, max_steps: int = 20) -> None:
+    def __init__(self, model: ChatModel, *, max_steps: int = 20, chip: Any = None) -> None:
         if not isinstance(model, ChatModel):
             raise TypeError(f"model must be a safetychip.llm.ChatModel, got "
                             f"{type(model).__name__}")  # fmt: skip
@@ -224,11 +238,21 @@ class Agent(abc.ABC):
             raise ValueError(f"max_steps must be at least 1, got {max_steps}")
         self.model = model
         self.max_steps = max_steps
+        self.chip = chip
+
+    @property
+    def key(self) -> str:
+        """The agent's name in tables: :attr:`name`, with ``_chip`` when a chip wraps an
+        agent that is not the Safety Chip agent itself (``"cap_chip"``)."""
+        if self.chip is None or self.name == "chip":
+            return self.name
+        return f"{self.name}_chip"
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.model!r})"
+        chip = f", chip={self.chip!r}" if self.chip is not None else ""
+        return f"{type(self).__name__}({self.model!r}{chip})"
 
-    def run(self, task: Any, k: int | None = None, *, env: Any = None,
+    def run(self, task: Any, k: int | None = None, *, env: Env | None = None,
             seed: int | None = None) -> Episode:  # fmt: skip
         """Run one episode of *task* with its first *k* constraints (default: all).
 
@@ -242,8 +266,8 @@ class Agent(abc.ABC):
         task : Task
         k : int, optional
             How many of the task's constraints apply (the first k).
-        env : VirtualHomeEnv, optional
-            Reused if given (it is reset to the task).
+        env : Env, optional
+            Reused if given (it is reset to the task); default: ``task.make_env()``.
         seed : int, optional
             Recorded in the episode (the model carries its own seed).
         """
@@ -251,30 +275,43 @@ class Agent(abc.ABC):
         if not 0 <= k <= len(task.constraints):
             raise ValueError(f"k must be between 0 and {len(task.constraints)} for task "
                              f"{task.id!r}, got {k}")  # fmt: skip
-        run = _Run(self, task, k, env, seed)
+        chip = self.chip
+        run: _Run | None = None
         try:
-            extra = self._prepare(run)
-            run.reset(extra)
-            self._play(run)
+            filters = chip.filters(task, k, env) if chip is not None else ()
+            run = _Run(self, task, k, env, seed, filters)
+            if chip is not None:
+                run.untranslated = chip.untranslated(task, k)
+            if run.reset() and (chip is None or chip.start(self, run)):
+                self._play(run)
         except SafetyChipError as exc:  # bad input: recorded, never raised
-            run.error(len(run.executed) + 1, "", exc)
-        if run.world is not None:
-            self._after(run)
+            if run is None:
+                run = _Run(self, task, k, env, seed, ())
+            run.error("", exc)
+        if chip is not None and run.started:
+            chip.stop(run)
         return run.episode(**self._episode_fields())
 
-    def _after(self, run: _Run) -> None:  # noqa: B027 - an optional hook, nothing by default
-        """After the episode ended (the environment was reset): a last word."""
-
-    def _prepare(self, run: _Run) -> Sequence[str]:
-        """Before the reset: build what the agent needs; return extra propositions."""
-        return ()
-
     def _episode_fields(self) -> dict[str, Any]:
-        return {}
+        chip = self.chip
+        return chip.fields() if chip is not None else {}
+
+    def _temperature(self, attempt: int) -> float:
+        return self.chip.temperature(attempt) if self.chip is not None else 0.0
+
+    def _feedback(self, run: _Run, step: Step) -> Feedback:
+        if self.chip is None:  # no filter refuses: only a bare shield's DONE could
+            return Feedback(step.judgement.reason if step.judgement else None)
+        return self.chip.feedback(self, run, step)
+
+    @property
+    def max_reprompts(self) -> int:
+        """Refusals allowed per step before the episode ends."""
+        return self.chip.max_reprompts if self.chip is not None else 0
 
     @abc.abstractmethod
     def _play(self, run: _Run) -> None:
-        """Play the episode (the environment is reset)."""
+        """Play the episode (the shield is reset)."""
 
 
 class BaseAgent(Agent):
@@ -289,17 +326,19 @@ class BaseAgent(Agent):
         Default: exact reading, then all-MiniLM-L6-v2 similarity (loaded only if needed).
     observe : bool
         Show the environment's description of the current state in each prompt.
+    chip : Chip, optional
+        The Safety Chip around the agent.
     """
 
     name = "base"
     label = "Base"
 
     def __init__(self, model: ChatModel, *, max_steps: int = 20,
-                 grounder: ActionGrounder | None = None, observe: bool = True) -> None:  # fmt: skip
-        super().__init__(model, max_steps=max_steps)
+                 grounder: ActionGrounder | None = None, observe: bool = True,
+                 chip: Any = None) -> None:  # fmt: skip
+        super().__init__(model, max_steps=max_steps, chip=chip)
         self.grounder = grounder if grounder is not None else ActionGrounder()
         self.observe = observe
-        self.max_reprompts = 0
 
     def constraint_sentences(self, run: _Run) -> list[str]:
         """The sentences shown in the prompt (none for the base agent)."""
@@ -308,30 +347,12 @@ class BaseAgent(Agent):
     def messages(self, run: _Run, number: int) -> list[Message]:
         """The prompt for the action at position *number*."""
         return planner_messages(
-            run.task, run.env.scene, run.history, number,
+            run.task, run.env, run.history, number,
             constraints=self.constraint_sentences(run),
             observation=run.env.render() if self.observe else None,
         )  # fmt: skip
 
-    # hooks of the Safety Chip
-    def _start(self, run: _Run) -> bool:
-        return True
-
-    def _check(self, run: _Run, action: str, states: list[dict[str, bool]]) -> Feedback | None:
-        return None
-
-    def _check_done(self, run: _Run) -> Feedback | None:
-        return None
-
-    def _executed(self, run: _Run, action: str, states: list[dict[str, bool]]) -> None:
-        pass
-
-    def _temperature(self, attempt: int) -> float:
-        return 0.0
-
     def _play(self, run: _Run) -> None:
-        if not self._start(run):
-            return
         while True:
             if len(run.executed) >= self.max_steps:
                 run.finish("step_limit", f"{self.max_steps} actions executed without DONE")
@@ -343,29 +364,19 @@ class BaseAgent(Agent):
                 try:
                     grounded = self.grounder.ground(reply, run.env)
                 except ModelReplyError as exc:
-                    run.error(number, reply, exc)
+                    run.error(reply, exc)
                     return
-                action = grounded.action
-                if grounded.done:
-                    feedback = self._check_done(run)
-                    if feedback is None:
-                        run.done(number, reply)
-                        return
-                else:
-                    ahead = run.lookahead(action)
-                    if ahead.error is not None:
-                        run.not_executable(number, reply, action, ahead.error)
-                        return
-                    feedback = self._check(run, action, ahead.states)
-                    if feedback is None:
-                        states = run.execute(number, reply, action, ahead)
-                        self._executed(run, action, states)
-                        break
-                run.refuse(number, reply, action, feedback)
+                step = run.propose(number, reply, grounded.action)
+                if step.outcome == "executed":
+                    break
+                if step.outcome != "pruned":
+                    return
+                run.refused(number, step, self._feedback(run, step))
                 attempt += 1
                 if attempt > self.max_reprompts:
+                    reason = step.judgement.reason if step.judgement else ""
                     run.finish("gave_up", f"{attempt} proposals refused for action {number}; "
-                               f"the last: {action!r} ({feedback.reason})")  # fmt: skip
+                               f"the last: {step.action!r} ({reason})")  # fmt: skip
                     return
 
 

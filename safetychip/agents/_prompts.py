@@ -112,15 +112,16 @@ def load_agent_prompt(name: str) -> str:
 
 
 @cache
-def _scene_lines(scene: Any) -> tuple[str, str, str]:
-    rooms = ", ".join(r.replace("_", " ") for r in scene.rooms)
-    objects = sorted(n.replace("_", " ") for n in scene.objects)
-    return f"Allowed actions: {_ALLOWED}", f"Rooms: {rooms}", f"Objects: {', '.join(objects)}"
+def _lines(rooms: tuple[str, ...], objects: tuple[str, ...]) -> tuple[str, str, str]:
+    shown = ", ".join(r.replace("_", " ") for r in rooms)
+    names = sorted(n.replace("_", " ") for n in objects)
+    return f"Allowed actions: {_ALLOWED}", f"Rooms: {shown}", f"Objects: {', '.join(names)}"
 
 
 def scene_lines(scene: Any) -> tuple[str, str, str]:
-    """The ``Allowed actions:``, ``Rooms:`` and ``Objects:`` lines of *scene*."""
-    return _scene_lines(scene)
+    """The ``Allowed actions:``, ``Rooms:`` and ``Objects:`` lines of *scene* (or of an
+    environment: anything with ``rooms`` and ``objects``)."""
+    return _lines(tuple(scene.rooms), tuple(scene.objects))
 
 
 def _numbered(plan: Sequence[str]) -> list[str]:

@@ -14,7 +14,8 @@ Contents
     re-exported here.
 """
 
-from safetychip.envs._base import Env, PropositionState
+from safetychip.envs._base import Env, Lookahead, PropositionState
+from safetychip.envs._mock import PropositionEnv
 from safetychip.envs._checker import check_env
 from safetychip.envs._rollout import Rollout, RolloutStep, run_monitored, run_unmonitored
 from safetychip.envs.virtualhome import (
@@ -32,7 +33,9 @@ from safetychip.envs.virtualhome import (
     VirtualHomeEnv,
     WorldSnapshot,
     check_task,
+    domain_invariants,
     find_safe_plan,
+    goal_formula,
     load_scene,
     load_tasks,
     load_virtualhome_graph,
@@ -53,6 +56,8 @@ __all__ = [
     "Action",
     "Constraint",
     "Env",
+    "Lookahead",
+    "PropositionEnv",
     "PropositionState",
     "Rollout",
     "RolloutStep",
@@ -65,7 +70,9 @@ __all__ = [
     "WorldSnapshot",
     "check_env",
     "check_task",
+    "domain_invariants",
     "find_safe_plan",
+    "goal_formula",
     "load_scene",
     "load_tasks",
     "load_virtualhome_graph",

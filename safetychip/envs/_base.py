@@ -5,12 +5,18 @@ It copies Gymnasium's shapes — ``reset(*, seed, options) -> (obs, info)``,
 and adds what a constraint monitor needs: the truth of grounded propositions, and a
 side-effect-free :meth:`Env.preview` of the proposition states an action would produce.
 
-Observations and actions are text. ``info["states"]`` lists the proposition states an
-action produced (one per state: walking through two rooms produces two), each a
-``dict[str, bool]`` over the propositions given to :meth:`Env.track`; reset's info holds
-the single initial state. A refused action produces no state, leaves the world unchanged,
-and explains itself in ``info["error"]`` (``None`` otherwise). DONE ends the episode;
-stepping afterwards, or after ``close()``, raises :class:`~safetychip.errors.ResetNeeded`.
+Observations and actions are text. For agents and the shield an environment also offers
+:meth:`Env.lookahead` (the states an action would produce and the world it would lead to),
+:meth:`Env.snapshot` / :meth:`Env.restore`, :meth:`Env.parse` (the canonical form of an
+action), the names of its rooms and objects, :meth:`Env.candidate_actions` for planners and
+:meth:`Env.invariants`, the domain facts a monitor may rely on.
+
+``info["states"]`` lists the proposition states an action produced (one per state: walking
+through two rooms produces two), each a ``dict[str, bool]`` over the propositions given to
+:meth:`Env.track`; reset's info holds the single initial state. A refused action produces no
+state, leaves the world unchanged, and explains itself in ``info["error"]`` (``None``
+otherwise). DONE ends the episode; stepping afterwards, or after ``close()``, raises
+:class:`~safetychip.errors.ResetNeeded`.
 :func:`safetychip.envs.check_env` tests these rules on any environment.
 """
 
@@ -18,21 +24,47 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
-__all__ = ["Env", "PropositionState"]
+__all__ = ["Env", "Lookahead", "PropositionState"]
 
 #: One proposition state: the truth value of each proposition, by name.
 PropositionState = dict[str, bool]
+
+
+class Lookahead(NamedTuple):
+    """What :meth:`Env.lookahead` foresees for an action.
+
+    Attributes
+    ----------
+    states : list of dict
+        The proposition states the action would produce (empty if refused, or DONE).
+    world : object or None
+        A snapshot of the world it would lead to, for :meth:`Env.restore` (None if refused,
+        or DONE).
+    error : str or None
+        Why the environment would refuse it.
+    """
+
+    states: list[PropositionState]
+    world: Any
+    error: str | None
 
 
 class Env(abc.ABC):
     """Base class of safetychip's environments.
 
     Subclasses implement :meth:`reset`, :meth:`step`, :meth:`admissible_actions`,
-    :meth:`preview`, :meth:`truth` and :meth:`goal_reached`. :meth:`track` and the context
-    manager are provided.
+    :meth:`lookahead`, :meth:`snapshot`, :meth:`restore`, :meth:`parse`, :meth:`truth`,
+    :meth:`goal_reached` and :meth:`render`. :meth:`preview`, :meth:`track`,
+    :meth:`is_done`, :meth:`candidate_actions`, :meth:`invariants` and the context manager
+    are provided.
     """
+
+    #: Names of the places the agent can be (``agent_at(room)``), for prompts.
+    rooms: tuple[str, ...] = ()
+    #: Names of the objects, for prompts.
+    objects: tuple[str, ...] = ()
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
 
@@ -53,11 +85,65 @@ class Env(abc.ABC):
         """Return the actions the environment would accept now, as text."""
 
     @abc.abstractmethod
+    def lookahead(self, action: Any, propositions: Iterable[str]) -> Lookahead:
+        """Return what *action* would do, without changing the world.
+
+        A following :meth:`step` of the same action produces the same states.
+
+        Raises
+        ------
+        ActionError
+            If *action* cannot be read (an unknown verb or object).
+        """
+
     def preview(self, action: Any, propositions: Iterable[str]) -> list[PropositionState]:
         """Return the proposition states *action* would produce, without changing the world.
 
         An action the environment would refuse produces no state: the list is empty.
         """
+        return self.lookahead(action, propositions).states
+
+    @abc.abstractmethod
+    def snapshot(self) -> Any:
+        """Save the current world (and the episode's progress) for :meth:`restore`."""
+
+    @abc.abstractmethod
+    def restore(self, snapshot: Any) -> Env:
+        """Go back to a world saved by :meth:`snapshot`; return ``self``."""
+
+    @abc.abstractmethod
+    def parse(self, action: Any) -> Any:
+        """Read *action*: an object whose ``str()`` is the action's canonical text, with a
+        ``verb`` (``"done"`` for DONE) and ``targets`` (each with a ``name``).
+
+        Raises
+        ------
+        ActionError
+            If *action* cannot be read; the message says what is known.
+        """
+
+    @abc.abstractmethod
+    def render(self) -> str:
+        """Return the current observation text (Gymnasium's ``"ansi"`` mode)."""
+
+    def is_done(self, action: Any) -> bool:
+        """Whether *action* reads as DONE (an unreadable action is not)."""
+        from ..errors import ActionError
+
+        try:
+            return self.parse(action).verb == "done"
+        except ActionError:
+            return False
+
+    def candidate_actions(self, task: Any = None) -> list[str]:
+        """The actions a planner should try (default: :meth:`admissible_actions` now);
+        environments with large vocabularies narrow them to what *task* mentions."""
+        return self.admissible_actions()
+
+    def invariants(self, atoms: Iterable[str] = ()) -> list[Any]:
+        """Domain invariants the environment guarantees, as LTLf formulas over *atoms* and
+        its own propositions (e.g. one room at a time); none by default."""
+        return []
 
     @abc.abstractmethod
     def truth(self, propositions: Iterable[str]) -> PropositionState:

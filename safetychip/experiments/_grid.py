@@ -37,7 +37,7 @@ __all__ = [
 ]  # fmt: skip
 
 #: The agents, in table order.
-AGENT_NAMES = ("base", "nl", "cap", "chip")
+AGENT_NAMES = ("base", "nl", "cap", "cap_chip", "chip")
 
 #: The task suites of the grid (``contradictions`` holds the task-abortion tests).
 SUITES = ("four_room", "mobile_manipulation", "contradictions")
@@ -70,6 +70,8 @@ def config_label(agent: str, reprompt: str = "-", formulas: str = "-") -> str:
     names = {"base": "Base", "nl": "NL Constraints", "cap": "Code as Policies"}
     if agent == "chip":
         return f"Safety Chip{'*' if formulas == 'expert' else ''} ({reprompt})"
+    if agent == "cap_chip":
+        return f"Code as Policies + Safety Chip{'*' if formulas == 'expert' else ''}"
     return names.get(agent, agent)
 
 
@@ -165,6 +167,7 @@ def grid_cells(
                     continue
                 for agent in agents:
                     variants = ([(r, f) for f in formulas for r in reprompts] if agent == "chip"
+                                else [("-", f) for f in formulas] if agent == "cap_chip"
                                 else [("-", "-")])  # fmt: skip
                     for reprompt, source in variants:
                         cell = {
@@ -231,12 +234,14 @@ def run_cell(cell: dict[str, Any]) -> dict[str, Any]:
     model = make_model(cell)
     agent = cell["agent"]
     options: dict[str, Any] = {}
-    if agent != "cap":
+    if agent not in ("cap", "cap_chip"):
         # The stand-in writes actions verbatim: ground exactly, never load an embedder.
         embedder = None if cell.get("model", STAND_IN) == STAND_IN else "minilm"
         options["grounder"] = ActionGrounder(embedder=embedder)
     if agent == "chip":
         options.update(reprompt=cell["reprompt"], formulas=cell["formulas"])
+    elif agent == "cap_chip":
+        options.update(formulas=cell["formulas"])
     episode = make_agent(agent, model, **options).run(task, int(cell["k"]),
                                                       env=_env(task.scene),
                                                       seed=int(cell.get("seed", 0)))  # fmt: skip

@@ -25,7 +25,8 @@ Contents
 """
 
 from safetychip.envs.virtualhome._actions import VERBS, Action, Target, parse_action
-from safetychip.envs.virtualhome._env import Lookahead, VirtualHomeEnv, WorldSnapshot
+from safetychip.envs.virtualhome._env import VirtualHomeEnv, WorldSnapshot
+from safetychip.envs.virtualhome._invariants import domain_invariants
 from safetychip.envs.virtualhome._plot import (
     floor_plan_layout,
     plot_floor_plan,
@@ -53,6 +54,7 @@ from safetychip.envs.virtualhome._tasks import (
     Constraint,
     Task,
     check_task,
+    goal_formula,
     load_tasks,
     task_monitor,
 )
@@ -75,7 +77,6 @@ __all__ = [
     "VERBS",
     "Action",
     "Constraint",
-    "Lookahead",
     "SafePlan",
     "Scene",
     "SceneProposition",
@@ -87,8 +88,10 @@ __all__ = [
     "WorldSnapshot",
     "candidate_actions",
     "check_task",
+    "domain_invariants",
     "find_safe_plan",
     "floor_plan_layout",
+    "goal_formula",
     "load_scene",
     "load_tasks",
     "load_virtualhome_graph",

@@ -21,7 +21,9 @@ leaves a carried object INSIDE the room it was picked up in until the next walk,
 step. Nodes are copy-on-write in the executor (it copies a node before changing its
 states), so the environment instead runs every action on a shallow fork of those dicts and
 sets, with ``in_place=True``, and keeps the fork when the action is committed. Simulations
-are cached per world state, so ``step`` after ``preview`` of the same action reuses it.
+are cached by the world's content and the action (up to a bound), so ``step`` after
+``preview`` of the same action reuses it, and so does every episode that reaches the same
+world again (every agent of an experiment grid does, until the agents differ).
 
 Examples
 --------
@@ -50,8 +52,9 @@ from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
-from safetychip.envs._base import Env, PropositionState
+from safetychip.envs._base import Env, Lookahead, PropositionState
 from safetychip.envs.virtualhome._actions import VERBS, Action, Target, parse_action
+from safetychip.envs.virtualhome._invariants import domain_invariants
 from safetychip.envs.virtualhome._propositions import (
     SceneProposition,
     parse_literal,
@@ -61,8 +64,9 @@ from safetychip.envs.virtualhome._scene import Scene, load_scene
 from safetychip.envs.virtualhome._simulator import evolving_graph
 from safetychip.envs.virtualhome._tasks import Task
 from safetychip.errors import PropositionError, ResetNeeded
+from safetychip.ltl import Formula
 
-__all__ = ["Lookahead", "VirtualHomeEnv", "WorldSnapshot"]
+__all__ = ["VirtualHomeEnv", "WorldSnapshot"]
 
 _NODE = re.compile(r"<([^<>]+)> \((\d+)\)")
 # The executor's reasons, reworded; the first match applies.
@@ -79,6 +83,7 @@ _REASONS = (
     (" is still on", " is switched on"),
 )
 _RESET_OPTIONS = ("task", "initial", "goal")
+_CACHE_LIMIT = 200_000  # simulations kept per environment
 
 
 class _Outcome(NamedTuple):
@@ -88,6 +93,7 @@ class _Outcome(NamedTuple):
     touched: int | None  # the node touched in the last state
     error: str | None
     script: tuple[str, ...]  # the lines sent to the executor
+    key: Hashable  # the content key of the world it leads to (None if refused)
 
 
 @dataclass(frozen=True)
@@ -111,24 +117,6 @@ class WorldSnapshot:
     _touched: int | None = field(compare=False, repr=False)
     _steps: int = field(compare=False, repr=False)
     _done: bool = field(compare=False, repr=False)
-
-
-class Lookahead(NamedTuple):
-    """What :meth:`VirtualHomeEnv.lookahead` foresees for an action.
-
-    Attributes
-    ----------
-    states : list of dict
-        The proposition states the action would produce (empty if refused, or DONE).
-    world : WorldSnapshot or None
-        The world it would lead to (None if refused, or DONE).
-    error : str or None
-        Why the environment would refuse it.
-    """
-
-    states: list[PropositionState]
-    world: WorldSnapshot | None
-    error: str | None
 
 
 class VirtualHomeEnv(Env):
@@ -175,7 +163,8 @@ class VirtualHomeEnv(Env):
         self._state: Any = None
         self._goal: tuple[tuple[SceneProposition, bool], ...] = ()
         self._touched: int | None = None
-        self._outcomes: dict[str, _Outcome] = {}
+        self._outcomes: dict[tuple[Hashable, str], _Outcome] = {}
+        self._key: Hashable | None = None
         self._done = False
         self._closed = False
         self._steps = 0
@@ -194,6 +183,7 @@ class VirtualHomeEnv(Env):
             self._scripts: dict[str, Any] = {}
             self._props: dict[str, SceneProposition] = {}
             self._handles = {i: env.Node(i) for i in (*scene.names, scene.character)}
+            self._outcomes = {}
             self._layout = _layout(scene)
         self.task = task
 
@@ -224,7 +214,7 @@ class VirtualHomeEnv(Env):
         goal = options.get("goal", task.goal if task else ())
         self._goal = tuple(parse_literal(text, self.scene) for text in goal)
         self._state = self._initial_state(initial)
-        self._touched, self._outcomes, self._done, self._steps = None, {}, False, 0
+        self._touched, self._key, self._done, self._steps = None, None, False, 0
         self.track(self.tracked)
         return self._observe(), {"states": [self.truth(self.tracked)], "error": None}
 
@@ -241,7 +231,7 @@ class VirtualHomeEnv(Env):
         if outcome.error is not None:
             info["error"] = outcome.error
         else:
-            self._state, self._touched, self._outcomes = outcome.states[-1], outcome.touched, {}
+            self._state, self._touched, self._key = outcome.states[-1], outcome.touched, outcome.key
             info["states"] = self._states(outcome, self._propositions(self.tracked))
         self._steps += 1
         truncated = self.max_steps is not None and self._steps >= self.max_steps
@@ -259,6 +249,48 @@ class VirtualHomeEnv(Env):
         if act.verb == "done":
             return []
         return self._states(self._simulate(act), props)
+
+    @property
+    def rooms(self) -> tuple[str, ...]:  # type: ignore[override]
+        """The scene's rooms."""
+        return self.scene.rooms
+
+    @property
+    def objects(self) -> tuple[str, ...]:  # type: ignore[override]
+        """The scene's objects (unique names)."""
+        return tuple(self.scene.objects)
+
+    def candidate_actions(self, task: Task | None = None) -> list[str]:
+        """The actions a planner tries for *task* (default: the environment's task): see
+        :func:`~safetychip.envs.virtualhome.candidate_actions`; without a task, the
+        admissible actions now."""
+        from safetychip.envs.virtualhome._validate import candidate_actions
+
+        task = task if task is not None else self.task
+        if task is None:
+            return self.admissible_actions()
+        return candidate_actions(task, self)
+
+    def invariants(self, atoms: Iterable[str] = ()) -> list[Formula]:
+        """The scene's domain invariants, which the executor guarantees.
+
+        * the agent is in exactly one room at a time;
+        * from one proposition state to the next it stays or moves to an adjacent room
+          (walking yields every room entered);
+        * for each ``is_open(x)`` or ``is_switchedon(x)`` among *atoms* whose object cannot
+          be carried: the value changes only with the agent in x's room (it must be close
+          to x).
+
+        Examples
+        --------
+        >>> invariants = VirtualHomeEnv("apartment_1").invariants(["is_open(fridge)"])
+        >>> len(invariants), str(invariants[1])
+        (7, 'G("agent_at(hallway)" -> X("agent_at(hallway)" | "agent_at(living_room)" | \
+"agent_at(bathroom)"))')
+        >>> print(invariants[-1])
+        G(("is_open(fridge)" <-> X!"is_open(fridge)") -> X"agent_at(kitchen)")
+        """
+        return domain_invariants(self.scene, atoms)
 
     def lookahead(self, action: str | Action, propositions: Iterable[str]) -> Lookahead:
         """Like :meth:`preview`, and also return the world *action* leads to, or why not.
@@ -286,9 +318,7 @@ class VirtualHomeEnv(Env):
         if outcome.error is not None:
             return Lookahead([], None, outcome.error)
         state, touched = outcome.states[-1], outcome.touched
-        world = WorldSnapshot(
-            (self.scene.name, touched, _content(state)), state, touched, self._steps + 1, False
-        )
+        world = WorldSnapshot(outcome.key, state, touched, self._steps + 1, False)
         return Lookahead(self._states(outcome, props), world, None)
 
     def admissible_actions(self) -> list[str]:
@@ -359,13 +389,7 @@ class VirtualHomeEnv(Env):
         {'is_open(fridge)': False}
         """
         self._require_state()
-        return WorldSnapshot(
-            (self.scene.name, self._touched, _content(self._state)),
-            self._state,
-            self._touched,
-            self._steps,
-            self._done,
-        )
+        return WorldSnapshot(self._world_key(), self._state, self._touched, self._steps, self._done)
 
     def restore(self, snapshot: WorldSnapshot) -> VirtualHomeEnv:
         """Go back to the world saved by :meth:`snapshot`; return ``self``.
@@ -383,7 +407,7 @@ class VirtualHomeEnv(Env):
             where = snapshot.key[0] if isinstance(snapshot, WorldSnapshot) else snapshot
             raise ValueError(f"cannot restore a snapshot of {where!r} in scene {self.scene.name!r}")
         self._state, self._touched = snapshot._state, snapshot._touched
-        self._steps, self._done, self._outcomes = snapshot._steps, snapshot._done, {}
+        self._steps, self._done, self._key = snapshot._steps, snapshot._done, snapshot.key
         return self
 
     def track(self, propositions: Iterable[str]) -> VirtualHomeEnv:
@@ -423,16 +447,25 @@ class VirtualHomeEnv(Env):
 
     # -- simulation -------------------------------------------------------------------------
 
+    def _world_key(self) -> Hashable:
+        """The current world's content key (computed once per world)."""
+        if self._key is None:
+            self._key = (self.scene.name, self._touched, _content(self._state))
+        return self._key
+
     def _simulate(self, act: Action) -> _Outcome:
-        cached = self._outcomes.get(act.script)
+        key = (self._world_key(), act.script)
+        cached = self._outcomes.get(key)
         if cached is not None:
             return cached
         hops = self._hops(act)
         if isinstance(hops, str):
-            outcome = _Outcome((), None, f"cannot {act}: {hops}", ())
+            outcome = _Outcome((), None, f"cannot {act}: {hops}", (), None)
         else:
             outcome = self._run(act, hops)
-        self._outcomes[act.script] = outcome
+        if len(self._outcomes) >= _CACHE_LIMIT:
+            self._outcomes.clear()
+        self._outcomes[key] = outcome
         return outcome
 
     def _hops(self, act: Action) -> list[list[str]] | str:
@@ -473,10 +506,12 @@ class VirtualHomeEnv(Env):
                     self._script(line), state, in_place=True
                 )
                 if not ok:
-                    return _Outcome((), None, self._explain(act, self._executor.info.messages), ())
+                    reason = self._explain(act, self._executor.info.messages)
+                    return _Outcome((), None, reason, (), None)
             states.append(state if k == len(hops) - 1 else self._fork(state))
         touched = act.targets[0].id if act.verb == "touch" else None
-        return _Outcome(tuple(states), touched, None, tuple(sent))
+        key = (self.scene.name, touched, _content(state))
+        return _Outcome(tuple(states), touched, None, tuple(sent), key)
 
     def _fork(self, state: Any) -> Any:
         """Copy the executor's state cheaply: its change dicts and edge sets, not the nodes."""

@@ -32,6 +32,7 @@ import html
 import json
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -50,11 +51,12 @@ from safetychip.ltl import Formula, parse
 from safetychip.paths import DATA_DIR
 
 if TYPE_CHECKING:
+    from safetychip.envs.virtualhome._env import VirtualHomeEnv
     from safetychip.monitor import Monitor
 
 __all__ = [
-    "PATTERNS", "SUITES", "TASK_DIR", "Constraint", "Task", "check_task", "load_tasks",
-    "task_monitor",
+    "PATTERNS", "SUITES", "TASK_DIR", "Constraint", "Task", "check_task", "goal_formula",
+    "load_tasks", "task_monitor",
 ]  # fmt: skip
 
 #: Where the task suites live (``data/virtualhome/tasks`` in the repository).
@@ -142,6 +144,12 @@ class Task:
         names = {p for c in self.constraints for p in c.propositions}
         names.update(literal.lstrip("!") for literal in self.goal)
         return tuple(sorted(names))
+
+    def make_env(self) -> VirtualHomeEnv:
+        """A VirtualHome environment of the task's scene, with this task."""
+        from safetychip.envs.virtualhome._env import VirtualHomeEnv
+
+        return VirtualHomeEnv(task=self)
 
     def __repr__(self) -> str:
         return f"<Task {self.id}: {self.instruction!r}>"
@@ -283,8 +291,10 @@ def _anywhere(node_id: int) -> float:
     return 0.0
 
 
-def task_monitor(task: Task, k: int | None = None, *, invariants: bool = True) -> Monitor:
-    """A :class:`~safetychip.monitor.Monitor` for the first *k* constraints of *task*.
+def task_monitor(task: Task, k: int | None = None, *, invariants: bool = True,
+                 goal: bool = False) -> Monitor:  # fmt: skip
+    """The :class:`~safetychip.monitor.Monitor` that judges the first *k* constraints of
+    *task*: the one the notebooks, the agents and the experiments all use.
 
     The constraints are named ``c1`` … ``c5`` after their place in the task and keep their
     sentence and pattern, so verdicts attribute violations readably.
@@ -295,9 +305,12 @@ def task_monitor(task: Task, k: int | None = None, *, invariants: bool = True) -
     k : int, optional
         How many constraints, from the first (default: all).
     invariants : bool, optional
-        Declare the domain invariant that the agent is in exactly one room of the task's
-        scene at a time (:func:`safetychip.monitor.exactly_one`), as the environment
-        guarantees (the default).
+        Declare the scene's domain invariants (:func:`domain_invariants`: one room at a
+        time, moves between adjacent rooms, furniture changing only with the agent in its
+        room), as the environment guarantees (the default).
+    goal : bool, optional
+        Add the task's goal as a constraint named ``goal`` (:func:`goal_formula`), to ask
+        whether the constraints still let the task end in its goal.
 
     Raises
     ------
@@ -311,10 +324,11 @@ def task_monitor(task: Task, k: int | None = None, *, invariants: bool = True) -
     >>> task = load_tasks(suite="four_room")[0]
     >>> m = task_monitor(task, 2)
     >>> [c.name for c in m.constraints], len(m.invariants)
-    (['c1', 'c2'], 1)
+    (['c1', 'c2'], 5)
     """
+    from safetychip.envs.virtualhome._invariants import domain_invariants
     from safetychip.monitor import Constraint as MonitorConstraint
-    from safetychip.monitor import Monitor, exactly_one
+    from safetychip.monitor import Monitor
 
     n = len(task.constraints)
     k = n if k is None else k
@@ -327,17 +341,24 @@ def task_monitor(task: Task, k: int | None = None, *, invariants: bool = True) -
         except FormulaError as exc:
             raise TaskError(f"task {task.id!r}, constraint {i}: {exc}") from None
         constraints.append(MonitorConstraint(formula, c.sentence, f"c{i}", c.pattern))
-    rooms = [f"agent_at({r})" for r in _rooms(task.scene)] if invariants else []
-    return Monitor(constraints, [exactly_one(rooms)] if rooms else [])
+    if goal and task.goal:
+        sentence = "the task's goal: " + " and ".join(task.goal) + " at the end"
+        constraints.append(MonitorConstraint(parse(goal_formula(task.goal)), sentence, "goal"))
+    atoms = sorted({a for c in constraints for a in c.formula.atoms()})
+    found = domain_invariants(load_scene(task.scene), atoms) if invariants else []
+    return Monitor(constraints, found)
 
 
-_ROOMS: dict[str, tuple[str, ...]] = {}
+def goal_formula(goal: Sequence[str]) -> str:
+    """The LTLf formula "the trace ends in a state where every goal literal holds".
 
-
-def _rooms(scene: str) -> tuple[str, ...]:
-    if scene not in _ROOMS:
-        _ROOMS[scene] = load_scene(scene).rooms
-    return _ROOMS[scene]
+    Examples
+    --------
+    >>> goal_formula(["is_in(salmon,fridge)", "!is_open(fridge)"])
+    'F("is_in(salmon,fridge)" & !"is_open(fridge)" & !X[!]true)'
+    """
+    lits = [f'!"{g[1:]}"' if g.startswith("!") else f'"{g}"' for g in goal]
+    return f"F({' & '.join([*lits, '!X[!]true'])})"
 
 
 def _read(path: Path, check: bool = True) -> list[Task]:

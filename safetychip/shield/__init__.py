@@ -1,0 +1,31 @@
+"""The shield: the one loop that wraps any agent on any environment.
+
+A proposed action is previewed on the environment, judged by the filters in order (the
+constraint monitor first, then any others, such as an episodic memory or an observer's
+overlays), executed only when all admit it, and committed; a refusal is structured data
+(:class:`Judgement`) from which an agent's reprompt is rendered.
+
+Contents
+--------
+:class:`Shield`
+    The loop: ``reset``, ``propose(action)``, ``judge(action)``, ``record()``.
+:class:`Filter`, :class:`MonitorFilter`
+    The filters' one interface, and the constraint monitor as the first filter.
+:class:`Proposal`, :class:`Judgement`
+    What a filter sees and says.
+:class:`TraceRecord`, :class:`Step`, :data:`OUTCOMES`
+    The record of an episode, in one versioned JSON format.
+:func:`run_plan`, :func:`run_monitored`, :func:`run_unmonitored`
+    Run a fixed plan through a shield.
+"""
+
+from ._filter import Filter, MonitorFilter
+from ._judgement import DONE, Judgement, Proposal
+from ._plans import run_monitored, run_plan, run_unmonitored
+from ._record import FORMAT, OUTCOMES, Step, TraceRecord
+from ._shield import Shield
+
+__all__ = [
+    "DONE", "FORMAT", "OUTCOMES", "Filter", "Judgement", "MonitorFilter", "Proposal",
+    "Shield", "Step", "TraceRecord", "run_monitored", "run_plan", "run_unmonitored",
+]  # fmt: skip
