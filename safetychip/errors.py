@@ -39,6 +39,7 @@ is a *verdict*, never an exception.
     │   ├── VocabularyError             (also PropositionError) unknown predicate or arity
     │   └── ConflictError               (also UnsatisfiableSpecification)
     ├── QueryError                      (also ValueError) a question that cannot be answered
+    ├── ExecutorStartError              (also RuntimeError) Ray's local runtime did not start
     └── AgentError                      an agent could not act
         ├── ModelReplyError             (also ValueError) no usable action in a reply
         ├── SandboxError                (also ValueError) a program uses what is not allowed
@@ -88,6 +89,7 @@ __all__ = [
     "VocabularyError",
     "ConflictError",
     "QueryError",
+    "ExecutorStartError",
     "AgentError",
     "ModelReplyError",
     "SandboxError",
@@ -402,6 +404,24 @@ class ConflictError(TranslationError, UnsatisfiableSpecification):
 
 class QueryError(SafetyChipError, ValueError):
     """A human query could not be read or answered (unknown form, a plan step refused)."""
+
+
+class ExecutorStartError(SafetyChipError, RuntimeError):
+    """An experiment executor could not start its runtime (a local Ray runtime on loopback),
+    after every allowed attempt; the message names the runtime, the waits and the last error.
+
+    Attributes
+    ----------
+    executor : str
+        The executor asked for (``"ray"``).
+    attempts : int
+        How many starts were tried.
+    """
+
+    def __init__(self, message: str, executor: str, attempts: int) -> None:
+        self.executor = executor
+        self.attempts = attempts
+        super().__init__(message)
 
 
 class AgentError(SafetyChipError):

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
+import types
 import warnings
 
 import pytest
 
-from safetychip.errors import MissingDependencyError
+from safetychip.errors import ExecutorStartError, MissingDependencyError
 from safetychip.experiments import EXECUTORS, run_cells
+from safetychip.experiments._executors import RAY_GCS_WAIT, RAY_START_ATTEMPTS
 
 # -- cell functions (top level, so that they pickle) -----------------------------------------
 
@@ -233,6 +236,101 @@ def test_missing_ray_names_the_extra(monkeypatch):
 
 
 # -- Ray ------------------------------------------------------------------------------------
+
+_TIMED_OUT = (
+    "The current node timed out during startup. This could happen because some of the raylet "
+    "failed to startup or the GCS has become overloaded."
+)
+
+
+class _Ref:
+    def __init__(self, value):
+        self.value = value
+
+
+class _FakeRay(types.ModuleType):
+    """Just enough of Ray for run_cells: ``init`` fails as Ray does on a loaded machine for
+    the first *failures* calls, then tasks run in this process."""
+
+    def __init__(self, failures):
+        super().__init__("ray")
+        self.failures, self.inits, self.shutdowns, self.up = failures, [], 0, False
+        self._private = types.ModuleType("ray._private")
+        self._private.ray_constants = types.ModuleType("ray._private.ray_constants")
+
+    def install(self, monkeypatch):
+        monkeypatch.setitem(sys.modules, "ray", self)
+        monkeypatch.setitem(sys.modules, "ray._private", self._private)
+        monkeypatch.setitem(sys.modules, "ray._private.ray_constants", self._private.ray_constants)
+        return self
+
+    def is_initialized(self):
+        return self.up
+
+    def init(self, **options):
+        self.inits.append(
+            {"gcs_wait": os.environ.get("RAY_gcs_server_port_wait_time_s"), **options}
+        )
+        if len(self.inits) <= self.failures:
+            raise Exception(_TIMED_OUT)
+        self.up = True
+
+    def shutdown(self):
+        self.shutdowns += 1
+        self.up = False
+
+    def remote(self, **options):
+        return lambda fn: types.SimpleNamespace(remote=lambda *args: _Ref(fn(*args)))
+
+    def put(self, value):
+        return value
+
+    def wait(self, refs, num_returns):
+        return refs[:num_returns], refs[num_returns:]
+
+    def get(self, ref):
+        return ref.value
+
+
+def test_ray_start_that_times_out_is_tried_again(monkeypatch):
+    """Regression: on a loaded machine the first start of a local Ray runtime can time out;
+    it is cleaned up and started again, with a generous wait for Ray's GCS server."""
+    monkeypatch.delenv("RAY_gcs_server_port_wait_time_s", raising=False)
+    ray = _FakeRay(failures=1).install(monkeypatch)
+    results = run_cells(square, _cells(3), executor="ray", progress=False)
+    assert [r["y"] for r in results] == [0, 1, 4]
+    assert len(ray.inits) == 2 and ray.shutdowns == 2  # after the failed start, and at the end
+    assert [i["gcs_wait"] for i in ray.inits] == [str(RAY_GCS_WAIT)] * 2 == ["120"] * 2
+    assert all(i["_node_ip_address"] == "127.0.0.1" for i in ray.inits)
+    assert "RAY_gcs_server_port_wait_time_s" not in os.environ  # restored
+
+
+def test_ray_start_keeps_the_callers_gcs_wait_and_names_it(monkeypatch):
+    monkeypatch.setenv("RAY_gcs_server_port_wait_time_s", "300")
+    ray = _FakeRay(failures=2).install(monkeypatch)
+    with pytest.raises(ExecutorStartError, match="up to 300 s for Ray's GCS server"):
+        run_cells(square, _cells(1), executor="ray", progress=False)
+    assert [i["gcs_wait"] for i in ray.inits] == ["300", "300"]
+
+
+def test_ray_that_never_starts_raises_a_typed_error_naming_it(monkeypatch, tmp_path):
+    ray = _FakeRay(failures=RAY_START_ATTEMPTS).install(monkeypatch)
+    path = tmp_path / "results.jsonl"
+    with pytest.raises(ExecutorStartError) as info:
+        run_cells(square, _cells(2), executor="ray", results_path=path, progress=False)
+    err = info.value
+    assert isinstance(err, RuntimeError)
+    assert (err.executor, err.attempts) == ("ray", RAY_START_ATTEMPTS) == ("ray", 2)
+    message = str(err)
+    assert message.startswith(
+        "the 'ray' executor could not start a local Ray runtime on 127.0.0.1: 2 attempts failed"
+    )
+    assert "up to 120 s for Ray's GCS server and 30 s for its raylet" in message
+    assert f"last error: Exception: {_TIMED_OUT}" in message
+    assert "executor='local'" in message
+    assert str(err.__cause__) == _TIMED_OUT
+    assert len(ray.inits) == 2 and ray.shutdowns == 2
+    assert path.read_text() == ""
 
 
 def test_ray_sweep_on_loopback(tmp_path):

@@ -13,8 +13,12 @@ Executors
     On Ray (the ``experiments`` extra: ``pip install 'safetychip[experiments]'``). If Ray is
     not initialised yet, a local runtime is started on loopback only
     (``_node_ip_address="127.0.0.1"``, no dashboard, ``RAY_USAGE_STATS_ENABLED=0``) and shut
-    down afterwards. To use a cluster, call ``ray.init(address=...)`` first: an existing
-    runtime is used as it is and left running.
+    down afterwards. Starting one takes 10-16 s, longer on a loaded machine: its GCS server
+    gets :data:`RAY_GCS_WAIT` seconds to start (Ray's own default is 30 s; Ray's wait for
+    its raylet is a fixed 30 s), and a failed start is cleaned up and tried again, up to
+    :data:`RAY_START_ATTEMPTS` times in all, before :class:`~safetychip.errors.ExecutorStartError`
+    says what did not start. To use a cluster, call ``ray.init(address=...)`` first: an
+    existing runtime is used as it is and left running.
 """
 
 from __future__ import annotations
@@ -22,18 +26,27 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from ..errors import MissingDependencyError
+from ..errors import ExecutorStartError, MissingDependencyError
 
 __all__ = ["EXECUTORS", "run_cells"]
 
 #: The executors :func:`run_cells` accepts.
 EXECUTORS = ("local", "ray")
+
+#: Seconds a local Ray runtime's GCS server may take to start (``RAY_gcs_server_port_wait_time_s``
+#: unless the caller set it; Ray's default, 30 s, is too short on a loaded machine).
+RAY_GCS_WAIT = 120
+
+#: Starts of a local Ray runtime tried before giving up: a start that timed out under load
+#: usually succeeds the second time.
+RAY_START_ATTEMPTS = 2
 
 CellFunction = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -83,6 +96,8 @@ def run_cells(
         object with an ``"id"``.
     MissingDependencyError
         If the ``"ray"`` executor is asked for and Ray is not installed.
+    ExecutorStartError
+        If a local Ray runtime did not start in :data:`RAY_START_ATTEMPTS` attempts.
 
     Examples
     --------
@@ -251,15 +266,7 @@ def _run_ray(fn: CellFunction, cells: list[dict[str, Any]]):
         ) from None
     started = not ray.is_initialized()
     if started:
-        with _loopback_only() as worker_env:
-            ray.init(
-                num_cpus=max(1, min(len(cells), os.cpu_count() or 1)),
-                _node_ip_address="127.0.0.1",
-                include_dashboard=False,
-                configure_logging=False,
-                log_to_driver=False,
-                runtime_env={"env_vars": {**worker_env, "PYTHONPATH": _driver_path()}},
-            )
+        _start_ray(ray, num_cpus=max(1, min(len(cells), os.cpu_count() or 1)))
     try:
         task = ray.remote(num_cpus=1, max_retries=0)(_call)
         remote_fn = ray.put(fn)
@@ -277,6 +284,61 @@ def _run_ray(fn: CellFunction, cells: list[dict[str, Any]]):
             ray.shutdown()
 
 
+def _start_ray(ray: Any, num_cpus: int) -> None:
+    """Start a local Ray runtime on loopback, trying again after a failed start.
+
+    Raises
+    ------
+    ExecutorStartError
+        After :data:`RAY_START_ATTEMPTS` failed starts, chained to the last one's error.
+    """
+    began = time.monotonic()
+    gcs_wait = os.environ.get(_GCS_WAIT_VAR, str(RAY_GCS_WAIT))
+    for attempt in range(1, RAY_START_ATTEMPTS + 1):
+        try:
+            with _loopback_only() as worker_env:
+                ray.init(
+                    num_cpus=num_cpus,
+                    _node_ip_address="127.0.0.1",
+                    include_dashboard=False,
+                    configure_logging=False,
+                    log_to_driver=False,
+                    runtime_env={"env_vars": {**worker_env, "PYTHONPATH": _driver_path()}},
+                )
+            return
+        except Exception as err:  # Ray raises a bare Exception when its node times out
+            _stop_failed_start(ray, err)
+            if attempt == RAY_START_ATTEMPTS:
+                raise ExecutorStartError(
+                    f"the 'ray' executor could not start a local Ray runtime on 127.0.0.1: "
+                    f"{attempt} attempts failed in {time.monotonic() - began:.0f} s (each waits "
+                    f"up to {gcs_wait} s for Ray's GCS server and 30 s for its raylet); "
+                    f"last error: {type(err).__name__}: {err}. The machine is probably too "
+                    "busy: try again when it is idle, run the sweep with executor='local', or "
+                    "call ray.init yourself first",
+                    executor="ray",
+                    attempts=attempt,
+                ) from err
+
+
+def _stop_failed_start(ray: Any, err: BaseException) -> None:
+    """Stop the processes a failed ``ray.init`` left running, before the next attempt.
+
+    ``ray.shutdown`` stops only a node that finished starting; when the node's constructor
+    raised (its GCS server or raylet did not start in time), those processes run on, so the
+    node is found in the traceback and its processes are killed.
+    """
+    node_class = getattr(getattr(getattr(ray, "_private", None), "node", None), "Node", None)
+    tb = err.__traceback__
+    while tb is not None and node_class is not None:
+        node = tb.tb_frame.f_locals.get("self")
+        if isinstance(node, node_class):
+            node.kill_all_processes(check_alive=False, allow_graceful=False)
+            break
+        tb = tb.tb_next
+    ray.shutdown()
+
+
 # A local Ray runtime must send nothing to any address but 127.0.0.1. Two things in Ray 2.x
 # do otherwise, whatever ray.init is told:
 # * ``_node_ip_address="127.0.0.1"`` is replaced by the machine's routable address unless
@@ -289,6 +351,7 @@ def _run_ray(fn: CellFunction, cells: list[dict[str, Any]]):
 #   the caller's proxy settings back.
 _PROXY_VARS = ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "no_proxy", "NO_PROXY")
 _DEAD_PROXY = "http://127.0.0.1:9"
+_GCS_WAIT_VAR = "RAY_gcs_server_port_wait_time_s"
 
 
 def _driver_path() -> str:
@@ -306,8 +369,9 @@ def _loopback_only():
 
     saved = {
         name: os.environ.get(name)
-        for name in (*_PROXY_VARS, "RAY_USAGE_STATS_ENABLED", "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER")
-    }
+        for name in (*_PROXY_VARS, "RAY_USAGE_STATS_ENABLED", "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER",
+                     _GCS_WAIT_VAR)
+    }  # fmt: skip
     patch = hasattr(constants, "ENABLE_RAY_CLUSTER")
     saved_constant = getattr(constants, "ENABLE_RAY_CLUSTER", None)
     os.environ.update({
@@ -316,6 +380,7 @@ def _loopback_only():
         "https_proxy": _DEAD_PROXY, "HTTPS_PROXY": _DEAD_PROXY,
         "no_proxy": "127.0.0.1,localhost,::1", "NO_PROXY": "127.0.0.1,localhost,::1",
     })  # fmt: skip
+    os.environ.setdefault(_GCS_WAIT_VAR, str(RAY_GCS_WAIT))
     if patch:
         constants.ENABLE_RAY_CLUSTER = False
     try:
