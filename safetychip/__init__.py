@@ -34,10 +34,30 @@ from .monitor import Constraint, Monitor, Status, Verdict, exactly_one
 
 __version__ = "0.1.0"
 
+# Loaded on first use (the environments, agents and translator pull in more).
+_LAZY = {
+    "Shield": "shield", "TraceRecord": "shield", "run_monitored": "shield",
+    "run_unmonitored": "shield", "Env": "envs", "PropositionEnv": "envs",
+    "VirtualHomeEnv": "envs", "load_tasks": "envs", "task_monitor": "envs",
+    "Chip": "agents", "make_agent": "agents", "Translator": "translate",
+}  # fmt: skip
+
+
+def __getattr__(name: str) -> object:
+    """Import the heavier parts of the public API on first use."""
+    if name in _LAZY:
+        from importlib import import_module
+
+        return getattr(import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module 'safetychip' has no attribute {name!r}")
+
 __all__ = [
     "DFA", "PATTERNS", "Constraint", "Formula", "Monitor", "Product", "Proposition",
     "SafetyChipError", "Status", "Verdict", "absence_after", "ap", "at_least", "at_most",
     "before", "counterexample", "equivalent", "evaluate", "exactly", "exactly_one",
     "immediate_response", "includes", "never", "not_before", "parse", "parse_prefix",
     "response", "to_dfa",
+    # loaded on first use
+    "Chip", "Env", "PropositionEnv", "Shield", "TraceRecord", "Translator", "VirtualHomeEnv",
+    "load_tasks", "make_agent", "run_monitored", "run_unmonitored", "task_monitor",
 ]  # fmt: skip

@@ -18,11 +18,10 @@ from safetychip.envs import (
     load_tasks,
     plot_floor_plan,
     plot_timeline,
-    run_monitored,
-    run_unmonitored,
     task_monitor,
 )
 from safetychip.envs.virtualhome import floor_plan_layout, rooms_visited
+from safetychip.shield import run_monitored, run_unmonitored
 from safetychip.envs.virtualhome._plot import _greedy_layout, _layout
 from safetychip.errors import ActionError
 
@@ -165,7 +164,7 @@ def test_reproduction_steps(tmp_path):
     from pathlib import Path
 
     from safetychip.cli import SkipStep, reproduction_steps
-    from safetychip.envs._cli import REPRODUCTION_STEPS
+    from safetychip.cli.experiment import REPRODUCTION_STEPS
 
     assert set(REPRODUCTION_STEPS) <= set(reproduction_steps())
     rollouts = next(s for s in REPRODUCTION_STEPS if s.name == "virtualhome_rollouts")

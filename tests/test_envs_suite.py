@@ -9,17 +9,11 @@ import json
 import pytest
 from _envs_data import load_script
 
-from safetychip.envs import (
-    SuiteReport,
-    VirtualHomeEnv,
-    find_safe_plan,
-    load_tasks,
-    run_unmonitored,
-    task_monitor,
-    validate_suite,
-)
+from safetychip.envs import VirtualHomeEnv, load_tasks, task_monitor
 from safetychip.envs.virtualhome import TASK_DIR, Constraint, candidate_actions, check_task
-from safetychip.envs.virtualhome import _validate as validate_module
+from safetychip.experiments import SuiteReport, find_safe_plan, validate_suite
+from safetychip.experiments import _suite as validate_module
+from safetychip.shield import run_unmonitored
 from safetychip.errors import DataFileError, NoSafePlan, ResetNeeded, TaskError
 
 TASKS = load_tasks()
@@ -71,7 +65,8 @@ def test_safe_plans_are_safe_by_the_evaluator_alone(report, envs):
         for k, plan in zip(KS, t.safe_plans, strict=True):
             record = run_unmonitored(env, plan.plan, [c.formula for c in task.constraints[:k]])
             assert record.goal_reached, (task.id, k)
-            assert all(step.executed for step in record.steps), (task.id, k)
+            assert all(step.executed for step in record.steps[:-1]), (task.id, k)
+            assert record.steps[-1].outcome == "done", (task.id, k)
             assert record.safe, (task.id, k, record.violated)
 
 

@@ -409,14 +409,15 @@ def test_exported_names():
 
     assert safetychip.envs.__all__ == [
         "PATTERNS", "PREDICATES", "SUITES", "VERBS", "Action", "Constraint", "Env",
-        "PropositionState", "Rollout", "RolloutStep", "SafePlan", "Scene", "SceneProposition",
-        "SuiteReport", "Task", "VirtualHomeEnv", "WorldSnapshot", "check_env", "check_task",
-        "find_safe_plan", "load_scene", "load_tasks", "load_virtualhome_graph", "parse_action",
-        "parse_literal", "parse_proposition", "plot_floor_plan", "plot_timeline", "run_monitored",
-        "run_unmonitored", "task_monitor", "validate_suite",
+        "Lookahead", "PropositionEnv", "PropositionState", "Scene", "SceneProposition",
+        "Task", "VirtualHomeEnv", "WorldSnapshot", "check_env", "check_task",
+        "domain_invariants", "goal_formula", "load_scene", "load_tasks",
+        "load_virtualhome_graph", "parse_action", "parse_literal", "parse_proposition",
+        "plot_floor_plan", "plot_timeline", "task_monitor",
     ]  # fmt: skip
     assert set(safetychip.envs.virtualhome.__all__) >= {
-        "Lookahead", "TaskValidation", "candidate_actions", "floor_plan_layout", "rooms_visited",
+        "candidate_actions", "domain_invariants", "floor_plan_layout", "goal_formula",
+        "rooms_visited",
     }  # fmt: skip
     for module in (safetychip.envs, safetychip.envs.virtualhome):
         assert all(hasattr(module, name) for name in module.__all__)

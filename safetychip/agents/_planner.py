@@ -354,8 +354,8 @@ class BaseAgent(Agent):
 
     def _play(self, run: _Run) -> None:
         while True:
-            if len(run.executed) >= self.max_steps:
-                run.finish("step_limit", f"{self.max_steps} actions executed without DONE")
+            if len(run.executed) >= self.max_steps or run.shield.finished:
+                run.finish("step_limit", f"{len(run.executed)} actions executed without DONE")
                 return
             number = len(run.executed) + 1
             attempt = 0

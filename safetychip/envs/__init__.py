@@ -2,13 +2,13 @@
 
 Contents
 --------
-:class:`Env`, :data:`PropositionState`
-    The Gymnasium-shaped protocol with proposition states and ``preview``.
+:class:`Env`, :class:`Lookahead`, :data:`PropositionState`
+    The Gymnasium-shaped protocol with proposition states, ``lookahead``/``preview``,
+    snapshots and domain invariants.
 :func:`check_env`
     Drives an environment through a short episode and checks the protocol.
-:func:`run_monitored`, :func:`run_unmonitored`, :class:`Rollout`
-    Run a plan with the constraint monitor pruning unsafe actions, or without it; the
-    records serialise to JSON.
+:class:`PropositionEnv`
+    A proposition-level environment for tests and teaching (no simulator).
 :mod:`safetychip.envs.virtualhome`
     VirtualHome on its real executor: scenes, actions, propositions and task suites,
     re-exported here.
@@ -17,7 +17,6 @@ Contents
 from safetychip.envs._base import Env, Lookahead, PropositionState
 from safetychip.envs._mock import PropositionEnv
 from safetychip.envs._checker import check_env
-from safetychip.envs._rollout import Rollout, RolloutStep, run_monitored, run_unmonitored
 from safetychip.envs.virtualhome import (
     PATTERNS,
     PREDICATES,
@@ -25,16 +24,13 @@ from safetychip.envs.virtualhome import (
     VERBS,
     Action,
     Constraint,
-    SafePlan,
     Scene,
     SceneProposition,
-    SuiteReport,
     Task,
     VirtualHomeEnv,
     WorldSnapshot,
     check_task,
     domain_invariants,
-    find_safe_plan,
     goal_formula,
     load_scene,
     load_tasks,
@@ -45,7 +41,6 @@ from safetychip.envs.virtualhome import (
     plot_floor_plan,
     plot_timeline,
     task_monitor,
-    validate_suite,
 )
 
 __all__ = [
@@ -59,19 +54,14 @@ __all__ = [
     "Lookahead",
     "PropositionEnv",
     "PropositionState",
-    "Rollout",
-    "RolloutStep",
-    "SafePlan",
     "Scene",
     "SceneProposition",
-    "SuiteReport",
     "Task",
     "VirtualHomeEnv",
     "WorldSnapshot",
     "check_env",
     "check_task",
     "domain_invariants",
-    "find_safe_plan",
     "goal_formula",
     "load_scene",
     "load_tasks",
@@ -81,8 +71,5 @@ __all__ = [
     "parse_proposition",
     "plot_floor_plan",
     "plot_timeline",
-    "run_monitored",
-    "run_unmonitored",
     "task_monitor",
-    "validate_suite",
 ]

@@ -10,9 +10,14 @@ Contents
 :func:`grid_cells`, :func:`run_cell`, :func:`run_grid`
     The grid of agents: suites × number of constraints × agents × reprompt variants × seeds,
     one episode a cell, results as a tidy DataFrame.
+:func:`validate_suite`, :func:`find_safe_plan`
+    Suite validation: example plans run, safe plans exist (search over the environment and
+    monitor product), example plans break constraints.
 :func:`rates`, :func:`paper_table`, :func:`ablation_table`, :func:`by_k_table`,
 :func:`abort_table`, :func:`plot_rates`, :func:`write_report`
     Tables (Markdown) and the figure of safety and success against the number of constraints.
+:func:`write_rollout_figures`, :func:`write_suite_validation`, :func:`write_offline_grid`
+    The files ``safetychip reproduce`` writes from the VirtualHome data.
 """
 
 from ._adversarial import (
@@ -29,6 +34,13 @@ from ._adversarial import (
     run_adversarial,
 )
 from ._executors import EXECUTORS, run_cells
+from ._reproduce import (
+    BOOK_TASK,
+    write_offline_grid,
+    write_rollout_figures,
+    write_suite_validation,
+)
+from ._suite import SafePlan, SuiteReport, TaskValidation, find_safe_plan, validate_suite
 from ._grid import (
     AGENT_NAMES,
     COLUMNS,
@@ -63,4 +75,8 @@ __all__ = [
     "ablation_table", "by_k_table", "config_label", "grid_cells", "make_model",
     "markdown_table", "paper_table", "plot_rates", "rates", "run_cell", "run_grid",
     "stand_in_note", "write_csv", "write_report",
+    # what `safetychip reproduce` writes
+    "BOOK_TASK", "write_offline_grid", "write_rollout_figures", "write_suite_validation",
+    # suite validation
+    "SafePlan", "SuiteReport", "TaskValidation", "find_safe_plan", "validate_suite",
 ]  # fmt: skip

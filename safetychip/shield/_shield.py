@@ -124,7 +124,8 @@ class Shield:
 
     @property
     def finished(self) -> bool:
-        """Whether the episode is over (DONE accepted, or stopped at the start)."""
+        """Whether the episode is over (DONE accepted, stopped at the start, or truncated by
+        the environment)."""
         return self._stopped
 
     # -- the loop ---------------------------------------------------------------------------
@@ -194,7 +195,8 @@ class Shield:
         judgement = self._judge(proposal)
         if not judgement.admitted:
             return self._add(Step(text, "pruned", proposal.states, judgement, reply=reply))
-        *_, info = env.step(text)
+        *_, truncated, info = env.step(text)
+        self._stopped = bool(truncated)  # the environment ended the episode
         if info.get("error"):  # the environment changed its mind: nothing ran
             return self._add(Step(text, "not_executable", error=info["error"], reply=reply))
         produced = tuple(dict(s) for s in info["states"])

@@ -17,9 +17,8 @@ Contents
 :class:`Task`, :class:`Constraint`, :func:`load_tasks`, :data:`SUITES`, :data:`PATTERNS`
     The Four Room and Mobile Manipulation suites; :func:`check_task` checks a task against
     its scene, :func:`task_monitor` builds the monitor of its first k constraints.
-:func:`validate_suite`, :func:`find_safe_plan`
-    Suite validation: example plans run, safe plans exist (search over the environment
-    and monitor product), example plans break constraints.
+:func:`candidate_actions`
+    The actions a planner tries on a task.
 :func:`plot_floor_plan`, :func:`plot_timeline`
     Pictures of a scene with the agent's path, and of a rollout over time.
 """
@@ -58,14 +57,7 @@ from safetychip.envs.virtualhome._tasks import (
     load_tasks,
     task_monitor,
 )
-from safetychip.envs.virtualhome._validate import (
-    SafePlan,
-    SuiteReport,
-    TaskValidation,
-    candidate_actions,
-    find_safe_plan,
-    validate_suite,
-)
+from safetychip.envs.virtualhome._candidates import candidate_actions
 
 __all__ = [
     "INSTALL",
@@ -77,19 +69,15 @@ __all__ = [
     "VERBS",
     "Action",
     "Constraint",
-    "SafePlan",
     "Scene",
     "SceneProposition",
-    "SuiteReport",
     "Target",
     "Task",
-    "TaskValidation",
     "VirtualHomeEnv",
     "WorldSnapshot",
     "candidate_actions",
     "check_task",
     "domain_invariants",
-    "find_safe_plan",
     "floor_plan_layout",
     "goal_formula",
     "load_scene",
@@ -103,5 +91,4 @@ __all__ = [
     "plot_timeline",
     "rooms_visited",
     "task_monitor",
-    "validate_suite",
 ]

@@ -264,7 +264,7 @@ class VirtualHomeEnv(Env):
         """The actions a planner tries for *task* (default: the environment's task): see
         :func:`~safetychip.envs.virtualhome.candidate_actions`; without a task, the
         admissible actions now."""
-        from safetychip.envs.virtualhome._validate import candidate_actions
+        from safetychip.envs.virtualhome._candidates import candidate_actions
 
         task = task if task is not None else self.task
         if task is None:

@@ -29,7 +29,6 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from safetychip.envs._io import atomic_savefig
-from safetychip.envs._rollout import Rollout, RolloutStep
 from safetychip.envs.virtualhome._scene import Scene
 from safetychip.monitor import compile_dfa
 
@@ -160,8 +159,11 @@ def _nearest_free(taken: set[tuple[int, int]], around: tuple[int, int]) -> tuple
     raise AssertionError("no free cell")  # pragma: no cover - 64 rings always have one
 
 
-def rooms_visited(rollout: Rollout) -> list[str]:
-    """The rooms the agent was in along a rollout's executed trace, repeats collapsed.
+def rooms_visited(rollout: Any) -> list[str]:
+    """The rooms the agent was in along a record's executed trace, repeats collapsed.
+
+    *rollout* is a :class:`~safetychip.shield.TraceRecord` (anything with ``trace``,
+    ``propositions`` and ``scene``).
 
     Raises
     ------
@@ -179,7 +181,7 @@ def rooms_visited(rollout: Rollout) -> list[str]:
     return path
 
 
-def _room_props(rollout: Rollout) -> list[str]:
+def _room_props(rollout: Any) -> list[str]:
     """The recorded ``agent_at`` propositions of the rollout's scene's rooms."""
     if rollout.scene is None:
         return []
@@ -192,7 +194,7 @@ def _room_props(rollout: Rollout) -> list[str]:
 def plot_floor_plan(
     scene: Scene,
     *,
-    path: Rollout | Sequence[str] | None = None,
+    path: Any = None,
     objects: Iterable[str] = (),
     ax: Any = None,
     title: str | None = None,
@@ -203,7 +205,7 @@ def plot_floor_plan(
     Parameters
     ----------
     scene : Scene
-    path : Rollout or sequence of str, optional
+    path : TraceRecord or sequence of str, optional
         Rooms in the order visited, or a rollout (its :func:`rooms_visited`). Drawn as
         numbered arrows from a green start to a red end.
     objects : iterable of str, optional
@@ -230,9 +232,8 @@ def plot_floor_plan(
     from matplotlib.patches import FancyArrowPatch, Rectangle
 
     cells = floor_plan_layout(scene)
-    rooms = list(path if path is not None and not isinstance(path, Rollout) else ())
-    if isinstance(path, Rollout):
-        rooms = rooms_visited(path)
+    recorded = path is not None and hasattr(path, "trace")
+    rooms = rooms_visited(path) if recorded else list(path if path is not None else ())
     unknown = [r for r in rooms if r not in cells]
     if unknown:
         raise ValueError(
@@ -321,7 +322,7 @@ def plot_floor_plan(
 
 
 def plot_timeline(
-    rollout: Rollout,
+    rollout: Any,
     *,
     propositions: Sequence[str] | None = None,
     title: str | None = None,
@@ -340,7 +341,7 @@ def plot_timeline(
 
     Parameters
     ----------
-    rollout : Rollout
+    rollout : TraceRecord
     propositions : sequence of str, optional
         Rows of the upper panel (default: the constraints' propositions, then the rooms).
     title : str, optional
@@ -361,7 +362,8 @@ def plot_timeline(
     --------
     >>> import matplotlib
     >>> matplotlib.use("Agg")
-    >>> from safetychip.envs import VirtualHomeEnv, load_tasks, run_monitored, task_monitor
+    >>> from safetychip.envs import VirtualHomeEnv, load_tasks, task_monitor
+    >>> from safetychip.shield import run_monitored
     >>> task = load_tasks(suite="four_room")[0]
     >>> r = run_monitored(VirtualHomeEnv(task=task), ["walk to bathroom", "walk to kitchen",
     ...                   "done"], task_monitor(task))
@@ -385,7 +387,7 @@ def plot_timeline(
     # positions where each executed step starts; steps that did not run go between the
     # positions where they were tried, spread out when several were tried there
     labels: list[tuple[float, str]] = []
-    waiting: list[RolloutStep] = []
+    waiting: list[Any] = []
     pruned: list[tuple[float, str, tuple[str, ...]]] = []
     refused: list[tuple[float, str]] = []
     position = 1
@@ -400,6 +402,8 @@ def plot_timeline(
         waiting.clear()
 
     for step in rollout.steps:
+        if step.outcome == "done":
+            continue
         if step.executed:
             place(position)
             labels.append((position, step.action))
@@ -457,8 +461,8 @@ def plot_timeline(
     for label, (_, _, colour) in zip(actions.get_xticklabels(), marks):
         label.set_color(colour)
     done = ""
-    if rollout.finish is not None:
-        done = f"; DONE {rollout.finish.status.value}"
+    if rollout.finish is not None and rollout.monitored:
+        done = f"; DONE {'safe' if rollout.finish.admitted else 'violation'}"
     kind = "monitored" if rollout.monitored else "unmonitored"
     fig.suptitle(title or f"{rollout.task or rollout.scene or 'rollout'} ({kind}{done})",
                  fontsize=11)  # fmt: skip

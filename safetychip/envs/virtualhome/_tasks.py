@@ -324,7 +324,7 @@ def task_monitor(task: Task, k: int | None = None, *, invariants: bool = True,
     >>> task = load_tasks(suite="four_room")[0]
     >>> m = task_monitor(task, 2)
     >>> [c.name for c in m.constraints], len(m.invariants)
-    (['c1', 'c2'], 5)
+    (['c1', 'c2'], 6)
     """
     from safetychip.envs.virtualhome._invariants import domain_invariants
     from safetychip.monitor import Constraint as MonitorConstraint

@@ -30,14 +30,20 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from safetychip.envs._rollout import run_monitored, run_unmonitored
-from safetychip.envs.virtualhome._actions import Action, Target, parse_action
-from safetychip.envs.virtualhome._env import VirtualHomeEnv, WorldSnapshot
-from safetychip.envs.virtualhome._propositions import parse_literal
-from safetychip.envs.virtualhome._tasks import Task, check_task, load_tasks, task_monitor
-from safetychip.errors import NoSafePlan
-from safetychip.ltl import evaluate
-from safetychip.monitor import Monitor
+from ..envs import (
+    Task,
+    VirtualHomeEnv,
+    WorldSnapshot,
+    check_task,
+    load_tasks,
+    parse_literal,
+    task_monitor,
+)
+from ..envs.virtualhome import candidate_actions
+from ..errors import NoSafePlan
+from ..ltl import evaluate
+from ..monitor import Monitor
+from ..shield import run_monitored, run_unmonitored
 
 __all__ = [
     "SafePlan",
@@ -194,68 +200,6 @@ def _share(flags: Iterable[bool]) -> float:
 # -- the search -----------------------------------------------------------------------------
 
 
-def candidate_actions(task: Task, env: VirtualHomeEnv) -> list[str]:
-    """The actions the safe-plan search tries: the task's vocabulary applied to every verb.
-
-    The objects are those the goal, the initial conditions, the constraints and the
-    example plan name. Each gets the verbs its properties allow (walk to; grab if
-    GRABBABLE; open and close if CAN_OPEN; switch on and off if HAS_SWITCH; touch if a
-    constraint mentions touching it); every room can be walked to; every grabbable object
-    can be put on each SURFACES object and in each CONTAINERS object of the vocabulary.
-    Whether an action is possible in a given world is the executor's business.
-
-    Examples
-    --------
-    >>> from safetychip.envs import VirtualHomeEnv, load_tasks
-    >>> task = load_tasks(suite="mobile_manipulation")[0]
-    >>> actions = candidate_actions(task, VirtualHomeEnv(task=task))
-    >>> len(actions), actions[:3]
-    (26, ['walk to hallway', 'walk to living room', 'walk to kitchen'])
-    """
-    scene = env.scene
-    names: dict[str, None] = {}
-    literals = [*task.initial, *task.goal]
-    atoms = [a for c in task.constraints for a in sorted(c.parse().atoms())]
-    touched = set()
-    for text in (*literals, *atoms):
-        prop, _ = parse_literal(text, scene)
-        names.update(dict.fromkeys(prop.args))
-        if prop.predicate == "is_touched":
-            touched.add(prop.args[0])
-    for text in task.example_plan:
-        act = parse_action(text, scene, near=lambda i: 0.0)
-        names.update(dict.fromkeys(t.name for t in act.targets))
-    objects = [n for n in names if n not in scene.rooms]
-
-    def props(name: str) -> set[str]:
-        return set(scene.node(scene.id(name))["properties"])
-
-    def act(verb: str, *targets: str) -> str:
-        return str(Action(verb, tuple(Target.of(scene, scene.id(t)) for t in targets)))
-
-    actions = [act("walk", room) for room in scene.rooms]
-    for name in objects:
-        p = props(name)
-        actions.append(act("walk", name))
-        if "GRABBABLE" in p:
-            actions.append(act("grab", name))
-        if "CAN_OPEN" in p:
-            actions += [act("open", name), act("close", name)]
-        if "HAS_SWITCH" in p:
-            actions += [act("switchon", name), act("switchoff", name)]
-        if name in touched:
-            actions.append(act("touch", name))
-    for x in objects:
-        if "GRABBABLE" not in props(x):
-            continue
-        for y in objects:
-            if y != x and "SURFACES" in props(y):
-                actions.append(act("put", x, y))
-            if y != x and "CONTAINERS" in props(y):
-                actions.append(act("putin", x, y))
-    return list(dict.fromkeys(actions))
-
-
 class _World:
     """The environment side of the search: transitions cached by (world, action)."""
 
@@ -344,7 +288,7 @@ def find_safe_plan(
     actions and h adds a relaxed count of the actions the goal still needs to the largest
     number of letters an automaton needs to accept.
 
-    The plan found is then run with :func:`~safetychip.envs.run_monitored` and judged by
+    The plan found is then run with :func:`~safetychip.shield.run_monitored` and judged by
     ``evaluate``; :attr:`SafePlan.verified` says whether every check passed.
 
     Parameters
@@ -460,9 +404,8 @@ def _verify(task: Task, env: VirtualHomeEnv, monitor: Monitor, plan: Sequence[st
     options = {"initial": list(task.initial), "goal": list(task.goal)}
     record = run_monitored(env, plan, monitor, options=options)
     return (
-        all(step.executed for step in record.steps)
-        and record.finish is not None
-        and record.finish.safe
+        all(step.executed for step in record.steps[:-1])
+        and record.done
         and record.goal_reached
         and record.safe
     )
@@ -534,7 +477,7 @@ def validate_suite(
         env.reset(options={"task": task})
         full = task_monitor(task)
         example = run_unmonitored(env, task.example_plan, full)
-        executes = example.goal_reached and all(s.executed for s in example.steps)
+        executes = example.goal_reached and all(s.executed for s in example.steps[:-1])
         trace = example.trace
         formulas = [c.formula for c in full.constraints]
         broken = [not evaluate(f, trace) for f in formulas]
