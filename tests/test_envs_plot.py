@@ -21,9 +21,9 @@ from safetychip.envs import (
     task_monitor,
 )
 from safetychip.envs.virtualhome import floor_plan_layout, rooms_visited
-from safetychip.shield import run_monitored, run_unmonitored
 from safetychip.envs.virtualhome._plot import _greedy_layout, _layout
 from safetychip.errors import ActionError
+from safetychip.shield import run_monitored, run_unmonitored
 
 TASKS = {t.id: t for t in load_tasks()}
 BOOK = TASKS["mobile_manipulation/apartment_1/02"]

@@ -11,10 +11,10 @@ from _envs_data import load_script
 
 from safetychip.envs import VirtualHomeEnv, load_tasks, task_monitor
 from safetychip.envs.virtualhome import TASK_DIR, Constraint, candidate_actions, check_task
+from safetychip.errors import DataFileError, NoSafePlan, ResetNeeded, TaskError
 from safetychip.experiments import SuiteReport, find_safe_plan, validate_suite
 from safetychip.experiments import _suite as validate_module
 from safetychip.shield import run_unmonitored
-from safetychip.errors import DataFileError, NoSafePlan, ResetNeeded, TaskError
 
 TASKS = load_tasks()
 KS = (1, 2, 3, 4, 5)

@@ -15,8 +15,8 @@ Contents
 """
 
 from safetychip.envs._base import Env, Lookahead, PropositionState
-from safetychip.envs._mock import PropositionEnv
 from safetychip.envs._checker import check_env
+from safetychip.envs._mock import PropositionEnv
 from safetychip.envs.virtualhome import (
     PATTERNS,
     PREDICATES,

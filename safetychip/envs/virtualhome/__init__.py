@@ -24,6 +24,7 @@ Contents
 """
 
 from safetychip.envs.virtualhome._actions import VERBS, Action, Target, parse_action
+from safetychip.envs.virtualhome._candidates import candidate_actions
 from safetychip.envs.virtualhome._env import VirtualHomeEnv, WorldSnapshot
 from safetychip.envs.virtualhome._invariants import domain_invariants
 from safetychip.envs.virtualhome._plot import (
@@ -57,7 +58,6 @@ from safetychip.envs.virtualhome._tasks import (
     load_tasks,
     task_monitor,
 )
-from safetychip.envs.virtualhome._candidates import candidate_actions
 
 __all__ = [
     "INSTALL",
