@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import matplotlib
+import matplotlib.figure
 import pytest
 
 from safetychip.cli import main, reproduction_steps
@@ -196,3 +198,22 @@ def test_an_unknown_suite_is_refused(capsys):
         "unknown suite 'garden'; choose from four_room, mobile_manipulation"
         in capsys.readouterr().err
     )
+
+
+def test_an_interrupted_figure_write_leaves_the_previous_figure(frame, tmp_path, monkeypatch):
+    """Regression: the figure was written in place while the CSV and tables were written
+    atomically, so a run stopped half-way left a truncated (often empty) PNG beside new
+    tables. It now goes through the same atomic helper, and leaves no temporary file."""
+    written = write_report(frame, tmp_path, prefix="x_")
+    figure = written[2]
+    previous = figure.read_bytes()
+
+    def interrupted(fig, fname, *args, **kwargs):
+        Path(fname).write_bytes(b"\x89PNG")  # the file is opened and partly written...
+        raise KeyboardInterrupt  # ...when the run is stopped
+
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        write_report(frame, tmp_path, prefix="x_")
+    assert figure.read_bytes() == previous
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in written)

@@ -46,6 +46,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from .._io import atomic_savefig, atomic_write_text
 from ..agents import REPROMPTS, STAND_IN_LABEL
 from ._grid import config_label
 
@@ -285,7 +286,8 @@ def plot_rates(frame: Any, *, reprompt: str = MAIN_REPROMPT,
                path: str | os.PathLike[str] | None = None) -> Any:  # fmt: skip
     """Safety rate and success rate against the number of constraints, one line per agent.
 
-    Returns the matplotlib Figure (saved to *path* if given).
+    Returns the matplotlib Figure (saved to *path* if given, atomically: a failure or an
+    interrupt half-way leaves any earlier figure as it was).
     """
     import matplotlib.pyplot as plt
 
@@ -317,8 +319,7 @@ def plot_rates(frame: Any, *, reprompt: str = MAIN_REPROMPT,
                  (f"\n({note})" if note else ""))  # fmt: skip
     fig.tight_layout(rect=(0, 0.07, 1, 1))
     if path is not None:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(path, dpi=110, metadata={"Software": None})
+        atomic_savefig(fig, path, dpi=110, metadata={"Software": None})
     return fig
 
 
@@ -332,7 +333,6 @@ def write_report(frame: Any, folder: str | os.PathLike[str], *, prefix: str = "0
     """
     import matplotlib.pyplot as plt
 
-    from ..envs._io import atomic_write_text
     from ._grid import write_csv
 
     reprompt = main_reprompt(frame, reprompt)

@@ -1,0 +1,86 @@
+r"""Atomic file writing: a file is either written whole or left as it was.
+
+Everything the library writes (rollout and episode records, CSV files, tables, figures) goes
+to a hidden temporary file in the target's folder first, then replaces the target with
+:func:`os.replace`. A failure half-way, an exception or a ``KeyboardInterrupt``, removes the
+temporary file and leaves the target as it was: never a partial file, never a stray one.
+(A process killed outright, by ``SIGKILL`` or a power cut, can still leave the temporary
+file, but never a partial target.)
+
+Examples
+--------
+>>> import tempfile
+>>> from pathlib import Path
+>>> with tempfile.TemporaryDirectory() as folder:
+...     path = atomic_write_text(Path(folder) / "note.txt", "hello\n")
+...     print(path.name, repr(path.read_text()), sorted(p.name for p in path.parent.iterdir()))
+note.txt 'hello\n' ['note.txt']
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+__all__ = ["atomic_path", "atomic_write_text", "atomic_savefig"]
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
+    """Yield a temporary path next to *path*; when the block ends normally, it replaces *path*.
+
+    The parent folder is created if needed, and the file gets the usual permissions of a new
+    file. If anything fails after the temporary file is created (the block, or the replace
+    itself), including a ``KeyboardInterrupt``, the temporary file is removed and *path* is
+    untouched.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     target = Path(folder) / "data.csv"
+    ...     _ = target.write_text("old")
+    ...     try:
+    ...         with atomic_path(target) as tmp:
+    ...             _ = tmp.write_text("half a ta")
+    ...             raise OSError("disk full")
+    ...     except OSError:
+    ...         pass
+    ...     print(target.read_text(), [p.name for p in Path(folder).iterdir()])
+    old ['data.csv']
+    """
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.parent / f".{target.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp"
+    try:
+        # Created inside the try, so an interrupt right after creation still removes it; the
+        # name is unique to this process, so what the cleanup removes is always ours. Made
+        # like any new file (mode 0o666 less the umask), unlike mkstemp's 0o600.
+        os.close(os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666))
+        yield tmp
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+        raise
+
+
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:
+    """Write *text* (UTF-8) to *path* atomically; return the path."""
+    with atomic_path(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+    return Path(path)
+
+
+def atomic_savefig(fig: Any, path: str | os.PathLike[str], **kwargs: Any) -> Path:
+    """Save a matplotlib figure to *path* atomically (the format follows the suffix); return
+    the path. *kwargs* go to ``fig.savefig``."""
+    target = Path(path)
+    fmt = kwargs.pop("format", None) or target.suffix.lstrip(".") or "png"
+    with atomic_path(target) as tmp:
+        fig.savefig(tmp, format=fmt, **kwargs)
+    return target
