@@ -456,7 +456,8 @@ class ModelReplyError(AgentError, ValueError):
 
 
 class SandboxError(AgentError, ValueError):
-    """A program uses something the Code-as-Policies sandbox does not admit.
+    """A program uses something the Code-as-Policies sandbox does not admit, or nests or
+    builds a value past the sandbox's limits of size and depth.
 
     Attributes
     ----------

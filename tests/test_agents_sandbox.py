@@ -243,6 +243,14 @@ def test_a_bomb_ends_the_agents_episode_in_error_with_nothing_executed(name):
     assert episode.reason.startswith(f"{error.__name__}: {message}")
 
 
+def test_a_bomb_after_an_action_stops_the_episode_there():
+    program = "go_to('kitchen')\n" + doubled('["room"]', "go_to('bathroom')")
+    task = load_tasks(suite="four_room")[0]
+    episode = CodeAsPoliciesAgent(ScriptedModel([program])).run(task, k=1)
+    assert episode.end == "error" and episode.executed == ("walk to kitchen",)
+    assert episode.reason.startswith("SandboxError: line 5: the list is too big")
+
+
 def test_a_value_at_the_limits_is_admitted_and_one_past_them_is_refused():
     calls, skills = printing_skills()
     flat = '"' + "a" * 9_999 + '"'
