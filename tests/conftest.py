@@ -8,9 +8,10 @@ from safetychip.monitor import Monitor
 
 
 def offline_holds(monitor: Monitor, trace) -> bool:
-    """The monitor's offline verdict on *trace*: whether ``evaluate``'s final verdict is SAFE
-    (an aborting specification ends with its ABORT verdict, which is not SAFE)."""
-    return monitor.evaluate(trace)[-1].safe
+    """The monitor's offline verdict on *trace* (sets of true atoms, over any atoms: those the
+    monitor does not know are left out, as it refuses them): whether ``evaluate``'s final
+    verdict is SAFE (an aborting specification ends with its ABORT verdict, which is not SAFE)."""
+    return monitor.evaluate([set(s) & set(monitor.atoms) for s in trace])[-1].safe
 
 
 @pytest.fixture(scope="session")

@@ -53,7 +53,7 @@ def test_check_does_not_commit_and_commit_does():
 def test_an_action_may_produce_several_states():
     m = Monitor(["G !b"])
     m.reset(set())
-    v = m.commit([{"a"}, set(), {"a"}])
+    v = m.commit([{"a": True, "b": False}, set(), {"a": True, "b": False}])
     assert v.safe and len(v.state_changes) == 3
     assert len(m.history) == 4
     assert m.history[1] == {"b": False}  # states are kept over the specification's atoms
@@ -99,7 +99,9 @@ def test_using_the_monitor_after_finish_raises():
     m = Monitor(["F a"])
     m.reset({"a": True})
     assert m.finish().safe
-    with pytest.raises(MonitorError, match=r"the trace is finished \(DONE was accepted\): call reset\(\) first"):
+    with pytest.raises(
+        MonitorError, match=r"the trace is finished \(DONE was accepted\): call reset\(\) first"
+    ):
         m.check({"a": True})
     with pytest.raises(MonitorError, match="the trace is finished"):
         m.commit({"a": True})
@@ -141,12 +143,16 @@ def test_reset_aborts_naming_a_smallest_conflicting_subset():
     for other in ("phone", "bedroom"):
         assert other not in v.reason
     assert not v.safe
-    with pytest.raises(MonitorError, match="the specification is unsatisfiable: reset with other constraints"):
+    with pytest.raises(
+        MonitorError, match="the specification is unsatisfiable: reset with other constraints"
+    ):
         m.check({KITCHEN: False})
     with pytest.raises(MonitorError, match="unsatisfiable"):
         m.commit({KITCHEN: False})
     # reset with an initial state also aborts, without committing it.
-    assert m.reset({KITCHEN: False}).status is Status.ABORT
+    assert (
+        m.reset({KITCHEN: False, BEDROOM: False, "is_grabbed(phone)": False}).status is Status.ABORT
+    )
     assert m.history == []
 
 
@@ -186,7 +192,7 @@ def test_snapshot_and_restore_go_back_in_the_trace():
     m.reset(set())
     mark = m.snapshot()
     assert m.commit({"a"}).safe
-    assert not m.check(set()).safe       # b is owed right after a
+    assert not m.check(set()).safe  # b is owed right after a
     m.restore(mark)
     assert m.check(set()).safe and len(m.history) == 1
 
@@ -230,7 +236,7 @@ def test_joint_violation():
     for alone in (p, q):
         m = Monitor([alone])
         m.reset(set())
-        assert m.check({"a"}).safe, alone
+        assert m.check({"a": True, "b": False}).safe, alone
     m = Monitor([p, q])
     assert m.reset(set()).safe
     v = m.check({"a"})
@@ -283,14 +289,24 @@ def test_invariant_turns_a_safe_action_into_a_violation():
     assert house.check({**start, fridge: True}).safe
 
 
-def test_state_breaking_an_invariant_is_refused_and_not_committed():
-    m = Monitor(["G !agent_at(kitchen)"], [exactly_one([KITCHEN, BEDROOM])])
-    assert m.reset({KITCHEN: False, BEDROOM: True}).safe
-    v = m.commit({KITCHEN: True, BEDROOM: True})
-    assert v.status is Status.VIOLATION
-    assert "breaks a domain invariant" in v.reason
-    assert "cannot decide, so the action is refused" in v.reason
-    assert len(m.history) == 1
+def test_state_breaking_an_invariant_is_refused_then_recorded_when_committed():
+    m = Monitor(["G !agent_at(bathroom)"], [exactly_one([KITCHEN, BEDROOM])])
+    assert m.reset({KITCHEN: False, BEDROOM: True, BATHROOM: False}).safe
+    both = {KITCHEN: True, BEDROOM: True, BATHROOM: False}
+    v = m.check(both)
+    assert v.status is Status.VIOLATION and v.violated == ()
+    invariant = str(exactly_one([KITCHEN, BEDROOM]))
+    assert v.reason == f"it would break the domain invariant {invariant} (state 0 of the action)"
+    assert v.state_changes == ("Violated: agent_at(kitchen)",)
+    assert len(m.history) == 1  # check commits nothing
+    assert m.commit(both) == v  # it happened: recorded, with the same verdict as check
+    assert m.history[-1] == both
+    broken = f"the trace broke the domain invariant {invariant} at position 1"
+    after = m.commit({KITCHEN: True, BEDROOM: False, BATHROOM: False})  # a good state again
+    assert after.status is Status.VIOLATION
+    assert after.reason == f"{broken}: no action can be safe any more"
+    assert len(m.history) == 3
+    assert m.finish() == Verdict(Status.VIOLATION, f"DONE refused: {broken}")
 
 
 def test_temporal_invariant_joins_the_product():
@@ -353,7 +369,9 @@ def test_missing_proposition_is_a_violation_naming_the_atom():
         "value for is_open(fridge)"
     )
     w = m.commit([{"a": False, "is_open(fridge)": False}, {"is_open(fridge)": False}])
-    assert w.status is Status.VIOLATION and "proposition state 1" in w.reason and "for a" in w.reason
+    assert (
+        w.status is Status.VIOLATION and "proposition state 1" in w.reason and "for a" in w.reason
+    )
     assert len(m.history) == 1  # nothing was committed
 
 

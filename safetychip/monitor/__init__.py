@@ -10,7 +10,8 @@ Examples
 
 from ._constraint import Constraint, as_constraints
 from ._monitor import Monitor, compile_dfa, exactly_one
+from ._state import proposition_state, proposition_states
 from ._verdict import Status, Verdict
 
 __all__ = ["Constraint", "Monitor", "Status", "Verdict", "as_constraints", "compile_dfa",
-           "exactly_one"]  # fmt: skip
+           "exactly_one", "proposition_state", "proposition_states"]  # fmt: skip

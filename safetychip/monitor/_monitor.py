@@ -13,6 +13,7 @@ from ..automata._product import SearchBudgetExceeded
 from ..errors import MonitorError, SafetyChipError, TraceError
 from ..ltl import Formula, parse
 from ._constraint import Constraint, as_constraints
+from ._state import _StateReader
 from ._verdict import Status, Verdict
 
 __all__ = ["Monitor", "compile_dfa", "exactly_one"]
@@ -52,6 +53,21 @@ class Monitor:
         BDD nodes a symbolic satisfiability search may build; beyond it the monitor fails
         safe.
 
+    Notes
+    -----
+    Every proposition state is read by :func:`proposition_states`: a mapping giving each of
+    :attr:`atoms` a ``bool`` (or ``numpy.bool_``), or the set of true atoms. The monitor
+    fails safe online and is strict offline:
+
+    * :meth:`check` and :meth:`commit` never raise on a malformed state: it cannot be decided,
+      so the verdict is a VIOLATION whose reason carries the :class:`TraceError`'s message.
+      A malformed state is never recorded; after a malformed :meth:`commit` the trace is
+      unknown, so every later verdict is a VIOLATION until :meth:`reset` or :meth:`restore`.
+    * :meth:`reset` with an initial state and :meth:`evaluate` raise :class:`TraceError`.
+    * A committed state that breaks a domain invariant is recorded (what happened cannot be
+      refused), and from then on every verdict, DONE included, is a VIOLATION naming the
+      invariant and the position. :meth:`check` refuses such a state.
+
     Examples
     --------
     >>> m = Monitor(["!agent_at(kitchen) W agent_at(bathroom)"])
@@ -79,20 +95,24 @@ class Monitor:
         self.invariants = tuple(parse(i) if isinstance(i, str) else i for i in invariants)
         self.budget = budget
         letter_inv = MANAGER.true
+        letter_invs = []
         temporal = []
         for inv in self.invariants:
             body = inv.children[0] if inv.op == "G" else None
             if body is not None and is_propositional(body):
-                letter_inv &= guard_of(body)
+                letter_invs.append((inv, guard_of(body)))
+                letter_inv &= letter_invs[-1][1]
             else:
                 temporal.append(inv)
         self._letter_invariant = letter_inv
+        self._letter_invariants = tuple(letter_invs)
         self._invariant_atoms = sorted(set().union(*(i.atoms() for i in self.invariants)))
         self.dfas: tuple[DFA, ...] = tuple(compile_dfa(c.formula) for c in self.constraints)
         self._extra = tuple(compile_dfa(f) for f in temporal)
         self.atoms: tuple[str, ...] = tuple(
             sorted(set(self._invariant_atoms).union(*(d.aps for d in self.dfas)))
         )
+        self._reader = _StateReader(self.atoms)
         self._products: dict[tuple[int, ...], Product] = {}
         self._decisions: dict[tuple[int, ...], tuple[Status, str, tuple[str, ...]]] = {}
         self.product = self._product(tuple(range(len(self.dfas))))
@@ -104,17 +124,23 @@ class Monitor:
 
         Returns an ABORT verdict naming a smallest conflicting set of constraints when the
         specification cannot be satisfied at all.
+
+        Raises
+        ------
+        TraceError
+            If *initial* is not a proposition state over :attr:`atoms` (see
+            :func:`proposition_state`); the monitor is then left as it was.
         """
+        first = None if initial is None else self._reader.read(initial, "the initial state")
         self._state = self.product.initial
         self._checked = None
         self._last: dict[str, bool] | None = None
         self.history: list[dict[str, bool]] = []
         self._finished = False
+        self._broken: str | None = None
         start = self._decide(self._state, [])
         if start.status is Status.VIOLATION:
-            culprits = "; ".join(
-                _describe(c) for c in self.constraints if c.name in start.violated
-            )
+            culprits = "; ".join(_describe(c) for c in self.constraints if c.name in start.violated)
             if culprits:
                 reason = f"the specification is unsatisfiable: no trace can meet {culprits}"
             elif start.reason.startswith("cannot decide"):
@@ -123,22 +149,32 @@ class Monitor:
                 reason = "the specification is unsatisfiable under the domain invariants"
             start = Verdict(Status.ABORT, reason, start.violated)
         self._aborted = start.status is Status.ABORT
-        if self._aborted or initial is None:
+        if self._aborted or first is None:
             return start
-        return self.commit([initial])
+        return self.commit([first])
 
     @property
     def automaton_states(self) -> dict[str, int]:
         """The current DFA state of each constraint, by name."""
         return {c.name: q for c, q in zip(self.constraints, self._state)}
 
+    @property
+    def accepts_done(self) -> bool:
+        """Whether :meth:`finish` would be SAFE now (every automaton accepts, the domain
+        invariants' included), without finishing the trace."""
+        return self._broken is None and bool(self.history) and self.product.accepting(self._state)
+
     def snapshot(self) -> tuple:
         """The monitor's position in the trace, for :meth:`restore` (e.g. to search plans)."""
-        return (self._state, self._last, len(self.history), self._finished)
+        return (self._state, self._last, len(self.history), self._finished, self._broken)
 
     def restore(self, snapshot: tuple) -> Monitor:
-        """Go back to a position taken by :meth:`snapshot` of this trace; returns self."""
-        self._state, self._last, length, self._finished = snapshot
+        """Go back to a position taken by :meth:`snapshot` of this trace; returns self.
+
+        A trace broken later (by a state that breaks a domain invariant, or that could not be
+        read) is whole again at a position taken before.
+        """
+        self._state, self._last, length, self._finished, self._broken = snapshot
         del self.history[length:]
         self._checked = None
         return self
@@ -154,27 +190,41 @@ class Monitor:
         return sum(len(p._live) for p in self._products.values())
 
     def check(self, states) -> Verdict:
-        """Verdict for an action producing *states* (one proposition state or a list), without
-        committing it."""
+        """Verdict for an action producing *states*, without committing it.
+
+        *states* is one proposition state or a non-empty list of them (see
+        :func:`proposition_states`). A malformed state is a VIOLATION (it cannot be decided,
+        so the action is refused), never an exception.
+        """
         return self._advance(states, commit=False)
 
     def commit(self, states) -> Verdict:
-        """Record that an action produced *states*; returns the same verdict as :meth:`check`."""
+        """Record that an action produced *states*; returns the same verdict as :meth:`check`.
+
+        What is recorded is a copy of the states as read now: when they equal the states of
+        the last :meth:`check`, its verdict is reused, otherwise the check is redone. A state
+        breaking a domain invariant is recorded, and every later verdict is a VIOLATION. A
+        malformed state is a VIOLATION and is not recorded; the trace is then unknown, so
+        every later verdict is a VIOLATION too (until :meth:`reset` or :meth:`restore`).
+        """
         return self._advance(states, commit=True)
 
     step = commit
 
     def finish(self) -> Verdict:
-        """DONE: SAFE if the trace satisfies every constraint, else a VIOLATION listing the
-        pending obligations."""
+        """DONE: SAFE if the trace satisfies every constraint and invariant, else a VIOLATION
+        listing the pending obligations."""
         if self._aborted:
             raise MonitorError("the specification is unsatisfiable: reset with other constraints")
         if not self.history:
             return Verdict(Status.VIOLATION, "DONE before any proposition state was observed")
-        pending = [
+        pending = tuple(
             c.name for c, d, q in zip(self.constraints, self.dfas, self._state)
             if not d.accepting[q]
-        ]  # fmt: skip
+        )  # fmt: skip
+        if self._broken is not None:
+            return Verdict(Status.VIOLATION, f"DONE refused: {self._broken}", pending,
+                           pending=pending)  # fmt: skip
         extra = [d for d, q in zip(self._extra, self._state[len(self.dfas):])
                  if not d.accepting[q]]  # fmt: skip
         if not pending and not extra:
@@ -188,19 +238,30 @@ class Monitor:
             owed.append(f"{name} ({self.constraints[i].sentence or self.constraints[i].formula})"
                         f" still needs: {todo}")  # fmt: skip
         reason = "DONE refused: " + "; ".join(owed) if owed else "DONE breaks an invariant"
-        return Verdict(Status.VIOLATION, reason, tuple(pending), pending=tuple(pending))
+        return Verdict(Status.VIOLATION, reason, pending, pending=pending)
 
     def evaluate(self, trace: Sequence) -> list[Verdict]:
         """Offline use: reset, commit each state of *trace* in turn, then :meth:`finish`.
 
         An unsatisfiable specification yields the single ABORT verdict of the reset.
+
+        Raises
+        ------
+        TraceError
+            If *trace* is not a non-empty list of proposition states over :attr:`atoms`, or
+            one of its states is malformed (the message gives its position); nothing is
+            evaluated then.
         """
+        if isinstance(trace, (str, bytes)) or not isinstance(trace, Sequence):
+            raise TraceError(f"a trace is a list of proposition states, got {type(trace).__name__}")
         if not trace:
             raise TraceError("a trace must have at least one proposition state (position 0)")
-        verdicts = [self.reset(trace[0])]
+        read = self._reader.read
+        letters = [read(s, "the state at position {} of the trace", i) for i, s in enumerate(trace)]
+        verdicts = [self.reset(letters[0])]
         if verdicts[0].status is Status.ABORT:
             return verdicts
-        verdicts += [self.commit([s]) for s in trace[1:]]
+        verdicts += [self.commit([s]) for s in letters[1:]]
         verdicts.append(self.finish())
         return verdicts
 
@@ -220,88 +281,81 @@ class Monitor:
             self._products[members] = found
         return found
 
-    def _normalize(self, states) -> list[dict[str, bool]]:
-        if type(states) is dict or isinstance(states, (Mapping, set, frozenset)):
-            states = [states]
-        if isinstance(states, (str, bytes)) or not isinstance(states, Sequence) or not states:
-            raise TraceError(
-                f"an action produces a non-empty list of proposition states, got {states!r}"
-            )
-        atoms = self.atoms
-        out = []
-        for k, s in enumerate(states):
-            if type(s) is dict or isinstance(s, Mapping):
-                try:
-                    out.append({a: bool(s[a]) for a in atoms})
-                except KeyError:
-                    missing = ", ".join(a for a in atoms if a not in s)
-                    raise TraceError(
-                        f"proposition state {k} of the action has no value for {missing}"
-                    ) from None
-            elif isinstance(s, (set, frozenset, list, tuple)):
-                out.append({a: a in s for a in atoms})
-            else:
-                raise TraceError(f"proposition state {k} must be a mapping or a set, got {s!r}")
-        return out
-
     def _advance(self, states, commit: bool) -> Verdict:
         if self._aborted:
             raise MonitorError("the specification is unsatisfiable: reset with other constraints")
         if self._finished:
             raise MonitorError("the trace is finished (DONE was accepted): call reset() first")
-        memo = self._checked
-        if memo is not None and memo[0] is states and memo[1] == states and memo[2] is self._state:
-            _, _, _, letters, q, prev, verdict = memo  # commit right after check: reuse it
+        memo, self._checked = self._checked, None
+        try:
+            letters = self._reader.read_all(states, "proposition state {} of the action")
+        except Exception as err:  # malformed, or a mapping failing when read: fail safe
+            text = str(err) if isinstance(err, TraceError) else f"{type(err).__name__}: {err}"
+            if commit and self._broken is None:
+                self._broken = (f"the monitor cannot decide any more: the proposition states "
+                                f"committed at position {len(self.history)} could not be read "
+                                f"({text})")  # fmt: skip
+            if not isinstance(err, TraceError):
+                text = f"the proposition states could not be read ({text})"
+            return Verdict(Status.VIOLATION, f"cannot decide, so the action is refused: {text}")
+        if memo is not None and memo[0] is self._state and memo[1] == letters:
+            _, _, q, prev, verdict, breach = memo  # the states checked last: reuse the verdict
         else:
-            letters, q, prev, verdict = self._evaluate(states)
-        self._checked = None
+            q, prev, verdict, breach = self._evaluate(letters)
         if not commit:
-            snapshot = dict(states) if type(states) is dict else list(states)
-            self._checked = (states, snapshot, self._state, letters, q, prev, verdict)
-        elif letters is not None:
+            self._checked = (self._state, letters, q, prev, verdict, breach)
+            return verdict
+        if q is not None:
             self._state = q
             self._last = prev
             self.history.extend(letters)
+        self._broken = self._broken or breach
         return verdict
 
-    def _evaluate(self, states):
-        """Progress *states* from the committed state: ``(letters, state, last, verdict)``;
-        letters is None when the states cannot be read (nothing can be committed)."""
+    def _evaluate(self, letters: list[dict[str, bool]]):
+        """Progress *letters* from the committed state: ``(state, last, verdict, breach)``.
+
+        *breach* says how committing them breaks the trace (a domain invariant broken, or an
+        internal error, when *state* is None and nothing can be recorded), else it is None.
+        """
+        changes: list[str] = []
+        prev, q, broken = self._last, self._state, None
         try:
-            letters = self._normalize(states)
-        except TraceError as err:
-            verdict = Verdict(Status.VIOLATION, f"cannot decide, so the action is refused: {err}")
-            return None, self._state, self._last, verdict
-        changes = []
-        prev = self._last
-        q = self._state
-        try:
-            check_invariant = self._letter_invariant != MANAGER.true
-            for letter in letters:
-                if check_invariant and not holds(
-                    self._letter_invariant, letter, self._invariant_atoms
+            for k, letter in enumerate(letters):
+                if (
+                    broken is None
+                    and self._letter_invariants
+                    and not holds(self._letter_invariant, letter, self._invariant_atoms)
                 ):
-                    broken = ", ".join(str(i) for i in self.invariants)
-                    verdict = Verdict(
-                        Status.VIOLATION,
-                        f"the proposition state breaks a domain invariant ({broken}): "
-                        "cannot decide, so the action is refused",
-                    )
-                    return None, self._state, self._last, verdict
+                    broken = k, self._broken_invariant(letter)
                 changes.append(_changed(prev, letter))
                 prev = letter
                 q = self.product.next_state(q, letter)
-            verdict = self._decide(q, changes, hint=self._state)
-        except SafetyChipError as err:
-            verdict = Verdict(Status.VIOLATION, f"cannot decide, so the action is refused: {err}",
-                              state_changes=tuple(f"Violated: {c}" for c in changes))  # fmt: skip
         except Exception as err:  # the monitor fails safe on any internal error
-            verdict = Verdict(
-                Status.VIOLATION,
-                f"internal error, so the action is refused: {type(err).__name__}: {err}",
-                state_changes=tuple(f"Violated: {c}" for c in changes),
-            )
-        return letters, q, prev, verdict
+            breach = (f"the monitor cannot decide any more: internal error at position "
+                      f"{len(self.history)} ({type(err).__name__}: {err})")  # fmt: skip
+            return None, None, _refused(err, changes), breach
+        if broken is None and self._broken is None:
+            try:
+                return q, prev, self._decide(q, changes, hint=self._state), None
+            except Exception as err:  # undecided (search budget) or internal error: fail safe
+                return q, prev, _refused(err, changes), None
+        breach = None
+        if broken is None:
+            reason = f"{self._broken}: no action can be safe any more"
+        else:
+            k, inv = broken
+            reason = f"it would break the domain invariant {inv} (state {k} of the action)"
+            position = len(self.history) + k
+            breach = f"the trace broke the domain invariant {inv} at position {position}"
+        verdict = Verdict(Status.VIOLATION, reason, (), tuple(f"Violated: {c}" for c in changes),
+                          automaton_states=q[: len(self.dfas)])  # fmt: skip
+        return q, prev, verdict, breach
+
+    def _broken_invariant(self, letter: dict[str, bool]) -> Formula:
+        """The first domain invariant over single states that *letter* does not satisfy."""
+        return next(inv for inv, guard in self._letter_invariants
+                    if not holds(guard, letter, self._invariant_atoms))  # fmt: skip
 
     def _decide(
         self, q: tuple[int, ...], changes: list[str], hint: tuple[int, ...] | None = None
@@ -367,6 +421,15 @@ class Monitor:
             if unsat(trial):
                 members = list(trial)
         return tuple(members), False
+
+
+def _refused(err: Exception, changes: list[str]) -> Verdict:
+    """The fail-safe VIOLATION when progressing or deciding raised *err*."""
+    if isinstance(err, SafetyChipError):  # e.g. the search budget: the question is undecided
+        reason = f"cannot decide, so the action is refused: {err}"
+    else:
+        reason = f"internal error, so the action is refused: {type(err).__name__}: {err}"
+    return Verdict(Status.VIOLATION, reason, state_changes=tuple(f"Violated: {c}" for c in changes))
 
 
 def _describe(c: Constraint) -> str:
