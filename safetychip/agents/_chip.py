@@ -62,7 +62,7 @@ from ..envs import Env, goal_formula
 from ..errors import TranslationError
 from ..ltl import parse
 from ..monitor import Constraint, Monitor, Verdict, exactly_one
-from ..shield import DONE, Filter, MonitorFilter, Step
+from ..shield import DONE, Filter, MonitorFilter, Step, search_safe_plan
 from ._planner import BaseAgent, Feedback, _Run
 
 __all__ = ["FORMULAS", "REPROMPTS", "Chip", "SafetyChipAgent", "chip_constraints",
@@ -131,33 +131,26 @@ def chip_constraints(task: Any, k: int, formulas: str = "expert"
 _HINTS: dict[tuple, tuple[str, ...] | None] = {}
 
 
-def repair_hint(env: Env, monitor: Monitor, task: Any, *, world: Any = None,
-                props: Sequence[str] | None = None, goal: Sequence[str] | None = None,
-                max_expansions: int = 300, max_depth: int = 12,
-                weight: float = 1.0) -> tuple[str, ...] | None:  # fmt: skip
+def repair_hint(env: Env, monitor: Monitor, task: Any, *, props: Sequence[str] | None = None,
+                goal: Sequence[str] | None = None, max_expansions: int = 300,
+                max_depth: int = 12, weight: float = 1.0) -> tuple[str, ...] | None:  # fmt: skip
     """A short safe continuation from the current world to the goal: actions ending in
     ``done``.
 
-    Best-first search over the product of the environment and the monitor's automata, as
-    :func:`~safetychip.envs.find_safe_plan` does, but from the current world and the
-    monitor's current position: each of the environment's candidate actions for the task
-    (:meth:`~safetychip.envs.Env.candidate_actions`) that the environment accepts and the
-    monitor finds SAFE leads to a child node (deduplicated by world and automaton states); a
-    node whose world meets the goal and whose automata all accept ends the plan (DONE would
-    be accepted). The priority is ``g + weight * h``, with h the number of goal literals
-    still false plus the most letters an automaton needs to accept; with ``weight=1`` it is
-    A* with that estimate. The environment and the monitor are left as they were.
+    :func:`~safetychip.shield.search_safe_plan` from the environment's current world and the
+    monitor's current position, over the environment's candidate actions for the task
+    (:meth:`~safetychip.envs.Env.candidate_actions`), with the number of goal literals still
+    false as the estimate. Answers are cached per (world, automaton states, bounds). The
+    environment and the monitor are left as they were.
 
     Parameters
     ----------
     env : Env
-        In the current world (or give *world*).
+        In the current world.
     monitor : Monitor
         At the current position of the trace.
     task : Task
         Gives the goal and the candidate actions.
-    world : object, optional
-        The current world's snapshot (default: ``env.snapshot()``).
     props : sequence of str, optional
         The propositions the transitions report (default: the monitor's).
     goal : sequence of str, optional
@@ -185,73 +178,18 @@ def repair_hint(env: Env, monitor: Monitor, task: Any, *, world: Any = None,
     >>> repair_hint(env, monitor, task)
     ('walk to bathroom', 'walk to kitchen', 'done')
     """
-    import heapq
-    import itertools
-
-    root = world if world is not None else env.snapshot()
-    props = tuple(props) if props is not None else monitor.atoms
-    root_mon = monitor.snapshot()
-    start_q = tuple(monitor.automaton_states.values())
     literals = tuple(task.goal if goal is None else goal)
-    key = (id(monitor), id(env), root, start_q, props, literals, max_expansions, max_depth,
-           weight)  # fmt: skip
-    if key in _HINTS:
-        return _HINTS[key]
-    goal = [(g.lstrip("!"), not g.startswith("!")) for g in literals]
-    dfas = monitor.dfas
-    actions = _candidates(task, env)
-    props = tuple(dict.fromkeys([*props, *(a for a, _ in goal)]))
-
-    def estimate(state: Any, q: tuple[int, ...]) -> float:
-        unmet = sum(state.get(a) is not v for a, v in goal)
-        gap = max((d.distances()[s] for d, s in zip(dfas, q)), default=0.0)
-        return unmet + gap
-
-    env.restore(root)
-    state0 = env.truth([a for a, _ in goal]) if goal else {}
-    counter = itertools.count()
-    frontier = [(weight * estimate(state0, start_q), next(counter), 0, root, root_mon,
-                 state0, start_q, ())]  # fmt: skip
-    best = {(root, start_q): 0}
-    found: tuple[str, ...] | None = None
-    expansions = 0
-    try:
-        while frontier:
-            _, _, g, node, snap, state, q, path = heapq.heappop(frontier)
-            if all(state.get(a) is v for a, v in goal) and all(
-                    d.accepting[s] for d, s in zip(dfas, q)):  # fmt: skip
-                found = (*path, DONE)
-                break
-            if expansions >= max_expansions:
-                break
-            expansions += 1
-            if g >= max_depth:
-                continue
-            for action in actions:
-                env.restore(node)
-                ahead = env.lookahead(action, props)
-                if ahead.world is None:
-                    continue
-                monitor.restore(snap)
-                if not monitor.check(ahead.states).safe:
-                    continue
-                monitor.commit(ahead.states)
-                child_q = tuple(monitor.automaton_states.values())
-                child = (ahead.world, child_q)
-                if best.get(child, max_depth + 1) <= g + 1:
-                    continue
-                best[child] = g + 1
-                last = ahead.states[-1]
-                heapq.heappush(frontier, (g + 1 + weight * estimate(last, child_q), next(counter),
-                                          g + 1, ahead.world, monitor.snapshot(), last, child_q,
-                                          (*path, action)))  # fmt: skip
-    finally:
-        env.restore(root)
-        monitor.restore(root_mon)
-    if len(_HINTS) > 50_000:
-        _HINTS.clear()
-    _HINTS[key] = found
-    return found
+    props = tuple(props) if props is not None else monitor.atoms
+    key = (id(monitor), id(env), env.snapshot(), tuple(monitor.automaton_states.values()),
+           props, literals, max_expansions, max_depth, weight)  # fmt: skip
+    if key not in _HINTS:
+        if len(_HINTS) > 50_000:
+            _HINTS.clear()
+        _HINTS[key] = search_safe_plan(env, monitor, _candidates(task, env), goal=literals,
+                                       propositions=props, weight=weight,
+                                       max_expansions=max_expansions,
+                                       max_depth=max_depth).plan  # fmt: skip
+    return _HINTS[key]
 
 
 @lru_cache(maxsize=256)

@@ -28,6 +28,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any, ClassVar, NamedTuple
 
@@ -37,6 +38,15 @@ from safetychip.envs._base import Env, Lookahead, PropositionState
 from safetychip.errors import ActionError, PropositionError, ResetNeeded
 
 __all__ = ["PropositionEnv"]
+
+
+@dataclass(frozen=True)
+class _Snapshot:
+    """A saved world: equal (and hashed alike) whenever the true propositions are, however
+    many steps led there."""
+
+    world: tuple[str, ...]
+    steps: int = field(compare=False)
 
 
 class _Target(NamedTuple):
@@ -156,20 +166,28 @@ class PropositionEnv(Env):
         if error is not None:
             return Lookahead([], None, error)
         props = tuple(propositions)
-        return Lookahead([self._truth(w, props) for w in worlds], (worlds[-1], self.steps + 1),
-                         None)  # fmt: skip
+        return Lookahead([self._truth(w, props) for w in worlds],
+                         _Snapshot(worlds[-1], self.steps + 1), None)  # fmt: skip
 
-    def snapshot(self) -> tuple[tuple[str, ...], int]:
+    def snapshot(self) -> _Snapshot:
         """The world (its true propositions) and the step count."""
-        self._require_episode()
+        self._require_state()
         assert self._world is not None
-        return (self._world, self.steps)
+        return _Snapshot(self._world, self.steps)
 
-    def restore(self, snapshot: tuple[tuple[str, ...], int]) -> PropositionEnv:
-        """Go back to *snapshot*; return ``self``."""
+    def restore(self, snapshot: _Snapshot) -> PropositionEnv:
+        """Go back to *snapshot*; return ``self``.
+
+        Raises
+        ------
+        ValueError
+            If *snapshot* was not taken by a PropositionEnv.
+        """
         if self._closed:
             raise ResetNeeded("the environment is closed; create a new one")
-        self._world, self.steps = snapshot
+        if not isinstance(snapshot, _Snapshot):
+            raise ValueError(f"not a PropositionEnv snapshot: {snapshot!r:.80}")
+        self._world, self.steps = snapshot.world, snapshot.steps
         self._done = False
         return self
 

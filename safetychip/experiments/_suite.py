@@ -23,8 +23,6 @@ Examples
 
 from __future__ import annotations
 
-import heapq
-import itertools
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -43,7 +41,7 @@ from ..envs.virtualhome import candidate_actions
 from ..errors import NoSafePlan
 from ..ltl import evaluate
 from ..monitor import Monitor
-from ..shield import run_monitored, run_unmonitored
+from ..shield import run_monitored, run_unmonitored, search_safe_plan
 
 __all__ = [
     "SafePlan",
@@ -200,54 +198,24 @@ def _share(flags: Iterable[bool]) -> float:
 # -- the search -----------------------------------------------------------------------------
 
 
-class _World:
-    """The environment side of the search: transitions cached by (world, action)."""
+class _GoalCost:
+    """The search's estimate for a task: a relaxed count of the actions its goal still needs,
+    per world (cached by the world's content)."""
 
     def __init__(self, task: Task, env: VirtualHomeEnv) -> None:
-        self.task, self.env = task, env
-        self.actions = candidate_actions(task, env)
-        self.parsed = [(a, env.parse(a)) for a in self.actions]
-        rooms = [f"agent_at({r})" for r in env.scene.rooms]
-        self.props = tuple(dict.fromkeys([*task.propositions, *rooms]))
-        self.options = {"initial": list(task.initial), "goal": list(task.goal)}
-        env.track(self.props)
-        _, info = env.reset(options=self.options)
-        self.root = env.snapshot()
-        self.initial = info["states"][0]
-        self.cache: dict[tuple[Any, str], tuple[WorldSnapshot, list[dict], bool] | None] = {}
         self.goal = [parse_literal(text, env.scene) for text in task.goal]
-        self.estimates: dict[Any, float] = {}
+        self.cache: dict[WorldSnapshot, float] = {}
 
-    def reached(self, state: dict[str, bool]) -> bool:
-        """Whether the goal holds in a proposition state (over :attr:`props`)."""
-        return all(state[p.name] is v for p, v in self.goal)
-
-    def successors(self, world: WorldSnapshot):
-        """Yield ``(action, child, states, goal_reached)`` for each executable candidate."""
-        env = self.env
-        for action, act in self.parsed:
-            key = (world.key, action)
-            if key not in self.cache:
-                env.restore(world)
-                ahead = env.lookahead(act, self.props)
-                if ahead.world is None:
-                    self.cache[key] = None
-                else:
-                    self.cache[key] = (ahead.world, ahead.states, self.reached(ahead.states[-1]))
-            found = self.cache[key]
-            if found is not None:
-                yield (action, *found)
-
-    def estimate(self, world: WorldSnapshot) -> float:
-        """Actions still needed for the goal, roughly (a relaxed count per goal literal)."""
-        found = self.estimates.get(world.key)
+    def __call__(self, env: VirtualHomeEnv) -> float:
+        world = env.snapshot()
+        found = self.cache.get(world)
         if found is None:
-            self.env.restore(world)
-            found = self.estimates[world.key] = float(sum(self._cost(p, v) for p, v in self.goal))
+            found = self.cache[world] = float(sum(self._cost(env, p, v) for p, v in self.goal))
         return found
 
-    def _cost(self, prop, value: bool) -> int:
-        truth = self.env.truth
+    @staticmethod
+    def _cost(env: VirtualHomeEnv, prop: Any, value: bool) -> int:
+        truth = env.truth
         if truth([prop.name])[prop.name] is value:
             return 0
         x = prop.args[0]
@@ -323,81 +291,31 @@ def find_safe_plan(
     check_task(task, env.scene)
     if monitor is None:
         monitor = task_monitor(task, k)
-    return _search(task, k, _World(task, env), monitor, max_expansions, max_depth)
+    return _search(task, k, env, monitor, _GoalCost(task, env), max_expansions, max_depth)
 
 
-def _search(
-    task: Task, k: int, world: _World, monitor: Monitor, max_expansions: int, max_depth: int
-) -> SafePlan:
-    """The search of :func:`find_safe_plan`, on a world whose transitions may be cached."""
-    product = monitor.product
-    dfas = monitor.dfas
-    letter_invariants = [i for i in monitor.invariants if i.op == "G"]
-    invariant_atoms = sorted(set().union(*(i.atoms() for i in letter_invariants)))
-    checked: dict[tuple[bool, ...], bool] = {}
-
-    def admissible(letter: dict) -> bool:
-        """Whether a proposition state meets the invariants of the form G(p)."""
-        key = tuple(bool(letter[a]) for a in invariant_atoms)
-        found = checked.get(key)
-        if found is None:
-            found = checked[key] = all(evaluate(i, [letter]) for i in letter_invariants)
-        return found
-
-    def automaton_gap(q: tuple[int, ...]) -> float:
-        return max((d.distances()[s] for d, s in zip(dfas, q)), default=0.0)
-
-    start_q = product.next_state(product.initial, world.initial)
-    if not admissible(world.initial) or not product.is_live(start_q):
+def _search(task: Task, k: int, env: VirtualHomeEnv, monitor: Monitor, estimate: _GoalCost,
+            max_expansions: int, max_depth: int) -> SafePlan:  # fmt: skip
+    """:func:`~safetychip.shield.search_safe_plan` from the task's initial world, verified."""
+    rooms = [f"agent_at({r})" for r in env.scene.rooms]
+    props = tuple(dict.fromkeys([*task.propositions, *rooms, *monitor.atoms]))
+    env.track(props)
+    _, info = env.reset(options={"initial": list(task.initial), "goal": list(task.goal)})
+    if not monitor.reset(info["states"][0]).safe:
         raise NoSafePlan(f"task {task.id!r}, k={k}: the initial state already breaks the "
                          "constraints (or they contradict each other)")  # fmt: skip
-    counter = itertools.count()
-    parents: list[tuple[int, str]] = [(-1, "")]
-    start_key = (world.root.key, start_q)
-    best = {start_key: 0}
-    env_goal = world.reached(world.initial)
-    frontier = [(WEIGHT * (world.estimate(world.root) + automaton_gap(start_q)), next(counter),
-                 0, world.root, start_q, 0, env_goal)]  # fmt: skip
-    expanded = 0
-    while frontier:
-        _, _, g, node, q, index, reached = heapq.heappop(frontier)
-        if best.get((node.key, q), g) < g:
-            continue
-        if reached and product.accepting(q):
-            plan = []
-            while index > 0:
-                index, action = parents[index]
-                plan.append(action)
-            plan = [*plan[::-1], "done"]
-            verified = _verify(task, world.env, monitor, plan)
-            return SafePlan(task.id, k, tuple(plan), expanded, verified)
-        if expanded >= max_expansions:
-            break
-        expanded += 1
-        if g >= max_depth:
-            continue
-        for action, child, states, goal in world.successors(node):
-            if not all(admissible(s) for s in states):
-                continue
-            t = q
-            for s in states:
-                t = product.next_state(t, s)
-            if not product.is_live(t):
-                continue  # the monitor would prune this action
-            key = (child.key, t)
-            if best.get(key, float("inf")) <= g + 1:
-                continue
-            best[key] = g + 1
-            parents.append((index, action))
-            h = world.estimate(child) + automaton_gap(t)
-            heapq.heappush(frontier, (g + 1 + WEIGHT * h, next(counter), g + 1, child, t,
-                                      len(parents) - 1, goal))  # fmt: skip
-    why = "search bound reached" if frontier else "every safe continuation explored"
-    raise NoSafePlan(
-        f"task {task.id!r}, k={k}: no safe plan reaches the goal ({why}; {expanded} nodes "
-        f"expanded, max_expansions={max_expansions}, max_depth={max_depth})",
-        expanded,
-    )
+    found = search_safe_plan(env, monitor, candidate_actions(task, env), goal=task.goal,
+                             propositions=props, estimate=estimate, weight=WEIGHT,
+                             max_expansions=max_expansions, max_depth=max_depth)  # fmt: skip
+    if found.plan is None:
+        why = "every safe continuation explored" if found.exhausted else "search bound reached"
+        raise NoSafePlan(
+            f"task {task.id!r}, k={k}: no safe plan reaches the goal ({why}; {found.expanded} "
+            f"nodes expanded, max_expansions={max_expansions}, max_depth={max_depth})",
+            found.expanded,
+        )
+    verified = _verify(task, env, monitor, found.plan)
+    return SafePlan(task.id, k, found.plan, found.expanded, verified)
 
 
 def _verify(task: Task, env: VirtualHomeEnv, monitor: Monitor, plan: Sequence[str]) -> bool:
@@ -482,13 +400,13 @@ def validate_suite(
         formulas = [c.formula for c in full.constraints]
         broken = [not evaluate(f, trace) for f in formulas]
         violates = tuple(any(broken[:k]) for k in ks)
-        world = _World(task, env)
+        cost = _GoalCost(task, env)
         plans: list[SafePlan | None] = []
         failures = []
         for k in ks:
             try:
                 monitor = task_monitor(task, k)
-                plans.append(_search(task, k, world, monitor, max_expansions, max_depth=24))
+                plans.append(_search(task, k, env, monitor, cost, max_expansions, max_depth=24))
             except NoSafePlan as exc:
                 plans.append(None)
                 failures.append(str(exc))

@@ -17,15 +17,20 @@ Contents
     The record of an episode, in one versioned JSON format.
 :func:`run_plan`, :func:`run_monitored`, :func:`run_unmonitored`
     Run a fixed plan through a shield.
+:func:`search_safe_plan`
+    The one safe-plan search over an environment and a monitor (repair hints, suite
+    validation).
 """
 
 from ._filter import Filter, MonitorFilter
 from ._judgement import DONE, Judgement, Proposal
 from ._plans import run_monitored, run_plan, run_unmonitored
 from ._record import FORMAT, OUTCOMES, Step, TraceRecord
+from ._search import SearchResult, search_safe_plan
 from ._shield import Shield
 
 __all__ = [
     "DONE", "FORMAT", "OUTCOMES", "Filter", "Judgement", "MonitorFilter", "Proposal",
-    "Shield", "Step", "TraceRecord", "run_monitored", "run_plan", "run_unmonitored",
+    "SearchResult", "Shield", "Step", "TraceRecord", "run_monitored", "run_plan",
+    "run_unmonitored", "search_safe_plan",
 ]  # fmt: skip
