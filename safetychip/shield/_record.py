@@ -30,7 +30,7 @@ from typing import Any
 
 from .._io import atomic_write_text
 from ..errors import DataFileError, SafetyChipError, TraceError
-from ..monitor import Constraint, Status, Verdict
+from ..monitor import Constraint, Status, Verdict, proposition_state
 from ._judgement import DONE, Judgement
 
 __all__ = ["FORMAT", "OUTCOMES", "Step", "TraceRecord"]
@@ -408,21 +408,13 @@ class TraceRecord:
 
 
 def _state(value: Any, atoms: Sequence[str]) -> State:
-    """A recorded proposition state: a mapping of bools, or the list of true atoms."""
+    """A recorded proposition state (a mapping of booleans, or the list of true atoms), read
+    by the monitor's one boundary (:func:`~safetychip.monitor.proposition_state`)."""
     if isinstance(value, Mapping):
-        bad = [k for k, v in value.items() if not isinstance(v, bool)]
-        if bad:
-            raise TraceError(f"proposition {bad[0]!r} has the value {value[bad[0]]!r}; "
-                             "recorded values must be true or false")  # fmt: skip
-        return dict(value)
-    if isinstance(value, list) and all(isinstance(a, str) for a in value):
-        unknown = sorted(set(value) - set(atoms)) if atoms else []
-        if unknown:
-            raise TraceError(f"unknown proposition {unknown[0]!r}; the record's propositions "
-                             f"are {', '.join(atoms)}")  # fmt: skip
-        return {a: a in value for a in atoms} if atoms else dict.fromkeys(value, True)
-    raise TraceError(f"a proposition state is an object of booleans or a list of true "
-                     f"propositions, got {value!r:.80}")  # fmt: skip
+        return proposition_state(value, [*atoms, *(k for k in value if k not in atoms)])
+    if not atoms and isinstance(value, list):
+        return proposition_state(value, value)
+    return proposition_state(value, atoms)
 
 
 def _named(constraints: tuple[Constraint, ...]) -> tuple[Constraint, ...]:
