@@ -1,14 +1,15 @@
 """The guarantee at scale: 100,000 adversarial rollouts, each judged independently of the
 monitor.
 
-A random agent proposes random admissible actions and random DONEs under the monitor, over
-random specifications drawn from the task suites (see ``safetychip.experiments``'s
-``run_adversarial``). The 100,000 rollouts are played at the **proposition level** (random
-proposition-state proposals: flips, room moves, some through a third room, and random jumps,
-under the one-room invariant), because on the scenes the simulator costs about 20 ms a rollout;
-a sample is also played on the **VirtualHome scenes** for comparison. Every rollout is judged
-by the referee: the direct evaluator for accepted DONEs, a certified continuation for every
-other ending, and one DFA of the whole conjunction for every refusal and ABORT.
+A random agent proposes random actions and random DONEs through the shield (the monitor as
+its filter), over random specifications drawn from the task suites (see
+``safetychip.experiments``'s ``run_adversarial``). The 100,000 rollouts are played at the
+**proposition level** (a ``PropositionEnv``: set and clear, room moves, some through a third
+room, and random jumps, under the one-room invariant), because on the scenes the simulator
+costs about 20 ms a rollout; a sample is also played on the **VirtualHome scenes** for
+comparison. Every rollout's trace record is judged by the referee: the direct evaluator for
+accepted DONEs, a certified continuation for every other ending, and one DFA of the whole
+conjunction for every refusal and ABORT.
 
 Usage::
 
@@ -95,7 +96,7 @@ def report(level: str, t: dict) -> None:
     violations = sum(p["problem"].startswith("violation") for p in t["problems"])
     unjustified_aborts = sum("abort" in p["problem"] for p in t["problems"])
     print(
-        f"\n== {level}: {t['rollouts']:,} monitored rollouts over {t['specifications']:,} "
+        f"\n== {level}: {t['rollouts']:,} shielded rollouts over {t['specifications']:,} "
         f"random specifications"
     )
     print(
@@ -116,7 +117,8 @@ def report(level: str, t: dict) -> None:
     )
     print(
         f"time in the chunks: {s['total']:.1f} s; the monitor's share "
-        f"{s['monitor'] / s['total']:.1%} ({s['monitor']:.1f} s), world {s['world']:.1f} s, "
+        f"{s['monitor'] / s['total']:.1%} ({s['monitor']:.1f} s), environment and shield "
+        f"{s['world']:.1f} s, "
         f"referee {s['referee']:.1f} s, monitor set-up {s['setup']:.1f} s"
     )
     for p in t["problems"][:3]:

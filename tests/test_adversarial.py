@@ -1,7 +1,7 @@
 """The guarantee, tested adversarially: a random agent under the monitor, over random
 specifications from the task suites, judged independently of the monitor.
 
-The main test plays 1,000 monitored rollouts on the VirtualHome scenes of the suites (about
+The main test plays 1,000 shielded rollouts on the VirtualHome scenes of the suites (about
 30 s here). The harness is itself tested: monitors broken on purpose must be caught.
 """
 
@@ -13,19 +13,24 @@ import time
 import pytest
 
 from safetychip.experiments import (
+    ROLLOUT_OUTCOMES,
     AdversarialReport,
-    PropositionWorld,
+    PropositionAgent,
+    RandomSpecification,
     Referee,
-    Specification,
     adversarial_cell,
     adversarial_rollout,
     check_rollout,
     random_specification,
+    rollout_outcome,
     run_adversarial,
     run_cells,
 )
 from safetychip.ltl import parse
 from safetychip.monitor import Constraint, Monitor, Status, Verdict
+from safetychip.shield import DONE, TraceRecord
+
+R1, R2 = "agent_at(r1)", "agent_at(r2)"
 
 SCENE_ROLLOUTS = 1000
 
@@ -53,7 +58,7 @@ def test_no_executed_trace_violates_a_constraint_on_the_scenes(scene_report):
 
 def test_the_scene_rollouts_exercise_every_outcome(scene_report):
     r = scene_report
-    for outcome in ("done", "step_limit", "stuck", "abort", "initial_violation"):
+    for outcome in ROLLOUT_OUTCOMES:
         assert r.outcomes[outcome] > 0, (outcome, r.summary())
     assert sum(r.outcomes.values()) == SCENE_ROLLOUTS
     assert r.counts["aborting_specifications"] >= 10
@@ -162,14 +167,10 @@ def test_a_broken_monitor_is_caught(cls, kind):
 
 
 def test_a_missed_abort_is_caught():
-    spec = Specification(
-        "s",
-        (Constraint(parse("F a"), name="c1"), Constraint(parse("G !a"), name="c2")),
-        ("r1", "r2"),
-    )
-    lenient = Specification("s", spec.constraints[:1], spec.rooms)
-    world = PropositionWorld(["a", "r1", "r2"], spec.rooms)
-    record = adversarial_rollout(world, lenient.monitor(), random.Random(0), max_steps=3)
+    spec = _spec("F a", "G !a")
+    lenient = RandomSpecification("s", spec.constraints[:1], spec.rooms)
+    agent = PropositionAgent(["a", R1, R2], spec.rooms)
+    record = adversarial_rollout(agent, lenient.monitor(), random.Random(0), max_steps=3)
     problems, _ = check_rollout(record, Referee(spec))
     assert problems == ["missed abort: the specification is unsatisfiable"]
 
@@ -179,18 +180,18 @@ def test_a_missed_abort_is_caught():
 
 def _spec(*formulas):
     cs = tuple(Constraint(parse(f), name=f"c{i}") for i, f in enumerate(formulas, 1))
-    return Specification("s", cs, ("r1", "r2"))
+    return RandomSpecification("s", cs, (R1, R2))
 
 
 def test_referee_judges_by_the_evaluator_and_certifies_continuations():
     ref = Referee(_spec("G(a -> F b)", "!b W a"))
     assert not ref.unsatisfiable()
-    trace = [{"a": True, "b": False, "r1": True, "r2": False}]
+    trace = [{"a": True, "b": False, R1: True, R2: False}]
     assert ref.violated(trace) == ["c1"]
     path = ref.continuation(trace)
     assert path and any("b" in letter for letter in path)
     assert ref.violated([*trace, *path]) == []
-    dead = [{"a": False, "b": True, "r1": True, "r2": False}]
+    dead = [{"a": False, "b": True, R1: True, R2: False}]
     assert ref.dead(ref.run(dead)[-1]) and ref.continuation(dead) is None
 
 
@@ -199,7 +200,7 @@ def test_referee_finds_unsatisfiable_sets_and_honours_the_invariant():
     assert ref.unsatisfiable() and ref.unsatisfiable(["c1", "c2"])
     assert not ref.unsatisfiable(["c1", "c3"])
     # Being in both rooms at once breaks the invariant, so this is unsatisfiable.
-    assert Referee(_spec("F(r1 & r2)")).unsatisfiable()
+    assert Referee(_spec(f'F("{R1}" & "{R2}")')).unsatisfiable()
 
 
 def test_random_specifications_are_reproducible_and_drawn_from_the_suites():
@@ -231,11 +232,29 @@ def test_random_specifications_are_reproducible_and_drawn_from_the_suites():
 
 def test_a_rollout_record():
     spec = _spec("G !a", "F b")
-    world = PropositionWorld(["a", "b", "r1", "r2"], spec.rooms, jumps=2)
-    record = adversarial_rollout(world, spec.monitor(), random.Random(4), max_steps=4, p_done=0.0)
-    assert record["outcome"] in ("done", "step_limit", "stuck", "initial_violation")
-    assert len(record["actions"]) <= 4
-    assert all(not s["a"] for s in record["trace"][1:])
-    assert all(r["at"] <= len(record["trace"]) for r in record["refusals"])
+    agent = PropositionAgent(["a", "b", R1, R2], spec.rooms, jumps=2)
+    record = adversarial_rollout(agent, spec.monitor(), random.Random(4), max_steps=4, p_done=0.0)
+    assert isinstance(record, TraceRecord) and record.filters == ("monitor",)
+    assert rollout_outcome(record) in ("done", "step_limit", "stuck", "initial_violation")
+    assert len(record.executed) <= 4 and record.pruned
+    assert all(not s["a"] for s in record.trace[1:])
+    assert all(s.violated == ("c1",) for s in record.pruned if s.action != DONE)
     problems, counts = check_rollout(record, Referee(spec))
-    assert problems == [] and counts["justified_refusals"] == counts["refusals"]
+    assert problems == [] and counts["justified_refusals"] == counts["refusals"] > 0
+    again = TraceRecord.from_dict(record.to_dict())  # the record survives JSON
+    assert check_rollout(again, Referee(spec)) == (problems, counts)
+
+
+def test_rollout_outcomes_are_read_from_the_record():
+    spec = _spec("F a", "G !a")
+    agent = PropositionAgent(["a", R1, R2], spec.rooms)
+    record = adversarial_rollout(agent, spec.monitor(), random.Random(0))
+    assert rollout_outcome(record) == "abort" and record.start.constraints == ("c1", "c2")
+    assert check_rollout(record, Referee(spec)) == ([], {})
+    stopped = adversarial_rollout(agent, _spec("G !a").monitor(), random.Random(0), max_steps=0)
+    assert rollout_outcome(stopped) == "step_limit" and stopped.steps == ()
+
+
+def test_a_room_must_be_an_agent_at_proposition():
+    with pytest.raises(ValueError, match="a room is an agent_at\\(room\\) proposition, got 'r1'"):
+        PropositionAgent(["a", "r1"], ["r1"])

@@ -5,8 +5,8 @@ Contents
 :func:`run_cells`, :data:`EXECUTORS`
     Run a function on many cells, resumably, with a local or a Ray executor.
 :func:`run_adversarial`, :class:`AdversarialReport`, :class:`Referee`, …
-    A random agent under the monitor, over random specifications from the task suites, each
-    rollout judged independently of the monitor.
+    A random agent shielded by the monitor, over random specifications from the task suites,
+    each rollout's trace record judged independently of the monitor.
 :func:`grid_cells`, :func:`run_cell`, :func:`run_grid`
     The grid of agents: suites × number of constraints × agents × reprompt variants × seeds,
     one episode a cell, results as a tidy DataFrame.
@@ -22,25 +22,20 @@ Contents
 
 from ._adversarial import (
     LEVELS,
+    ROLLOUT_OUTCOMES,
     AdversarialReport,
-    PropositionWorld,
+    PropositionAgent,
+    RandomSpecification,
     Referee,
-    SceneWorld,
-    Specification,
+    SceneAgent,
     adversarial_cell,
     adversarial_rollout,
     check_rollout,
     random_specification,
+    rollout_outcome,
     run_adversarial,
 )
 from ._executors import EXECUTORS, run_cells
-from ._reproduce import (
-    BOOK_TASK,
-    write_offline_grid,
-    write_rollout_figures,
-    write_suite_validation,
-)
-from ._suite import SafePlan, SuiteReport, TaskValidation, find_safe_plan, validate_suite
 from ._grid import (
     AGENT_NAMES,
     COLUMNS,
@@ -65,11 +60,18 @@ from ._report import (
     stand_in_note,
     write_report,
 )
+from ._reproduce import (
+    BOOK_TASK,
+    write_offline_grid,
+    write_rollout_figures,
+    write_suite_validation,
+)
+from ._suite import SafePlan, SuiteReport, TaskValidation, find_safe_plan, validate_suite
 
 __all__ = [
-    "EXECUTORS", "LEVELS", "AdversarialReport", "PropositionWorld", "Referee", "SceneWorld",
-    "Specification", "adversarial_cell", "adversarial_rollout", "check_rollout",
-    "random_specification", "run_adversarial", "run_cells",
+    "EXECUTORS", "LEVELS", "ROLLOUT_OUTCOMES", "AdversarialReport", "PropositionAgent",
+    "RandomSpecification", "Referee", "SceneAgent", "adversarial_cell", "adversarial_rollout",
+    "check_rollout", "random_specification", "rollout_outcome", "run_adversarial", "run_cells",
     # the grid of agents (issue 5)
     "AGENT_NAMES", "COLUMNS", "MAIN_REPROMPT", "STAND_IN", "SUITES", "abort_table",
     "ablation_table", "by_k_table", "config_label", "grid_cells", "make_model",

@@ -1,11 +1,13 @@
 """The guarantee, tested adversarially: a random agent under the monitor never leaves the
 specification, and the monitor never refuses, nor aborts, without a reason.
 
-The agent proposes random admissible actions and random DONEs against random specifications
-drawn from the task suites: each proposed action is previewed and checked; a refused one is
-not executed and the agent proposes another; DONE is accepted only if the monitor's
+The agent proposes random actions and random DONEs against random specifications drawn
+from the task suites, through a :class:`~safetychip.shield.Shield` whose only filter is the
+monitor: each proposed action is previewed on the environment and checked; a refused one
+is not executed and the agent proposes another; DONE is accepted only if the monitor's
 ``finish()`` is SAFE. An episode ends at an accepted DONE, at the step limit, or when no
-admissible action (DONE included) is safe.
+action (DONE included) is admitted. Its record is the shield's
+:class:`~safetychip.shield.TraceRecord`.
 
 Each rollout is then judged by a :class:`Referee` that shares nothing with the monitor but
 the formula parser and the DFA construction:
@@ -20,12 +22,14 @@ the formula parser and the DFA construction:
 * every refused action must be justified likewise (the conjunction DFA is in a dead state
   after it), and every refused DONE by ``evaluate``.
 
-Two levels are offered. ``"scenes"`` runs VirtualHome on its real executor: the actions are
-the suites' vocabulary for the scene (each verb applied to every object the scene's tasks
-mention, and a walk to every room), and an action is admissible when the executor accepts it.
-``"propositions"`` is the same game on proposition states alone, fast enough for 10^5
-rollouts: an action flips one proposition, moves to another room (sometimes through a third,
-which yields two states), or jumps to a random proposition state.
+Two levels are offered (:class:`SceneAgent`, :class:`PropositionAgent`). ``"scenes"`` runs
+:class:`~safetychip.envs.VirtualHomeEnv` on its real executor: the actions are the suites'
+vocabulary for the scene (each verb applied to every object the scene's tasks mention, and a
+walk to every room), and the environment refuses what the executor cannot run.
+``"propositions"`` is the same game in a :class:`~safetychip.envs.PropositionEnv`, fast
+enough for 10^5 rollouts: an action sets or clears one proposition, moves to another room
+(sometimes through a third, which yields two states), or jumps to a random proposition
+state.
 """
 
 from __future__ import annotations
@@ -33,24 +37,28 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..automata import DFA, MANAGER, to_dfa
 from ..automata._guards import atom_var
 from ..ltl import PATTERNS as LTL_PATTERNS
-from ..ltl import And, Formula, Not, evaluate, random_patterns
-from ..monitor import Constraint, Monitor, Status, exactly_one
+from ..ltl import And, Formula, Not, Proposition, evaluate, random_patterns
+from ..monitor import Constraint, Monitor, exactly_one
+from ..shield import DONE, Judgement, MonitorFilter, Proposal, Shield, Step, TraceRecord
 
 __all__ = [
-    "LEVELS", "AdversarialReport", "PropositionWorld", "Referee", "SceneWorld",
-    "Specification", "adversarial_cell", "adversarial_rollout", "check_rollout",
-    "random_specification", "run_adversarial",
+    "LEVELS", "ROLLOUT_OUTCOMES", "AdversarialReport", "PropositionAgent", "RandomSpecification",
+    "Referee", "SceneAgent", "adversarial_cell", "adversarial_rollout", "check_rollout",
+    "random_specification", "rollout_outcome", "run_adversarial",
 ]  # fmt: skip
 
 #: The levels :func:`run_adversarial` plays at.
 LEVELS = ("scenes", "propositions")
+
+#: How a rollout ends (see :func:`rollout_outcome`).
+ROLLOUT_OUTCOMES = ("done", "step_limit", "stuck", "abort", "initial_violation")
 
 #: Reasons a monitor gives when it refuses without deciding (fail-safe).
 _UNDECIDED = ("cannot decide", "internal error")
@@ -60,8 +68,8 @@ _UNDECIDED = ("cannot decide", "internal error")
 
 
 @dataclass(frozen=True)
-class Specification:
-    """A random specification over a scene.
+class RandomSpecification:
+    """A random specification over a scene (see :func:`random_specification`).
 
     Attributes
     ----------
@@ -124,7 +132,7 @@ def random_specification(
     max_constraints: int = 5,
     p_suite: float = 0.5,
     p_negation: float = 0.05,
-) -> Specification:
+) -> RandomSpecification:
     """Draw a random specification for *scene* from the task suites.
 
     Between 1 and *max_constraints* constraints, each one of the suites' constraints for the
@@ -143,7 +151,7 @@ def random_specification(
 
     Returns
     -------
-    Specification
+    RandomSpecification
 
     Examples
     --------
@@ -165,7 +173,7 @@ def random_specification(
         sentence, formula, _ = rng.choice(drawn)
         drawn.append((f"not: {sentence}", Not(formula), None))
     constraints = tuple(Constraint(f, s, f"c{i}", p) for i, (s, f, p) in enumerate(drawn, 1))
-    return Specification(scene, constraints, pool.rooms)
+    return RandomSpecification(scene, constraints, pool.rooms)
 
 
 # -- the referee ----------------------------------------------------------------------------
@@ -177,19 +185,19 @@ class Referee:
 
     Parameters
     ----------
-    spec : Specification
+    spec : RandomSpecification
 
     Examples
     --------
     >>> from safetychip.monitor import Constraint
     >>> from safetychip.ltl import parse
-    >>> spec = Specification("s", (Constraint(parse("F a"), name="c1"),
-    ...                            Constraint(parse("G !a"), name="c2")), ("r1", "r2"))
+    >>> spec = RandomSpecification("s", (Constraint(parse("F a"), name="c1"),
+    ...                                  Constraint(parse("G !a"), name="c2")), ("r1", "r2"))
     >>> Referee(spec).unsatisfiable()
     True
     """
 
-    def __init__(self, spec: Specification) -> None:
+    def __init__(self, spec: RandomSpecification) -> None:
         self.spec = spec
         self.formulas = {c.name: c.formula for c in spec.constraints}
         self.invariant = spec.invariant
@@ -272,171 +280,176 @@ class Referee:
         return path
 
 
-# -- worlds ---------------------------------------------------------------------------------
+# -- the random agent -----------------------------------------------------------------------
 
 
-class SceneWorld:
-    """A VirtualHome scene played with the suites' vocabulary for it.
+class SceneAgent:
+    """The random agent's moves in a VirtualHome scene: the suites' vocabulary for it.
 
     Parameters
     ----------
     scene : str
         A scene of the suites.
-    propositions : sequence of str
-        The propositions to observe (the monitor's atoms).
+
+    Attributes
+    ----------
+    env : VirtualHomeEnv
+        The scene on its real executor; the shield proposes the moves to it.
+    vocabulary : list of str
+        Every action the agent may propose.
 
     Notes
     -----
-    The vocabulary is :func:`safetychip.envs.virtualhome.candidate_actions` of every task of
-    the scene: each verb applied to every object the tasks mention, a walk to every room, and
-    puts between those objects. Each episode starts from the initial conditions of a random
-    task of the scene. An action is admissible when the executor accepts it (its preview
-    produces states).
+    The vocabulary is the :meth:`~safetychip.envs.VirtualHomeEnv.candidate_actions` of every
+    task of the scene: each verb applied to every object the tasks mention, a walk to every
+    room, and puts between those objects. Each episode starts from the initial conditions
+    of a random task of the scene; the environment refuses what its executor cannot run.
     """
 
-    def __init__(self, scene: str, propositions: Sequence[str] = ()) -> None:
+    def __init__(self, scene: str) -> None:
         from ..envs import VirtualHomeEnv
-        from ..envs.virtualhome import candidate_actions
 
         self.env = VirtualHomeEnv(scene)
         pool = _pool(scene)
         vocabulary: dict[str, None] = {}
         for task in pool.tasks:
-            vocabulary.update(dict.fromkeys(candidate_actions(task, self.env)))
+            vocabulary.update(dict.fromkeys(self.env.candidate_actions(task)))
         self.vocabulary = list(vocabulary)
         self.initials = [list(t.initial) for t in pool.tasks]
-        self.seconds = 0.0
-        self.track(propositions)
 
-    def track(self, propositions: Sequence[str]) -> SceneWorld:
-        """Observe *propositions* from now on; return self."""
-        self.propositions = tuple(propositions)
-        self.env.track(self.propositions)
-        return self
+    def initial(self, rng: random.Random) -> list[str]:
+        """The literals a random task of the scene starts from."""
+        return rng.choice(self.initials)
 
-    def reset(self, rng: random.Random) -> dict[str, bool]:
-        """Start an episode from a random task's initial conditions; the initial state."""
-        start = time.perf_counter()
-        _, info = self.env.reset(options={"initial": rng.choice(self.initials)})
-        self.seconds += time.perf_counter() - start
-        return info["states"][0]
-
-    def proposals(self, rng: random.Random) -> Iterator[tuple[str, list[dict[str, bool]]]]:
-        """The admissible actions in a random order, each with the states it would produce."""
+    def proposals(self, state: Mapping[str, bool], rng: random.Random) -> list[str]:
+        """The vocabulary in a random order."""
         order = list(self.vocabulary)
         rng.shuffle(order)
-        for action in order:
-            start = time.perf_counter()
-            states = self.env.preview(action, self.propositions)
-            self.seconds += time.perf_counter() - start
-            if states:
-                yield action, states
-
-    def execute(self, action: str) -> list[dict[str, bool]]:
-        """Step *action*; the states it produced."""
-        start = time.perf_counter()
-        *_, info = self.env.step(action)
-        self.seconds += time.perf_counter() - start
-        if info["error"]:
-            raise AssertionError(f"a previewed action failed: {action}: {info['error']}")
-        return info["states"]
+        return order
 
 
-class PropositionWorld:
-    """Proposition states alone: exactly one room holds, other propositions are free.
+class PropositionAgent:
+    """The random agent's moves on proposition states alone, in a
+    :class:`~safetychip.envs.PropositionEnv` where exactly one room holds.
 
     Parameters
     ----------
     propositions : sequence of str
         Every proposition, the rooms included.
     rooms : sequence of str
-        The ``agent_at`` propositions of the rooms.
+        The ``agent_at(room)`` propositions of the rooms.
     jumps : int, optional
         Random proposition states offered at each step, besides the single flips and moves.
 
+    Raises
+    ------
+    ValueError
+        If a room is not an ``agent_at(room)`` proposition.
+
     Notes
     -----
-    At each step the admissible actions are: flip one non-room proposition; move to another
-    room (with three rooms or more, half the moves pass through a random third room, which
-    yields two states); and *jumps* jumps to a uniformly random proposition state. An episode
+    At each step the agent proposes, in a random order: ``set p`` or ``clear p`` for each
+    non-room proposition; ``go to r`` for each other room (with three rooms or more, half
+    the moves pass through a random third room, ``go to r via h``, which yields two
+    states); and *jumps* ``jump …`` to a uniformly random proposition state. An episode
     starts in a random room with each other proposition true with probability 0.1.
+
+    Examples
+    --------
+    >>> import random
+    >>> agent = PropositionAgent(["a", "agent_at(r1)", "agent_at(r2)"],
+    ...                          ["agent_at(r1)", "agent_at(r2)"], jumps=1)
+    >>> state = {"a": False, "agent_at(r1)": True, "agent_at(r2)": False}
+    >>> agent.proposals(state, random.Random(0))
+    ['jump agent_at(r2)', 'go to r2', 'set a']
     """
 
     def __init__(self, propositions: Sequence[str], rooms: Sequence[str], jumps: int = 4) -> None:
+        from ..envs import PropositionEnv
+
         self.rooms = tuple(rooms)
-        self.others = tuple(p for p in propositions if p not in set(rooms))
+        self._names = {room: _room_name(room) for room in self.rooms}
+        self.others = tuple(p for p in propositions if p not in self._names)
         self.jumps = jumps
-        self.state: dict[str, bool] = {}
-        self._offered: dict[str, list[dict[str, bool]]] = {}
-        self.seconds = 0.0
+        self.env = PropositionEnv(self.others, rooms=self._names.values())
 
-    def _in(self, room: str, base: dict[str, bool]) -> dict[str, bool]:
-        state = dict(base)
-        state.update(dict.fromkeys(self.rooms, False))
-        state[room] = True
-        return state
+    def initial(self, rng: random.Random) -> list[str]:
+        """A random room, and each other proposition with probability 0.1."""
+        true = [p for p in self.others if rng.random() < 0.1]
+        return [*true, rng.choice(self.rooms)]
 
-    def reset(self, rng: random.Random) -> dict[str, bool]:
-        """Start in a random room, other propositions true with probability 0.1."""
-        base = {p: rng.random() < 0.1 for p in self.others}
-        self.state = self._in(rng.choice(self.rooms), base)
-        return dict(self.state)
-
-    def proposals(self, rng: random.Random) -> Iterator[tuple[str, list[dict[str, bool]]]]:
+    def proposals(self, state: Mapping[str, bool], rng: random.Random) -> list[str]:
         """Every flip and move, and a few random jumps, in a random order."""
-        start = time.perf_counter()
-        now = self.state
-        here = next(r for r in self.rooms if now[r])
-        offered: dict[str, list[dict[str, bool]]] = {}
-        for p in self.others:
-            offered[f"flip {p}"] = [{**now, p: not now[p]}]
+        here = next(r for r in self.rooms if state[r])
+        out = [f"clear {p}" if state[p] else f"set {p}" for p in self.others]
         for room in self.rooms:
             if room == here:
                 continue
             via = [r for r in self.rooms if r not in (here, room)]
-            if via and rng.random() < 0.5:
-                hop = rng.choice(via)
-                offered[f"move to {room} via {hop}"] = [self._in(hop, now), self._in(room, now)]
-            else:
-                offered[f"move to {room}"] = [self._in(room, now)]
-        for k in range(self.jumps):
-            base = {p: rng.random() < 0.5 for p in self.others}
-            offered[f"jump {k}"] = [self._in(rng.choice(self.rooms), base)]
-        self._offered = offered
-        order = list(offered)
-        rng.shuffle(order)
-        self.seconds += time.perf_counter() - start
-        for action in order:
-            yield action, offered[action]
+            hop = rng.choice(via) if via and rng.random() < 0.5 else None
+            out.append(f"go to {self._names[room]}" + (f" via {self._names[hop]}" if hop else ""))
+        for _ in range(self.jumps):
+            true = [p for p in self.others if rng.random() < 0.5]
+            out.append(" ".join(["jump", *true, rng.choice(self.rooms)]))
+        rng.shuffle(out)
+        return out
 
-    def execute(self, action: str) -> list[dict[str, bool]]:
-        """Take *action* (one of the last proposals)."""
-        states = self._offered[action]
-        self.state = dict(states[-1])
-        return states
+
+def _room_name(room: str) -> str:
+    """The room of an ``agent_at(room)`` proposition."""
+    prop = Proposition.parse(room)
+    if prop is None or prop.predicate != "agent_at" or len(prop.args) != 1:
+        raise ValueError(f"a room is an agent_at(room) proposition, got {room!r}")
+    return prop.args[0]
+
+
+class _TimedMonitor(MonitorFilter):
+    """The constraint monitor as the shield's filter, adding its seconds to ``timer["monitor"]``."""
+
+    def __init__(self, monitor: Monitor, timer: Counter) -> None:
+        super().__init__(monitor)
+        self.timer = timer
+
+    def _timed(self, method: Callable[..., Any], *args: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return method(*args)
+        finally:
+            self.timer["monitor"] += time.perf_counter() - start
+
+    def reset(self, initial: Mapping[str, bool]) -> Judgement:
+        return self._timed(super().reset, initial)
+
+    def judge(self, proposal: Proposal, state: Mapping[str, bool], trace: Sequence) -> Judgement:
+        return self._timed(super().judge, proposal, state, trace)
+
+    def commit(self, proposal: Proposal, states: Sequence) -> Judgement | None:
+        return self._timed(super().commit, proposal, states)
 
 
 # -- one rollout ----------------------------------------------------------------------------
 
 
 def adversarial_rollout(
-    world: SceneWorld | PropositionWorld,
+    agent: SceneAgent | PropositionAgent,
     monitor: Monitor,
     rng: random.Random,
     *,
     max_steps: int = 10,
     p_done: float = 0.15,
     timer: Counter | None = None,
-) -> dict[str, Any]:
-    """Play one monitored episode of the random agent in *world*.
+) -> TraceRecord:
+    """Play one episode of the random *agent* through a :class:`~safetychip.shield.Shield`
+    whose only filter is *monitor*.
 
-    At each step the agent proposes DONE first with probability *p_done*, then the
-    admissible actions in a random order until the monitor accepts one; if none is accepted
-    and DONE was not proposed yet, it proposes DONE last.
+    At each step the agent proposes DONE first with probability *p_done*, then its moves in
+    a random order until the shield executes one; if none is executed and DONE was not
+    proposed yet, it proposes DONE last, and the episode ends.
 
     Parameters
     ----------
-    world : SceneWorld or PropositionWorld
+    agent : SceneAgent or PropositionAgent
+        Its environment is the one shielded.
     monitor : Monitor
         Reset by the rollout.
     rng : random.Random
@@ -448,88 +461,74 @@ def adversarial_rollout(
 
     Returns
     -------
-    dict
-        ``outcome`` (``"done"``, ``"step_limit"``, ``"stuck"``, ``"abort"`` or
-        ``"initial_violation"``), ``trace`` (the executed proposition states, the initial one
-        first), ``actions`` (executed), ``refusals`` (``at``: the length of the trace when
-        refused, ``action``, ``states``, ``reason``), ``done_refused`` (trace lengths),
-        ``start`` (the reset verdict's status, reason and attribution).
+    TraceRecord
+        The shield's record; :func:`rollout_outcome` says how the episode ended.
+
+    Examples
+    --------
+    >>> import random
+    >>> from safetychip.monitor import Monitor
+    >>> agent = PropositionAgent(["a", "agent_at(r1)", "agent_at(r2)"],
+    ...                          ["agent_at(r1)", "agent_at(r2)"])
+    >>> record = adversarial_rollout(agent, Monitor(["G !a"]), random.Random(1))
+    >>> rollout_outcome(record), any(s["a"] for s in record.trace)
+    ('done', False)
     """
-    clock = time.perf_counter
-    spent = 0.0
-    initial = world.reset(rng)
-    start = clock()
-    verdict = monitor.reset(initial)
-    spent += clock() - start
-    trace = [initial]
-    record: dict[str, Any] = {
-        "outcome": None, "trace": trace, "actions": [], "refusals": [], "done_refused": [],
-        "start": {"status": verdict.status.value, "reason": verdict.reason,
-                  "violated": list(verdict.violated)},
-    }  # fmt: skip
-    if verdict.status is Status.ABORT:
-        record["outcome"] = "abort"
-    elif not verdict.safe:
-        record["outcome"] = "initial_violation"
-    while record["outcome"] is None:
-        if len(record["actions"]) >= max_steps:
-            record["outcome"] = "step_limit"
-            break
+    first = MonitorFilter(monitor) if timer is None else _TimedMonitor(monitor, timer)
+    shield = Shield(agent.env, [first])
+    start = shield.reset(options={"initial": agent.initial(rng)})
+    moves = 0
+    while start.admitted and moves < max_steps:
         done_first = rng.random() < p_done
-        if done_first:
-            start = clock()
-            verdict = monitor.finish()
-            spent += clock() - start
-            if verdict.safe:
-                record["outcome"] = "done"
-                break
-            record["done_refused"].append(len(trace))
-        moved = False
-        for action, states in world.proposals(rng):
-            start = clock()
-            verdict = monitor.check(states)
-            spent += clock() - start
-            if not verdict.safe:
-                record["refusals"].append({"at": len(trace), "action": action, "states": states,
-                                           "reason": verdict.reason})  # fmt: skip
-                continue
-            produced = world.execute(action)
-            if produced != states:
-                raise AssertionError(f"{action!r} produced other states than its preview")
-            start = clock()
-            verdict = monitor.commit(states)
-            spent += clock() - start
-            if not verdict.safe:
-                raise AssertionError(f"commit of {action!r} disagrees with its check")
-            trace.extend(states)
-            record["actions"].append(action)
-            moved = True
+        if done_first and shield.propose(DONE).outcome == "done":
             break
-        if moved:
+        if any(shield.propose(a).executed for a in agent.proposals(shield.state, rng)):
+            moves += 1
             continue
         if not done_first:
-            start = clock()
-            verdict = monitor.finish()
-            spent += clock() - start
-            if verdict.safe:
-                record["outcome"] = "done"
-                break
-            record["done_refused"].append(len(trace))
-        record["outcome"] = "stuck"
-    if timer is not None:
-        timer["monitor"] += spent
-    return record
+            shield.propose(DONE)
+        break
+    return shield.record()
+
+
+def rollout_outcome(record: TraceRecord) -> str:
+    """How a rollout of :func:`adversarial_rollout` ended: one of :data:`ROLLOUT_OUTCOMES`.
+
+    ``abort`` (the specification is unsatisfiable), ``initial_violation`` (the initial
+    state was refused), ``done`` (DONE accepted), ``step_limit`` (the last proposal ran) or
+    ``stuck`` (no move, nor DONE, was admitted).
+    """
+    if record.aborted:
+        assert record.start is not None
+        return "abort" if record.start.abort else "initial_violation"
+    if record.done:
+        return "done"
+    return "step_limit" if not record.steps or record.steps[-1].executed else "stuck"
+
+
+def _refusals(record: TraceRecord) -> Iterator[tuple[int, Step]]:
+    """The steps the shield pruned, each with the length of the executed trace then."""
+    at = 1
+    for step in record.steps:
+        if step.pruned:
+            yield at, step
+        elif step.executed:
+            at += len(step.states)
 
 
 # -- judging --------------------------------------------------------------------------------
 
 
-def check_rollout(record: dict[str, Any], referee: Referee) -> tuple[list[str], Counter]:
+def check_rollout(record: TraceRecord, referee: Referee) -> tuple[list[str], Counter]:
     """Judge one rollout of :func:`adversarial_rollout` independently of the monitor.
+
+    Only the record's proposition states (the initial one, and those of every executed and
+    every pruned step) and what the shield decided are used; the verdicts' reasons only
+    tell refusals the monitor could not decide (fail-safe) from the others.
 
     Parameters
     ----------
-    record : dict
+    record : TraceRecord
     referee : Referee
         Of the rollout's specification.
 
@@ -547,13 +546,14 @@ def check_rollout(record: dict[str, Any], referee: Referee) -> tuple[list[str], 
     """
     problems: list[str] = []
     counts: Counter = Counter()
-    trace = record["trace"]
-    outcome = record["outcome"]
+    trace = record.trace
+    outcome = rollout_outcome(record)
     unsat = referee.unsatisfiable()
     if outcome == "abort":
         if not unsat:
             problems.append("unjustified abort: the specification is satisfiable")
-        named = record["start"]["violated"]
+        assert record.start is not None
+        named = list(record.start.constraints)
         if named:
             if not referee.unsatisfiable(named):
                 problems.append(f"unjustified abort: the named set {named} is satisfiable")
@@ -582,26 +582,32 @@ def check_rollout(record: dict[str, Any], referee: Referee) -> tuple[list[str], 
     elif referee.continuation(trace) is None:
         problems.append(f"violation: the executed trace ({outcome}) has no satisfying "
                         "continuation")  # fmt: skip
-    for refusal in record["refusals"]:
+    for step in record.steps:
+        if step.executed and step.judgement is not None and not step.judgement.admitted:
+            problems.append(f"internal error: the commit of {step.action!r} disagrees with "
+                            f"its check: {step.judgement.reason}")  # fmt: skip
+    for at, step in _refusals(record):
+        assert step.judgement is not None
+        reason = step.judgement.reason
+        if step.action == DONE:
+            counts["done_refusals"] += 1
+            if not referee.violated(trace[:at]):
+                problems.append(f"unjustified DONE refusal after {at} states: the trace "
+                                "satisfies every constraint")  # fmt: skip
+            continue
         counts["refusals"] += 1
-        reason = refusal["reason"]
         if reason.startswith("internal error"):
             problems.append(f"internal error: {reason}")
             continue
         if reason.startswith(_UNDECIDED):
             counts["undecided_refusals"] += 1
             continue
-        q = referee.run(refusal["states"], states[refusal["at"] - 1])[-1]
+        q = referee.run(step.states, states[at - 1])[-1]
         if referee.dead(q):
             counts["justified_refusals"] += 1
         else:
-            problems.append(f"unjustified refusal of {refusal['action']!r} after "
-                            f"{refusal['at']} states: {reason}")  # fmt: skip
-    for at in record["done_refused"]:
-        counts["done_refusals"] += 1
-        if not referee.violated(trace[:at]):
-            problems.append(f"unjustified DONE refusal after {at} states: the trace "
-                            "satisfies every constraint")  # fmt: skip
+            problems.append(f"unjustified refusal of {step.action!r} after {at} states: "
+                            f"{reason}")  # fmt: skip
     return problems, counts
 
 
@@ -626,8 +632,9 @@ class AdversarialReport:
         Each with ``problem``, ``specification`` and ``rollout`` (empty when the guarantee
         held).
     seconds : dict
-        ``total``, ``monitor`` (reset, check, commit, finish), ``world`` (simulation and
-        previews), ``referee`` (the independent checks) and ``setup`` (building monitors).
+        ``total``, ``monitor`` (reset, check, commit, finish), ``world`` (the environment's
+        simulation and previews, and the shield's loop around them), ``referee`` (the
+        independent checks) and ``setup`` (building monitors).
     """
 
     level: str
@@ -701,7 +708,7 @@ def run_adversarial(
     max_constraints: int = 5,
     check: bool = True,
     progress: bool = True,
-    monitor_factory: Callable[[Specification], Monitor] | None = None,
+    monitor_factory: Callable[[RandomSpecification], Monitor] | None = None,
 ) -> AdversarialReport:
     """Run *rollouts* monitored episodes of the random agent and judge each one.
 
@@ -709,7 +716,8 @@ def run_adversarial(
     ----------
     rollouts : int
     level : {"scenes", "propositions"}, optional
-        VirtualHome on its executor, or proposition states alone (see the module notes).
+        VirtualHome on its executor, or proposition states alone (:class:`SceneAgent`,
+        :class:`PropositionAgent`).
     seed : int, optional
         Everything is reproducible under it.
     scenes : sequence of str, optional
@@ -729,7 +737,7 @@ def run_adversarial(
     progress : bool, optional
         Show a ``tqdm.auto`` progress bar.
     monitor_factory : callable, optional
-        Builds the monitor of a specification (default: :meth:`Specification.monitor`); to
+        Builds the monitor of a specification (default: :meth:`RandomSpecification.monitor`); to
         put another monitor, or a deliberately broken one, to the test.
 
     Returns
@@ -754,7 +762,7 @@ def run_adversarial(
     rng = random.Random(seed)
     report = AdversarialReport(level)
     timer: Counter = Counter()
-    worlds: dict[str, SceneWorld] = {}
+    scene_agents: dict[str, SceneAgent] = {}
     began = time.perf_counter()
     bar = tqdm(total=rollouts, disable=not progress, desc=f"adversarial ({level})",
                unit="rollout")  # fmt: skip
@@ -767,24 +775,27 @@ def run_adversarial(
             referee = Referee(spec)
             timer["setup"] += time.perf_counter() - start
             report.specifications += 1
-            world: SceneWorld | PropositionWorld
+            agent: SceneAgent | PropositionAgent
             if level == "scenes":
-                if scene not in worlds:
-                    worlds[scene] = SceneWorld(scene)
-                world = worlds[scene].track(monitor.atoms)
+                if scene not in scene_agents:
+                    scene_agents[scene] = SceneAgent(scene)
+                agent = scene_agents[scene]
             else:
-                world = PropositionWorld(monitor.atoms, spec.rooms)
+                agent = PropositionAgent(monitor.atoms, spec.rooms)
             for k in range(min(rollouts_per_spec, rollouts - report.rollouts)):
-                before = world.seconds
-                record = adversarial_rollout(world, monitor, rng, max_steps=max_steps,
+                start, before = time.perf_counter(), timer["monitor"]
+                record = adversarial_rollout(agent, monitor, rng, max_steps=max_steps,
                                              p_done=p_done, timer=timer)  # fmt: skip
-                timer["world"] += world.seconds - before
+                timer["world"] += time.perf_counter() - start - (timer["monitor"] - before)
+                outcome = rollout_outcome(record)
+                refused = Counter("done_refusals" if step.action == DONE else "refusals"
+                                  for _, step in _refusals(record))  # fmt: skip
                 report.rollouts += 1
-                report.outcomes[record["outcome"]] += 1
-                report.counts["actions"] += len(record["actions"])
-                report.counts["states"] += len(record["trace"])
-                report.counts["aborting_specifications"] += k == 0 and record["outcome"] == "abort"
-                report.counts["rollouts_with_refusals"] += bool(record["refusals"])
+                report.outcomes[outcome] += 1
+                report.counts["actions"] += len(record.executed)
+                report.counts["states"] += len(record.trace)
+                report.counts["aborting_specifications"] += k == 0 and outcome == "abort"
+                report.counts["rollouts_with_refusals"] += refused["refusals"] > 0
                 if check:
                     start = time.perf_counter()
                     problems, counts = check_rollout(record, referee)
@@ -793,12 +804,11 @@ def run_adversarial(
                     for problem in problems:
                         report.problems.append({"problem": problem,
                                                 "specification": spec.to_dict(),
-                                                "rollout": _jsonable(record)})  # fmt: skip
+                                                "rollout": record.to_dict()})  # fmt: skip
                 else:
-                    report.counts["refusals"] += len(record["refusals"])
-                    report.counts["done_refusals"] += len(record["done_refused"])
+                    report.counts.update(refused)
                 bar.update(1)
-                if record["outcome"] == "abort":
+                if outcome == "abort":
                     break  # nothing else to learn from this specification
     finally:
         bar.close()
@@ -834,16 +844,3 @@ def adversarial_cell(cell: dict[str, Any]) -> dict[str, Any]:
     if "scenes" in options:
         options["scenes"] = tuple(options["scenes"])
     return run_adversarial(cell["rollouts"], progress=False, **options).to_dict()
-
-
-def _jsonable(record: dict[str, Any]) -> dict[str, Any]:
-    """A rollout record with each proposition state as its sorted true propositions."""
-
-    def true(state: dict[str, bool]) -> list[str]:
-        return sorted(p for p, v in state.items() if v)
-
-    out = dict(record)
-    out["trace"] = [true(s) for s in record["trace"]]
-    out["refusals"] = [{**r, "states": [true(s) for s in r["states"]]}
-                       for r in record["refusals"]]  # fmt: skip
-    return out
