@@ -46,6 +46,7 @@ Examples
 from __future__ import annotations
 
 import re
+import reprlib
 from typing import Any
 
 from ..errors import ActionError, ModelReplyError, ProgramBudgetError, SandboxError, SkillError
@@ -68,6 +69,10 @@ SKILLS: dict[str, str | None] = {
     "switch_off": "switch off {}",
     "parse_obj": None,
 }
+
+# Arguments as the episode's record shows them: long values are elided.
+_SHORT = reprlib.Repr()
+_SHORT.maxstring, _SHORT.maxother, _SHORT.maxlist, _SHORT.maxlevel = 60, 60, 8, 3
 
 _FENCE = re.compile(r"```(?:python|py)?[ \t]*\n(.*?)```", re.DOTALL)
 
@@ -173,7 +178,7 @@ class CodeAsPoliciesAgent(Agent):
             arity = template.count("{}")
 
             def call(*args: Any) -> bool:
-                shown = f"{skill}({', '.join(repr(a) for a in args)})"
+                shown = f"{skill}({', '.join(_SHORT.repr(a) for a in args)})"
                 if len(args) != arity:
                     raise SkillError(f"{shown}: {skill}() takes {arity} argument"
                                      f"{'s' * (arity > 1)}, got {len(args)}")  # fmt: skip
