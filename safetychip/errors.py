@@ -109,6 +109,10 @@ class FormulaError(SafetyChipError, ValueError):
 class FormulaSyntaxError(FormulaError):
     """Malformed formula text.
 
+    The message shows the input around the caret, at most :attr:`WINDOW` characters each
+    side (``…`` marks a cut), with spacing characters as spaces and other unprintable ones
+    (bidirectional controls, zero-width characters) as ``�``, so that the caret lines up.
+
     Attributes
     ----------
     text : str
@@ -119,15 +123,22 @@ class FormulaSyntaxError(FormulaError):
         What the parser expected there.
     """
 
+    #: Characters of the input shown each side of the caret.
+    WINDOW = 60
+
     def __init__(self, text: str, position: int, expected: str, syntax: str = "Spot") -> None:
         self.text = text
         self.position = position
         self.expected = expected
-        line = text.replace("\n", " ").replace("\t", " ")
+        start, end = max(0, position - self.WINDOW), min(len(text), position + self.WINDOW + 1)
+        before, after = "…" * (start > 0), "…" * (end < len(text))
+        shown = "".join(
+            c if c.isprintable() else " " if c.isspace() else "\ufffd" for c in text[start:end]
+        )
         found = repr(text[position]) if position < len(text) else "end of input"
         super().__init__(
             f"cannot parse {syntax} formula: expected {expected} at position {position}, "
-            f"found {found}\n  {line}\n  {' ' * position}^"
+            f"found {found}\n  {before}{shown}{after}\n  {' ' * (len(before) + position - start)}^"
         )
 
 

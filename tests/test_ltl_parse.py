@@ -480,3 +480,31 @@ def test_prefix_chain_at_max_depth_is_not_too_deep():
     assert parse_prefix(f"& c & b {deep}").depth == MAX_DEPTH
     with pytest.raises(FormulaTooDeepError, match="at position 0"):
         parse_prefix(f"! & c & b {deep}")
+
+
+def test_syntax_errors_in_huge_input_show_a_window_around_the_caret():
+    """Regression: the message echoed the whole input twice (100 KB in, 200 KB out)."""
+    text = " & ".join(f"p{i}" for i in range(20_000))
+    position = text.index("p10000")
+    bad = text[:position] + "$" + text[position + 1 :]
+    err = _error(bad)
+    assert (err.position, err.text) == (position, bad)
+    message = str(err)
+    assert len(message) < 400
+    lines = message.split("\n")
+    assert lines[1] == "  …" + bad[position - 60 : position + 61] + "…"
+    assert lines[2] == "  " + " " * 61 + "^"
+    assert lines[1][lines[2].index("^")] == "$"
+
+
+def test_the_window_is_cut_only_where_the_input_goes_on():
+    text = "a $" + " & b" * 1000
+    lines = str(_error(text)).split("\n")
+    assert lines[1] == "  " + text[:63] + "…"
+    assert lines[2] == "  " + "  ^"
+    text = "a & b" * 1000 + " &"
+    err = _error(text)
+    assert err.position == len(text)  # expected an operand: end of input
+    lines = str(err).split("\n")
+    assert lines[1] == "  …" + text[-60:]
+    assert lines[2] == "  " + " " * 61 + "^"
