@@ -508,3 +508,20 @@ def test_the_window_is_cut_only_where_the_input_goes_on():
     lines = str(err).split("\n")
     assert lines[1] == "  …" + text[-60:]
     assert lines[2] == "  " + " " * 61 + "^"
+
+
+HIDDEN = ["\u202e", "\u202a", "\u2066", "\u2069", "\u200e", "\u200f", "\u200b", "\u200d", "\ufeff"]
+
+
+@pytest.mark.parametrize("char", HIDDEN, ids=[f"U+{ord(c):04X}" for c in HIDDEN])
+@pytest.mark.parametrize("parser", [parse, parse_prefix], ids=["spot", "prefix"])
+def test_hidden_characters_in_formula_text_are_syntax_errors(char, parser):
+    """A bidirectional control or a zero-width character makes the text read differently
+    from what it parses to, even inside a quoted atom, where anything else may be."""
+    text = f'G ! "is_grabbed({char}phone)"'
+    err = _error(text, parser)
+    assert err.position == text.index(char)
+    assert err.expected.startswith(f"visible text, not U+{ord(char):04X} ")
+    lines = str(err).split("\n")
+    assert lines[1] == '  G ! "is_grabbed(\ufffdphone)"'  # shown, not obeyed
+    assert lines[1][lines[2].index("^")] == "\ufffd"

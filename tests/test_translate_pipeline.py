@@ -4,6 +4,7 @@ HTTP), and the all-or-nothing acceptance of constraints."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -92,6 +93,25 @@ def test_overlong_sentence(offline):
 def test_not_a_string(offline):
     with pytest.raises(SentenceError, match="a sentence must be a string, got int"):
         offline(42)
+
+
+HIDDEN = ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068",
+          "\u2069", "\u200e", "\u200f", "\u200b", "\u200c", "\u200d", "\ufeff"]  # fmt: skip
+
+
+@pytest.mark.parametrize("char", HIDDEN, ids=[f"U+{ord(c):04X}" for c in HIDDEN])
+def test_hidden_characters_are_refused_by_code_point_and_position(offline, char):
+    """Regression: "Never enter the \u202enehctik." shows as "…the kitchen." but was
+    translated as written; a sentence that reads differently from what it holds is refused."""
+    sentence = f"Never enter the {char}kitchen."
+    with pytest.raises(SentenceError) as caught:
+        offline(sentence)
+    code = f"U+{ord(char):04X}"
+    assert str(caught.value).startswith(f"the sentence holds {code} ")
+    assert " at position 16: it hides or reorders text on screen" in str(caught.value)
+    assert str(caught.value).endswith("delete it and type the sentence again")
+    with pytest.raises(SentenceError, match=re.escape(code) + " .* at position 0"):
+        offline.check_sentence(char + "Never enter the kitchen.")
 
 
 def test_no_known_pattern(offline):

@@ -1,7 +1,9 @@
 """Parsers for Spot's infix syntax and the prefix syntax of Lang2LTL prompts.
 
 Both parsers are iterative where input can nest (no ``RecursionError`` on hostile input) and
-report errors with the position, a caret and what was expected.
+report errors with the position, a caret and what was expected. Text holding a bidirectional
+control or a zero-width character (:mod:`safetychip._text`) is refused: it would not read as
+what it parses to.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import re
 from collections import deque
 
+from .._text import hidden_character
 from ..errors import FormulaSyntaxError, FormulaTooDeepError
 from ._formula import (
     FALSE,
@@ -47,6 +50,11 @@ _RIGHT_ASSOC = {"->", "<->", "U", "W", "R", "M"}
 
 def _tokens(text: str, syntax: str) -> list[tuple[str, object, int]]:
     """Split *text* into ``(kind, value, position)``; kinds: op, atom, (, ), end."""
+    hidden = hidden_character(text)
+    if hidden is not None:  # even inside a quoted atom, where any other character may be
+        position, name = hidden
+        expected = f"visible text, not {name} (it hides or reorders what is shown: delete it)"
+        raise FormulaSyntaxError(text, position, expected, syntax)
     out: list[tuple[str, object, int]] = []
     i, n = 0, len(text)
     while i < n:

@@ -31,6 +31,7 @@ import html
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from .._text import hidden_character
 from ..errors import OutOfGrammarError, SentenceError
 from ..llm import ChatModel, Embedder
 from ..ltl import PATTERNS, Formula
@@ -230,10 +231,21 @@ class Translator:
         Raises
         ------
         SentenceError
-            Not a string, empty, or longer than ``max_length``.
+            Not a string, empty, longer than ``max_length``, or holding a character that
+            hides or reorders text on screen (a bidirectional control or a zero-width
+            character, see :mod:`safetychip._text`): the sentence shown for review would not
+            be the one translated.
         """
         if not isinstance(sentence, str):
             raise SentenceError(f"a sentence must be a string, got {type(sentence).__name__}")
+        hidden = hidden_character(sentence)
+        if hidden is not None:
+            position, name = hidden
+            raise SentenceError(
+                f"the sentence holds {name} at position {position}: it hides or reorders text "
+                "on screen, so the sentence shown for review would not be the one translated; "
+                "delete it and type the sentence again"
+            )
         text = " ".join(sentence.split())
         if not text:
             raise SentenceError("the sentence is empty: write one constraint in English")
