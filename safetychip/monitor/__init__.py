@@ -9,9 +9,20 @@ Examples
 """
 
 from ._constraint import Constraint, as_constraints
+from ._files import (
+    constraints_from_json,
+    read_constraints,
+    read_trace,
+    trace_from_json,
+    write_constraints,
+    write_trace,
+)
 from ._monitor import Monitor, compile_dfa, exactly_one
 from ._state import proposition_state, proposition_states
 from ._verdict import Status, Verdict
 
 __all__ = ["Constraint", "Monitor", "Status", "Verdict", "as_constraints", "compile_dfa",
-           "exactly_one", "proposition_state", "proposition_states"]  # fmt: skip
+           "exactly_one", "proposition_state", "proposition_states",
+           # constraint and trace files
+           "constraints_from_json", "read_constraints", "read_trace", "trace_from_json",
+           "write_constraints", "write_trace"]  # fmt: skip
