@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import socket
 import sqlite3
@@ -242,7 +243,10 @@ def test_hang_hits_the_timeout(server):
         server.chat_model(timeout=0.3).complete("hi")
     assert time.monotonic() - start < 1.5
     assert isinstance(caught.value, TimeoutError)
-    assert str(caught.value).startswith(f"model 'stub-model' at {server.url} timed out after 0.3 s")
+    assert str(caught.value).startswith(
+        f"model 'stub-model' at {server.url} timed out: no complete reply within its budget "
+        "of 0.3 s for connecting, reading and retrying ("
+    )
     assert len(server.received) == 1
 
 
@@ -362,7 +366,12 @@ def test_malformed_row_is_named(server, tmp_path):
     cached.complete("hi")
     with sqlite3.connect(path) as db:
         db.execute("UPDATE completions SET completion = '{\"text\": 1'")
-    with pytest.raises(CacheFileError, match=f"^cache file {path} has a malformed row "):
+        (key,) = db.execute("SELECT key FROM completions").fetchone()
+        checksum = hashlib.sha256(f'{key}\n{{"text": 1'.encode()).hexdigest()
+        db.execute("UPDATE completions SET checksum = ?", (checksum,))
+    with pytest.raises(
+        CacheFileError, match=f"^cache file {path}: entry {key[:12]}… holds a malformed reply"
+    ):
         cached.complete("hi")
 
 

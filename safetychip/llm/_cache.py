@@ -3,6 +3,21 @@
 A notebook run once against a real model with ``mode="record"`` (or ``"auto"``) leaves a
 cache file; run again with ``mode="replay"`` it gets the same replies, byte for byte,
 with no network and no API key.
+
+Replay never returns text that was not recorded for the very request asked. Each entry
+holds the request's canonical JSON (its key is that JSON's SHA-256) and a SHA-256 checksum
+of the key and the reply, both checked on every read; the file is stamped as a safetychip
+reply cache and checked whole (SQLite's ``quick_check``) when a :class:`CachedModel` opens
+it. An empty, truncated or foreign file, or an entry that fails a check, is a
+:class:`~safetychip.errors.CacheFileError` naming the file, in every mode. The checksum
+detects accidental damage and edits, not forgery: whoever can write the file can
+recompute it.
+
+Files written before checksums existed (format 1: the same table without the checksum
+column, and no stamp) are converted in place the first time a writable
+(``"record"`` or ``"auto"``) :class:`CachedModel` opens them: every reply is kept, and
+checksummed as it then is. A replay-only :class:`CachedModel` refuses such a file, with a
+message saying to open it once in ``"auto"`` mode.
 """
 
 from __future__ import annotations
@@ -23,17 +38,52 @@ from safetychip.llm._base import (
     canonical_json,
     first_words,
 )
-from safetychip.llm._sqlite import transaction
+from safetychip.llm._sqlite import CacheFormat, transaction
 
 __all__ = ["CacheMode", "CachedModel"]
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS completions (
-    key TEXT PRIMARY KEY,   -- SHA-256 of the request's canonical JSON
-    request TEXT NOT NULL,  -- that JSON: model, messages and parameters
-    completion TEXT NOT NULL
-);
+_TABLE = """
+CREATE TABLE completions (
+    key TEXT PRIMARY KEY,      -- SHA-256 of the request's canonical JSON
+    request TEXT NOT NULL,     -- that JSON: model, messages and parameters
+    completion TEXT NOT NULL,  -- the reply's canonical JSON
+    checksum TEXT NOT NULL     -- SHA-256 of the key, a newline and the completion
+)
 """
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _checksum(key: str, completion: str) -> str:
+    return _sha256(f"{key}\n{completion}")
+
+
+def _from_format_1(db: sqlite3.Connection, write: bool) -> bool:
+    """Recognise a cache file of format 1 and, if *write*, add the checksums."""
+    tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+    columns = [row[1] for row in db.execute("PRAGMA table_info(completions)")]
+    if tables != ["completions"] or columns != ["key", "request", "completion"]:
+        return False
+    if write:
+        rows = db.execute("SELECT key, request, completion FROM completions").fetchall()
+        db.execute("DROP TABLE completions")
+        db.execute(_TABLE)
+        db.executemany(
+            "INSERT INTO completions VALUES (?, ?, ?, ?)",
+            [(key, request, reply, _checksum(key, reply)) for key, request, reply in rows],
+        )
+    return True
+
+
+_FORMAT = CacheFormat(
+    title="safetychip reply cache",
+    application_id=0x53434C4D,  # "SCLM"
+    version=2,
+    schema=_TABLE,
+    upgrade=_from_format_1,
+)
 
 
 class CacheMode(Enum):
@@ -79,7 +129,8 @@ class CachedModel(ChatModel):
 
     Requests are keyed by the model's name, the messages and the parameters (a SHA-256
     of their canonical JSON). Each write is one transaction, so an interrupted run never
-    leaves a partial row. The file is checked when the wrapper is made.
+    leaves a partial row. The file is checked whole when the wrapper is made, and each
+    entry when it is read (see :mod:`safetychip.llm._cache`).
 
     Parameters
     ----------
@@ -100,7 +151,8 @@ class CachedModel(ChatModel):
     Raises
     ------
     CacheFileError
-        If the file is corrupt, or missing in replay mode.
+        If the file is empty, damaged, not a safetychip reply cache, or missing in replay
+        mode; later, from :meth:`complete`, if the entry asked for fails its checks.
 
     Examples
     --------
@@ -126,25 +178,28 @@ class CachedModel(ChatModel):
         self.model = model
         self.path = Path(path)
         self.mode = CacheMode.parse(mode)
-        with self._transaction() as db:
+        with self._transaction(verify=True) as db:
             db.execute("SELECT count(*) FROM completions").fetchone()
 
     def __repr__(self) -> str:
         name = type(self).__name__
         return f"{name}({self.model!r}, {str(self.path)!r}, mode={self.mode.value!r})"
 
-    def _transaction(self) -> AbstractContextManager[sqlite3.Connection]:
-        return transaction(self.path, _SCHEMA, readonly=self.mode is CacheMode.REPLAY)
+    def _transaction(self, verify: bool = False) -> AbstractContextManager[sqlite3.Connection]:
+        readonly = self.mode is CacheMode.REPLAY
+        return transaction(self.path, _FORMAT, readonly=readonly, verify=verify)
 
     def _complete(self, request: ChatRequest) -> Completion:
         key_json = canonical_json({"model": self.name, **request.to_dict()})
-        key = hashlib.sha256(key_json.encode()).hexdigest()
+        key = _sha256(key_json)
         if self.mode is not CacheMode.RECORD:
             with self._transaction() as db:
-                row = db.execute("SELECT completion FROM completions WHERE key = ?", (key,))
+                row = db.execute(
+                    "SELECT request, completion, checksum FROM completions WHERE key = ?", (key,)
+                )
                 found = row.fetchone()
             if found is not None:
-                return self._decode(found[0], key)
+                return self._checked(key, key_json, *found)
             if self.mode is CacheMode.REPLAY:
                 raise ReplayMissError(
                     f"replay cache {self.path} holds no reply of model {self.name!r} to a "
@@ -158,17 +213,32 @@ class CachedModel(ChatModel):
             stop=request.stop,
             max_tokens=request.max_tokens,
         )
+        stored = canonical_json(completion.to_dict())
         with self._transaction() as db:
             db.execute(
-                "INSERT OR REPLACE INTO completions VALUES (?, ?, ?)",
-                (key, key_json, canonical_json(completion.to_dict())),
+                "INSERT OR REPLACE INTO completions VALUES (?, ?, ?, ?)",
+                (key, key_json, stored, _checksum(key, stored)),
             )
         return completion
 
-    def _decode(self, stored: str, key: str) -> Completion:
+    def _checked(
+        self, key: str, key_json: str, request: str, stored: str, checksum: str
+    ) -> Completion:
+        """Return the completion of an entry that passes every check."""
+        entry = f"cache file {self.path}: entry {key[:12]}…"
+        fix = "re-record it with mode='record', or delete the file to start afresh"
+        if request != key_json:
+            raise CacheFileError(
+                f"{entry} holds another request than the one its key was made from, so "
+                f"the file was edited or damaged; {fix}"
+            )
+        if checksum != _checksum(key, stored):
+            raise CacheFileError(
+                f"{entry} fails its checksum: the stored reply changed after it was recorded; {fix}"
+            )
         try:
             return Completion.from_dict(json.loads(stored))
         except (ValueError, KeyError, TypeError):
             raise CacheFileError(
-                f"cache file {self.path} has a malformed row {key[:12]}…: {stored[:200]!r}"
+                f"{entry} holds a malformed reply: {stored[:200]!r}; {fix}"
             ) from None

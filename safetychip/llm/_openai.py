@@ -1,21 +1,38 @@
 """Chat models behind any OpenAI-compatible endpoint (OpenAI, vLLM, Ollama, llama.cpp server).
 
 :class:`OpenAIEndpoint` holds what the chat model and the embedder share: the server's
-address and key, the timeout, and the retry policy. The ``openai`` package is imported,
-and the key checked, on the first request, so a cache can replay offline without either.
+address and key, the time budget of a call, the size limit of a reply, and the retry
+policy. The ``openai`` package is imported, and the key checked, on the first request, so
+a cache can replay offline without either.
+
+Every failure becomes an :class:`~safetychip.errors.LLMError` whose message names the model
+and endpoint, and never carries a secret: API keys, ``Authorization`` values, Bearer tokens
+and credentials in URLs are replaced by ``***`` (see :func:`redact`), and a server's answer
+is quoted only in part.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
+import sys
+import threading
 import time
-from collections.abc import Callable, Mapping
+import zlib
+from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import Future
+from concurrent.futures import wait as wait_for
+from contextvars import ContextVar
 from http import HTTPStatus
+from types import ModuleType
 from typing import Any
+from urllib.parse import urlsplit
 
 from safetychip.errors import (
     LLMConnectionError,
+    LLMError,
     LLMResponseError,
     LLMStatusError,
     LLMTimeoutError,
@@ -27,26 +44,223 @@ __all__ = ["OpenAIEndpoint", "OpenAIChatModel"]
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
+#: The default size limit of one reply, before and after decompression. A chat reply is a
+#: few kilobytes; a batch of 256 OpenAI embeddings of 1536 floats is about 8 MB of JSON.
+DEFAULT_MAX_REPLY_BYTES = 16 * 2**20
 
-def quote(text: str, limit: int = 200) -> str:
-    """Quote the first *limit* characters of a reply for an error message.
+#: A secret given verbatim (API key, URL password) is replaced wherever it appears when it
+#: is at least this long; shorter ones are still caught by the patterns of :func:`redact`.
+MIN_SECRET_LENGTH = 8
+
+_HIDDEN = "***"
+_SEPARATOR = r"""\\?["']?\s*[:=]\s*\\?["']?"""
+_PATTERNS = (
+    # user:password@ in a URL
+    (re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*://)[^/?#\s@]+@"), rf"\1{_HIDDEN}@"),
+    # a header, JSON key or query parameter that holds a credential, and its value
+    (
+        re.compile(
+            r"(?i)\b((?:proxy-)?authorization|x-api-key|api[-_]?key|access[-_]token|cookie"
+            rf"|password|secret)({_SEPARATOR})((?:bearer|basic)\s+)?[^\s\"',;&}}]+"
+        ),
+        rf"\1\2\3{_HIDDEN}",
+    ),
+    # a Bearer or Basic credential anywhere else
+    (re.compile(r"(?i)\b(bearer|basic)\s+[^\s\"',;&}]+"), rf"\1 {_HIDDEN}"),
+    # an OpenAI-style key
+    (re.compile(r"\bsk-[A-Za-z0-9_-]{6,}"), _HIDDEN),
+)
+
+
+def redact(text: str, secrets: Iterable[str] = ()) -> str:
+    """Replace credentials in *text* by ``***``.
+
+    Hidden are: user information in URLs; the values of ``Authorization``, ``X-Api-Key``,
+    ``api_key``, ``Cookie``, ``password`` and similar headers, JSON keys or query
+    parameters; Bearer and Basic credentials; OpenAI-style ``sk-…`` keys; and every
+    occurrence of each of *secrets* at least :data:`MIN_SECRET_LENGTH` characters long.
+
+    Examples
+    --------
+    >>> print(redact("GET https://bob:hunter2@proxy.local/v1 Authorization: Bearer tok3n"))
+    GET https://***@proxy.local/v1 Authorization: Bearer ***
+    >>> print(redact('{"x-api-key": "abc", "note": "key sk-live-0123456789"}'))
+    {"x-api-key": "***", "note": "key ***"}
+    >>> print(redact("echo: my-private-token", secrets=["my-private-token"]))
+    echo: ***
+    """
+    for secret in secrets:
+        if len(secret) >= MIN_SECRET_LENGTH:
+            text = text.replace(secret, _HIDDEN)
+    for pattern, replacement in _PATTERNS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def quote(text: str, limit: int = 200, *, secrets: Iterable[str] = ()) -> str:
+    """Quote the first *limit* characters of a reply, redacted, for an error message.
+
+    Credentials are removed (see :func:`redact`) before the text is shortened, so that no
+    part of a secret survives the cut.
 
     Examples
     --------
     >>> print(quote("<html>" + "x" * 300, limit=10))
     '<html>xxxx'…
+    >>> print(quote("Authorization: Bearer sk-0123456789abcdef"))
+    'Authorization: Bearer ***'
     """
-    return repr(text[:limit]) + ("…" if len(text) > limit else "")
+    shown = redact(text, secrets)
+    return repr(shown[:limit]) + ("…" if len(shown) > limit else "")
+
+
+class _Budget:
+    """The limits of one call, shared with the HTTP event hooks of the worker thread.
+
+    Attributes
+    ----------
+    where : str
+        The model and endpoint, for messages.
+    seconds : float
+        The time budget of the whole call.
+    max_bytes : int
+        The size limit of one reply, before and after decompression.
+    failure : LLMError or None
+        The error a hook raised, which the openai client may have wrapped.
+    """
+
+    def __init__(self, where: str, seconds: float, max_bytes: int) -> None:
+        self.where = where
+        self.seconds = seconds
+        self.max_bytes = max_bytes
+        self.failure: LLMError | None = None
+        self._start = time.monotonic()
+
+    def elapsed(self) -> float:
+        """Seconds since the call began."""
+        return time.monotonic() - self._start
+
+    def remaining(self) -> float:
+        """Seconds left before the deadline (negative once it has passed)."""
+        return self.seconds - self.elapsed()
+
+    def fail(self, message: str) -> LLMResponseError:
+        """Record and return the error of a reply that cannot be used."""
+        self.failure = LLMResponseError(f"{self.where} {message}")
+        return self.failure
+
+    def run(self, function: Callable[[], Any]) -> Any:
+        """Run *function* in a daemon thread; return its result or the exception it raised.
+
+        Returns ``TimeoutError()`` if the deadline passes first: the thread is left to end
+        at its next read, which the event hooks bound by the deadline.
+        """
+        future: Future[Any] = Future()
+
+        def work() -> None:
+            _BUDGET.set(self)
+            try:
+                future.set_result(function())
+            except BaseException as exc:  # handed to the caller's thread
+                future.set_exception(exc)
+
+        threading.Thread(target=work, name="safetychip-llm-call", daemon=True).start()
+        wait_for([future], timeout=max(self.remaining(), 0.0))
+        if not future.done():
+            return TimeoutError()
+        return future.exception() or future.result()
+
+
+_BUDGET: ContextVar[_Budget | None] = ContextVar("safetychip_llm_budget", default=None)
+
+
+def _http_library(message: Any) -> ModuleType:
+    """The HTTP library (httpx, or httpx2 for newer openai releases) that made *message*."""
+    return sys.modules[type(message).__module__.partition(".")[0]]
+
+
+def _on_request(request: Any) -> None:
+    """Event hook: ask for gzip at most, and clip each socket timeout to the time left."""
+    request.headers["Accept-Encoding"] = "gzip"
+    budget = _BUDGET.get()
+    if budget is not None:
+        left = max(budget.remaining(), 1e-3)
+        timeouts = request.extensions.get("timeout", {})
+        request.extensions["timeout"] = {
+            phase: left if limit is None else min(limit, left) for phase, limit in timeouts.items()
+        }
+
+
+def _on_response(response: Any) -> None:
+    """Event hook: read the body now, within the deadline and the size limit, and decode it.
+
+    The body is replaced by its decoded bytes and the ``Content-Encoding`` header removed,
+    so the HTTP library decodes nothing itself.
+    """
+    budget = _BUDGET.get()
+    if budget is None:
+        return
+    library = _http_library(response)
+    encoding = response.headers.get("Content-Encoding", "identity").strip().lower()
+    if encoding not in ("identity", "gzip", "x-gzip"):
+        raise budget.fail(
+            f"sent a reply in Content-Encoding {encoding[:40]!r}; only gzip was asked for"
+        )
+    declared = response.headers.get("Content-Length", "")
+    if declared.isdigit() and int(declared) > budget.max_bytes:
+        raise budget.fail(_too_large(budget.max_bytes, f"it declares {int(declared):,} bytes"))
+    inflater = None if encoding == "identity" else zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
+    received = 0
+    parts: list[bytes] = []
+    size = 0
+    for chunk in response.stream:
+        received += len(chunk)
+        if received > budget.max_bytes:
+            raise budget.fail(_too_large(budget.max_bytes, "as sent"))
+        if inflater is not None:
+            try:
+                chunk = inflater.decompress(chunk, budget.max_bytes - size + 1)
+            except zlib.error as exc:
+                raise budget.fail(f"sent a reply that is not valid gzip: {exc}") from None
+        size += len(chunk)
+        if size > budget.max_bytes:
+            raise budget.fail(_too_large(budget.max_bytes, "once decompressed"))
+        parts.append(chunk)
+        if budget.remaining() <= 0:
+            raise library.ReadTimeout("the call's deadline passed while reading the reply")
+    if inflater is not None and (not inflater.eof or inflater.unused_data):
+        raise budget.fail("sent a reply that is not a single complete gzip stream")
+    response.stream.close()
+    response.headers.pop("Content-Encoding", None)
+    response.stream = library.ByteStream(b"".join(parts))
+
+
+def _too_large(limit: int, how: str) -> str:
+    return (
+        f"sent a reply larger than the limit of {limit:,} bytes ({how}); raise "
+        "OpenAIEndpoint(max_reply_bytes=...) if replies this large are expected"
+    )
 
 
 class OpenAIEndpoint:
-    """An OpenAI-compatible server: address, key, timeout and retry policy.
+    """An OpenAI-compatible server: address, key, time budget, size limit and retry policy.
 
-    Requests that get HTTP 429 or 5xx are retried up to ``max_retries`` times. Before
-    retry ``k`` (from 0) the endpoint waits what the server's ``retry-after-ms`` or
-    ``retry-after`` header asks, if that is a number of seconds no larger than
-    ``max_retry_after``, else ``min(backoff * 2**k, max_backoff)`` seconds. Timeouts,
-    unreachable servers and other statuses are not retried.
+    Each call (one chat completion or one batch of embeddings) has ``timeout`` seconds in
+    all: connecting, sending, every read of the reply, every redirect and every retry
+    count against it, so a server that trickles its reply in byte by byte cannot hold
+    the caller longer. The request runs in a short-lived daemon thread, which the caller
+    stops waiting for at the deadline; the thread ends at its next read.
+
+    Requests that get HTTP 429 or 5xx are retried up to ``max_retries`` times while time
+    is left. Before retry ``k`` (from 0) the endpoint waits what the server's
+    ``retry-after-ms`` or ``retry-after`` header asks, if that is a number of seconds no
+    larger than ``max_retry_after``, else ``min(backoff * 2**k, max_backoff)`` seconds.
+    Timeouts, unreachable servers and other statuses are not retried. Redirects are
+    answered with :class:`~safetychip.errors.LLMStatusError` unless ``follow_redirects``.
+
+    A reply may hold at most ``max_reply_bytes`` bytes as sent and again once
+    decompressed (only gzip is asked for); a larger one, or one in another encoding, is
+    an :class:`~safetychip.errors.LLMResponseError`.
 
     Parameters
     ----------
@@ -56,18 +270,31 @@ class OpenAIEndpoint:
     api_key : str, optional
         Defaults to ``OPENAI_API_KEY``. Local servers accept any non-empty value.
     timeout : float
-        Seconds to wait for each reply.
+        Seconds one call may take in all, retries included.
     max_retries : int
         Retries after a 429 or 5xx answer; 0 sends each request once.
     backoff, max_backoff : float
         First and largest wait between retries, in seconds.
     max_retry_after : float
         The longest server-requested wait that is honoured, in seconds.
+    max_reply_bytes : int
+        The size limit of one reply, before and after decompression.
+    follow_redirects : bool
+        Follow HTTP redirects (the ``Authorization`` header is dropped on a redirect to
+        another host). Off by default: a redirect is an error naming its target.
+
+    Attributes
+    ----------
+    base_url : str
+        The API root as shown in messages, with any ``user:password@`` replaced by
+        ``***@``; requests go to the URL as given.
 
     Examples
     --------
     >>> OpenAIEndpoint("http://127.0.0.1:8000/v1", api_key="unused", timeout=5)
     OpenAIEndpoint('http://127.0.0.1:8000/v1', timeout=5, max_retries=3)
+    >>> OpenAIEndpoint("https://bob:hunter2@proxy.local/v1", api_key="unused")
+    OpenAIEndpoint('https://***@proxy.local/v1', timeout=60, max_retries=3)
     """
 
     def __init__(
@@ -80,15 +307,33 @@ class OpenAIEndpoint:
         backoff: float = 0.5,
         max_backoff: float = 8.0,
         max_retry_after: float = 60.0,
+        max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES,
+        follow_redirects: bool = False,
     ) -> None:
-        base_url = base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
-        self.base_url = base_url.rstrip("/")
+        url = (base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
+        self._url = url
+        self._api_key = api_key or os.environ.get("OPENAI_API_KEY")
+        self._secrets = tuple(
+            secret for secret in (self._api_key, urlsplit(url).password) if secret
+        )
+        self.base_url = redact(url, self._secrets)
+        if isinstance(timeout, bool) or not (
+            isinstance(timeout, (int, float)) and 0 < timeout < math.inf
+        ):
+            raise LLMUsageError(f"timeout must be a positive number of seconds, got {timeout!r}")
+        if isinstance(max_reply_bytes, bool) or not (
+            isinstance(max_reply_bytes, int) and max_reply_bytes > 0
+        ):
+            raise LLMUsageError(
+                f"max_reply_bytes must be a positive integer, got {max_reply_bytes!r}"
+            )
         self.timeout = timeout
         self.max_retries = max_retries
         self.backoff = backoff
         self.max_backoff = max_backoff
         self.max_retry_after = max_retry_after
-        self._api_key = api_key or os.environ.get("OPENAI_API_KEY")
+        self.max_reply_bytes = max_reply_bytes
+        self.follow_redirects = follow_redirects
         self._client: Any = None
 
     def __repr__(self) -> str:
@@ -107,6 +352,21 @@ class OpenAIEndpoint:
         """
         return f"model {model!r} at {self.base_url}"
 
+    def redact(self, text: str) -> str:
+        """Remove this endpoint's key and URL password, and credentials of any kind, from *text*.
+
+        Examples
+        --------
+        >>> endpoint = OpenAIEndpoint("http://127.0.0.1:8000/v1", api_key="local-secret-1")
+        >>> endpoint.redact("proxy echoed local-secret-1")
+        'proxy echoed ***'
+        """
+        return redact(text, self._secrets)
+
+    def quote(self, text: str) -> str:
+        """Quote the beginning of a server's answer for a message, redacted (see :func:`quote`)."""
+        return quote(text, secrets=self._secrets)
+
     def chat_completion(self, **params: Any) -> dict[str, Any]:
         """POST ``/chat/completions`` with *params* and return the decoded reply."""
         return self._call(params["model"], lambda client: client.chat.completions, params)
@@ -123,43 +383,84 @@ class OpenAIEndpoint:
                     "OpenAIEndpoint(api_key=...); local servers accept any non-empty value"
                 )
             openai = import_optional("openai", "openai", "llm")
+            http_client = openai.DefaultHttpxClient(
+                follow_redirects=self.follow_redirects,
+                event_hooks={"request": [_on_request], "response": [_on_response]},
+            )
             self._client = openai.OpenAI(
-                api_key=self._api_key, base_url=self.base_url, timeout=self.timeout, max_retries=0
+                api_key=self._api_key,
+                base_url=self._url,
+                timeout=self.timeout,
+                max_retries=0,
+                http_client=http_client,
             )
         return self._client
 
     def _call(
         self, model: str, resource: Callable[[Any], Any], params: Mapping[str, Any]
     ) -> dict[str, Any]:
-        """Send one request with retries; translate every failure into an LLMError."""
+        """Send one request with retries within the time budget; every failure an LLMError.
+
+        The error is raised outside any ``except`` block, so it carries no chained
+        exception (the openai client's would hold the request and its headers).
+        """
         create = resource(self._openai_client()).with_raw_response.create
-        openai = import_optional("openai", "openai", "llm")
-        where = self.describe(model)
+        budget = _Budget(self.describe(model), self.timeout, self.max_reply_bytes)
         attempt = 1
         while True:
-            try:
-                text = create(**params).text
-            except openai.APITimeoutError:
-                raise LLMTimeoutError(
-                    f"{where} timed out after {self.timeout:g} s; "
-                    "raise OpenAIEndpoint(timeout=...) for a slow server"
-                ) from None
-            except openai.APIConnectionError as exc:
-                reason = exc.__cause__ or exc
-                raise LLMConnectionError(f"cannot reach {where}: {reason}") from None
-            except openai.APIStatusError as exc:
-                status = exc.status_code
-                if (status == 429 or status >= 500) and attempt <= self.max_retries:
-                    time.sleep(self._retry_delay(attempt - 1, exc.response.headers))
-                    attempt += 1
-                    continue
-                raise LLMStatusError(
-                    f"{where} answered HTTP {_status_text(status)} "
-                    f"(after {attempt} attempt{'s' * (attempt > 1)}): {quote(exc.response.text)}",
-                    status=status,
-                    attempts=attempt,
-                ) from None
-            return _decode(text, where)
+            outcome = budget.run(lambda: create(**params).text)
+            if isinstance(outcome, str):
+                return _decode(outcome, budget.where, self.quote)
+            error, wait = self._failure(outcome, budget, attempt)
+            if error is not None:
+                raise error
+            time.sleep(wait)
+            attempt += 1
+
+    def _failure(
+        self, outcome: BaseException, budget: _Budget, attempt: int
+    ) -> tuple[LLMError | None, float]:
+        """Translate what an attempt raised into the error to raise, or ``None`` and how
+        long to wait before the next attempt."""
+        openai = import_optional("openai", "openai", "llm")
+        where = budget.where
+        if budget.failure is not None:
+            return budget.failure, 0.0
+        if isinstance(outcome, openai.APIStatusError):
+            return self._status_failure(outcome, budget, attempt)
+        if isinstance(outcome, (TimeoutError, openai.APITimeoutError)):
+            return LLMTimeoutError(
+                f"{where} timed out: no complete reply within its budget of "
+                f"{budget.seconds:g} s for connecting, reading and retrying "
+                f"({budget.elapsed():.2f} s elapsed, {_attempts(attempt)}); raise "
+                "OpenAIEndpoint(timeout=...) for a slow server"
+            ), 0.0
+        if isinstance(outcome, openai.APIConnectionError):
+            reason = self.redact(str(outcome.__cause__ or outcome))
+            return LLMConnectionError(f"cannot reach {where}: {reason}"), 0.0
+        raise outcome  # not a failure of the endpoint: a bug, shown as it is
+
+    def _status_failure(
+        self, exc: Any, budget: _Budget, attempt: int
+    ) -> tuple[LLMError | None, float]:
+        status, headers = exc.status_code, exc.response.headers
+        after = f"after {_attempts(attempt)}"
+        if status == 429 or status >= 500:
+            if attempt <= self.max_retries:
+                wait = self._retry_delay(attempt - 1, headers)
+                if wait < budget.remaining():
+                    return None, wait
+                after += f"; no time left for another within {budget.seconds:g} s"
+        answered = f"{budget.where} answered HTTP {_status_text(status)} ({after})"
+        if 300 <= status < 400:
+            target = self.quote(headers.get("Location", "nowhere"))
+            message = (
+                f"{answered}: a redirect to {target}, which is not followed; point base_url "
+                "at the final address, or pass OpenAIEndpoint(follow_redirects=True)"
+            )
+        else:
+            message = f"{answered}: {self.quote(exc.response.text)}"
+        return LLMStatusError(message, status=status, attempts=attempt), 0.0
 
     def _retry_delay(self, attempt: int, headers: Mapping[str, str]) -> float:
         for header, seconds_per_unit in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
@@ -172,6 +473,10 @@ class OpenAIEndpoint:
         return min(self.backoff * 2.0**attempt, self.max_backoff)
 
 
+def _attempts(count: int) -> str:
+    return f"{count} attempt{'s' * (count > 1)}"
+
+
 def _status_text(status: int) -> str:
     try:
         return f"{status} {HTTPStatus(status).phrase}"
@@ -179,18 +484,34 @@ def _status_text(status: int) -> str:
         return str(status)
 
 
-def _decode(text: str, where: str) -> dict[str, Any]:
+def _decode(text: str, where: str, shown: Callable[[str], str]) -> dict[str, Any]:
     try:
         data = json.loads(text)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # also numbers beyond int's digit limit
         data = None
     if not isinstance(data, dict):
-        raise LLMResponseError(f"{where} sent a reply that is not a JSON object: {quote(text)}")
+        raise LLMResponseError(f"{where} sent a reply that is not a JSON object: {shown(text)}")
     return data
+
+
+def _short(value: Any) -> str:
+    """Show a malformed field's value in at most about 60 characters.
+
+    Examples
+    --------
+    >>> print(_short("lots"), _short(["x" * 100]))
+    '"lots"' '["xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'…
+    """
+    return quote(json.dumps(value, ensure_ascii=False, default=repr), limit=60)
 
 
 class OpenAIChatModel(ChatModel):
     """A chat model served by an OpenAI-compatible endpoint.
+
+    A reply must carry its text as ``choices[0].message.content`` (a string); ``model``,
+    if given, must be a string, and ``usage``, if given, an object whose
+    ``prompt_tokens`` and ``completion_tokens`` are non-negative integers or absent.
+    Anything else is an :class:`~safetychip.errors.LLMResponseError` naming the field.
 
     Parameters
     ----------
@@ -228,18 +549,46 @@ class OpenAIChatModel(ChatModel):
         if request.max_tokens is not None:
             params["max_tokens"] = request.max_tokens
         data = self.endpoint.chat_completion(**params)
+        where = self.endpoint.describe(self.name)
         try:
             text = data["choices"][0]["message"]["content"]
         except (KeyError, IndexError, TypeError):
             text = None
         if not isinstance(text, str):
             raise LLMResponseError(
-                f"{self.endpoint.describe(self.name)} sent a reply without "
-                f"choices[0].message.content: {quote(json.dumps(data))}"
+                f"{where} sent a reply without choices[0].message.content: "
+                f"{self.endpoint.quote(json.dumps(data, ensure_ascii=False))}"
             )
-        usage = data.get("usage") or {}
+        model = data.get("model")
+        if model is not None and not isinstance(model, str):
+            raise LLMResponseError(
+                f"{where} sent a reply whose field 'model' is {_short(model)}, not a string"
+            )
+        usage = data.get("usage")
+        if usage is None:
+            usage = {}
+        elif not isinstance(usage, dict):
+            raise LLMResponseError(
+                f"{where} sent a reply whose field 'usage' is {_short(usage)}, not an object"
+            )
         return Completion(
             text=text,
-            model=str(data.get("model") or self.name),
-            usage=Usage(usage.get("prompt_tokens") or 0, usage.get("completion_tokens") or 0),
+            model=model or self.name,
+            usage=Usage(*(_token_count(usage, field, where) for field in _TOKEN_FIELDS)),
         )
+
+
+_TOKEN_FIELDS = ("prompt_tokens", "completion_tokens")
+
+
+def _token_count(usage: Mapping[str, Any], field: str, where: str) -> int:
+    """Read one token count of a reply's ``usage``; absent or null counts as 0."""
+    value = usage.get(field)
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise LLMResponseError(
+            f"{where} sent a reply whose field 'usage.{field}' is {_short(value)}, "
+            "not a non-negative integer"
+        )
+    return value
