@@ -30,7 +30,7 @@ from .ltl import (
     parse_prefix,
     response,
 )
-from .monitor import Constraint, Monitor, Status, Verdict, exactly_one
+from .monitor import Constraint, Monitor, Specification, Status, Verdict, exactly_one
 
 __version__ = "0.1.0"
 
@@ -53,10 +53,10 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "DFA", "PATTERNS", "Constraint", "Formula", "Monitor", "Product", "Proposition",
-    "SafetyChipError", "Status", "Verdict", "absence_after", "ap", "at_least", "at_most",
-    "before", "counterexample", "equivalent", "evaluate", "exactly", "exactly_one",
-    "immediate_response", "includes", "never", "not_before", "parse", "parse_prefix",
-    "response", "to_dfa",
+    "SafetyChipError", "Specification", "Status", "Verdict", "absence_after", "ap",
+    "at_least", "at_most", "before", "counterexample", "equivalent", "evaluate", "exactly",
+    "exactly_one", "immediate_response", "includes", "never", "not_before", "parse",
+    "parse_prefix", "response", "to_dfa",
     # loaded on first use
     "Chip", "Env", "PropositionEnv", "Shield", "TraceRecord", "Translator", "VirtualHomeEnv",
     "load_tasks", "make_agent", "run_monitored", "run_unmonitored", "task_monitor",

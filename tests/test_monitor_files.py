@@ -8,13 +8,15 @@ import os
 
 import pytest
 
-from safetychip.errors import SpecificationError, TraceError
+from safetychip.errors import ConflictError, SpecificationError, TraceError
 from safetychip.ltl import parse
 from safetychip.monitor import (
     Constraint,
+    Specification,
     constraints_from_json,
     read_constraints,
     read_trace,
+    smallest_conflict,
     trace_from_json,
     write_constraints,
     write_trace,
@@ -194,6 +196,24 @@ def test_writes_are_atomic(tmp_path, monkeypatch):
         write_constraints(path, ["G b"])
     assert path.read_text(encoding="utf-8") == before
     assert os.listdir(tmp_path) == ["c.json"]
+
+
+# ------------------------------------------------------------------------------ specification
+def test_smallest_conflict():
+    assert smallest_conflict(["G !a", "F a", "G !b"]) == ("c1", "c2")
+    assert smallest_conflict(["G !a", "G !b"]) == ()
+    assert smallest_conflict(["F a"], ["G !a"]) == ("c1",)
+
+
+def test_specification_reads_and_writes_its_file(tmp_path):
+    spec = Specification(["G !(a & b)"], invariants=["G(a | b)"])
+    path = spec.write(tmp_path / "spec.json")
+    again = Specification.read(path)
+    assert again.constraints == spec.constraints and again.invariants == spec.invariants
+    assert json.loads(spec.to_json()) == json.loads(path.read_text(encoding="utf-8"))
+    conflicting = write(tmp_path, "bad.json", ["F a", "G !a"])
+    with pytest.raises(ConflictError, match="contradicts the constraints already accepted"):
+        Specification.read(conflicting)
 
 
 def test_a_string_in_json_data_is_never_a_file_name(tmp_path, monkeypatch):

@@ -25,7 +25,7 @@ from safetychip.errors import (
 )
 from safetychip.llm import ScriptedModel
 from safetychip.ltl import parse
-from safetychip.monitor import Constraint
+from safetychip.monitor import Constraint, smallest_conflict
 from safetychip.translate import (
     MAX_SENTENCE,
     Specification,
@@ -33,7 +33,6 @@ from safetychip.translate import (
     assemble,
     ground_formula,
     load_vocabulary,
-    satisfiable,
 )
 
 
@@ -196,7 +195,7 @@ def test_specification_accepts_whole_constraints_only():
     assert spec.monitor().reset(set()).safe
     with pytest.raises(KeyError, match="no constraint named 'x'"):
         spec.remove("x")
-    assert satisfiable(["G!a", "F a"]) == ("c1", "c2")
+    assert smallest_conflict(["G!a", "F a"]) == ("c1", "c2")
 
 
 def test_invariants_take_part_in_the_checks():

@@ -10,11 +10,11 @@ referring expressions           :func:`recognize` (offline), :class:`LLMRecogniz
 grounding                       :class:`Grounder` (exact match, else cosine similarity)
 lifting                         :func:`lift`, :class:`LiftedSentence`
 lifted translation              :class:`PatternTranslator` (offline), :class:`LLMTranslator`
-assembly and checks             :func:`assemble`, :func:`ground_formula`, :func:`satisfiable`
+assembly and checks             :func:`assemble`, :func:`ground_formula`
 the whole pipeline              :class:`Translator`, :class:`Translation`
 verification by a person        :func:`back_translate`, :func:`witnesses`, :func:`review`,
                                 :class:`ReviewWidget`
-accepted constraints            :class:`Specification`
+accepted constraints            :class:`Specification` (from :mod:`safetychip.monitor`)
 evaluation                      :func:`load_utterances`, :func:`evaluate`
 ==============================  ==================================================================
 
@@ -32,7 +32,8 @@ G!"is_grabbed(phone)"
 'c1'
 """
 
-from ._assemble import assemble, ground_formula, rename_atoms, satisfiable
+from ..monitor import Specification
+from ._assemble import assemble, ground_formula, rename_atoms
 from ._backtranslate import BackTranslation, back_translate, describe, literal_text
 from ._evaluate import EvaluationResult, evaluate, load_utterances
 from ._grammar import Clause, LiftedTranslation, PatternTranslator, normalize, read_clause
@@ -44,7 +45,6 @@ from ._pipeline import MAX_SENTENCE, Translation, Translator
 from ._prompts import PROMPTS, load_prompt
 from ._recognize import Expression, LLMRecognizer, recognize
 from ._review import Review, ReviewCard, Witness, prepare_review, review, witnesses
-from ._specification import Specification
 from ._vocabulary import PREDICATES, SYNONYMS, Vocabulary, load_vocabulary
 from ._widget import ReviewWidget
 
@@ -90,6 +90,5 @@ __all__ = [
     "recognize",
     "rename_atoms",
     "review",
-    "satisfiable",
     "witnesses",
 ]

@@ -3,7 +3,7 @@
 :func:`ground_formula` puts the grounded names back in place of the placeholders;
 :func:`assemble` then checks the result against the environment's vocabulary (predicate
 names, arity, names) and checks that it is satisfiable on its own and together with the
-constraints already accepted, using the :class:`~safetychip.monitor.Monitor`. It returns a
+constraints already accepted (:func:`~safetychip.monitor.smallest_conflict`). It returns a
 :class:`~safetychip.monitor.Constraint` or raises; it never accepts anything itself.
 
 Examples
@@ -28,10 +28,10 @@ from collections.abc import Iterable, Mapping
 
 from ..errors import ConflictError, VocabularyError
 from ..ltl import Formula, Proposition, ap
-from ..monitor import Constraint, Monitor, Status, as_constraints
+from ..monitor import Constraint, as_constraints, smallest_conflict
 from ._vocabulary import Vocabulary
 
-__all__ = ["assemble", "ground_formula", "rename_atoms", "satisfiable"]
+__all__ = ["assemble", "ground_formula", "rename_atoms"]
 
 
 def rename_atoms(formula: Formula, rename) -> Formula:
@@ -104,26 +104,6 @@ def ground_formula(lifted: Formula, placeholders: Mapping[str, str]) -> Formula:
     return rename_atoms(lifted, rename)
 
 
-def satisfiable(
-    constraints: Iterable[Constraint | Formula | str], invariants: Iterable[Formula | str] = ()
-) -> tuple[str, ...]:
-    """``()`` if the constraints can all hold on some finite trace, else a smallest
-    conflicting set of their names (the monitor's attribution).
-
-    Examples
-    --------
-    >>> satisfiable(["G !a", "F a", "G !b"])
-    ('c1', 'c2')
-    >>> satisfiable(["G !a"])
-    ()
-    """
-    monitor = Monitor(list(constraints), invariants)
-    verdict = monitor.reset()
-    if verdict.status is Status.ABORT:
-        return verdict.violated or tuple(c.name for c in monitor.constraints)
-    return ()
-
-
 def assemble(
     lifted: Formula,
     placeholders: Mapping[str, str],
@@ -163,7 +143,7 @@ def assemble(
     formula = ground_formula(lifted, placeholders)
     vocabulary.check(formula)
     constraint = Constraint(formula, sentence, name, pattern)
-    alone = satisfiable([Constraint(formula, sentence, name or "new", pattern)], invariants)
+    alone = smallest_conflict([Constraint(formula, sentence, name or "new", pattern)], invariants)
     if alone:
         raise ConflictError(
             f"{formula} is unsatisfiable on its own: no finite trace satisfies it"
@@ -175,7 +155,9 @@ def assemble(
         label = name or "new"
         if label in {c.name for c in before}:
             label = "new"
-        conflict = satisfiable([*before, Constraint(formula, sentence, label, pattern)], invariants)
+        conflict = smallest_conflict(
+            [*before, Constraint(formula, sentence, label, pattern)], invariants
+        )
         if conflict:
             others = "; ".join(
                 f"{c.name} ({c.sentence or c.formula})" for c in before if c.name in conflict

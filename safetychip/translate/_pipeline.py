@@ -9,7 +9,7 @@ recogniser, exact grounding (embedding only what matches no name) and the
 expressions and translates the lifted sentence. A failure at any step raises a
 :class:`~safetychip.errors.TranslationError` (or the model's
 :class:`~safetychip.errors.LLMError`) and leaves nothing behind: acceptance is a separate,
-explicit step (:class:`~safetychip.translate.Specification`).
+explicit step (:class:`~safetychip.monitor.Specification`).
 
 Examples
 --------

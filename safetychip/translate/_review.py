@@ -7,7 +7,7 @@ shortest trace the formula accepts and the shortest it rejects ("walk to kitchen
 to bathroom: violates"). :func:`review` is the plain function for scripts (it reads the
 person's answers with ``input``); :class:`~safetychip.translate.ReviewWidget` is the same in
 Jupyter. Only an explicit *accept* adds the constraint to a
-:class:`~safetychip.translate.Specification`; an edit is parsed and checked again (names,
+:class:`~safetychip.monitor.Specification`; an edit is parsed and checked again (names,
 arity, satisfiability) before it can be accepted.
 
 Examples
@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from ..automata import DFA
 from ..errors import SafetyChipError
 from ..ltl import Formula, Proposition, parse
-from ..monitor import Constraint, compile_dfa
+from ..monitor import Constraint, compile_dfa, smallest_conflict
 from ._backtranslate import BackTranslation, back_translate
 from ._match import match_pattern
 
@@ -292,8 +292,6 @@ def edit_constraint(
     SafetyChipError
         FormulaSyntaxError, VocabularyError or ConflictError, with the reason.
     """
-    from ._assemble import satisfiable
-
     formula = parse(text)
     if vocabulary is not None:
         vocabulary.check(formula)
@@ -301,9 +299,9 @@ def edit_constraint(
     edited = Constraint(formula, card.sentence, card.constraint.name, found[0] if found else None)
     from ..errors import ConflictError
 
-    if satisfiable([edited], invariants):
+    if smallest_conflict([edited], invariants):
         raise ConflictError(f"{formula} is unsatisfiable on its own", ("new",))
-    conflict = satisfiable([*accepted, Constraint(formula, card.sentence, "new")], invariants)
+    conflict = smallest_conflict([*accepted, Constraint(formula, card.sentence, "new")], invariants)
     if conflict:
         raise ConflictError(
             f"{formula} contradicts {', '.join(c for c in conflict if c != 'new')}"
@@ -327,7 +325,7 @@ def review(
 
     The person answers ``a`` (accept), ``r`` (reject) or ``e`` (edit, then types a formula in
     Spot syntax, which is checked and shown again). With a *specification*, an accepted
-    constraint is added to it (:meth:`~safetychip.translate.Specification.accept`, which
+    constraint is added to it (:meth:`~safetychip.monitor.Specification.accept`, which
     rechecks satisfiability); a conflict is shown and the person decides again.
 
     Parameters

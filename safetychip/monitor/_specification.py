@@ -1,8 +1,10 @@
-"""The specification being built: the constraints a person has accepted, one at a time.
+"""The specification: the constraints accepted so far, jointly satisfiable, with unique names.
 
 :meth:`Specification.accept` is the only way in. It re-checks the constraint against those
 already accepted (and the domain invariants) and either appends it whole or raises, so a
-specification is always satisfiable and never holds a half-accepted constraint.
+specification is always satisfiable and never holds a half-accepted constraint. Whether
+constraints can all hold is the monitor's question before the first action:
+:func:`smallest_conflict` asks it and names a smallest conflicting set.
 
 Examples
 --------
@@ -22,15 +24,42 @@ accepted: no finite trace satisfies it together with c1 (never go to the kitchen
 from __future__ import annotations
 
 import html
-import json
+import os
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 
 from ..errors import ConflictError, SpecificationError
 from ..ltl import Formula, parse
-from ..monitor import Constraint, Monitor, as_constraints
-from ._assemble import satisfiable
+from ._constraint import Constraint, as_constraints
+from ._files import _constraints_json, read_constraints, write_constraints
+from ._monitor import Monitor
+from ._verdict import Status
 
-__all__ = ["Specification"]
+__all__ = ["Specification", "smallest_conflict"]
+
+
+def smallest_conflict(
+    constraints: Iterable[Constraint | Formula | str], invariants: Iterable[Formula | str] = ()
+) -> tuple[str, ...]:
+    """``()`` if the constraints can all hold on some finite trace (under the *invariants*),
+    else the names of a smallest conflicting set: the monitor's ABORT attribution.
+
+    Unnamed constraints are called ``c1``, ``c2``… after their place.
+
+    Examples
+    --------
+    >>> smallest_conflict(["G !a", "F a", "G !b"])
+    ('c1', 'c2')
+    >>> smallest_conflict(["G !a"])
+    ()
+    >>> smallest_conflict(["F a"], invariants=["G !a"])
+    ('c1',)
+    """
+    monitor = Monitor(list(constraints), invariants)
+    verdict = monitor.reset()
+    if verdict.status is Status.ABORT:
+        return verdict.violated or tuple(c.name for c in monitor.constraints)
+    return ()
 
 
 class Specification:
@@ -85,12 +114,12 @@ class Specification:
                 f"a constraint named {name!r} is already accepted; choose another name"
             )
         constraint = Constraint(constraint.formula, constraint.sentence, name, constraint.pattern)
-        if satisfiable([constraint], self.invariants):
+        if smallest_conflict([constraint], self.invariants):
             raise ConflictError(
                 f"{constraint.formula} is unsatisfiable on its own: no finite trace satisfies it",
                 (name,),
             )
-        conflict = satisfiable([*self._constraints, constraint], self.invariants)
+        conflict = smallest_conflict([*self._constraints, constraint], self.invariants)
         if conflict:
             others = "; ".join(
                 f"{c.name} ({c.sentence or c.formula})"
@@ -136,8 +165,42 @@ class Specification:
         return Monitor(self._constraints, self.invariants, **options)
 
     def to_json(self) -> str:
-        """The constraints as the JSON list ``safetychip monitor`` reads."""
-        return json.dumps([c.to_dict() for c in self._constraints], indent=2, ensure_ascii=False)
+        """The text of the constraint file ``safetychip monitor`` reads: the JSON list of the
+        constraints, or with invariants the object ``{"constraints", "invariants"}``."""
+        return _constraints_json(self._constraints, self.invariants)
+
+    def write(self, path: str | os.PathLike[str]) -> Path:
+        """Write :meth:`to_json` to *path* atomically (:func:`write_constraints`); return it.
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> spec = Specification(["G !is_grabbed(phone)"], invariants=["G !(a & b)"])
+        >>> Specification.read(spec.write(Path(tempfile.mkdtemp()) / "spec.json")).constraints
+        (Constraint(name='c1', formula='G!"is_grabbed(phone)"', sentence=''),)
+        """
+        return write_constraints(path, self._constraints, self.invariants)
+
+    @classmethod
+    def read(cls, source, *, syntax: str = "spot") -> Specification:
+        """Accept the constraints of a constraint file one by one, under its invariants.
+
+        Parameters
+        ----------
+        source : str, path, text file or JSON data
+            As for :func:`read_constraints`.
+        syntax : {"spot", "prefix"}
+            The syntax of its formulas.
+
+        Raises
+        ------
+        SpecificationError
+            If the file is malformed (naming the file and the entry).
+        ConflictError
+            If its constraints contradict each other (a smallest conflicting set).
+        """
+        constraints, invariants = read_constraints(source, syntax=syntax)
+        return cls(constraints, invariants=invariants)
 
     def __len__(self) -> int:
         return len(self._constraints)
