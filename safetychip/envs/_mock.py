@@ -199,6 +199,8 @@ class PropositionEnv(Env):
         ActionError
             If the verb or a proposition is unknown.
         """
+        if isinstance(action, _Action):
+            return action
         words = str(action).strip().rstrip(".").split()
         verb = words[0].lower() if words else ""
         if verb == "done" and len(words) == 1:

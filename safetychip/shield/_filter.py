@@ -89,14 +89,14 @@ class MonitorFilter(Filter):
             verdict = monitor.finish()
             monitor.restore(position)
         else:
-            verdict = monitor.check(list(proposal.states))
+            verdict = monitor.check(proposal.states)
         return Judgement.of_verdict(verdict, self.name)
 
     def commit(self, proposal: Proposal, states: Sequence[State]) -> Judgement | None:
         """Commit what ran (DONE: finish the trace); a judgement only if it breaks what the
         check admitted."""
         monitor = self.monitor
-        verdict = monitor.finish() if proposal.done else monitor.commit(list(states))
+        verdict = monitor.finish() if proposal.done else monitor.commit(states)
         return None if verdict.safe else Judgement.of_verdict(verdict, self.name)
 
     def __repr__(self) -> str:

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..monitor import Status, Verdict
 
@@ -17,8 +16,7 @@ __all__ = ["DONE", "Judgement", "Proposal"]
 DONE = "done"
 
 
-@dataclass(frozen=True, slots=True)
-class Proposal:
+class Proposal(NamedTuple):
     """An action an agent proposes, with the proposition states it would produce.
 
     Attributes
@@ -39,9 +37,9 @@ class Proposal:
         return self.action == DONE
 
 
-@dataclass(frozen=True, slots=True)
-class Judgement:
-    """A filter's answer for one proposal (or for the start of an episode).
+class Judgement(NamedTuple):
+    """A filter's answer for one proposal (or for the start of an episode): an immutable
+    record, cheap to make (one per proposal and filter).
 
     Attributes
     ----------

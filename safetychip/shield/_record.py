@@ -26,7 +26,7 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .._io import atomic_write_text
 from ..errors import DataFileError, SafetyChipError, TraceError
@@ -44,8 +44,19 @@ _LEGACY_OUTCOMES = {"refused": "not_executable"}  # safetychip.rollout/1 words
 State = dict[str, bool]
 
 
-@dataclass(frozen=True)
-class Step:
+class _StepFields(NamedTuple):
+    action: str
+    outcome: str
+    states: tuple[State, ...] = ()
+    judgement: Judgement | None = None
+    error: str | None = None
+    script: tuple[str, ...] = ()
+    reply: str | None = None
+    feedback: str | None = None
+    source: str = "agent"
+
+
+class Step(_StepFields):
     """One proposal and what became of it.
 
     Attributes
@@ -71,20 +82,13 @@ class Step:
         Who proposed it: ``"agent"``, or ``"safe_stop"`` for the shield's own continuation.
     """
 
-    action: str
-    outcome: str
-    states: tuple[State, ...] = ()
-    judgement: Judgement | None = None
-    error: str | None = None
-    script: tuple[str, ...] = ()
-    reply: str | None = None
-    feedback: str | None = None
-    source: str = "agent"
+    __slots__ = ()
 
-    def __post_init__(self) -> None:
-        if self.outcome not in OUTCOMES:
-            raise ValueError(f"unknown outcome {self.outcome!r}; choose one of "
+    def __new__(cls, action: str, outcome: str, *args: Any, **kwargs: Any) -> Step:
+        if outcome not in OUTCOMES:
+            raise ValueError(f"unknown outcome {outcome!r}; choose one of "
                              f"{', '.join(OUTCOMES)}")  # fmt: skip
+        return super().__new__(cls, action, outcome, *args, **kwargs)
 
     @property
     def executed(self) -> bool:

@@ -62,6 +62,8 @@ class Shield:
 
     Attributes
     ----------
+    propositions : tuple of str
+        Every proposition recorded: the filters', the extra ones, and the rooms'.
     steps : list of Step
         The episode so far.
     trace : list of dict
@@ -80,6 +82,7 @@ class Shield:
         self.env = env
         self.filters = tuple(filters)
         self.extra = tuple(propositions)
+        self.propositions = self._propositions()
         self.steps: list[Step] = []
         self.trace: list[dict[str, bool]] = []
         self.start: Judgement | None = None
@@ -102,8 +105,7 @@ class Shield:
                 return f.monitor
         return None
 
-    @property
-    def propositions(self) -> tuple[str, ...]:
+    def _propositions(self) -> tuple[str, ...]:
         """Every proposition recorded: the filters', the extra ones, and the rooms'."""
         names = [p for f in self.filters for p in f.propositions]
         names += self.extra
@@ -137,8 +139,11 @@ class Shield:
         plain one). After a refusal nothing may be proposed.
         """
         env = self.env
-        env.track(self.propositions)
+        env.track(())  # the environment may change scene at reset: track its names after
         _, info = env.reset(seed=seed, options=options)
+        self.propositions = self._propositions()
+        env.track(self.propositions)
+        info = {"states": [env.truth(self.propositions)]}
         initial = dict(info["states"][0])
         self.steps, self.trace, self._stopped = [], [initial], False
         answer: Judgement | None = None
@@ -188,26 +193,27 @@ class Shield:
         text = str(parsed)
         if parsed.verb == DONE:
             return self._done(reply)
-        ahead = env.lookahead(text, self.propositions)
+        ahead = env.lookahead(parsed, self.propositions)
         if ahead.error is not None:
             return self._add(Step(text, "not_executable", error=ahead.error, reply=reply))
         proposal = Proposal(text, tuple(ahead.states))
         judgement = self._judge(proposal)
         if not judgement.admitted:
             return self._add(Step(text, "pruned", proposal.states, judgement, reply=reply))
-        *_, truncated, info = env.step(text)
+        *_, truncated, info = env.step(parsed)
         self._stopped = bool(truncated)  # the environment ended the episode
         if info.get("error"):  # the environment changed its mind: nothing ran
             return self._add(Step(text, "not_executable", error=info["error"], reply=reply))
-        produced = tuple(dict(s) for s in info["states"])
+        produced = tuple(info["states"])  # fresh dicts from the environment, kept as they are
         for f in self.filters:
             late = f.commit(proposal, produced)
             if late is not None:  # what ran is not what was admitted: record the truth
                 judgement = late
         self.trace.extend(produced)
-        return self._add(Step(text, "executed", produced, judgement,
-                              script=tuple(info.get("script", ())), reply=reply,
-                              source=source))  # fmt: skip
+        step = Step(text, "executed", produced, judgement, None, tuple(info.get("script", ())),
+                    reply, None, source)
+        self.steps.append(step)
+        return step
 
     def judge(self, action: Any) -> Judgement:
         """What the filters would say about *action* now, without executing it.
