@@ -121,8 +121,8 @@ def virtualhome() -> tuple[float, float]:
             times.append(time.perf_counter() - t0)
         return times
 
-    by = min((statistics.median(hand()) for _ in range(REPEATS)))
-    sh = min((statistics.median(shield_run()) for _ in range(REPEATS)))
+    by = min(statistics.median(hand()) for _ in range(REPEATS))
+    sh = min(statistics.median(shield_run()) for _ in range(REPEATS))
     return by * 1e6, sh * 1e6
 
 
@@ -139,24 +139,31 @@ def main() -> None:
     env = PropositionEnv(atoms)
     flips = proposals(atoms)
     rows = {}
-    for label, run in (("monitor check + commit alone", lambda: monitor_alone(monitor, flips)),
-                       ("by hand (lookahead, check, step, commit)",
-                        lambda: by_hand(env, monitor, flips)),
-                       ("shielded (shield.propose)", lambda: shielded(env, monitor, flips))):
+    for label, run in (
+        ("monitor check + commit alone", lambda: monitor_alone(monitor, flips)),
+        ("by hand (lookahead, check, step, commit)", lambda: by_hand(env, monitor, flips)),
+        ("shielded (shield.propose)", lambda: shielded(env, monitor, flips)),
+    ):
         best = min((run() for _ in range(REPEATS)), key=statistics.median)
         rows[label] = summary(best)
-    print(f"ten robot-demo constraints, {len(atoms)} propositions, {STEPS} proposals, "
-          f"best of {REPEATS} runs (microseconds per proposal)")
+    print(
+        f"ten robot-demo constraints, {len(atoms)} propositions, {STEPS} proposals, "
+        f"best of {REPEATS} runs (microseconds per proposal)"
+    )
     print(f"{'':44}{'median':>9}{'p99':>9}{'max':>9}")
     for label, (median, p99, worst) in rows.items():
         print(f"{label:44}{median:9.1f}{p99:9.1f}{worst:9.1f}")
     hand = rows["by hand (lookahead, check, step, commit)"][0]
     shield = rows["shielded (shield.propose)"][0]
-    print(f"shield overhead over the by-hand loop: {shield - hand:+.1f} us, "
-          f"{100 * (shield / hand - 1):+.1f}% (median)")
+    print(
+        f"shield overhead over the by-hand loop: {shield - hand:+.1f} us, "
+        f"{100 * (shield / hand - 1):+.1f}% (median)"
+    )
     by, sh = virtualhome()
-    print(f"VirtualHome book task, median per proposal: by hand {by:.0f} us, shielded {sh:.0f} us "
-          f"({100 * (sh / by - 1):+.1f}%)")
+    print(
+        f"VirtualHome book task, median per proposal: by hand {by:.0f} us, shielded {sh:.0f} us "
+        f"({100 * (sh / by - 1):+.1f}%)"
+    )
 
 
 if __name__ == "__main__":

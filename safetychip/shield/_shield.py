@@ -210,8 +210,17 @@ class Shield:
             if late is not None:  # what ran is not what was admitted: record the truth
                 judgement = late
         self.trace.extend(produced)
-        step = Step(text, "executed", produced, judgement, None, tuple(info.get("script", ())),
-                    reply, None, source)
+        step = Step(
+            text,
+            "executed",
+            produced,
+            judgement,
+            None,
+            tuple(info.get("script", ())),
+            reply,
+            None,
+            source,
+        )
         self.steps.append(step)
         return step
 
