@@ -39,7 +39,9 @@ __all__ = ["proposition_state", "proposition_states"]
 _SETS = (set, frozenset, list, tuple)
 
 
-def proposition_state(state: Mapping[str, Any] | Iterable[str], atoms: Iterable[str]) -> dict:
+def proposition_state(
+    state: Mapping[str, Any] | Iterable[str], atoms: Iterable[str]
+) -> dict[str, bool]:
     """Read one proposition state over *atoms*: a mapping to booleans, or the set of true ones.
 
     Parameters
