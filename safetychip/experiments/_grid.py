@@ -300,7 +300,7 @@ def run_grid(
 
 def write_csv(frame: Any, path: str | os.PathLike[str], *, timings: bool = False) -> Path:
     """Write the results table as CSV (without the timing column unless asked), atomically."""
-    from ..envs._io import atomic_write_text
+    from .._io import atomic_write_text
 
     data = frame if timings else frame.drop(columns=["seconds"], errors="ignore")
     return atomic_write_text(path, data.to_csv(index=False))

@@ -7,9 +7,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import combinations
 
-from ..automata import DFA, MANAGER, Product, to_dfa
-from ..automata._guards import guard_of, guard_str, holds, is_propositional
-from ..automata._product import SearchBudgetExceeded
+from ..automata import (
+    DFA,
+    MANAGER,
+    Product,
+    SearchBudgetExceeded,
+    guard_of,
+    guard_str,
+    holds,
+    is_propositional,
+    to_dfa,
+)
 from ..errors import MonitorError, SafetyChipError, TraceError
 from ..ltl import Formula, parse
 from ._constraint import Constraint, as_constraints
