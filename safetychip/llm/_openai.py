@@ -61,12 +61,12 @@ _PATTERNS = (
     (
         re.compile(
             r"(?i)\b((?:proxy-)?authorization|x-api-key|api[-_]?key|access[-_]token|cookie"
-            rf"|password|secret)({_SEPARATOR})((?:bearer|basic)\s+)?[^\s\"',;&}}]+"
+            rf"|password|secret)({_SEPARATOR})((?:bearer|basic)\s+)?[^\s\\\"',;&}}]+"
         ),
         rf"\1\2\3{_HIDDEN}",
     ),
     # a Bearer or Basic credential anywhere else
-    (re.compile(r"(?i)\b(bearer|basic)\s+[^\s\"',;&}]+"), rf"\1 {_HIDDEN}"),
+    (re.compile(r"(?i)\b(bearer|basic)\s+[^\s\\\"',;&}]+"), rf"\1 {_HIDDEN}"),
     # an OpenAI-style key
     (re.compile(r"\bsk-[A-Za-z0-9_-]{6,}"), _HIDDEN),
 )
