@@ -1,4 +1,5 @@
-"""Agent queries: the deterministic explanation, the paper's prompt, rollouts, the command."""
+"""Agent queries: the deterministic explanation, the paper's prompt, trace records, the
+command."""
 
 from __future__ import annotations
 
@@ -11,15 +12,14 @@ import pytest
 from safetychip import cli
 from safetychip.errors import DataFileError
 from safetychip.explain import (
-    RecordedRollout,
     agent_query_messages,
     ask_agent_query,
     explain_rollout,
     explain_violation,
-    load_rollout,
 )
 from safetychip.llm import CachedModel, ScriptedModel
 from safetychip.monitor import Constraint, Monitor
+from safetychip.shield import TraceRecord
 
 K, B, H = "agent_at(kitchen)", "agent_at(bathroom)", "agent_at(hallway)"
 
@@ -137,7 +137,7 @@ ROLLOUT = {
     ],
     "initial": {K: False, B: False},
     "steps": [
-        {"action": "walk to hallway", "states": [{K: False, B: False}], "verdict": "ignored"},
+        {"action": "walk to hallway", "states": [{K: False, B: False}]},
         {"action": "walk to kitchen", "states": [{K: True, B: False}]},
         {"action": "walk to bathroom", "states": [[B]]},
         {"action": "walk to kitchen", "states": [[K]]},
@@ -146,7 +146,7 @@ ROLLOUT = {
 
 
 def test_explain_rollout_finds_the_first_violation():
-    q = explain_rollout(RecordedRollout.from_dict(ROLLOUT))
+    q = explain_rollout(TraceRecord.from_dict(ROLLOUT))
     assert (q.step, q.action, q.explanation.violated) == (2, "walk to kitchen", ("order",))
     assert q.valid == [("walk to hallway", ["Safe: (no change)"])]
     assert q.messages()[1].content.endswith(
@@ -156,50 +156,69 @@ def test_explain_rollout_finds_the_first_violation():
 
 
 def test_explain_rollout_step_errors():
-    r = RecordedRollout.from_dict(ROLLOUT, "r.json")
+    r = TraceRecord.from_dict(ROLLOUT)
     with pytest.raises(DataFileError, match=r"r\.json: step 3 \('walk to bathroom'\) is safe"):
-        explain_rollout(r, step=3)
+        explain_rollout(r, step=3, source="r.json")
     with pytest.raises(DataFileError, match="there is no step 9; the rollout has 4"):
         explain_rollout(r, step=9)
     calm = dict(ROLLOUT, steps=ROLLOUT["steps"][:1])
     with pytest.raises(DataFileError, match="no step of the rollout is a violation"):
-        explain_rollout(RecordedRollout.from_dict(calm))
-    clash = dict(ROLLOUT, constraints=["G!a", "F a"])
+        explain_rollout(TraceRecord.from_dict(calm))
+    clash = {"constraints": [{"formula": "G!a"}, {"formula": "F a"}], "initial": [], "steps": []}
     with pytest.raises(DataFileError, match="the chip aborts before the first action"):
-        explain_rollout(RecordedRollout.from_dict(clash))
+        explain_rollout(TraceRecord.from_dict(clash))
+
+
+def test_explain_rollout_skips_what_the_monitor_was_not_asked():
+    refused = {"action": "walk to garden", "error": "there is no garden"}
+    steps = [refused, *ROLLOUT["steps"][1:2], {"action": "done", "outcome": "done"}]
+    r = TraceRecord.from_dict(dict(ROLLOUT, steps=steps))
+    assert r.steps[0].outcome == "not_executable"
+    assert explain_rollout(r).step == 2
+    with pytest.raises(
+        DataFileError,
+        match=r"<rollout>: step 1 \('walk to garden'\) was "
+        r"refused by the environment \(there is no garden\); nothing",
+    ):
+        explain_rollout(r, step=1)
+    with pytest.raises(DataFileError, match=r"step 3 \('done'\) is DONE; nothing to explain"):
+        explain_rollout(r, step=3)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"steps": [{"action": "x", "states": []}]}, "step 1 ('x') has no proposition states"),
+        ({"invariants": ["G ("]}, "invariant 1: cannot parse Spot formula"),
+    ],
+)
+def test_explain_rollout_of_a_malformed_record(change, message):
+    with pytest.raises(DataFileError, match=re.escape(f"r.json: {message}")):
+        explain_rollout(TraceRecord.from_dict(dict(ROLLOUT, **change)), source="r.json")
 
 
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ([], "a rollout is a JSON object"),
-        ({"constraints": []}, "the rollout needs a list 'steps'"),
-        ({"constraints": ["G ("], "steps": []}, "constraint 1: cannot parse Spot formula"),
-        ({"constraints": [3], "steps": []}, "constraint 1 is neither an object nor a formula"),
-        ({"constraints": ["G a"], "steps": [{"states": [[]]}]}, "step 1 needs an 'action' string"),
-        (
-            {"constraints": ["G a"], "steps": [{"action": "x", "states": []}]},
-            "step 1 ('x') needs a non-empty list 'states'",
-        ),
-        (
-            {"constraints": ["G a"], "steps": [{"action": "x", "states": [3]}]},
-            "step 1: a state is an object or a list of true atoms",
-        ),
-        ({"constraints": ["G a"], "steps": [], "initial": 3}, "'initial' is an object or a list"),
+        ([], "a trace record is a JSON object, got list"),
+        ({"constraints": [], "initial": []}, "not a trace record: missing field 'steps'"),
+        (dict(ROLLOUT, initial=3), "the proposition state must be a mapping"),
     ],
 )
-def test_malformed_rollouts(data, message):
-    with pytest.raises(DataFileError, match=re.escape(message)):
-        RecordedRollout.from_dict(data)
+def test_a_malformed_rollout_file_is_named(tmp_path, data, message):
+    f = tmp_path / "r.json"
+    f.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(DataFileError, match=re.escape(f"{f}: ") + ".*" + re.escape(message)):
+        TraceRecord.load(f)
 
 
 def test_load_rollout_errors(tmp_path):
-    with pytest.raises(DataFileError, match="no such rollout file"):
-        load_rollout(tmp_path / "none.json")
+    with pytest.raises(DataFileError, match=r"none\.json: no such file"):
+        TraceRecord.load(tmp_path / "none.json")
     bad = tmp_path / "bad.json"
     bad.write_text("{", encoding="utf-8")
-    with pytest.raises(DataFileError, match="not JSON"):
-        load_rollout(bad)
+    with pytest.raises(DataFileError, match=r"bad\.json: not valid JSON"):
+        TraceRecord.load(bad)
 
 
 def run(args):
@@ -232,7 +251,7 @@ def test_cli_explain_with_a_replayed_model(tmp_path):
     f = tmp_path / "rollout.json"
     f.write_text(json.dumps(ROLLOUT), encoding="utf-8")
     cache = tmp_path / "llm.sqlite"
-    q = explain_rollout(load_rollout(f))
+    q = explain_rollout(TraceRecord.load(f))
     recorder = CachedModel(
         ScriptedModel(["Reason of violation: bathroom first."], name="gpt-x"), cache, mode="record"
     )
@@ -243,7 +262,8 @@ def test_cli_explain_with_a_replayed_model(tmp_path):
 
 
 def test_explains_a_rollout_recorded_by_the_environment(tmp_path):
-    from safetychip.envs import VirtualHomeEnv, load_tasks, run_monitored, task_monitor
+    from safetychip.envs import VirtualHomeEnv, load_tasks, task_monitor
+    from safetychip.shield import run_monitored
 
     task = load_tasks(suite="four_room")[0]
     watched = run_monitored(VirtualHomeEnv(task=task), task.example_plan, task_monitor(task))

@@ -154,3 +154,23 @@ def test_a_refused_plan_step_is_an_error(t):
             env_factory=lambda: VirtualHomeEnv("apartment_1"),
             options={"initial": ["agent_at(bedroom)"]},
         )
+
+
+def test_plan_trace_proposes_through_a_shield_without_filters():
+    from safetychip.envs import PropositionEnv
+
+    def env():
+        return PropositionEnv(["a", "b"], rooms=["r1", "r2"])
+
+    start, steps = plan_trace(["set a", "go to r2", "done", "set b"], ["a"], env_factory=env)
+    assert start == {"a": False}  # the rooms the shield tracks are not reported
+    assert [(s.action, s.states) for s in steps] == [
+        ("set a", ({"a": True},)),
+        ("go to r2", ({"a": True},)),
+    ]
+    with pytest.raises(
+        QueryError,
+        match=r"step 1 of the plan, 'fly', would be refused by the environment: "
+        r"cannot read 'fly'",
+    ):
+        plan_trace(["fly"], ["a"], env_factory=env)

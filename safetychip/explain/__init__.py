@@ -9,7 +9,8 @@ agent query, language model  :func:`agent_query_messages`, :func:`ask_agent_quer
                              :class:`LLMExplanation`
 human query                  :func:`answer_query`, :func:`question_formula`, :func:`plan_trace`,
                              :class:`HumanAnswer`
-recorded rollouts            :class:`RecordedRollout`, :func:`load_rollout`, :func:`explain_rollout`
+recorded episodes            :func:`explain_rollout` (of a :class:`~safetychip.shield.TraceRecord`),
+                             :class:`RolloutQuery`
 ===========================  ====================================================================
 
 Examples
@@ -30,28 +31,19 @@ from ._agent import (
     explain_violation,
 )
 from ._human import HumanAnswer, PlanStep, answer_query, plan_trace, question_formula
-from ._rollout import (
-    RecordedRollout,
-    RecordedStep,
-    RolloutQuery,
-    explain_rollout,
-    load_rollout,
-)
+from ._rollout import RolloutQuery, explain_rollout
 
 __all__ = [
     "AgentExplanation",
     "HumanAnswer",
     "LLMExplanation",
     "PlanStep",
-    "RecordedRollout",
-    "RecordedStep",
     "RolloutQuery",
     "agent_query_messages",
     "answer_query",
     "ask_agent_query",
     "explain_rollout",
     "explain_violation",
-    "load_rollout",
     "plan_trace",
     "question_formula",
 ]

@@ -17,9 +17,10 @@ will you C at most / exactly /      the counting patterns
 at least / more than n times?
 ==================================  ==========================================
 
-The plan is rolled out without executing it (:func:`plan_trace`): on a fresh copy of the
-environment, each action is previewed and then stepped there, never in the agent's own
-environment; or the plan's recorded proposition states are used. The question's automaton
+The plan is rolled out without executing it (:func:`plan_trace`): each action is proposed
+through a :class:`~safetychip.shield.Shield` with no filter on a fresh copy of the
+environment (previewed, then stepped there), never in the agent's own environment; or the
+plan's recorded proposition states are used. The question's automaton
 is progressed along the trace; the answer is settled at the first step after which every
 continuation agrees (or at the end of the plan), and that step and its state change are
 the evidence.
@@ -44,9 +45,11 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from ..envs import Env
 from ..errors import QueryError, SafetyChipError
 from ..ltl import XS, F, Formula, G, Not, U
 from ..monitor import compile_dfa
+from ..shield import Shield
 from ._words import changes
 
 __all__ = ["HumanAnswer", "PlanStep", "answer_query", "plan_trace", "question_formula"]
@@ -59,10 +62,8 @@ _ASK = re.compile(
 )
 
 
-def _question_body(text: str, question: str) -> str:
-    from ..translate import normalize
-
-    t = normalize(text)
+def _question_body(text: str, question: str, translator) -> str:
+    t = translator.normalize(text)
     m = _ASK.match(t)
     if m is None:
         raise QueryError(
@@ -72,10 +73,8 @@ def _question_body(text: str, question: str) -> str:
     return t[m.end() :].strip()
 
 
-def _read(text: str, question: str):
-    from ..translate import read_clause
-
-    c = read_clause(text)
+def _read(text: str, question: str, translator):
+    c = translator.read_clause(text)
     if c is None:
         raise QueryError(
             f"cannot read {text!r} in the question {question!r}; ask about going "
@@ -97,32 +96,33 @@ def _literal(c, like=None) -> Formula:
     return ap(f"{predicate}({c.letters[0]})")
 
 
-def _lifted_question(body: str, question: str) -> Formula:
-    from ..translate import PatternTranslator
+def _lifted_question(body: str, question: str, translator) -> Formula:
+    def read(text: str):
+        return _read(text, question, translator)
 
     m = re.fullmatch(r"(.+?)\s+(?:before|ahead of|prior to)\s+(.+)", body)
     if m:
-        c1, c2 = _read(m.group(1), question), _read(m.group(2), question)
+        c1, c2 = read(m.group(1)), read(m.group(2))
         return U(Not(_literal(c2, c1)), _literal(c1, c2))
     m = re.fullmatch(r"(.+?)\s+after\s+(.+)", body)
     if m:
-        c1, c2 = _read(m.group(1), question), _read(m.group(2), question)
+        c1, c2 = read(m.group(1)), read(m.group(2))
         return F(_literal(c2, c1) & XS(F(_literal(c1, c2))))
     m = re.fullmatch(r"(?:first\s+)?(.+?)\s*,?\s+(?:and\s+)?then\s+(.+)", body)
     if m:
-        c1, c2 = _read(m.group(1), question), _read(m.group(2), question)
+        c1, c2 = read(m.group(1)), read(m.group(2))
         return F(_literal(c1, c2) & XS(F(_literal(c2, c1))))
     m = re.fullmatch(r"(?:not|never)\s+(.+)", body)
     if m:
-        c = _read(m.group(1), question)
+        c = read(m.group(1))
         return G(Not(_literal(c)))
     try:
-        counted = PatternTranslator()(body)
+        counted = translator.read_pattern(body)
     except SafetyChipError:
         counted = None
     if counted is not None and counted.pattern in ("never", "at_most", "at_least", "exactly"):
         return counted.formula
-    c = _read(body, question)
+    c = read(body)
     return G(Not(_literal(c))) if c.avoid else F(_literal(c))
 
 
@@ -134,7 +134,9 @@ def question_formula(question: str, translator) -> Formula:
     question : str
         The question.
     translator : Translator
-        Supplies the recogniser, the grounder and the vocabulary.
+        Supplies the steps of reading a sentence: :meth:`~safetychip.translate.Translator.lift`
+        (recognise, ground, lift), the grammar's ``normalize``, ``read_clause`` and
+        ``read_pattern``, and :meth:`~safetychip.translate.Translator.ground`.
 
     Raises
     ------
@@ -143,16 +145,9 @@ def question_formula(question: str, translator) -> Formula:
     SentenceError, GroundingError, VocabularyError
         As for constraints.
     """
-    from ..translate import ground_formula, lift
-
-    text = translator.check_sentence(question)
-    expressions = translator.recognizer(text)
-    groundings = [translator.grounder.ground(e) for e in expressions]
-    lifted = lift(text, [(e.start, e.end) for e in expressions], groundings)
-    formula = _lifted_question(_question_body(lifted.text, question), question)
-    grounded = ground_formula(formula, lifted.placeholders)
-    translator.vocabulary.check(grounded)
-    return grounded
+    lifted = translator.lift(question)
+    body = _question_body(lifted.text, question, translator)
+    return translator.ground(_lifted_question(body, question, translator), lifted.placeholders)
 
 
 @dataclass(frozen=True)
@@ -167,16 +162,17 @@ def plan_trace(
     plan: Sequence[str],
     propositions: Iterable[str],
     *,
-    env_factory: Callable[[], object] | None = None,
+    env_factory: Callable[[], Env] | None = None,
     options: Mapping | None = None,
     states: Sequence | None = None,
     initial=None,
 ) -> tuple[dict[str, bool], list[PlanStep]]:
     """The proposition states a plan would produce, without executing it.
 
-    Either *env_factory* (a fresh environment, reset with *options*; each action is
-    previewed, then stepped in that copy only) or recorded *states* (one list of states per
-    action, and the *initial* state) must be given.
+    Either *env_factory* (a fresh environment, reset with *options*; each action is proposed
+    through a :class:`~safetychip.shield.Shield` with no filter, so previewed, then stepped
+    in that copy only) or recorded *states* (one list of states per action, and the
+    *initial* state) must be given.
 
     Raises
     ------
@@ -215,22 +211,19 @@ def plan_trace(
             "give env_factory (a fresh environment to roll the plan out in) or "
             "the plan's recorded states"
         )
-    env = env_factory()
-    env.track(props)  # type: ignore[attr-defined]
-    _, info = env.reset(options=dict(options or {}))  # type: ignore[attr-defined]
-    start = dict(info["states"][0])
+    shield = Shield(env_factory(), (), propositions=props)
+    shield.reset(options=dict(options or {}))
+    start = full(shield.state)
     for k, action in enumerate(plan, 1):
         if action.strip().lower() == "done":
             break
-        produced = env.preview(action, props)  # type: ignore[attr-defined]
-        if not produced:
-            _, _, _, _, step_info = env.step(action)  # type: ignore[attr-defined]
+        step = shield.propose(action)
+        if not step.executed:
             raise QueryError(
                 f"step {k} of the plan, {action!r}, would be refused by the "
-                f"environment: {step_info.get('error')}"
+                f"environment: {step.error}"
             )
-        env.step(action)  # type: ignore[attr-defined]
-        steps.append(PlanStep(action, tuple(dict(s) for s in produced)))
+        steps.append(PlanStep(action, tuple(full(s) for s in step.states)))
     return start, steps
 
 

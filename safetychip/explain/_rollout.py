@@ -1,8 +1,8 @@
-"""Recorded rollouts, and agent queries on them (what ``safetychip explain`` reads).
+"""Agent queries on a recorded episode (what ``safetychip explain`` reads).
 
-A rollout file is one JSON object: a record written by
-:meth:`safetychip.envs.Rollout.save` (``"format": "safetychip.rollout/1"``), or this
-minimal form::
+The record is the shield's :class:`~safetychip.shield.TraceRecord`, read from a file with
+:meth:`TraceRecord.load <safetychip.shield.TraceRecord.load>`: a record the shield wrote
+(``safetychip.trace/1``), a ``safetychip.rollout/1`` record, or this minimal form::
 
     {"constraints": [{"name": "c1", "sentence": "...", "formula": "..."}, ...],
      "invariants": ["formula", ...],                      (optional)
@@ -10,15 +10,15 @@ minimal form::
      "steps": [{"action": "walk to kitchen", "states": [{...}, ...]}, ...]}
 
 Each step gives the proposed action and the proposition states it produced (or would have
-produced, for a pruned action); a step the environment refused (``"error"``, no states) is
-skipped, as the monitor was never asked about it. Other keys, such as a recorded verdict,
-are ignored: the monitor is replayed from the constraints. Safe steps are committed; a
-violation is explained and, as an agent does, not committed. :func:`explain_rollout` also
-takes a :class:`safetychip.envs.Rollout` object directly.
+produced, for a pruned action). Steps without states (refused by the environment, DONE) are
+skipped, as the monitor was never asked about their states. What the record says the shield
+decided is not used: the monitor is replayed from the constraints and the invariants. Safe
+steps are committed; a violation is explained and, as the shield does, not committed.
 
 Examples
 --------
->>> r = RecordedRollout.from_dict({
+>>> from safetychip.shield import TraceRecord
+>>> r = TraceRecord.from_dict({
 ...     "constraints": [{"name": "c1", "sentence": "Never pick up the phone",
 ...                      "formula": 'G!"is_grabbed(phone)"'}],
 ...     "initial": [], "steps": [{"action": "grab phone", "states": [["is_grabbed(phone)"]]}]})
@@ -29,129 +29,22 @@ Examples
 
 from __future__ import annotations
 
-import json
-import os
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 
 from ..errors import DataFileError, SafetyChipError
-from ..ltl import Formula, parse
+from ..ltl import parse
 from ..monitor import Constraint, Monitor, Status, Verdict
+from ..shield import DONE, TraceRecord
 from ._agent import AgentExplanation, agent_query_messages, explain_violation
 
-__all__ = ["RecordedRollout", "RecordedStep", "RolloutQuery", "explain_rollout", "load_rollout"]
+__all__ = ["RolloutQuery", "explain_rollout"]
 
-
-@dataclass(frozen=True)
-class RecordedStep:
-    """One proposed action and its proposition states (true atoms or mappings); *error* is
-    the environment's refusal (then there are no states)."""
-
-    action: str
-    states: tuple[Any, ...]
-    error: str | None = None
-
-
-@dataclass(frozen=True)
-class RecordedRollout:
-    """A recorded rollout: constraints, invariants, the initial state and the steps."""
-
-    constraints: tuple[Constraint, ...]
-    steps: tuple[RecordedStep, ...]
-    initial: Any = frozenset()
-    invariants: tuple[Formula, ...] = ()
-    source: str = "<dict>"
-
-    @classmethod
-    def from_dict(cls, data: Any, source: str = "<dict>") -> RecordedRollout:
-        """Read the JSON form (see the module notes).
-
-        Raises
-        ------
-        DataFileError
-            Naming the source and the offending entry.
-        """
-        if not isinstance(data, dict):
-            raise DataFileError(source, "a rollout is a JSON object with 'constraints' and 'steps'")
-        for key in ("constraints", "steps"):
-            if not isinstance(data.get(key), list):
-                raise DataFileError(source, f"the rollout needs a list {key!r}")
-        constraints = []
-        for i, item in enumerate(data["constraints"], 1):
-            try:
-                if isinstance(item, str):
-                    constraints.append(Constraint(parse(item), name=f"c{i}"))
-                elif isinstance(item, dict):
-                    c = Constraint.from_dict(item)
-                    constraints.append(
-                        c if c.name else Constraint(c.formula, c.sentence, f"c{i}", c.pattern)
-                    )
-                else:
-                    raise DataFileError(
-                        source, f"constraint {i} is neither an object nor a formula string"
-                    )
-            except SafetyChipError as err:
-                if isinstance(err, DataFileError):
-                    raise
-                raise DataFileError(source, f"constraint {i}: {err}") from None
-        invariants = []
-        for i, text in enumerate(data.get("invariants", []), 1):
-            try:
-                invariants.append(parse(text))
-            except (SafetyChipError, TypeError) as err:
-                raise DataFileError(source, f"invariant {i}: {err}") from None
-        steps = []
-        for k, step in enumerate(data["steps"], 1):
-            if not isinstance(step, dict) or not isinstance(step.get("action"), str):
-                raise DataFileError(source, f"step {k} needs an 'action' string")
-            states = step.get("states")
-            if isinstance(states, dict):
-                states = [states]
-            if step.get("error") is not None and not states:
-                steps.append(RecordedStep(step["action"], (), str(step["error"])))
-                continue
-            if not isinstance(states, list) or not states:
-                raise DataFileError(
-                    source, f"step {k} ({step['action']!r}) needs a non-empty list 'states'"
-                )
-            for s in states:
-                if not isinstance(s, (dict, list)):
-                    raise DataFileError(
-                        source, f"step {k}: a state is an object or a list of true atoms"
-                    )
-            steps.append(
-                RecordedStep(
-                    step["action"],
-                    tuple(s if isinstance(s, dict) else frozenset(s) for s in states),
-                )
-            )
-        initial = data.get("initial", data.get("initial_state", []))
-        if isinstance(initial, list):
-            initial = frozenset(initial)
-        elif not isinstance(initial, dict):
-            raise DataFileError(source, "'initial' is an object or a list of true atoms")
-        return cls(tuple(constraints), tuple(steps), initial, tuple(invariants), source)
-
-
-def load_rollout(path: str | os.PathLike[str]) -> RecordedRollout:
-    """Read a rollout file.
-
-    Raises
-    ------
-    DataFileError
-        If the file is missing, not JSON, or malformed.
-    """
-    source = Path(path)
-    try:
-        data = json.loads(source.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DataFileError(str(source), "no such rollout file") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise DataFileError(str(source), f"cannot read: {err}") from None
-    except json.JSONDecodeError as err:
-        raise DataFileError(str(source), f"not JSON: {err.msg} at line {err.lineno}") from None
-    return RecordedRollout.from_dict(data, str(source))
+#: Steps the monitor is not asked about, by outcome, and why.
+_SKIPPED = {
+    "done": "is DONE",
+    "not_executable": "was refused by the environment ({error})",
+    "error": "is no usable action ({error})",
+}
 
 
 @dataclass(frozen=True)
@@ -199,38 +92,49 @@ class RolloutQuery:
         }
 
 
-def explain_rollout(rollout, *, step: int | None = None) -> RolloutQuery:
-    """Replay *rollout* through the monitor and explain its first violation (or *step*).
+def explain_rollout(
+    record: TraceRecord, *, step: int | None = None, source: str = "<rollout>"
+) -> RolloutQuery:
+    """Replay *record* through the monitor and explain its first violation (or *step*).
 
-    *rollout* is a :class:`RecordedRollout` or a :class:`safetychip.envs.Rollout`. Steps are
-    numbered from 1 as recorded; steps the environment refused are skipped.
+    Parameters
+    ----------
+    record : TraceRecord
+        The episode; steps are numbered from 1 as recorded.
+    step : int, optional
+        The step to explain (default: the first violation).
+    source : str, optional
+        Where the record comes from (its file), for the error messages.
 
     Raises
     ------
-    SafetyChipError
-        If the constraints are unsatisfiable (the chip aborts before the first action), if
-        there is no violation to explain, or *step* is not one.
+    DataFileError
+        Naming *source*: if an invariant cannot be read, the constraints are unsatisfiable
+        (the chip aborts before the first action), a step the monitor is asked about has
+        no states, there is no violation to explain, or *step* is not one.
     """
-    source = getattr(rollout, "source", None) or "<rollout>"
-    invariants = [parse(i) if isinstance(i, str) else i for i in rollout.invariants]
-    monitor = Monitor(rollout.constraints, invariants)
-    start = monitor.reset(rollout.initial)
+    invariants = []
+    for i, text in enumerate(record.invariants, 1):
+        try:
+            invariants.append(parse(text))
+        except SafetyChipError as err:
+            raise DataFileError(source, f"invariant {i}: {err}") from None
+    monitor = Monitor(record.constraints, invariants)
+    start = monitor.reset(record.initial)
     if start.status is Status.ABORT:
         raise DataFileError(source, f"the chip aborts before the first action: {start.reason}")
-    if step is not None and not 1 <= step <= len(rollout.steps):
-        raise DataFileError(
-            source, f"there is no step {step}; the rollout has {len(rollout.steps)}"
-        )
+    if step is not None and not 1 <= step <= len(record.steps):
+        raise DataFileError(source, f"there is no step {step}; the rollout has {len(record.steps)}")
     valid: list[tuple[str, list[str]]] = []
-    for k, s in enumerate(rollout.steps, 1):
-        if not s.states:  # refused by the environment: the monitor was not asked
+    for k, s in enumerate(record.steps, 1):
+        skipped = _SKIPPED.get("done" if s.action == DONE else s.outcome)
+        if skipped is not None:
             if step == k:
-                raise DataFileError(
-                    source,
-                    f"step {k} ({s.action!r}) was refused by the "
-                    f"environment ({s.error}); nothing to explain",
-                )
+                why = skipped.format(error=s.error)
+                raise DataFileError(source, f"step {k} ({s.action!r}) {why}; nothing to explain")
             continue
+        if not s.states:
+            raise DataFileError(source, f"step {k} ({s.action!r}) has no proposition states")
         verdict = monitor.check(list(s.states))
         if not verdict.safe and (step is None or step == k):
             explanation = explain_violation(

@@ -28,7 +28,7 @@ safetychip.errors.SentenceError: the sentence is empty: write one constraint in 
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from .._text import hidden_character
@@ -36,8 +36,8 @@ from ..errors import OutOfGrammarError, SentenceError
 from ..llm import ChatModel, Embedder
 from ..ltl import PATTERNS, Formula
 from ..monitor import Constraint
-from ._assemble import assemble
-from ._grammar import LiftedTranslation, PatternTranslator
+from ._assemble import assemble, ground_formula
+from ._grammar import LiftedTranslation, PatternTranslator, normalize, read_clause
 from ._ground import MARGIN, THRESHOLD, Grounder, Grounding
 from ._lift import LiftedSentence, lift
 from ._llm import LLMTranslator
@@ -184,7 +184,18 @@ class Translator:
     recognizer, lifted_translator : callable, optional
         Replace one step: ``recognizer(sentence) -> list[Expression]``,
         ``lifted_translator(lifted_text) -> LiftedTranslation``.
+
+    Notes
+    -----
+    Readers of other sentence forms (the human queries' questions) use the steps one by one:
+    :meth:`lift`, the grammar's :meth:`normalize`, :meth:`read_clause` and
+    :meth:`read_pattern`, then :meth:`ground`.
     """
+
+    #: The offline grammar's text normaliser (:func:`safetychip.translate.normalize`).
+    normalize = staticmethod(normalize)
+    #: The offline grammar's clause reader (:func:`safetychip.translate.read_clause`).
+    read_clause = staticmethod(read_clause)
 
     def __init__(
         self,
@@ -284,9 +295,7 @@ class Translator:
             See :mod:`safetychip.errors`; also any ``LLMError`` of the model.
         """
         text = self.check_sentence(sentence)
-        expressions = tuple(self.recognizer(text))
-        groundings = tuple(self.grounder.ground(e) for e in expressions)
-        lifted = lift(text, [(e.start, e.end) for e in expressions], groundings)
+        expressions, groundings, lifted = self._lift(text)
         try:
             result: LiftedTranslation = self.lifted_translator(lifted.text)
         except OutOfGrammarError as err:
@@ -321,6 +330,56 @@ class Translator:
         )
 
     __call__ = translate
+
+    def _lift(self, text: str) -> tuple[tuple[Expression, ...], tuple[Grounding, ...],
+                                        LiftedSentence]:  # fmt: skip
+        expressions = tuple(self.recognizer(text))
+        groundings = tuple(self.grounder.ground(e) for e in expressions)
+        return expressions, groundings, lift(text, [(e.start, e.end) for e in expressions],
+                                             groundings)  # fmt: skip
+
+    def lift(self, sentence: object) -> LiftedSentence:
+        """*sentence* with its referring expressions recognised, grounded and replaced by
+        placeholders, as :meth:`translate` does first.
+
+        Raises
+        ------
+        SentenceError, GroundingError
+            See :mod:`safetychip.errors`; also any ``LLMError`` of the model.
+
+        Examples
+        --------
+        >>> t = Translator(Vocabulary.from_names(["kitchen"]), embedder=None)
+        >>> lifted = t.lift("Will you go to the kitchen?")
+        >>> lifted.text, dict(lifted.placeholders)
+        ('Will you go to [a]?', {'a': 'kitchen'})
+        """
+        return self._lift(self.check_sentence(sentence))[2]
+
+    def ground(self, formula: Formula, placeholders: Mapping[str, str]) -> Formula:
+        """*formula* over placeholders, grounded by *placeholders* (letter -> name) and
+        checked against the vocabulary.
+
+        Raises
+        ------
+        VocabularyError
+            If an atom is unknown to the vocabulary, or a placeholder is unbound.
+        """
+        grounded = ground_formula(formula, placeholders)
+        self.vocabulary.check(grounded)
+        return grounded
+
+    @staticmethod
+    def read_pattern(lifted: str) -> LiftedTranslation:
+        """The offline grammar's reading of a lifted sentence
+        (:class:`~safetychip.translate.PatternTranslator`), whatever the lifted translator.
+
+        Raises
+        ------
+        OutOfGrammarError
+            If the grammar does not read it.
+        """
+        return PatternTranslator()(lifted)
 
     def __repr__(self) -> str:
         return f"<Translator {self.name} over {self.vocabulary!r}>"
