@@ -20,6 +20,7 @@ from safetychip.cli import (
     main,
     reproduction_steps,
 )
+from safetychip.monitor import _files
 
 DATA = Path(__file__).parent / "data"
 VERDICTS = DATA / "verdicts.jsonl"
@@ -444,7 +445,7 @@ def test_unreadable_file(capsys, tmp_path, monkeypatch):
     def refuse(file, *args, **kwargs):  # chmod would not stop root
         raise PermissionError(13, "Permission denied", str(file))
 
-    monkeypatch.setattr(cli, "open", refuse, raising=False)
+    monkeypatch.setattr(_files, "open", refuse, raising=False)  # the trace file's reader
     status, out, err = run(capsys, "check", "a", "--trace", str(path))
     assert_error(status, out, err, "check", f"{path}: cannot read: Permission denied")
 

@@ -10,6 +10,7 @@ import matplotlib.figure
 import pytest
 
 from safetychip.cli import main, reproduction_steps
+from safetychip.cli.experiment import parse_ks
 from safetychip.experiments import (
     ablation_table,
     abort_table,
@@ -21,7 +22,6 @@ from safetychip.experiments import (
     run_grid,
     write_report,
 )
-from safetychip.experiments._cli import parse_ks
 
 matplotlib.use("Agg")
 

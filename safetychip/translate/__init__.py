@@ -15,7 +15,7 @@ the whole pipeline              :class:`Translator`, :class:`Translation`
 verification by a person        :func:`back_translate`, :func:`witnesses`, :func:`review`,
                                 :class:`ReviewWidget`
 accepted constraints            :class:`Specification` (from :mod:`safetychip.monitor`)
-evaluation                      :func:`load_utterances`, :func:`evaluate`
+evaluation                      :func:`load_utterances`, :func:`evaluate`, :data:`UTTERANCES`
 ==============================  ==================================================================
 
 Prompts are text files under ``data/prompts/`` (:func:`load_prompt`).
@@ -35,7 +35,7 @@ G!"is_grabbed(phone)"
 from ..monitor import Specification
 from ._assemble import assemble, ground_formula, rename_atoms
 from ._backtranslate import BackTranslation, back_translate, describe, literal_text
-from ._evaluate import EvaluationResult, evaluate, load_utterances
+from ._evaluate import UTTERANCES, EvaluationResult, evaluate, load_utterances
 from ._grammar import Clause, LiftedTranslation, PatternTranslator, normalize, read_clause
 from ._ground import Grounder, Grounding
 from ._lift import LiftedSentence, lift
@@ -53,6 +53,7 @@ __all__ = [
     "PREDICATES",
     "PROMPTS",
     "SYNONYMS",
+    "UTTERANCES",
     "BackTranslation",
     "Clause",
     "EvaluationResult",

@@ -9,12 +9,12 @@ import argparse
 import json
 import sys
 
+from ._common import EXIT_OK, Command, add_model_arguments, model_from_args
+
 __all__ = ["COMMANDS"]
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
-    from ..translate._cli import add_model_arguments
-
     p.add_argument("rollout", metavar="ROLLOUT.json", help="the recorded rollout")
     p.add_argument(
         "--step",
@@ -32,10 +32,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..cli import EXIT_OK
-    from ..translate._cli import model_from_args
-    from ._agent import ask_agent_query
-    from ._rollout import explain_rollout, load_rollout
+    from ..explain import ask_agent_query, explain_rollout, load_rollout
 
     model = model_from_args(args)
     query = explain_rollout(load_rollout(args.rollout), step=args.step)
@@ -69,21 +66,15 @@ example:
 """
 
 
-def _commands():
-    from ..cli import Command
-
-    return [
-        Command(
-            "explain",
-            "why a recorded rollout's action was refused (agent query, JSON)",
-            _configure,
-            _run,
-            epilog=_EPILOG,
-            description="Replay a recorded rollout through the constraint monitor and explain a\n"
-            "refused action: which constraint, which propositions changed, what is still owed,\n"
-            "and what would make the action allowed.",
-        )
-    ]
-
-
-COMMANDS = _commands()
+COMMANDS = (
+    Command(
+        "explain",
+        "why a recorded rollout's action was refused (agent query, JSON)",
+        _configure,
+        _run,
+        epilog=_EPILOG,
+        description="Replay a recorded rollout through the constraint monitor and explain a\n"
+        "refused action: which constraint, which propositions changed, what is still owed,\n"
+        "and what would make the action allowed.",
+    ),
+)

@@ -1,6 +1,18 @@
-"""``safetychip translate``: English constraints to grounded formulas, as JSON.
+r"""``safetychip translate``: English constraints to grounded formulas, as JSON.
 
 Registered in :data:`safetychip.cli.COMMAND_MODULES`; heavy imports happen in ``run``.
+
+Examples
+--------
+>>> from safetychip.cli import main
+>>> main(["translate", "Never pick up the phone", "--scene", "spot_demo", "--no-embed",
+...       "--indent", "1"])  # doctest: +ELLIPSIS
+{
+ "sentence": "Never pick up the phone",
+...
+ "formula": "G!\"is_grabbed(phone)\"",
+...
+0
 """
 
 from __future__ import annotations
@@ -8,8 +20,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
-__all__ = ["COMMANDS", "model_from_args"]
+from ._common import EXIT_INPUT, EXIT_OK, Command, add_model_arguments, error, model_from_args
+
+__all__ = ["COMMANDS"]
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
@@ -64,53 +79,8 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--indent", type=int, metavar="N", help="indent the JSON by N spaces")
 
 
-def add_model_arguments(p: argparse.ArgumentParser) -> None:
-    """``--model``, ``--cache`` and ``--replay``, shared with ``safetychip explain``."""
-    p.add_argument(
-        "--model",
-        metavar="NAME",
-        help="use this chat model (an OpenAI-compatible endpoint configured by "
-        "OPENAI_API_KEY and OPENAI_BASE_URL) instead of the offline translator",
-    )
-    p.add_argument(
-        "--cache",
-        metavar="FILE",
-        help="with --model: record/replay the model's replies in this SQLite file",
-    )
-    p.add_argument(
-        "--replay",
-        action="store_true",
-        help="with --model and --cache: answer only from the cache, never call",
-    )
-    p.add_argument(
-        "--timeout",
-        type=float,
-        default=60.0,
-        metavar="S",
-        help="with --model: seconds to wait for each reply (default 60)",
-    )
-
-
-def model_from_args(args: argparse.Namespace):
-    """The chat model the arguments ask for, or None."""
-    from ..errors import LLMUsageError
-
-    if args.model is None:
-        if args.cache or args.replay:
-            raise LLMUsageError("--cache and --replay need --model NAME")
-        return None
-    from ..llm import CachedModel, OpenAIChatModel, OpenAIEndpoint
-
-    model = OpenAIChatModel(args.model, OpenAIEndpoint(timeout=args.timeout))
-    if args.cache:
-        return CachedModel(model, args.cache, mode="replay" if args.replay else "auto")
-    if args.replay:
-        raise LLMUsageError("--replay needs --cache FILE")
-    return model
-
-
-def _translator(args: argparse.Namespace, vocabulary):
-    from ._pipeline import Translator
+def _translator(args: argparse.Namespace, vocabulary: Any) -> Any:
+    from ..translate import Translator
 
     options = {"model": model_from_args(args)}
     if args.no_embed:
@@ -121,9 +91,8 @@ def _translator(args: argparse.Namespace, vocabulary):
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..cli import EXIT_INPUT, EXIT_OK, _error
     from ..errors import SafetyChipError
-    from ._vocabulary import Vocabulary, load_vocabulary
+    from ..translate import Vocabulary, load_vocabulary
 
     if args.evaluate is not None:
         return _evaluate(args)
@@ -154,16 +123,14 @@ def _run(args: argparse.Namespace) -> int:
         except (SafetyChipError, ValueError) as err:
             failed += 1
             answer = {"line": number, "error": str(err), "type": type(err).__name__}
-            _error("translate", f"line {number}: {err}")
+            error("translate", f"line {number}: {err}")
         sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
         sys.stdout.flush()
     return EXIT_INPUT if failed else EXIT_OK
 
 
 def _evaluate(args: argparse.Namespace) -> int:
-    from ..cli import EXIT_OK
-    from ._evaluate import UTTERANCES, evaluate, load_utterances
-    from ._vocabulary import load_vocabulary
+    from ..translate import UTTERANCES, evaluate, load_utterances, load_vocabulary
 
     rows = load_utterances(args.evaluate or UTTERANCES, split=args.split)
     result = evaluate(lambda scene: _translator(args, load_vocabulary(scene)), rows)
@@ -198,22 +165,16 @@ examples:
 """
 
 
-def _commands():
-    from ..cli import Command
-
-    return [
-        Command(
-            "translate",
-            "English constraints to grounded finite-trace LTL formulas (JSON)",
-            _configure,
-            _run,
-            epilog=_EPILOG,
-            description="Translate one English constraint (or JSON lines on stdin) into a\n"
-            "grounded finite-trace LTL formula over a scene's vocabulary: recognise the referring\n"
-            "expressions, ground them, lift, translate (offline grammar, or --model), assemble\n"
-            "and check.",
-        )
-    ]
-
-
-COMMANDS = _commands()
+COMMANDS = (
+    Command(
+        "translate",
+        "English constraints to grounded finite-trace LTL formulas (JSON)",
+        _configure,
+        _run,
+        epilog=_EPILOG,
+        description="Translate one English constraint (or JSON lines on stdin) into a\n"
+        "grounded finite-trace LTL formula over a scene's vocabulary: recognise the referring\n"
+        "expressions, ground them, lift, translate (offline grammar, or --model), assemble\n"
+        "and check.",
+    ),
+)

@@ -1,10 +1,11 @@
 """``safetychip experiment``: run a slice of the grid from the shell; and the reproduction
-step that writes the offline grid's CSV, tables and figure under ``figures/``.
+steps of the VirtualHome data: notebook 03's rollout figures, the suite validation and the
+offline grid (:mod:`safetychip.experiments` writes them; these steps find the inputs).
 
 Examples
 --------
 >>> [c.name for c in COMMANDS], [s.name for s in REPRODUCTION_STEPS]
-(['experiment'], ['virtualhome_experiments'])
+(['experiment'], ['virtualhome_rollouts', 'virtualhome_suite', 'virtualhome_experiments'])
 >>> parse_ks("1..5"), parse_ks("2,4"), parse_ks("all")
 ([1, 2, 3, 4, 5], [2, 4], None)
 """
@@ -17,9 +18,10 @@ import sys
 import time
 from pathlib import Path
 
-from safetychip.cli import Command, ReproductionStep, SkipStep
+from ._common import Command
+from .reproduce import ReproductionStep, SkipStep
 
-__all__ = ["COMMANDS", "REPRODUCTION_STEPS", "parse_ks", "reproduce_grid"]
+__all__ = ["COMMANDS", "REPRODUCTION_STEPS", "parse_ks"]
 
 _INPUTS = (
     "data/virtualhome/scenes/apartment_1.json",
@@ -193,31 +195,45 @@ COMMANDS = (
 )  # fmt: skip
 
 
-def reproduce_grid(root: Path) -> list[Path]:
-    """The offline grid: both suites x k=1..5 x the four agents x the Safety Chip's five
-    reprompt variants x both formula sources, seed 0, plus the contradiction tasks; writes
-    ``figures/04_experiment_results.csv``, ``04_experiment_tables.md`` and
-    ``04_rates_vs_constraints.png``."""
-    missing = [p for p in _INPUTS if not (root / p).is_file()]
+def _prepare(root: Path, inputs: tuple[str, ...]) -> None:
+    """Skip the step while one of *inputs* is missing; draw without a display."""
+    missing = [p for p in inputs if not (root / p).is_file()]
     if missing:
         raise SkipStep(f"{root / missing[0]} does not exist")
     import matplotlib
 
     matplotlib.use("Agg")
-    from .. import experiments as ex
 
-    tasks = root / "data" / "virtualhome" / "tasks"
-    cells = []
-    for suite in ("four_room", "mobile_manipulation"):
-        cells += ex.grid_cells(suites=[suite], tasks_path=tasks / f"{suite}.jsonl")
-    cells += ex.grid_cells(suites=["contradictions"], ks=None,
-                           reprompts=[ex.MAIN_REPROMPT],
-                           tasks_path=tasks / "contradictions.jsonl")  # fmt: skip
-    frame = ex.run_grid(cells, progress=sys.stderr.isatty())
-    return ex.write_report(frame, root / "figures", prefix="04_")
+
+_SUITES = _INPUTS[:4]
+
+
+def _rollout_figures(root: Path) -> list[Path]:
+    _prepare(root, _SUITES)
+    from ..experiments import write_rollout_figures
+
+    return write_rollout_figures(root / "figures", data=root / "data")
+
+
+def _suite_validation(root: Path) -> list[Path]:
+    _prepare(root, _SUITES)
+    from ..experiments import write_suite_validation
+
+    return write_suite_validation(root / "figures", data=root / "data")
+
+
+def _offline_grid(root: Path) -> list[Path]:
+    _prepare(root, _INPUTS)
+    from ..experiments import write_offline_grid
+
+    return write_offline_grid(root / "figures", data=root / "data", progress=sys.stderr.isatty())
 
 
 REPRODUCTION_STEPS = (
+    ReproductionStep("virtualhome_rollouts", "floor plans and timelines of the book task, "
+                     "monitored and safe (notebook 03)", _rollout_figures, _SUITES),
+    ReproductionStep("virtualhome_suite", "VirtualHome suite validation: example plans, safe "
+                     "plans, violation shares", _suite_validation, _SUITES),
     ReproductionStep("virtualhome_experiments", "the offline grid of agents x k x reprompt "
-                     "variants (stand-in): CSV, tables, figure", reproduce_grid, _INPUTS),
+                     "variants (stand-in): CSV, tables, figure", _offline_grid, _INPUTS),
 )  # fmt: skip

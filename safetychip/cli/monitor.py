@@ -1,0 +1,120 @@
+"""``safetychip monitor``: replay a trace through the constraint monitor, one verdict a line.
+
+The files are read by :func:`safetychip.monitor.read_constraints` and
+:func:`safetychip.monitor.read_trace`.
+
+Examples
+--------
+>>> import json, tempfile
+>>> from pathlib import Path
+>>> from safetychip.cli import main
+>>> folder = Path(tempfile.mkdtemp())
+>>> _ = (folder / "c.json").write_text(json.dumps(["G !a"]))
+>>> _ = (folder / "t.json").write_text(json.dumps([[], ["a"]]))
+>>> main(["monitor", str(folder / "c.json"), str(folder / "t.json")])  # doctest: +ELLIPSIS
+{"step": 0, "status": "safe", ...}
+{"step": 1, "status": "violation", ...}
+{"step": "DONE", "status": "violation", ...}
+1
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+from typing import Any
+
+from ..errors import SafetyChipError
+from ..ltl import Formula
+from ..monitor import Constraint, Monitor, Verdict, read_constraints, read_trace
+from ._common import (
+    EXIT_OK,
+    EXIT_VIOLATION,
+    STDIN,
+    Command,
+    InputError,
+    add_syntax,
+    dump,
+    label,
+    warn,
+)
+
+__all__ = ["COMMANDS", "load_constraints"]
+
+
+def load_constraints(
+    path: str, syntax: str = "spot", *, command: str = "monitor"
+) -> tuple[tuple[Constraint, ...], tuple[Formula, ...]]:
+    """Read the constraint file *path* (``-``: stdin) with
+    :func:`~safetychip.monitor.read_constraints`, printing its warnings as *command*'s."""
+    source: Any = sys.stdin if path == STDIN else path
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        found = read_constraints(source, syntax=syntax, name=label(path))
+    for warning in caught:
+        warn(command, str(warning.message))
+    return found
+
+
+def _configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("constraints", metavar="CONSTRAINTS.json", help="the constraints ('-': stdin)")
+    p.add_argument("trace", metavar="TRACE.json", help="the trace ('-': stdin)")
+    add_syntax(p)
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.constraints == STDIN and args.trace == STDIN:
+        raise InputError("only one of CONSTRAINTS.json and TRACE.json can be read from stdin")
+    constraints, invariants = load_constraints(args.constraints, args.syntax)
+    try:
+        monitor = Monitor(constraints, invariants)
+    except SafetyChipError as err:
+        raise InputError(f"{label(args.constraints)}: {err}") from None
+    trace = sys.stdin if args.trace == STDIN else args.trace
+    letters = read_trace(trace, monitor.atoms, name=label(args.trace))
+
+    safe = True
+
+    def emit(step: int | str, verdict: Verdict) -> None:
+        nonlocal safe
+        safe = safe and verdict.safe
+        dump({"step": step, **verdict.to_dict()})
+
+    first = monitor.reset(letters[0])
+    emit(0, first)
+    if first.status.value == "abort":
+        return EXIT_VIOLATION
+    for i, letter in enumerate(letters[1:], 1):
+        emit(i, monitor.commit([letter]))
+    emit("DONE", monitor.finish())
+    return EXIT_OK if safe else EXIT_VIOLATION
+
+
+_EPILOG = """\
+CONSTRAINTS.json is a JSON list of constraint objects {"name", "sentence", "formula"} (only
+"formula" is required; unnamed constraints are called c1, c2, ...) or of formula strings; or
+an object {"constraints": [...], "invariants": [...]} where invariants are formulas every
+satisfiability question honours, e.g. "the agent is in one room at a time". TRACE.json is a
+trace as for `safetychip check`; an object state must give every proposition of the
+constraints and invariants.
+
+Output: one JSON line per position of the trace, {"step": i, "status": "safe" | "violation" |
+"abort", "reason", "violated", "state_changes", "pending"}, then the DONE verdict with
+"step": "DONE". A violation at step i means the action that produced position i should not
+have run; the replay goes on. After an abort (the constraints contradict each other) nothing
+else is printed.
+
+exit status: 0 every verdict was safe (DONE included); 1 some verdict was a violation or an
+abort; 2 bad input
+
+example:
+  safetychip monitor constraints.json trace.json | jq -r 'select(.status != "safe") | .reason'
+"""
+
+COMMANDS = (
+    Command("monitor", "replay a trace through the constraint monitor; exit 1 on a violation",
+            _configure, _run, epilog=_EPILOG,
+            description="Replay TRACE.json through the Safety Chip monitor built from\n"
+            "CONSTRAINTS.json and print its verdict for every position, then at DONE."),
+)  # fmt: skip

@@ -1,0 +1,145 @@
+"""The files ``safetychip reproduce`` writes from the VirtualHome data under ``figures/``.
+
+Each function reads the task suites and scenes under *data* (default: the repository's
+``data/``), writes into *folder*, and returns the paths it wrote, in a fixed order. The files
+are deterministic: they only change when the results do.
+
+==============================  ===========================================================
+function                        writes
+==============================  ===========================================================
+:func:`write_rollout_figures`   notebook 03's floor plans and timelines of :data:`BOOK_TASK`
+:func:`write_suite_validation`  the suite validation table and shares, without timings
+:func:`write_offline_grid`      notebook 04's grid (offline stand-in): CSV, tables, figure
+==============================  ===========================================================
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .._io import atomic_write_text
+from ..envs import VirtualHomeEnv, load_tasks, plot_floor_plan, plot_timeline, task_monitor
+from ..paths import DATA_DIR
+from ..shield import run_monitored
+from ._grid import grid_cells, run_grid
+from ._report import MAIN_REPROMPT, write_report
+from ._suite import find_safe_plan, validate_suite
+
+__all__ = ["BOOK_TASK", "write_offline_grid", "write_rollout_figures", "write_suite_validation"]
+
+#: The task notebook 03 tells the story of.
+BOOK_TASK = "mobile_manipulation/apartment_1/02"
+
+
+def write_rollout_figures(
+    folder: str | os.PathLike[str], *, data: str | os.PathLike[str] = DATA_DIR
+) -> list[Path]:
+    """Run :data:`BOOK_TASK`'s example plan under its monitor, and the safe plan the search
+    finds; draw the floor plan and both timelines as notebook 03 does.
+
+    Parameters
+    ----------
+    folder : str or path
+        Where to write ``03_floor_plan_apartment_1.png``,
+        ``03_timeline_example_monitored.png``, ``03_timeline_safe_plan.png`` and
+        ``03_floor_plan_safe_plan.png`` (created if needed).
+    data : str or path
+        The folder holding ``virtualhome/tasks`` and ``virtualhome/scenes``.
+
+    Returns
+    -------
+    list of Path
+        The four figures, in that order.
+    """
+    import matplotlib.pyplot as plt
+
+    virtualhome = Path(data) / "virtualhome"
+    tasks = load_tasks(virtualhome / "tasks" / "mobile_manipulation.jsonl")
+    task = next(t for t in tasks if t.id == BOOK_TASK)
+    env = VirtualHomeEnv(virtualhome / "scenes" / f"{task.scene}.json", task=task)
+    monitor = task_monitor(task)
+    watched = run_monitored(env, task.example_plan, monitor)
+    safe = run_monitored(env, find_safe_plan(task, env=env).plan, monitor)
+    written = [
+        Path(folder) / name
+        for name in (
+            "03_floor_plan_apartment_1.png",
+            "03_timeline_example_monitored.png",
+            "03_timeline_safe_plan.png",
+            "03_floor_plan_safe_plan.png",
+        )
+    ]
+    objects = ["book", "book_shelf", "floor_lamp"]
+    figures = [
+        plot_floor_plan(env.scene, objects=[*objects, "television"], save=written[0]),
+        plot_timeline(watched, save=written[1]),
+        plot_timeline(safe, save=written[2]),
+        plot_floor_plan(env.scene, path=safe, objects=objects, title="apartment_1: the safe plan",
+                        save=written[3]),
+    ]  # fmt: skip
+    for figure in figures:
+        plt.close(figure)
+    return written
+
+
+def write_suite_validation(
+    folder: str | os.PathLike[str], *, data: str | os.PathLike[str] = DATA_DIR
+) -> list[Path]:
+    """Validate both task suites (:func:`validate_suite`) and write the table and shares to
+    ``virtualhome_suite_validation.txt`` in *folder*; return ``[that path]``.
+
+    Parameters
+    ----------
+    folder : str or path
+        Where to write (created if needed).
+    data : str or path
+        The folder holding ``virtualhome/tasks`` and ``virtualhome/scenes``.
+    """
+    suites = Path(data) / "virtualhome" / "tasks"
+    tasks = [t for suite in ("four_room", "mobile_manipulation")
+             for t in load_tasks(suites / f"{suite}.jsonl")]  # fmt: skip
+    report = validate_suite(tasks)
+    text = (
+        "# Suite validation of data/virtualhome/tasks (safetychip.envs.validate_suite).\n"
+        "# Written by `python -m safetychip reproduce virtualhome_suite`; do not edit.\n\n"
+        f"{report.table()}\n\n{report.summary()}\n"
+    )
+    return [atomic_write_text(Path(folder) / "virtualhome_suite_validation.txt", text)]
+
+
+def write_offline_grid(
+    folder: str | os.PathLike[str],
+    *,
+    data: str | os.PathLike[str] = DATA_DIR,
+    progress: bool = False,
+) -> list[Path]:
+    """Run the offline grid and write its report with the prefix ``04_``.
+
+    The grid: both suites × k = 1..5 × the four agents × the Safety Chip's five reprompt
+    variants × both formula sources, seed 0, plus the contradiction tasks (main reprompt
+    variant, every k), all answered by the offline stand-in model.
+
+    Parameters
+    ----------
+    folder : str or path
+        Where to write ``04_experiment_results.csv``, ``04_experiment_tables.md`` and
+        ``04_rates_vs_constraints.png`` (:func:`write_report`).
+    data : str or path
+        The folder holding ``virtualhome/tasks`` and ``virtualhome/scenes``.
+    progress : bool
+        Show a progress bar.
+
+    Returns
+    -------
+    list of Path
+        The CSV, the tables and the figure.
+    """
+    tasks = Path(data) / "virtualhome" / "tasks"
+    cells = []
+    for suite in ("four_room", "mobile_manipulation"):
+        cells += grid_cells(suites=[suite], tasks_path=tasks / f"{suite}.jsonl")
+    cells += grid_cells(suites=["contradictions"], ks=None, reprompts=[MAIN_REPROMPT],
+                        tasks_path=tasks / "contradictions.jsonl")  # fmt: skip
+    frame = run_grid(cells, progress=progress)
+    return write_report(frame, folder, prefix="04_")
