@@ -32,10 +32,11 @@ def _configure(p: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..explain import ask_agent_query, explain_rollout, load_rollout
+    from ..explain import ask_agent_query, explain_rollout
+    from ..shield import TraceRecord
 
     model = model_from_args(args)
-    query = explain_rollout(load_rollout(args.rollout), step=args.step)
+    query = explain_rollout(TraceRecord.load(args.rollout), step=args.step, source=args.rollout)
     out = query.to_dict()
     if args.prompt or model is not None:
         out["prompt"] = [m._asdict() for m in query.messages()]
