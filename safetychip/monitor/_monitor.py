@@ -22,7 +22,7 @@ from ..errors import MonitorError, SafetyChipError, TraceError
 from ..ltl import Formula, parse
 from ._constraint import Constraint, as_constraints
 from ._state import _StateReader
-from ._verdict import Status, Verdict
+from ._verdict import StateChange, Status, Verdict
 
 __all__ = ["Monitor", "compile_dfa", "exactly_one"]
 
@@ -326,7 +326,7 @@ class Monitor:
         *breach* says how committing them breaks the trace (a domain invariant broken, or an
         internal error, when *state* is None and nothing can be recorded), else it is None.
         """
-        changes: list[str] = []
+        changes: list[tuple[tuple[str, ...], bool]] = []
         prev, q, broken = self._last, self._state, None
         try:
             for k, letter in enumerate(letters):
@@ -356,7 +356,7 @@ class Monitor:
             reason = f"it would break the domain invariant {inv} (state {k} of the action)"
             position = len(self.history) + k
             breach = f"the trace broke the domain invariant {inv} at position {position}"
-        verdict = Verdict(Status.VIOLATION, reason, (), tuple(f"Violated: {c}" for c in changes),
+        verdict = Verdict(Status.VIOLATION, reason, (), _lines(False, changes),
                           automaton_states=q[: len(self.dfas)])  # fmt: skip
         return q, prev, verdict, breach
 
@@ -366,14 +366,16 @@ class Monitor:
                     if not holds(guard, letter, self._invariant_atoms))  # fmt: skip
 
     def _decide(
-        self, q: tuple[int, ...], changes: list[str], hint: tuple[int, ...] | None = None
+        self,
+        q: tuple[int, ...],
+        changes: list[tuple[tuple[str, ...], bool]],
+        hint: tuple[int, ...] | None = None,
     ) -> Verdict:
         decision = self._decisions.get(q)
         if decision is None:
             decision = self._decisions[q] = self._judge(q, hint)
         status, reason, violated = decision
-        prefix = "Safe: " if status is Status.SAFE else "Violated: "
-        return Verdict(status, reason, violated, tuple(prefix + c for c in changes),
+        return Verdict(status, reason, violated, _lines(status is Status.SAFE, changes),
                        automaton_states=q[: len(self.dfas)])  # fmt: skip
 
     def _judge(
@@ -431,28 +433,42 @@ class Monitor:
         return tuple(members), False
 
 
-def _refused(err: Exception, changes: list[str]) -> Verdict:
+def _refused(err: Exception, changes: list[tuple[tuple[str, ...], bool]]) -> Verdict:
     """The fail-safe VIOLATION when progressing or deciding raised *err*."""
     if isinstance(err, SafetyChipError):  # e.g. the search budget: the question is undecided
         reason = f"cannot decide, so the action is refused: {err}"
     else:
         reason = f"internal error, so the action is refused: {type(err).__name__}: {err}"
-    return Verdict(Status.VIOLATION, reason, state_changes=tuple(f"Violated: {c}" for c in changes))
+    return Verdict(Status.VIOLATION, reason, state_changes=_lines(False, changes))
 
 
 def _describe(c: Constraint) -> str:
     return f"{c.name} ({c.sentence or c.formula})"
 
 
-def _changed(prev: dict[str, bool] | None, now: dict[str, bool]) -> str:
-    """Literals of *now* that differ from *prev* (all true ones at the first state)."""
+def _changed(prev: dict[str, bool] | None, now: dict[str, bool]) -> tuple[tuple[str, ...], bool]:
+    """Literals of *now* that differ from *prev* (all true ones at the first state), and
+    whether it is the first state."""
     if prev is None:
-        lits = [a for a, v in now.items() if v]
-        if not lits:
-            return "(every proposition false)"
-    else:
-        lits = [a if v else f"!{a}" for a, v in now.items() if prev.get(a) != v]
-    return " & ".join(sorted(lits, key=lambda s: s.lstrip("!"))) if lits else "(no change)"
+        return tuple(a for a, v in now.items() if v), True
+    return tuple(a if v else f"!{a}" for a, v in now.items() if prev.get(a) != v), False
+
+
+_LINES: dict[tuple[bool, tuple[str, ...], bool], StateChange] = {}
+
+
+def _lines(safe: bool, changes: list[tuple[tuple[str, ...], bool]]) -> tuple[StateChange, ...]:
+    """The state-change lines (immutable, so the same change is built once: a hot path)."""
+    out = []
+    for lits, first in changes:
+        key = (safe, lits, first)
+        line = _LINES.get(key)
+        if line is None:
+            if len(_LINES) > 100_000:
+                _LINES.clear()
+            line = _LINES[key] = StateChange(safe, lits, first=first)
+        out.append(line)
+    return tuple(out)
 
 
 def _needed(dfa: DFA, state: int, path: Sequence[frozenset[str]]) -> list[str]:

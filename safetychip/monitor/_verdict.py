@@ -3,10 +3,66 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
-__all__ = ["Status", "Verdict"]
+__all__ = ["StateChange", "Status", "Verdict"]
+
+
+class StateChange(str):
+    """One line of the paper's state-change record, with its structure.
+
+    It *is* the rendered line (``"Violated: !agent_at(bedroom) & agent_at(bathroom)"``), so it
+    prints, compares and serialises as text, and it carries what the line says: whether the
+    verdict was safe, and the literals that changed (all true propositions at the first state).
+
+    Examples
+    --------
+    >>> c = StateChange(False, ("agent_at(bathroom)", "!agent_at(bedroom)"))
+    >>> c
+    'Violated: agent_at(bathroom) & !agent_at(bedroom)'
+    >>> c.safe, c.literals
+    (False, ('agent_at(bathroom)', '!agent_at(bedroom)'))
+    >>> StateChange.parse("Safe: (no change)").literals
+    ()
+    """
+
+    safe: bool
+    literals: tuple[str, ...]
+    first: bool
+
+    def __new__(cls, safe: bool, literals: Iterable[str] = (), *, first: bool = False
+                ) -> StateChange:  # fmt: skip
+        lits = tuple(sorted(literals, key=lambda s: s.lstrip("!")))
+        text = " & ".join(lits) or ("(every proposition false)" if first else "(no change)")
+        self = super().__new__(cls, f"{'Safe' if safe else 'Violated'}: {text}")
+        self.safe, self.literals, self.first = safe, lits, first
+        return self
+
+    def __reduce__(self) -> tuple:
+        return _state_change, (self.safe, self.literals, self.first)
+
+    @classmethod
+    def parse(cls, line: str) -> StateChange:
+        """Read a rendered line back.
+
+        Raises
+        ------
+        ValueError
+            If *line* is not ``Safe: …`` or ``Violated: …``.
+        """
+        head, sep, rest = str(line).partition(": ")
+        if not sep or head not in ("Safe", "Violated"):
+            raise ValueError(f"not a state-change line: {line!r:.80}; expected 'Safe: …' or "
+                             "'Violated: …'")  # fmt: skip
+        first = rest == "(every proposition false)"
+        lits = () if first or rest == "(no change)" else tuple(rest.split(" & "))
+        return cls(head == "Safe", lits, first=first)
+
+
+def _state_change(safe: bool, literals: tuple[str, ...], first: bool) -> StateChange:
+    return StateChange(safe, literals, first=first)
 
 
 class Status(str, Enum):
@@ -31,9 +87,9 @@ class Verdict:
     violated : tuple of str
         Names of the constraints the violation is attributed to (for ABORT: a smallest
         conflicting set).
-    state_changes : tuple of str
+    state_changes : tuple of StateChange
         The paper's lines, one per proposition state of the action, e.g.
-        ``"Violated: !agent_at(bedroom) & agent_at(bathroom)"``.
+        ``"Violated: !agent_at(bedroom) & agent_at(bathroom)"``, each with its literals.
     pending : tuple of str
         At DONE: the constraints whose obligations are still owed.
     automaton_states : tuple of int
@@ -44,7 +100,7 @@ class Verdict:
     status: Status
     reason: str
     violated: tuple[str, ...] = ()
-    state_changes: tuple[str, ...] = ()
+    state_changes: tuple[StateChange, ...] = ()
     pending: tuple[str, ...] = ()
     automaton_states: tuple[int, ...] = ()
 
@@ -70,14 +126,15 @@ class Verdict:
 
         Examples
         --------
-        >>> v = Verdict(Status.VIOLATION, "it would break c1", ("c1",), ("Violated: a",))
+        >>> v = Verdict(Status.VIOLATION, "it would break c1", ("c1",), (StateChange(False, "a"),))
         >>> Verdict.from_dict(v.to_dict()) == v
         True
         """
         try:
             return cls(
                 Status(data["status"]), data["reason"], tuple(data.get("violated", ())),
-                tuple(data.get("state_changes", ())), tuple(data.get("pending", ())),
+                tuple(StateChange.parse(c) for c in data.get("state_changes", ())),
+                tuple(data.get("pending", ())),
                 tuple(data.get("automaton_states", ())),
             )
         except (KeyError, ValueError, TypeError) as err:
