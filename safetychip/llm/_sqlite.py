@@ -164,6 +164,14 @@ def _check(
                 f"cache file {path} is damaged ({'; '.join(problems[:3])}); delete it and "
                 "re-record with mode='record', or restore it from a copy"
             )
+        (page,) = db.execute("PRAGMA page_size").fetchone()
+        size = path.stat().st_size
+        if size % page:  # SQLite itself only notices missing whole pages
+            raise CacheFileError(
+                f"cache file {path} is truncated: its {size:,} bytes are not a whole number "
+                f"of {page:,}-byte pages; delete it and re-record with mode='record', or "
+                "restore it from a copy"
+            )
     application_id, version = _stamp(db)
     if (application_id, version) == (layout.application_id, layout.version):
         return
