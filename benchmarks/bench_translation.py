@@ -30,11 +30,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from safetychip.translate import Translator, evaluate, load_utterances, load_vocabulary
+from safetychip.cli.translate import scene_vocabulary
+from safetychip.translate import Translator, evaluate, load_utterances
 
 
 def offline(scene: str) -> Translator:
-    return Translator(load_vocabulary(scene), embedder=None)
+    return Translator(scene_vocabulary(scene), embedder=None)
 
 
 def _ours(c) -> str:
@@ -92,7 +93,7 @@ def speed(rows: list[dict]) -> None:
 def embedding_speed() -> None:
     from safetychip.translate import Grounder
 
-    vocabulary = load_vocabulary("apartment_1")
+    vocabulary = scene_vocabulary("apartment_1")
     start = time.perf_counter()
     grounder = Grounder(vocabulary)
     grounder.ground("the cellular telephone")  # imports torch, loads MiniLM, embeds the names
@@ -209,7 +210,9 @@ def main() -> int:
         if args.cache:
             llm = CachedModel(llm, args.cache, mode="auto")
         print(f"\n== language model {model} (recognition and lifted translation)")
-        found = evaluate(lambda scene: Translator(scene, model=llm), rows, name=model)
+        found = evaluate(
+            lambda scene: Translator(scene_vocabulary(scene), model=llm), rows, name=model
+        )
         print(found.table())
     else:
         print("\n(no language model configured: pass --model NAME with OPENAI_API_KEY set)")

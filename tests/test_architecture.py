@@ -63,7 +63,7 @@ def test_no_command_modules_in_the_library():
     assert sorted(p.name for p in _library() if p.name == "_cli.py") == []
 
 
-@pytest.mark.parametrize("package", ["monitor"])
+@pytest.mark.parametrize("package", ["translate", "monitor"])
 def test_translate_and_the_monitor_do_not_import_environments(package):
     """The translator takes the vocabulary it is given; the specification is in the core."""
     paths = sorted((PACKAGE / package).rglob("*.py"))

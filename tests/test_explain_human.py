@@ -5,15 +5,16 @@ from __future__ import annotations
 import pytest
 
 from safetychip.automata import equivalent
+from safetychip.envs import load_scene
 from safetychip.errors import GroundingError, QueryError, SentenceError
 from safetychip.explain import answer_query, plan_trace, question_formula
 from safetychip.ltl import parse
-from safetychip.translate import Translator
+from safetychip.translate import Translator, Vocabulary
 
 
 @pytest.fixture(scope="module")
 def t():
-    return Translator("apartment_1", embedder=None)
+    return Translator(Vocabulary.from_scene(load_scene("apartment_1")), embedder=None)
 
 
 @pytest.mark.parametrize(

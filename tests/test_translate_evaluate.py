@@ -10,9 +10,10 @@ import pytest
 
 from safetychip import cli
 from safetychip.automata import equivalent
+from safetychip.cli.translate import scene_vocabulary
 from safetychip.errors import DataFileError
 from safetychip.ltl import PATTERNS, parse
-from safetychip.translate import Translator, evaluate, load_utterances, load_vocabulary
+from safetychip.translate import Translator, evaluate, load_utterances
 from safetychip.translate._match import match_pattern
 
 
@@ -25,8 +26,10 @@ def test_the_set_is_large_and_covers_every_family_and_three_vocabularies(rows):
     assert len(rows) >= 150
     # next_response and absence_from name the task suites' state-predicate variants; the
     # offline grammar and this set cover the other nine.
-    assert {r["pattern"] for r in rows} - {None} == set(PATTERNS) - {"next_response",
-                                                                     "absence_from"}
+    assert {r["pattern"] for r in rows} - {None} == set(PATTERNS) - {
+        "next_response",
+        "absence_from",
+    }
     assert {r["family"] for r in rows} == {"avoidance", "trigger", "other"}
     assert set(Counter(r["scene"] for r in rows)) == {"apartment_1", "apartment_2", "spot_demo"}
     groups = Counter(r["group"] for r in rows if r["family"] != "other")
@@ -37,7 +40,7 @@ def test_the_set_is_large_and_covers_every_family_and_three_vocabularies(rows):
 def test_labels_are_pattern_instances_over_the_scene_vocabulary(rows):
     for r in rows:
         formula = parse(r["formula"])
-        load_vocabulary(r["scene"]).check(formula)
+        scene_vocabulary(r["scene"]).check(formula)
         if r["pattern"] is not None:
             found = match_pattern(formula)
             assert found is not None and PATTERNS[found[0]].family == r["family"], r["id"]
@@ -109,7 +112,7 @@ def test_refusals_count_as_wrong_and_are_tallied():
             "split": "dev",
         }
     ]
-    result = evaluate(lambda scene: Translator(scene, embedder=None), rows)
+    result = evaluate(lambda scene: Translator(scene_vocabulary(scene), embedder=None), rows)
     assert result.errors() == {"OutOfGrammarError": 1}
     assert result.accuracy == 0.0 and result.to_dict()["by_pattern"]["at_least"] == {
         "correct": 0,

@@ -8,9 +8,10 @@ import sys
 import numpy as np
 import pytest
 
+from safetychip.envs import load_scene
 from safetychip.errors import GroundingError
 from safetychip.llm import Embedder
-from safetychip.translate import Expression, Grounder, Vocabulary, load_vocabulary
+from safetychip.translate import Expression, Grounder, Vocabulary
 
 
 class LetterEmbedder(Embedder):
@@ -110,8 +111,9 @@ def test_options_are_checked():
 
 def test_exact_translation_never_imports_torch():
     code = (
-        "import sys\nfrom safetychip.translate import Translator\n"
-        "t = Translator('apartment_1')\n"
+        "import sys\nfrom safetychip.envs import load_scene\n"
+        "from safetychip.translate import Translator, Vocabulary\n"
+        "t = Translator(Vocabulary.from_scene(load_scene('apartment_1')))\n"
         "print(t('Never pick up the book shelf').formula)\n"
         "print('torch' in sys.modules, 'sentence_transformers' in sys.modules)\n"
     )
@@ -131,7 +133,7 @@ def minilm():
 
 
 def test_minilm_grounds_paraphrases_and_refuses_strangers(minilm):
-    g = Grounder(load_vocabulary("apartment_1"), minilm)
+    g = Grounder(Vocabulary.from_scene(load_scene("apartment_1")), minilm)
     phone = g.ground("the cellular phone")
     assert (phone.name, phone.method) == ("phone", "embedding") and phone.score > 0.7
     with pytest.raises(GroundingError) as caught:

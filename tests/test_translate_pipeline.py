@@ -12,6 +12,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from safetychip.automata import equivalent
+from safetychip.envs import load_scene
 from safetychip.errors import (
     ConflictError,
     GroundingError,
@@ -30,6 +31,7 @@ from safetychip.translate import (
     MAX_SENTENCE,
     Specification,
     Translator,
+    Vocabulary,
     assemble,
     ground_formula,
     load_vocabulary,
@@ -38,7 +40,7 @@ from safetychip.translate import (
 
 @pytest.fixture(scope="module")
 def offline():
-    return Translator("apartment_1", embedder=None)
+    return Translator(Vocabulary.from_scene(load_scene("apartment_1")), embedder=None)
 
 
 def test_offline_translation_keeps_every_step(offline):
@@ -150,12 +152,12 @@ def test_conflict_with_accepted_constraints(offline):
     assert len(spec) == 1
 
 
-def test_unsatisfiable_alone():
+def test_unsatisfiable_alone(offline):
     with pytest.raises(ConflictError, match="is unsatisfiable on its own") as caught:
         assemble(
             parse('G!"agent_at(a)" & F"agent_at(a)"'),
             {"a": "kitchen"},
-            load_vocabulary("apartment_1"),
+            offline.vocabulary,
         )
     assert caught.value.conflict == ("new",)
 

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from safetychip.envs import load_scene
 from safetychip.errors import LLMTimeoutError, TranslationReplyError
 from safetychip.llm import ScriptedModel, StandInModel
 from safetychip.translate import LLMRecognizer, Vocabulary, load_vocabulary, recognize
+
+APARTMENT_1 = Vocabulary.from_scene(load_scene("apartment_1"))
 
 
 def spans(sentence, vocabulary):
@@ -14,7 +17,7 @@ def spans(sentence, vocabulary):
 
 
 def test_multiword_names_longest_first():
-    v = load_vocabulary("apartment_1")
+    v = APARTMENT_1
     assert spans("Never put the book on the book shelf in the living room.", v) == [
         ("the book", ("book",)),
         ("the book shelf", ("book_shelf",)),
@@ -38,7 +41,7 @@ def test_written_together_or_apart():
 
 
 def test_plurals_articles_and_synonyms():
-    v = load_vocabulary("apartment_1")
+    v = APARTMENT_1
     assert spans("Don't touch the knives or a TV", v) == [
         ("the knives", ("knife",)),
         ("a TV", ("television",)),
@@ -48,7 +51,7 @@ def test_plurals_articles_and_synonyms():
 
 
 def test_ambiguous_class_and_room_qualifier():
-    v = load_vocabulary("apartment_1")
+    v = APARTMENT_1
     assert spans("Never touch the sink", v) == [("the sink", ("bathroom_sink", "kitchen_sink"))]
     assert spans("Never touch the sink in the bathroom", v) == [
         ("the sink in the bathroom", ("bathroom_sink",))
@@ -57,7 +60,7 @@ def test_ambiguous_class_and_room_qualifier():
 
 
 def test_unknown_noun_phrases_are_returned_without_candidates():
-    v = load_vocabulary("apartment_1")
+    v = APARTMENT_1
     assert spans("Never feed the cat before the next step", v) == [("the cat", ())]
     assert spans("Keep your hands off the phone at the same time", v) == [("the phone", ("phone",))]
     assert spans("Never ever", v) == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from safetychip.envs import load_scene
 from safetychip.errors import ConflictError
 from safetychip.llm import ScriptedModel
 from safetychip.ltl import (
@@ -22,6 +23,7 @@ from safetychip.ltl import (
 from safetychip.translate import (
     Specification,
     Translator,
+    Vocabulary,
     back_translate,
     describe,
     match_pattern,
@@ -119,7 +121,8 @@ def test_witnesses_in_the_environments_words():
 
 
 def test_card_shows_formula_automaton_back_translation_and_witnesses():
-    t = Translator("apartment_1", embedder=None)("Don't enter the kitchen before the bathroom.")
+    apartment = Vocabulary.from_scene(load_scene("apartment_1"))
+    t = Translator(apartment, embedder=None)("Don't enter the kitchen before the bathroom.")
     card = prepare_review(t)
     text = card.text()
     for expected in (

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import pytest
 
+from safetychip.cli.translate import scene_vocabulary
 from safetychip.envs import PREDICATES as ENV_PREDICATES
+from safetychip.envs import load_scene
 from safetychip.errors import DataFileError, VocabularyError
 from safetychip.ltl import parse
 from safetychip.translate import PREDICATES, Vocabulary, load_vocabulary
 from safetychip.translate._vocabulary import phrase_key, singular
+
+APARTMENT_1 = Vocabulary.from_scene(load_scene("apartment_1"))
 
 
 def test_predicates_match_the_environment():
@@ -16,7 +20,7 @@ def test_predicates_match_the_environment():
 
 
 def test_scene_vocabulary_has_rooms_classes_and_synonyms():
-    v = load_vocabulary("apartment_1")
+    v = APARTMENT_1
     assert v.name == "apartment_1"
     assert v.rooms == {"hallway", "living_room", "kitchen", "bedroom", "bathroom"}
     assert v.classes["kitchen_sink"] == "sink"
@@ -29,7 +33,17 @@ def test_scene_vocabulary_has_rooms_classes_and_synonyms():
     assert v.lookup("keys") == ("keys",)
     assert v.lookup("sinks") == ("bathroom_sink", "kitchen_sink")
     assert v.lookup("a spaceship") == ()
-    assert load_vocabulary("apartment_1") is v  # loaded once
+    assert load_vocabulary(v) is v
+    assert load_vocabulary("spot_demo") is load_vocabulary("spot_demo")  # loaded once
+
+
+def test_a_scene_is_loaded_by_the_caller():
+    with pytest.raises(
+        TypeError, match=r"from_scene\(safetychip.envs.load_scene\('apartment_1'\)\)"
+    ):
+        Vocabulary.from_scene("apartment_1")
+    with pytest.raises(DataFileError, match=r"Vocabulary.from_scene\(scene\)"):
+        load_vocabulary("apartment_1")
 
 
 def test_an_exact_name_wins_over_a_shared_class():
@@ -79,8 +93,9 @@ def test_vocabulary_file_errors(tmp_path):
 
 def test_unknown_scene_lists_the_known_ones():
     with pytest.raises(DataFileError) as caught:
-        load_vocabulary("apartment_9")
+        scene_vocabulary("apartment_9")
     assert "known scenes: apartment_1, apartment_2, spot_demo" in str(caught.value)
+    assert scene_vocabulary("apartment_1").names == APARTMENT_1.names
 
 
 def test_bad_names():
@@ -104,7 +119,7 @@ def test_bad_names():
 )
 def test_check_names_the_problem(formula, message):
     with pytest.raises(VocabularyError, match=message):
-        load_vocabulary("apartment_1").check(parse(formula))
+        APARTMENT_1.check(parse(formula))
 
 
 def test_arity_of_an_unknown_predicate():

@@ -20,11 +20,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ._common import EXIT_INPUT, EXIT_OK, Command, add_model_arguments, error, model_from_args
 
-__all__ = ["COMMANDS"]
+if TYPE_CHECKING:
+    from ..translate import Vocabulary
+
+__all__ = ["COMMANDS", "scene_vocabulary"]
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
@@ -90,16 +94,48 @@ def _translator(args: argparse.Namespace, vocabulary: Any) -> Any:
     return Translator(vocabulary, **options)
 
 
+def scene_vocabulary(spec: str) -> Vocabulary:
+    """The vocabulary ``--scene`` names: ``spot_demo``, a VirtualHome scene by name or JSON
+    file, or a text file with one name per line.
+
+    The translator takes the vocabulary it is given; this is where a scene becomes one.
+
+    Raises
+    ------
+    DataFileError
+        If *spec* names no scene and no file (the message lists the known scenes).
+
+    Examples
+    --------
+    >>> scene_vocabulary("apartment_2").name, scene_vocabulary("spot_demo").name
+    ('apartment_2', 'spot_demo')
+    """
+    from ..envs import load_scene
+    from ..envs.virtualhome import SCENE_DIR
+    from ..errors import DataFileError
+    from ..translate import Vocabulary, load_vocabulary
+
+    path = Path(spec)
+    if spec != "spot_demo" and (path.suffix == ".json" or (SCENE_DIR / f"{spec}.json").is_file()):
+        return Vocabulary.from_scene(load_scene(spec))
+    if spec == "spot_demo" or path.is_file():
+        return load_vocabulary(spec)
+    known = sorted(p.stem for p in SCENE_DIR.glob("*.json"))
+    raise DataFileError(
+        spec, f"no such scene or vocabulary file; known scenes: {', '.join([*known, 'spot_demo'])}"
+    )
+
+
 def _run(args: argparse.Namespace) -> int:
     from ..errors import SafetyChipError
-    from ..translate import Vocabulary, load_vocabulary
+    from ..translate import Vocabulary
 
     if args.evaluate is not None:
         return _evaluate(args)
     if args.scene is None and args.vocabulary is None:
         raise ValueError("say which names to ground in: --scene SCENE or --vocabulary FILE")
     vocabulary = (
-        Vocabulary.from_file(args.vocabulary) if args.vocabulary else load_vocabulary(args.scene)
+        Vocabulary.from_file(args.vocabulary) if args.vocabulary else scene_vocabulary(args.scene)
     )
     translator = _translator(args, vocabulary)
     if args.sentence != "-":
@@ -130,10 +166,10 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _evaluate(args: argparse.Namespace) -> int:
-    from ..translate import UTTERANCES, evaluate, load_utterances, load_vocabulary
+    from ..translate import UTTERANCES, evaluate, load_utterances
 
     rows = load_utterances(args.evaluate or UTTERANCES, split=args.split)
-    result = evaluate(lambda scene: _translator(args, load_vocabulary(scene)), rows)
+    result = evaluate(lambda scene: _translator(args, scene_vocabulary(scene)), rows)
     summary = result.to_dict()
     summary["rows"] = [r for r in summary["rows"] if not r["correct"]]
     sys.stdout.write(json.dumps(summary, indent=args.indent, ensure_ascii=False) + "\n")

@@ -170,7 +170,9 @@ class Translator:
     Parameters
     ----------
     vocabulary : Vocabulary or str
-        The environment's names (or a scene name / file for :func:`load_vocabulary`).
+        The environment's names, as the caller built them (for a scene:
+        :meth:`Vocabulary.from_scene`), or what :func:`load_vocabulary` reads
+        (``"spot_demo"``, a file with one name per line).
     model : ChatModel, optional
         Use this model for recognition and lifted translation; default: offline.
     embedder : Embedder, "minilm" or None

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from ..errors import DataFileError, VocabularyError
 from ..ltl import PREDICATES, Formula, Proposition
@@ -40,7 +41,6 @@ __all__ = [
     "phrase_key",
     "singular",
 ]
-
 
 
 #: Groups of phrases that name the same kind of thing (the first is the usual class name).
@@ -141,7 +141,8 @@ class Vocabulary:
     """The names and predicates of one environment.
 
     Build one with :meth:`from_scene`, :meth:`from_names`, :meth:`from_file` or
-    :func:`load_vocabulary`.
+    :func:`load_vocabulary`. The translator takes the vocabulary it is given: building one
+    from an environment's scene is the caller's step (``Vocabulary.from_scene(scene)``).
 
     Attributes
     ----------
@@ -236,12 +237,30 @@ class Vocabulary:
         )
 
     @classmethod
-    def from_scene(cls, scene) -> Vocabulary:
-        """The vocabulary of a VirtualHome :class:`~safetychip.envs.Scene` (or its name)."""
-        if isinstance(scene, (str, os.PathLike)):
-            from ..envs import load_scene
+    def from_scene(cls, scene: Any) -> Vocabulary:
+        """The vocabulary of a loaded scene, such as a :class:`safetychip.envs.Scene`.
 
-            scene = load_scene(scene)
+        Any object with ``name``, ``rooms`` (the room names), ``names`` (a mapping node id ->
+        unique name, rooms included) and ``node(id)`` (a mapping with the node's
+        ``class_name``) will do; the environments are not imported.
+
+        Raises
+        ------
+        TypeError
+            If *scene* is a name or a path rather than a loaded scene.
+
+        Examples
+        --------
+        >>> from safetychip.envs import load_scene
+        >>> Vocabulary.from_scene(load_scene("apartment_1"))
+        <Vocabulary 'apartment_1': 113 names (5 rooms), 7 predicates>
+        """
+        if isinstance(scene, (str, os.PathLike)):
+            raise TypeError(
+                f"Vocabulary.from_scene takes a loaded scene, got the name {os.fspath(scene)!r}: "
+                f"load it first, e.g. Vocabulary.from_scene(safetychip.envs.load_scene("
+                f"{os.fspath(scene)!r}))"
+            )
         classes = {n: scene.node(i)["class_name"] for i, n in scene.names.items()}
         names = tuple(sorted(scene.names.values()))
         return cls(scene.name, names, frozenset(scene.rooms), PREDICATES, MappingProxyType(classes))
@@ -406,28 +425,25 @@ def _load(spec: str) -> Vocabulary:
                 names.update(prop.args)
         return Vocabulary.from_names(sorted(names), name="spot_demo")
     path = Path(spec)
-    if path.suffix == ".json" or spec in ("apartment_1", "apartment_2"):
-        return Vocabulary.from_scene(spec)
-    if path.is_file():
+    if path.suffix != ".json" and path.is_file():
         return Vocabulary.from_file(path)
-    from ..envs.virtualhome import SCENE_DIR
-
-    if (SCENE_DIR / f"{spec}.json").is_file():
-        return Vocabulary.from_scene(spec)
-    known = sorted(p.stem for p in SCENE_DIR.glob("*.json"))
     raise DataFileError(
-        spec, f"no such scene or vocabulary file; known scenes: {', '.join([*known, 'spot_demo'])}"
+        spec,
+        "not 'spot_demo' nor a vocabulary file (one name per line); the vocabulary of an "
+        "environment's scene is Vocabulary.from_scene(scene), e.g. "
+        f"Vocabulary.from_scene(safetychip.envs.load_scene({spec!r}))",
     )
 
 
 def load_vocabulary(spec: str | os.PathLike[str] | Vocabulary) -> Vocabulary:
-    """A vocabulary by scene name (``apartment_1``, ``spot_demo``) or file (a scene's
-    ``.json``, or a text file with one name per line); loaded once per process.
+    """A vocabulary: ``"spot_demo"`` (the names the Spot demo's constraints mention), or a
+    text file with one name per line; loaded once per process. A vocabulary is returned as
+    it is. For a scene of an environment, use :meth:`Vocabulary.from_scene`.
 
     Raises
     ------
     DataFileError
-        If *spec* names no scene and no readable file.
+        If *spec* is neither ``"spot_demo"`` nor a readable vocabulary file.
 
     Examples
     --------
