@@ -439,7 +439,7 @@ class SafetyChipAgent(BaseAgent):
 
 
 def _owed(monitor: Monitor, verdict: Verdict) -> list[str]:
-    from ..explain._words import letter_words
+    from ..explain import letter_words
 
     states = monitor.automaton_states
     last = monitor.history[-1] if monitor.history else {}

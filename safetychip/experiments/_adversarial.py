@@ -41,8 +41,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..automata import DFA, MANAGER, to_dfa
-from ..automata._guards import atom_var
+from ..automata import DFA, MANAGER, atom_var, to_dfa
 from ..ltl import PATTERNS as LTL_PATTERNS
 from ..ltl import And, Formula, Not, Proposition, evaluate, random_patterns
 from ..monitor import Constraint, Monitor, exactly_one

@@ -32,6 +32,7 @@ from ._agent import (
 )
 from ._human import HumanAnswer, PlanStep, answer_query, plan_trace, question_formula
 from ._rollout import RolloutQuery, explain_rollout
+from ._words import letter_words
 
 __all__ = [
     "AgentExplanation",
@@ -44,6 +45,7 @@ __all__ = [
     "ask_agent_query",
     "explain_rollout",
     "explain_violation",
+    "letter_words",
     "plan_trace",
     "question_formula",
 ]
