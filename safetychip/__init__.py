@@ -51,6 +51,7 @@ def __getattr__(name: str) -> object:
         return getattr(import_module(f".{_LAZY[name]}", __name__), name)
     raise AttributeError(f"module 'safetychip' has no attribute {name!r}")
 
+
 __all__ = [
     "DFA", "PATTERNS", "Constraint", "Formula", "Monitor", "Product", "Proposition",
     "SafetyChipError", "Specification", "Status", "Verdict", "absence_after", "ap",
