@@ -53,8 +53,9 @@ class RefuseB(Filter):
 
     def judge(self, proposal, state, trace):
         if any(s["b"] for s in proposal.states):
-            return Judgement.refuse(self.name, "b is forbidden here", ("rule-b",),
-                                    alternative="set a")
+            return Judgement.refuse(
+                self.name, "b is forbidden here", ("rule-b",), alternative="set a"
+            )
         return Judgement.admit(self.name)
 
 
@@ -80,7 +81,9 @@ def test_filters_compose_in_order_and_the_first_refusal_decides():
     assert env.stepped == []
     record = shield.record()
     assert record.filters == ("monitor", "no-b") and [s.outcome for s in record.steps] == [
-        "pruned", "pruned"]
+        "pruned",
+        "pruned",
+    ]
 
 
 def test_an_environment_refusal_is_recorded_and_nothing_runs():
@@ -90,7 +93,10 @@ def test_an_environment_refusal_is_recorded_and_nothing_runs():
     step = shield.propose("clear a")
     assert step.outcome == "not_executable" and step.error == "cannot clear a: a is already false"
     unreadable = shield.propose("fly to the moon")
-    assert unreadable.outcome == "not_executable" and "cannot read 'fly to the moon'" in unreadable.error
+    assert (
+        unreadable.outcome == "not_executable"
+        and "cannot read 'fly to the moon'" in unreadable.error
+    )
     assert env.stepped == []
 
 
@@ -176,6 +182,13 @@ def test_records_round_trip_and_old_rollout_files_load(tmp_path):
         TraceRecord.from_dict({"constraints": [], "initial": {"a": "yes"}, "steps": []})
     with pytest.raises(ValueError, match="unknown outcome 'skipped'"):
         Step("x", "skipped")
+
+
+def test_the_minimal_record_form_takes_formula_text():
+    record = TraceRecord.from_dict(
+        {"constraints": ["G !a"], "initial": [], "steps": [{"action": "set a", "states": [["a"]]}]}
+    )
+    assert record.constraints[0].name == "c1" and record.trace[-1] == {"a": True}
 
 
 def test_monitor_filter_takes_back_a_done_check():

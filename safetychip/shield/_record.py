@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 
 from .._io import atomic_write_text
 from ..errors import DataFileError, SafetyChipError, TraceError
-from ..monitor import Constraint, Status, Verdict, proposition_state
+from ..monitor import Constraint, Status, Verdict, as_constraints, proposition_state
 from ._judgement import DONE, Judgement
 
 __all__ = ["FORMAT", "OUTCOMES", "Step", "TraceRecord"]
@@ -287,8 +287,8 @@ class TraceRecord:
     @classmethod
     def from_dict(cls, data: Any) -> TraceRecord:
         """Inverse of :meth:`to_dict`; also reads ``safetychip.rollout/1`` records and the
-        minimal form ``{"constraints", "initial", "steps"}`` (states as mappings or lists of
-        true atoms).
+        minimal form ``{"constraints", "initial", "steps"}`` (constraints as objects or formula
+        text, states as mappings or lists of true atoms).
 
         Raises
         ------
@@ -302,8 +302,9 @@ class TraceRecord:
             raise TraceError(f"unknown record format {kind!r}; this version reads {FORMAT!r} "
                              "and 'safetychip.rollout/1'")  # fmt: skip
         try:
-            constraints = tuple(Constraint.from_dict(c) for c in data["constraints"])
-            constraints = _named(constraints)
+            constraints = as_constraints(
+                c if isinstance(c, str) else Constraint.from_dict(c) for c in data["constraints"]
+            )
             atoms = tuple(data.get("propositions", ())) or tuple(
                 sorted(set().union(*(c.formula.atoms() for c in constraints)))
             )
@@ -419,12 +420,6 @@ def _state(value: Any, atoms: Sequence[str]) -> State:
     if not atoms and isinstance(value, list):
         return proposition_state(value, value)
     return proposition_state(value, atoms)
-
-
-def _named(constraints: tuple[Constraint, ...]) -> tuple[Constraint, ...]:
-    from ..monitor import as_constraints
-
-    return as_constraints(constraints)
 
 
 def _rollout_steps(data: Mapping[str, Any], steps: tuple[Step, ...]) -> tuple[Step, ...]:
