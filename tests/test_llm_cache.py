@@ -118,16 +118,22 @@ def test_an_embedding_cache_is_not_a_reply_cache(tmp_path):
         replayer(path, "auto")
 
 
-@pytest.mark.parametrize("keep", [0.002, 0.25, 0.5, 0.999])
-@pytest.mark.parametrize("mode", ["auto", "replay"])
-def test_a_truncated_file_is_refused_when_opened(tmp_path, mode, keep):
-    path = tmp_path / "llm.sqlite"
+@pytest.fixture(scope="module")
+def many_pages(tmp_path_factory) -> bytes:
+    """The bytes of a cache file of 40 entries, some 50 pages."""
+    path = tmp_path_factory.mktemp("cache") / "llm.sqlite"
     replies = [f"step {i}: " + "walk to bathroom " * 200 for i in range(40)]
     recorder = CachedModel(ScriptedModel(replies), path, mode="record")
     for i in range(40):
         recorder.complete(f"question {i}")
-    data = path.read_bytes()
-    path.write_bytes(data[: int(len(data) * keep)])
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize("keep", [0.002, 0.25, 0.5, 0.999])
+@pytest.mark.parametrize("mode", ["auto", "replay"])
+def test_a_truncated_file_is_refused_when_opened(tmp_path, many_pages, mode, keep):
+    path = tmp_path / "llm.sqlite"
+    path.write_bytes(many_pages[: int(len(many_pages) * keep)])
     with pytest.raises(CacheFileError) as caught:
         replayer(path, mode)
     assert message_of(caught).startswith((f"cache file {path} ", f"cannot use cache file {path}:"))

@@ -152,8 +152,9 @@ class _Budget:
     def run(self, function: Callable[[], Any]) -> Any:
         """Run *function* in a daemon thread; return its result or the exception it raised.
 
-        Returns ``TimeoutError()`` if the deadline passes first: the thread is left to end
-        at its next read, which the event hooks bound by the deadline.
+        Returns ``TimeoutError()`` if the deadline passes first. The thread is then left to
+        finish on its own: it stops reading a body at the deadline, and no socket operation
+        of it waits longer than the time that was left when its request was sent.
         """
         future: Future[Any] = Future()
 
@@ -248,8 +249,8 @@ class OpenAIEndpoint:
     Each call (one chat completion or one batch of embeddings) has ``timeout`` seconds in
     all: connecting, sending, every read of the reply, every redirect and every retry
     count against it, so a server that trickles its reply in byte by byte cannot hold
-    the caller longer. The request runs in a short-lived daemon thread, which the caller
-    stops waiting for at the deadline; the thread ends at its next read.
+    the caller longer. Each attempt runs in a short-lived daemon thread, which the caller
+    stops waiting for at the deadline (the thread then finishes on its own).
 
     Requests that get HTTP 429 or 5xx are retried up to ``max_retries`` times while time
     is left. Before retry ``k`` (from 0) the endpoint waits what the server's
