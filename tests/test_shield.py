@@ -178,7 +178,7 @@ def test_records_round_trip_and_old_rollout_files_load(tmp_path):
     (tmp_path / "bad.json").write_text(json.dumps({"format": "safetychip.trace/9"}))
     with pytest.raises(DataFileError, match=r"unknown record format 'safetychip\.trace/9'"):
         TraceRecord.load(tmp_path / "bad.json")
-    with pytest.raises(TraceError, match="gives a the value 'yes' .type str., not a boolean"):
+    with pytest.raises(TraceError, match=r"gives a the value 'yes' \(type str\), not a boolean"):
         TraceRecord.from_dict({"constraints": [], "initial": {"a": "yes"}, "steps": []})
     with pytest.raises(ValueError, match="unknown outcome 'skipped'"):
         Step("x", "skipped")
