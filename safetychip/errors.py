@@ -214,7 +214,8 @@ class LLMUsageError(LLMError, ValueError):
 
 
 class LLMTimeoutError(LLMError, TimeoutError):
-    """The endpoint sent no reply within the timeout."""
+    """The endpoint sent no complete reply within the call's time budget (connect, every read
+    and the retries together)."""
 
 
 class LLMConnectionError(LLMError, ConnectionError):

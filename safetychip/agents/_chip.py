@@ -79,9 +79,11 @@ _GENERIC = "that action is not allowed."
 
 @lru_cache(maxsize=8)
 def _translator(scene: str) -> Any:
-    from ..translate import Translator
+    """The offline translator over the vocabulary of the task's scene (by name)."""
+    from ..envs import load_scene
+    from ..translate import Translator, Vocabulary
 
-    return Translator(scene, embedder=None)
+    return Translator(Vocabulary.from_scene(load_scene(scene)), embedder=None)
 
 
 @lru_cache(maxsize=1024)

@@ -30,7 +30,7 @@ _INPUTS = (
     "data/virtualhome/tasks/mobile_manipulation.jsonl",
     "data/virtualhome/tasks/contradictions.jsonl",
 )
-_AGENTS = ("base", "nl", "cap", "chip")
+_AGENTS = ("base", "nl", "cap", "cap_chip", "chip")
 _REPROMPTS = ("mask", "generic", "explain", "llm_explain", "hint")
 _FORMULAS = ("expert", "translated")
 

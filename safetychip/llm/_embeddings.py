@@ -19,7 +19,7 @@ import numpy as np
 
 from safetychip.errors import LLMResponseError
 from safetychip.llm._base import import_optional
-from safetychip.llm._openai import OpenAIEndpoint, quote
+from safetychip.llm._openai import OpenAIEndpoint
 from safetychip.llm._sqlite import transaction
 
 __all__ = ["Embedder", "MiniLMEmbedder", "OpenAIEmbedder"]
@@ -235,6 +235,6 @@ class OpenAIEmbedder(Embedder):
             except (KeyError, TypeError):
                 raise LLMResponseError(
                     f"{self.endpoint.describe(self.name)} sent a reply without "
-                    f"data[i].embedding: {quote(json.dumps(data))}"
+                    f"data[i].embedding: {self.endpoint.quote(json.dumps(data))}"
                 ) from None
         return rows
