@@ -12,6 +12,7 @@ is rejected. Moore partition refinement then makes the DFA minimal.
 from __future__ import annotations
 
 from functools import cache
+from typing import cast
 
 from ..ltl import Formula, Not
 from ._dfa import DFA
@@ -109,9 +110,9 @@ def _progress(f: Formula) -> Guard:
     if op == "false":
         return MANAGER.false
     if op == "ap":
-        return atom_var(f.name)
+        return atom_var(cast(str, f.name))  # an atom has a name
     if op == "!":  # NNF: only on atoms
-        return ~atom_var(kids[0].name)
+        return ~atom_var(cast(str, kids[0].name))
     if op == "&":
         out = MANAGER.true
         for k in kids:
@@ -246,7 +247,7 @@ def minimize(
     for s, out in enumerate(edges):
         if block[s] in quotient:
             continue
-        merged: dict[int, Guard] = {}
+        merged = {}
         for t, g in out:
             merged[block[t]] = merged.get(block[t], MANAGER.false) | g
         quotient[block[s]] = merged
@@ -282,8 +283,11 @@ def minimize(
 def _support_atoms(edges) -> frozenset[str]:
     from ._guards import atom_of
 
-    found = set()
+    found: set[str] = set()
     for out in edges:
         for _, g in out:
-            found.update(atom_of(v) for v in MANAGER.support(g))
+            for v in MANAGER.support(g):
+                atom = atom_of(v)
+                assert atom is not None, f"an edge's guard mentions only atoms, not {v}"
+                found.add(atom)
     return frozenset(found)

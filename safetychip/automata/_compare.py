@@ -6,8 +6,8 @@ from collections import deque
 
 from ..ltl import Formula
 from ._build import to_dfa
-from ._guards import pick_letter
-from ._product import Product
+from ._guards import Guard, pick_letter
+from ._product import Product, ProductState
 
 __all__ = ["counterexample", "includes", "equivalent"]
 
@@ -36,7 +36,7 @@ def counterexample(
         return {"both": fa != fb, "left": fa and not fb, "right": fb and not fa}[direction]
 
     start = product.initial
-    parent = {start: None}
+    parent: dict[ProductState, tuple[ProductState, Guard] | None] = {start: None}
     todo = deque([start])
     while todo:
         s = todo.popleft()
@@ -45,10 +45,12 @@ def counterexample(
                 continue
             parent[t] = (s, guard)
             if differs(t):
-                path = []
-                while parent[t] is not None:
-                    t, g2 = parent[t]
-                    path.append(pick_letter(g2, product.atoms))
+                path: list[frozenset[str]] = []
+                while (step := parent[t]) is not None:
+                    t, g2 = step
+                    letter = pick_letter(g2, product.atoms)
+                    assert letter is not None, "a product's edge has a non-empty guard"
+                    path.append(letter)
                 return path[::-1]
             todo.append(t)
     return None

@@ -179,11 +179,16 @@ class DFA:
             return []
         parent: dict[int, tuple[int, Guard] | None] = {start: None}
 
-        def path_to(t: int, last: list) -> list[frozenset[str]]:
+        def letter_of(g: Guard) -> frozenset[str]:
+            letter = pick_letter(g, self.aps)
+            assert letter is not None, "an edge's guard is not empty"
+            return letter
+
+        def path_to(t: int, last: list[frozenset[str]]) -> list[frozenset[str]]:
             path = last
-            while parent[t] is not None:
-                s2, g2 = parent[t]
-                path.append(pick_letter(g2, self.aps))
+            while (step := parent[t]) is not None:
+                s2, g2 = step
+                path.append(letter_of(g2))
                 t = s2
             return path[::-1]
 
@@ -194,7 +199,7 @@ class DFA:
                 if t in parent:
                     # A whole trace is non-empty: it may end back in the initial state.
                     if t == start and t in goal:
-                        return path_to(s, [pick_letter(g, self.aps)])
+                        return path_to(s, [letter_of(g)])
                     continue
                 parent[t] = (s, g)
                 if t in goal:
@@ -220,7 +225,9 @@ class DFA:
         carry ``guard`` (text)."""
         import networkx as nx
 
-        g = nx.DiGraph(formula=str(self.formula) if self.formula is not None else None)
+        g: nx.DiGraph[int] = nx.DiGraph(
+            formula=str(self.formula) if self.formula is not None else None
+        )
         dead = self.dead_states()
         for s, acc in enumerate(self.accepting):
             g.add_node(s, accepting=acc, initial=s == self.initial, dead=s in dead)

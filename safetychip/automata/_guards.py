@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ctypes
 from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 __all__ = ["MANAGER", "Guard", "atom_var", "atom_of", "guard_of", "guard_order", "guard_str",
            "holds", "is_propositional", "pick_letter"]  # fmt: skip
@@ -25,7 +26,12 @@ MANAGER.configure(reordering=False)  # keep variable order, and so output, deter
 # objects are freed in no particular order. The shared manager lives as long as the process.
 ctypes.pythonapi.Py_IncRef(ctypes.py_object(MANAGER))
 
-Guard = type(MANAGER.true)
+if TYPE_CHECKING:
+    # ``dd.cudd`` is compiled and has no stubs; ``dd._abc.Operator`` is the protocol that both
+    # ``dd.cudd.Function`` and ``dd.autoref.Function`` implement.
+    from dd._abc import Operator as Guard
+else:
+    Guard = type(MANAGER.true)
 
 _ATOM_VAR: dict[str, str] = {}
 _VAR_ATOM: dict[str, str] = {}
@@ -142,6 +148,7 @@ def guard_order(g: Guard, atoms: Sequence[str]) -> tuple[int, str | tuple[bool, 
         return (0, _text(g, ORDER_PRODUCTS))
     except _CoverTooLarge:
         letter = pick_letter(g, atoms)
+        assert letter is not None, "a cover too large to print is not empty"
         return (1, tuple(a in letter for a in atoms))
 
 

@@ -182,6 +182,7 @@ class Product:
                 if h != MANAGER.false:
                     g = h
             letter = pick_letter(g, self.atoms)
+            assert letter is not None, "g is not empty"
             state = self.next_state(state, letter)
             path.append(letter)
             # Acceptance before the loop check: with no components the state never changes.
@@ -283,7 +284,9 @@ class Product:
     def _reuse(self, state: ProductState, hint: ProductState | None):
         """The witness of *hint*, if it also leads every moved component of *state* to
         acceptance (the others follow the same path as before)."""
-        path = self._witnesses.get(hint) if hint is not None else None
+        if hint is None:
+            return None
+        path = self._witnesses.get(hint)
         if not path:
             return None
         for d, q, old in zip(self.dfas, state, hint):

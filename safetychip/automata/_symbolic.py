@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import cast
 
 from ._dfa import DFA
 from ._guards import MANAGER, Guard, atom_var, pick_letter
@@ -74,7 +75,7 @@ class LiveSet:
         last: dict[str, int] = {}
         for i, d in enumerate(self.dfas):
             for a in d.aps:
-                last[atom_var(a).var] = i
+                last[cast(str, atom_var(a).var)] = i  # a variable's node names it
         self._quantify = [
             set(self.nxt[i]) | {v for v, j in last.items() if j == i} for i in range(len(self.dfas))
         ]
@@ -143,6 +144,7 @@ class LiveSet:
             closer = self.layers[k - 1]
             closer = MANAGER.let(self._to_next, closer) if self._to_next else closer
             letter = pick_letter(MANAGER.exist(every_next, guard & closer), atoms)
+            assert letter is not None, "a state at distance k has a successor at distance k - 1"
             out.append(letter)
             state = tuple(d.next_state(q, letter) for d, q in zip(self.dfas, state))
             k -= 1
