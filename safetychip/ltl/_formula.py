@@ -11,7 +11,7 @@ import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import ClassVar, Union
+from typing import ClassVar, Union, cast
 
 from ..errors import FormulaError, FormulaTooDeepError, PropositionError
 
@@ -182,6 +182,8 @@ class Formula:
     children: tuple[Formula, ...]
     name: str | None
     depth: int
+    _hash: int
+    _atoms: frozenset[str] | None
 
     def __new__(cls, op: str, children: tuple[Formula, ...] = (), name: str | None = None):
         key = (op, children, name)
@@ -242,13 +244,14 @@ class Formula:
 
     def atoms(self) -> frozenset[str]:
         """Names of the atomic propositions that occur in the formula."""
-        if self._atoms is None:
+        found = self._atoms
+        if found is None:
             if self.op == "ap":
-                found = frozenset((self.name,))
+                found = frozenset((cast(str, self.name),))  # an atom has a name
             else:
                 found = frozenset().union(*(c.atoms() for c in self.children))
             object.__setattr__(self, "_atoms", found)
-        return self._atoms
+        return found
 
     def propositions(self) -> list[Proposition]:
         """The atoms as :class:`Proposition` values, sorted by name.
@@ -265,7 +268,7 @@ class Formula:
         """The :class:`Proposition` of an atom formula."""
         if self.op != "ap":
             raise FormulaError(f"{self} is not an atomic proposition")
-        return Proposition.parse(self.name)
+        return Proposition.parse(cast(str, self.name))  # an atom has a name
 
     def subformulas(self) -> list[Formula]:
         """All distinct subformulas, children before parents (post-order)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from typing import TypeGuard
 
 from .._text import hidden_character
 from ..errors import FormulaSyntaxError, FormulaTooDeepError
@@ -48,14 +49,14 @@ _BINARY = {"&", "|", "->", "<->", "U", "W", "R", "M"}
 _RIGHT_ASSOC = {"->", "<->", "U", "W", "R", "M"}
 
 
-def _tokens(text: str, syntax: str) -> list[tuple[str, object, int]]:
+def _tokens(text: str, syntax: str) -> list[tuple[str, str, int]]:
     """Split *text* into ``(kind, value, position)``; kinds: op, atom, (, ), end."""
     hidden = hidden_character(text)
     if hidden is not None:  # even inside a quoted atom, where any other character may be
         position, name = hidden
         expected = f"visible text, not {name} (it hides or reorders what is shown: delete it)"
         raise FormulaSyntaxError(text, position, expected, syntax)
-    out: list[tuple[str, object, int]] = []
+    out: list[tuple[str, str, int]] = []
     i, n = 0, len(text)
     while i < n:
         m = _SPACE.match(text, i)
@@ -110,7 +111,7 @@ def _tokens(text: str, syntax: str) -> list[tuple[str, object, int]]:
             end = call.end() if call else m.end()
             out.append(("atom", text[i:end], i))
             i = end
-    out.append(("end", None, n))
+    out.append(("end", "", n))
     return out
 
 
@@ -147,13 +148,13 @@ def _built(operand: Operand) -> Formula:
     return operand
 
 
-def _extends(op: str, operand: Operand) -> bool:
+def _extends(operand: Operand, op: str) -> TypeGuard[_Chain]:
     return isinstance(operand, _Chain) and operand.op == op
 
 
 def _depth(op: str, args: list[Operand]) -> int:
     """Depth of the formula that ``_apply(op, args)`` stands for."""
-    return max(a.depth if _extends(op, a) else a.depth + 1 for a in args)
+    return max(a.depth if _extends(a, op) else a.depth + 1 for a in args)
 
 
 def _apply(op: str, args: list[Operand]) -> Operand:
@@ -163,11 +164,11 @@ def _apply(op: str, args: list[Operand]) -> Operand:
         return Not(built[0]) if op == "!" else Formula(op, tuple(built))
     depth = _depth(op, args)
     left, right = args
-    if _extends(op, left) and _extends(op, right):
+    if _extends(left, op) and _extends(right, op):
         left.items.extend(right.items)
-    elif _extends(op, left):
+    elif _extends(left, op):
         left.items.append(_built(right))
-    elif _extends(op, right):
+    elif _extends(right, op):
         right.items.appendleft(_built(left))
         left = right
     else:
@@ -326,7 +327,7 @@ def parse_prefix(text: str) -> Formula:
     return _built(stack[0])
 
 
-def _first_extra(tokens: list[tuple[str, object, int]]) -> int:
+def _first_extra(tokens: list[tuple[str, str, int]]) -> int:
     need = 1
     for kind, value, pos in tokens:
         if need == 0:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import cast
 
 from ._formula import Formula
 
@@ -52,7 +53,8 @@ def _atom_latex(name: str) -> str:
 
 def _infix(f: Formula, latex: bool) -> str:
     if f.op == "ap":
-        return _atom_latex(f.name) if latex else _atom_spot(f.name)
+        name = cast(str, f.name)  # an atom has a name
+        return _atom_latex(name) if latex else _atom_spot(name)
     if f.op in ("true", "false"):
         return (r"\top" if f.op == "true" else r"\bot") if latex else f.op
     parts = []
@@ -74,7 +76,7 @@ def _prefix(f: Formula) -> str:
     while stack:
         node = stack.pop()
         if node.op == "ap":
-            out.append(_atom_prefix(node.name))
+            out.append(_atom_prefix(cast(str, node.name)))  # an atom has a name
         elif node.op in ("true", "false"):
             out.append(node.op)
         else:
