@@ -185,6 +185,7 @@ def constraints_from_json(
 
 def _constraint(item: Any, label: str, syntax: str) -> Constraint:
     """One entry of a constraint file; *label* names it in errors."""
+    text: object
     if isinstance(item, str):
         text, sentence, name, pattern = item, "", "", None
     elif isinstance(item, dict):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import combinations
+from typing import Any
 
 from ..automata import (
     DFA,
@@ -141,7 +142,8 @@ class Monitor:
         """
         first = None if initial is None else self._reader.read(initial, "the initial state")
         self._state = self.product.initial
-        self._checked = None
+        # The states checked last and their outcome: (state, letters, q, last, verdict, breach).
+        self._checked: tuple[Any, ...] | None = None
         self._last: dict[str, bool] | None = None
         self.history: list[dict[str, bool]] = []
         self._finished = False
@@ -328,6 +330,7 @@ class Monitor:
         """
         changes: list[tuple[tuple[str, ...], bool]] = []
         prev, q, broken = self._last, self._state, None
+        breach: str | None
         try:
             for k, letter in enumerate(letters):
                 if (

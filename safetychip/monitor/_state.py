@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import difflib
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import itemgetter
 from typing import Any
 
@@ -136,8 +136,14 @@ class _StateReader:
         self.names: tuple[str, ...] = tuple(dict.fromkeys(atoms))
         self.known = frozenset(self.names)
         n = len(self.names)
-        getter = itemgetter(*self.names) if n else None
-        self._get = getter if n > 1 else (lambda s: (getter(s),)) if n else (lambda s: ())
+        self._get: Callable[[Any], tuple[Any, ...]]
+        if n > 1:
+            self._get = itemgetter(*self.names)
+        elif n == 1:
+            getter = itemgetter(self.names[0])
+            self._get = lambda s: (getter(s),)
+        else:
+            self._get = lambda s: ()
 
     def read_all(self, states: Any, where: str) -> list[dict[str, bool]]:
         """Read one state or a non-empty list of states; ``where.format(index)`` names a state
