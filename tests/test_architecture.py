@@ -72,3 +72,69 @@ def test_translate_and_the_monitor_do_not_import_environments(package):
 
 def test_the_monitor_does_not_import_translate():
     assert _offenders(sorted((PACKAGE / "monitor").rglob("*.py")), "safetychip.translate") == []
+
+
+# What each package may import from the others (the top-level modules errors, paths, _io and
+# _text are shared by all). The core chain ltl <- automata <- monitor <- shield <- agents <-
+# experiments; envs stand on the core (the shield wraps them); llm is the one chat interface
+# the translator and the explanations talk through; the explanations run plans on an
+# environment through the shield; agents use them all; the command line (tested above) sits on
+# top.
+ALLOWED: dict[str, set[str]] = {
+    "ltl": set(),
+    "automata": {"ltl"},
+    "monitor": {"ltl", "automata"},
+    "envs": {"ltl", "automata", "monitor"},
+    "shield": {"ltl", "automata", "monitor", "envs"},
+    "llm": set(),
+    "translate": {"ltl", "automata", "monitor", "llm"},
+    "explain": {"ltl", "automata", "monitor", "envs", "shield", "llm"},
+    "agents": {"ltl", "automata", "monitor", "shield", "envs", "llm", "translate", "explain"},
+    "experiments": {"ltl", "automata", "monitor", "shield", "envs", "llm", "agents"},
+}
+SHARED = {"errors", "paths", "_io", "_text"}
+
+
+def _package_of(name: str) -> str | None:
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 and parts[0] == "safetychip" else None
+
+
+@pytest.mark.parametrize("package", sorted(ALLOWED))
+def test_dependencies_point_one_way(package):
+    found = set()
+    for path in sorted((PACKAGE / package).rglob("*.py")):
+        for name in _imports(path):
+            other = _package_of(name)
+            if other is not None and other != package and other not in SHARED:
+                found.add((other, f"{path.relative_to(PACKAGE.parent)} imports {name}"))
+    wrong = sorted(line for other, line in found if other not in ALLOWED[package])
+    assert wrong == []
+
+
+def test_every_package_is_placed():
+    packages = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()}
+    assert packages == {*ALLOWED, "cli"}
+
+
+@pytest.mark.parametrize("package", sorted(ALLOWED))
+def test_no_module_reaches_into_another_package_private_module(package):
+    offenders = []
+    for path in sorted((PACKAGE / package).rglob("*.py")):
+        for name in _imports(path):
+            other = _package_of(name)
+            parts = name.split(".")
+            private = any(part.startswith("_") for part in parts[2:3])
+            if other not in (None, package) and other not in SHARED and private:
+                offenders.append(f"{path.relative_to(PACKAGE.parent)} imports {name}")
+    assert offenders == []
+
+
+def test_the_rule_catches_an_upward_import(tmp_path, monkeypatch):
+    """The test above would see a violation: an import from monitor into agents."""
+    fake = tmp_path / "safetychip" / "monitor"
+    fake.mkdir(parents=True)
+    (fake / "bad.py").write_text("from ..agents import Chip\n")
+    monkeypatch.setattr(__import__(__name__), "PACKAGE", tmp_path / "safetychip")
+    found = {_package_of(n) for n in _imports(fake / "bad.py")}
+    assert "agents" in found and "agents" not in ALLOWED["monitor"]

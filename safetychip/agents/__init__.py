@@ -46,7 +46,7 @@ from ._code import SKILLS, CodeAsPoliciesAgent, extract_program
 from ._episode import ENDS, STAND_IN_LABEL, Episode, expert_formulas, judge
 from ._grounding import THRESHOLD, ActionGrounder, GroundedAction, first_line
 from ._planner import Agent, BaseAgent, Feedback, NLConstraintsAgent, task_propositions
-from ._prompts import code_messages, example_program, load_agent_prompt, planner_messages
+from ._prompts import code_messages, example_program, planner_messages
 from ._sandbox import ProgramRun, check_program, run_program
 from ._standin import OfflineAgentModel, Rule, phrase_action, read_rule
 
@@ -89,6 +89,6 @@ __all__ = [
     "Rule", "SafetyChipAgent",
     "check_program", "chip_constraints", "code_messages", "done_explanation",
     "example_program", "expert_formulas", "extract_program", "first_line",
-    "judge", "load_agent_prompt", "make_agent", "phrase_action", "planner_messages",
+    "judge", "make_agent", "phrase_action", "planner_messages",
     "read_rule", "repair_hint", "run_program", "task_propositions",
 ]  # fmt: skip

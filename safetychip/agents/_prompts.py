@@ -45,22 +45,15 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from ..errors import DataFileError
-from ..llm import Message
-from ..paths import DATA_DIR
+from ..llm import Message, load_prompt
 
 __all__ = [
-    "PROMPT_DIR",
     "SKILL_DOCS",
     "code_messages",
     "example_program",
-    "load_agent_prompt",
     "planner_messages",
     "scene_lines",
 ]
-
-#: Where the agents' system prompts live.
-PROMPT_DIR = DATA_DIR / "prompts"
 
 #: The skill API a Code-as-Policies program may call, as the prompt shows it.
 SKILL_DOCS = (
@@ -85,30 +78,6 @@ _ALLOWED = (
 _SKILL_OF = {"walk": "go_to", "find": "go_to", "grab": "pick_up", "open": "open",
              "close": "close", "switchon": "switch_on", "switchoff": "switch_off",
              "put": "put", "putin": "put_in"}  # fmt: skip
-
-
-@cache
-def load_agent_prompt(name: str) -> str:
-    """The system prompt ``"planner"`` or ``"code"`` (``data/prompts/agent_<name>.txt``),
-    without its ``#`` header lines.
-
-    Raises
-    ------
-    ValueError
-        For another name.
-    DataFileError
-        If the file is missing.
-    """
-    if name not in ("planner", "code"):
-        raise ValueError(f"unknown agent prompt {name!r}; choose 'planner' or 'code'")
-    path = PROMPT_DIR / f"agent_{name}.txt"
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as err:
-        raise DataFileError(str(path), f"cannot read the prompt: {err}") from None
-    while lines and lines[0].startswith("#"):
-        lines.pop(0)
-    return "\n".join(lines).strip()
 
 
 @cache
@@ -163,7 +132,8 @@ def planner_messages(
     if observation:
         parts.append(f"Current state:\n{observation}")
     parts.append("\n".join([f"Task: {task.instruction}", *history, f"{number}."]))
-    return [Message("system", load_agent_prompt("planner")), Message("user", "\n\n".join(parts))]
+    system = load_prompt("agent_planner").rstrip("\n")
+    return [Message("system", system), Message("user", "\n\n".join(parts))]
 
 
 def example_program(plan: Sequence[str]) -> str:
@@ -216,4 +186,5 @@ def code_messages(task: Any, scene: Any, *, constraints: Sequence[str] = ()) -> 
         parts.append("\n".join(["Constraints (obey every one of them):",
                                 *_numbered(constraints)]))  # fmt: skip
     parts.append(f"# Task: {task.instruction}")
-    return [Message("system", load_agent_prompt("code")), Message("user", "\n\n".join(parts))]
+    system = load_prompt("agent_code").rstrip("\n")
+    return [Message("system", system), Message("user", "\n\n".join(parts))]

@@ -240,7 +240,7 @@ def agent_query_messages(
     walk to kitchen. Violated: agent_at(kitchen)
     Reason of violation:
     """
-    from ..translate import load_prompt
+    from ..llm import load_prompt
 
     shown = [c if isinstance(c, str) else (c.sentence or str(c.formula)) for c in constraints]
     body = ["Constraints:", *(f"{i}. {s}" for i, s in enumerate(shown, 1)), "Valid actions:"]

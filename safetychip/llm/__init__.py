@@ -12,6 +12,9 @@
     ├── MiniLMEmbedder         all-MiniLM-L6-v2 on this machine, never downloaded
     └── OpenAIEmbedder         an OpenAI-compatible /embeddings endpoint
 
+The prompts (the translator's, the explanations' and the agents') are text files under
+``data/prompts/``, read by :func:`load_prompt`.
+
 Errors are in :mod:`safetychip.errors`, under :class:`~safetychip.errors.LLMError`.
 
 Examples
@@ -36,6 +39,7 @@ from safetychip.llm._base import (
 from safetychip.llm._cache import CachedModel, CacheMode
 from safetychip.llm._embeddings import Embedder, MiniLMEmbedder, OpenAIEmbedder
 from safetychip.llm._openai import OpenAIChatModel, OpenAIEndpoint
+from safetychip.llm._prompts import PROMPT_DIR, PROMPTS, fill, load_prompt
 from safetychip.llm._standin import ScriptedModel, StandInModel
 
 __all__ = [
@@ -55,4 +59,8 @@ __all__ = [
     "Embedder",
     "MiniLMEmbedder",
     "OpenAIEmbedder",
+    "PROMPT_DIR",
+    "PROMPTS",
+    "fill",
+    "load_prompt",
 ]

@@ -18,7 +18,7 @@ accepted constraints            :class:`Specification` (from :mod:`safetychip.mo
 evaluation                      :func:`load_utterances`, :func:`evaluate`, :data:`UTTERANCES`
 ==============================  ==================================================================
 
-Prompts are text files under ``data/prompts/`` (:func:`load_prompt`).
+Prompts are text files under ``data/prompts/`` (:func:`safetychip.llm.load_prompt`).
 
 Examples
 --------
@@ -42,7 +42,6 @@ from ._lift import LiftedSentence, lift
 from ._llm import LLMTranslator, read_formula_reply
 from ._match import match_pattern
 from ._pipeline import MAX_SENTENCE, Translation, Translator
-from ._prompts import PROMPTS, load_prompt
 from ._recognize import Expression, LLMRecognizer, recognize
 from ._review import Review, ReviewCard, Witness, prepare_review, review, witnesses
 from ._vocabulary import PREDICATES, SYNONYMS, Vocabulary, load_vocabulary
@@ -51,7 +50,6 @@ from ._widget import ReviewWidget
 __all__ = [
     "MAX_SENTENCE",
     "PREDICATES",
-    "PROMPTS",
     "SYNONYMS",
     "UTTERANCES",
     "BackTranslation",
@@ -80,7 +78,6 @@ __all__ = [
     "ground_formula",
     "lift",
     "literal_text",
-    "load_prompt",
     "load_utterances",
     "load_vocabulary",
     "match_pattern",

@@ -207,7 +207,7 @@ def back_translate(formula: Formula, *, model=None, sentence: str = "") -> BackT
         Not shown to the model (so it cannot copy it); kept for the caller's reference.
     """
     if model is not None:
-        from ._prompts import fill, load_prompt
+        from ..llm import fill, load_prompt
 
         messages = [
             {"role": "system", "content": load_prompt("back_translation")},

@@ -23,11 +23,10 @@ import re
 from collections.abc import Mapping
 
 from ..errors import SafetyChipError, TranslationReplyError
-from ..llm import ChatModel
+from ..llm import ChatModel, fill, load_prompt
 from ..ltl import Formula, Proposition, parse, parse_prefix
 from ._grammar import LiftedTranslation
 from ._match import match_pattern
-from ._prompts import fill, load_prompt
 from ._vocabulary import PREDICATES
 
 __all__ = ["LLMTranslator", "read_formula_reply"]

@@ -30,8 +30,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import TranslationReplyError
-from ..llm import ChatModel
-from ._prompts import fill, load_prompt
+from ..llm import ChatModel, fill, load_prompt
 from ._vocabulary import Vocabulary, singular
 
 __all__ = ["Expression", "LLMRecognizer", "recognize"]

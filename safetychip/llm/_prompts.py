@@ -12,16 +12,18 @@ from __future__ import annotations
 
 from functools import cache
 
-from ..errors import DataFileError
-from ..paths import DATA_DIR
+from safetychip.errors import DataFileError
+from safetychip.paths import DATA_DIR
 
 __all__ = ["PROMPT_DIR", "PROMPTS", "fill", "load_prompt"]
 
 #: Where the prompt files live.
 PROMPT_DIR = DATA_DIR / "prompts"
 
-#: The prompts safetychip uses, by name (each is ``PROMPT_DIR / f"{name}.txt"``).
-PROMPTS = ("referring_expressions", "lifted_translation", "back_translation", "agent_query")
+#: The prompts safetychip uses, by name (each is ``PROMPT_DIR / f"{name}.txt"``): the
+#: translator's, the explanations' and the agents'.
+PROMPTS = ("referring_expressions", "lifted_translation", "back_translation", "agent_query",
+           "agent_planner", "agent_code")  # fmt: skip
 
 
 @cache
