@@ -401,23 +401,3 @@ def test_missing_wheel_names_the_install_command(monkeypatch):
         assert isinstance(info.value, ImportError)
     finally:
         _simulator.evolving_graph.cache_clear()
-
-
-def test_exported_names():
-    import safetychip.envs
-    import safetychip.envs.virtualhome
-
-    assert safetychip.envs.__all__ == [
-        "PATTERNS", "PREDICATES", "SUITES", "VERBS", "Action", "Constraint", "Env",
-        "Lookahead", "PropositionEnv", "PropositionState", "Scene", "SceneProposition",
-        "Task", "VirtualHomeEnv", "WorldSnapshot", "check_env", "check_task",
-        "domain_invariants", "goal_formula", "load_scene", "load_tasks",
-        "load_virtualhome_graph", "parse_action", "parse_literal", "parse_proposition",
-        "plot_floor_plan", "plot_timeline", "task_monitor",
-    ]  # fmt: skip
-    assert set(safetychip.envs.virtualhome.__all__) >= {
-        "candidate_actions", "domain_invariants", "floor_plan_layout", "goal_formula",
-        "rooms_visited",
-    }  # fmt: skip
-    for module in (safetychip.envs, safetychip.envs.virtualhome):
-        assert all(hasattr(module, name) for name in module.__all__)

@@ -1,4 +1,11 @@
-"""The public API: every name a notebook imports from ``safetychip`` is pinned here."""
+"""The public API: every name a notebook imports from ``safetychip`` is pinned here, and so is
+every subpackage's ``__all__``; every module of the library declares one."""
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
 
 import safetychip
 from safetychip import automata, ltl, monitor
@@ -19,6 +26,138 @@ MONITOR = {
     "Constraint", "Monitor", "Specification", "constraints_from_json", "read_constraints",
     "read_trace", "smallest_conflict", "trace_from_json", "write_constraints", "write_trace",
 }  # fmt: skip
+
+
+SUBPACKAGES: dict[str, set[str]] = {
+    "agents": {
+        "AGENTS", "ActionGrounder", "Agent", "BaseAgent", "Chip", "CodeAsPoliciesAgent",
+        "ENDS", "Episode", "FORMULAS", "Feedback", "GroundedAction", "NLConstraintsAgent",
+        "OfflineAgentModel", "ProgramRun", "REPROMPTS", "Rule", "SKILLS",
+        "STAND_IN_LABEL", "SafetyChipAgent", "THRESHOLD", "check_program",
+        "chip_constraints", "code_messages", "done_explanation", "example_program",
+        "expert_formulas", "extract_program", "first_line", "judge", "make_agent",
+        "phrase_action", "planner_messages", "read_rule", "repair_hint", "run_program",
+        "task_propositions"
+    },
+    "automata": {
+        "DFA", "Guard", "MANAGER", "Product", "SVG", "SearchBudgetExceeded", "atom_var",
+        "counterexample", "equivalent", "guard_of", "guard_str", "holds", "includes",
+        "is_propositional", "nnf", "spot_available", "spot_dfa", "to_dfa", "to_dot",
+        "to_svg"
+    },
+    "cli": {
+        "COMMAND_MODULES", "Command", "EXIT_INPUT", "EXIT_INTERNAL", "EXIT_OK",
+        "EXIT_VIOLATION", "ReproductionStep", "SkipStep", "build_parser", "commands",
+        "main", "reproduction_steps"
+    },
+    "envs": {
+        "Action", "Constraint", "Env", "Lookahead", "PATTERNS", "PREDICATES",
+        "PropositionEnv", "PropositionState", "SUITES", "Scene", "SceneProposition",
+        "Task", "VERBS", "VirtualHomeEnv", "WorldSnapshot", "check_env", "check_task",
+        "domain_invariants", "goal_formula", "load_scene", "load_tasks",
+        "load_virtualhome_graph", "parse_action", "parse_literal", "parse_proposition",
+        "plot_floor_plan", "plot_timeline", "task_monitor"
+    },
+    "envs.virtualhome": {
+        "Action", "Constraint", "INSTALL", "PATTERNS", "PREDICATES", "SCENE_DIR",
+        "SUITES", "Scene", "SceneProposition", "TASK_DIR", "Target", "Task", "VERBS",
+        "VirtualHomeEnv", "WorldSnapshot", "candidate_actions", "check_task",
+        "domain_invariants", "floor_plan_layout", "goal_formula", "load_scene",
+        "load_tasks", "load_virtualhome_graph", "normalize_name", "parse_action",
+        "parse_literal", "parse_proposition", "plot_floor_plan", "plot_timeline",
+        "rooms_visited", "task_monitor"
+    },
+    "errors": {
+        "ActionError", "AgentError", "CacheFileError", "ConflictError", "DataFileError",
+        "EnvCheckError", "EnvError", "ExecutorStartError", "FormulaError",
+        "FormulaSyntaxError", "FormulaTooDeepError", "GroundingError",
+        "LLMConnectionError", "LLMError", "LLMResponseError", "LLMStatusError",
+        "LLMTimeoutError", "LLMUsageError", "MissingDependencyError", "ModelReplyError",
+        "MonitorError", "NoSafePlan", "OutOfGrammarError", "ProgramBudgetError",
+        "PropositionError", "QueryError", "ReplayMissError", "ResetNeeded",
+        "SafetyChipError", "SandboxError", "SentenceError", "SkillError",
+        "SpecificationError", "TaskError", "TraceError", "TranslationError",
+        "TranslationReplyError", "UnsatisfiableSpecification", "VocabularyError"
+    },
+    "experiments": {
+        "AGENT_NAMES", "AdversarialReport", "BOOK_TASK", "COLUMNS", "EXECUTORS", "LEVELS",
+        "MAIN_REPROMPT", "PropositionAgent", "ROLLOUT_OUTCOMES", "RandomSpecification",
+        "Referee", "STAND_IN", "SUITES", "SafePlan", "SceneAgent", "SuiteReport",
+        "TaskValidation", "ablation_table", "abort_table", "adversarial_cell",
+        "adversarial_rollout", "by_k_table", "check_rollout", "config_label",
+        "find_safe_plan", "grid_cells", "make_model", "markdown_table", "paper_table",
+        "plot_rates", "random_specification", "rates", "rollout_outcome",
+        "run_adversarial", "run_cell", "run_cells", "run_grid", "stand_in_note",
+        "validate_suite", "write_csv", "write_offline_grid", "write_report",
+        "write_rollout_figures", "write_suite_validation"
+    },
+    "explain": {
+        "AgentExplanation", "HumanAnswer", "LLMExplanation", "PlanStep", "RolloutQuery",
+        "agent_query_messages", "answer_query", "ask_agent_query", "explain_rollout",
+        "explain_violation", "letter_words", "plan_trace", "question_formula"
+    },
+    "llm": {
+        "CacheMode", "CachedModel", "ChatModel", "ChatRequest", "Completion", "Embedder",
+        "Message", "MessageLike", "MiniLMEmbedder", "OpenAIChatModel", "OpenAIEmbedder",
+        "OpenAIEndpoint", "PROMPTS", "PROMPT_DIR", "ScriptedModel", "StandInModel",
+        "Usage", "UsageCounter", "fill", "load_prompt"
+    },
+    "ltl": {
+        "And", "Equiv", "F", "FALSE", "FORMATS", "Formula", "G", "Implies", "M",
+        "MAX_DEPTH", "Not", "Or", "PATTERNS", "PREDICATES", "Pattern", "Proposition", "R",
+        "SYNTAXES", "State", "TRUE", "Trace", "U", "W", "X", "XS", "absence_after",
+        "absence_from", "ap", "at_least", "at_most", "before", "canonical_atom",
+        "evaluate", "exactly", "immediate_response", "never", "next_response",
+        "normalize_trace", "not_before", "parse", "parse_prefix", "random_patterns",
+        "response", "to_str"
+    },
+    "monitor": {
+        "Constraint", "Monitor", "Specification", "StateChange", "Status", "Verdict",
+        "as_constraints", "compile_dfa", "constraints_from_json", "exactly_one",
+        "proposition_state", "proposition_states", "read_constraints", "read_trace",
+        "smallest_conflict", "trace_from_json", "write_constraints", "write_trace"
+    },
+    "shield": {
+        "DONE", "FORMAT", "Filter", "Judgement", "MonitorFilter", "OUTCOMES", "Proposal",
+        "SearchResult", "Shield", "Step", "TraceRecord", "run_monitored", "run_plan",
+        "run_unmonitored", "search_safe_plan"
+    },
+    "translate": {
+        "BackTranslation", "Clause", "EvaluationResult", "Expression", "Grounder",
+        "Grounding", "LLMRecognizer", "LLMTranslator", "LiftedSentence",
+        "LiftedTranslation", "MAX_SENTENCE", "PREDICATES", "PatternTranslator", "Review",
+        "ReviewCard", "ReviewWidget", "SYNONYMS", "Specification", "Translation",
+        "Translator", "UTTERANCES", "Vocabulary", "Witness", "assemble", "back_translate",
+        "describe", "evaluate", "ground_formula", "lift", "literal_text",
+        "load_utterances", "load_vocabulary", "match_pattern", "normalize",
+        "prepare_review", "read_clause", "read_formula_reply", "recognize",
+        "rename_atoms", "review", "witnesses"
+    },
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(SUBPACKAGES))
+def test_subpackage_all_is_pinned(name):
+    module = importlib.import_module(f"safetychip.{name}")
+    assert set(module.__all__) == SUBPACKAGES[name]
+    assert len(module.__all__) == len(set(module.__all__)), "a name is exported twice"
+    for exported in module.__all__:
+        assert hasattr(module, exported), f"safetychip.{name}.{exported}"
+
+
+def test_every_module_declares_its_public_names():
+    package = Path(safetychip.__file__).parent
+    missing = []
+    for path in sorted(package.rglob("*.py")):
+        if path.name == "__main__.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = {t.id for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
+                 for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                 if isinstance(t, ast.Name)}  # fmt: skip
+        if "__all__" not in names:
+            missing.append(str(path.relative_to(package.parent)))
+    assert missing == []
 
 
 def test_top_level_all_is_pinned():
