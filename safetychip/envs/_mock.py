@@ -95,7 +95,7 @@ class PropositionEnv(Env):
         self.names = tuple(p for p in dict.fromkeys(propositions) if p not in self._room_props)
         self.objects = ()
         self._tracked = (*self.names, *self._room_props)  # everything, until told otherwise
-        graph = nx.Graph()
+        graph: nx.Graph[str] = nx.Graph()
         graph.add_nodes_from(self.rooms)
         if adjacency is None:
             graph.add_edges_from((a, b) for a in self.rooms for b in self.rooms if a < b)

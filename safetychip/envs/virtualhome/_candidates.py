@@ -41,8 +41,8 @@ def candidate_actions(task: Task, env: Any) -> list[str]:
         if prop.predicate == "is_touched":
             touched.add(prop.args[0])
     for text in task.example_plan:
-        act = parse_action(text, scene, near=lambda i: 0.0)
-        names.update(dict.fromkeys(t.name for t in act.targets))
+        parsed = parse_action(text, scene, near=lambda i: 0.0)
+        names.update(dict.fromkeys(t.name for t in parsed.targets))
     objects = [n for n in names if n not in scene.rooms]
 
     def props(name: str) -> set[str]:

@@ -84,6 +84,8 @@ _REASONS = (
 )
 _RESET_OPTIONS = ("task", "initial", "goal")
 _CACHE_LIMIT = 200_000  # simulations kept per environment
+# A world's content key: the scene name, the touched node, and what differs from the scene file.
+_WorldKey = tuple[str, int | None, Hashable]
 
 
 class _Outcome(NamedTuple):
@@ -93,7 +95,7 @@ class _Outcome(NamedTuple):
     touched: int | None  # the node touched in the last state
     error: str | None
     script: tuple[str, ...]  # the lines sent to the executor
-    key: Hashable  # the content key of the world it leads to (None if refused)
+    key: _WorldKey | None  # the content key of the world it leads to (None if refused)
 
 
 @dataclass(frozen=True)
@@ -112,7 +114,7 @@ class WorldSnapshot:
         state and relation that differs from the scene file.
     """
 
-    key: Hashable
+    key: _WorldKey
     _state: Any = field(compare=False, repr=False)
     _touched: int | None = field(compare=False, repr=False)
     _steps: int = field(compare=False, repr=False)
@@ -164,7 +166,7 @@ class VirtualHomeEnv(Env):
         self._goal: tuple[tuple[SceneProposition, bool], ...] = ()
         self._touched: int | None = None
         self._outcomes: dict[tuple[Hashable, str], _Outcome] = {}
-        self._key: Hashable | None = None
+        self._key: _WorldKey | None = None
         self._done = False
         self._closed = False
         self._steps = 0
@@ -318,6 +320,7 @@ class VirtualHomeEnv(Env):
         if outcome.error is not None:
             return Lookahead([], None, outcome.error)
         state, touched = outcome.states[-1], outcome.touched
+        assert outcome.key is not None, "an outcome without error has a key"
         world = WorldSnapshot(outcome.key, state, touched, self._steps + 1, False)
         return Lookahead(self._states(outcome, props), world, None)
 
@@ -336,6 +339,7 @@ class VirtualHomeEnv(Env):
         objects = [i for i in sorted(scene.names) if not scene.is_room(i)]
         held = [i for i in objects if self._held(self._state, i)]
         accepted = []
+        pairs: list[tuple[int, ...]]
         for verb in VERBS:
             if verb in ("put", "putin"):
                 needed = "SURFACES" if verb == "put" else "CONTAINERS"
@@ -447,7 +451,7 @@ class VirtualHomeEnv(Env):
 
     # -- simulation -------------------------------------------------------------------------
 
-    def _world_key(self) -> Hashable:
+    def _world_key(self) -> _WorldKey:
         """The current world's content key (computed once per world)."""
         if self._key is None:
             self._key = (self.scene.name, self._touched, _content(self._state))

@@ -77,7 +77,7 @@ def floor_plan_layout(scene: Scene) -> dict[str, tuple[int, int]]:
     """
     rooms = tuple(scene.rooms)
     doors = tuple(sorted({tuple(sorted((a, b))) for a, ns in scene.adjacency.items() for b in ns}))
-    return dict(_layout(rooms, doors))  # type: ignore[arg-type]
+    return dict(_layout(rooms, doors))
 
 
 #: Scenes with at most this many rooms get the best grid layout (an exhaustive search).

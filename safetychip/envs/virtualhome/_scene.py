@@ -34,7 +34,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 from safetychip.envs.virtualhome._simulator import evolving_graph
 from safetychip.errors import ActionError, DataFileError
@@ -308,7 +308,7 @@ def load_virtualhome_graph(path: str | os.PathLike[str], *, start: str | None = 
     edges = graph.get("edges")
     if not isinstance(nodes, list) or not isinstance(edges, list):
         raise DataFileError(str(path), "expected a JSON object with 'nodes' and 'edges' lists")
-    by_id = {n.get("id"): n for n in nodes if isinstance(n, dict)}
+    by_id: dict[Any, Any] = {n.get("id"): n for n in nodes if isinstance(n, dict)}  # raw JSON
     rooms = sorted(i for i, n in by_id.items() if n.get("category") == "Rooms")
     if not rooms:
         raise DataFileError(str(path), "the graph has no node of category 'Rooms'")
@@ -472,7 +472,7 @@ def _adjacency(
                     f"room_adjacency names {room!r}, which is not a room; "
                     f"rooms: {', '.join(rooms)}",
                 )
-        a, b = pair
+        a, b = cast("list[str]", pair)  # both are rooms, checked above
         neighbours[a].append(b)
         neighbours[b].append(a)
     return {r: tuple(n) for r, n in neighbours.items()}

@@ -207,7 +207,7 @@ def load_tasks(
     ]
 
 
-_FIELDS = {
+_FIELDS: dict[str, type] = {
     "id": str,
     "scene": str,
     "suite": str,
@@ -220,7 +220,12 @@ _FIELDS = {
     "reference_plan": list,
     "constraints": list,
 }
-_CONSTRAINT_FIELDS = {"sentence": str, "formula": str, "pattern": str, "args": list}
+_CONSTRAINT_FIELDS: dict[str, type] = {
+    "sentence": str,
+    "formula": str,
+    "pattern": str,
+    "args": list,
+}
 
 
 def check_task(task: Task, scene: Scene | None = None) -> None:
