@@ -37,9 +37,9 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from ..automata import DFA, MANAGER, atom_var, to_dfa
 from ..ltl import PATTERNS as LTL_PATTERNS
@@ -402,10 +402,15 @@ def _room_name(room: str) -> str:
     return prop.args[0]
 
 
+def _seconds() -> MutableMapping[str, float]:
+    """A Counter of seconds (typeshed types a Counter's counts as int; it holds any number)."""
+    return cast("MutableMapping[str, float]", Counter())
+
+
 class _TimedMonitor(MonitorFilter):
     """The constraint monitor as the shield's filter, adding its seconds to ``timer["monitor"]``."""
 
-    def __init__(self, monitor: Monitor, timer: Counter) -> None:
+    def __init__(self, monitor: Monitor, timer: MutableMapping[str, float]) -> None:
         super().__init__(monitor)
         self.timer = timer
 
@@ -436,7 +441,7 @@ def adversarial_rollout(
     *,
     max_steps: int = 10,
     p_done: float = 0.15,
-    timer: Counter | None = None,
+    timer: MutableMapping[str, float] | None = None,
 ) -> TraceRecord:
     """Play one episode of the random *agent* through a :class:`~safetychip.shield.Shield`
     whose only filter is *monitor*.
@@ -642,7 +647,7 @@ class AdversarialReport:
     outcomes: Counter = field(default_factory=Counter)
     counts: Counter = field(default_factory=Counter)
     problems: list[dict[str, Any]] = field(default_factory=list)
-    seconds: Counter = field(default_factory=Counter)
+    seconds: MutableMapping[str, float] = field(default_factory=_seconds)
 
     @property
     def violations(self) -> int:
@@ -760,7 +765,7 @@ def run_adversarial(
 
     rng = random.Random(seed)
     report = AdversarialReport(level)
-    timer: Counter = Counter()
+    timer = _seconds()
     scene_agents: dict[str, SceneAgent] = {}
     began = time.perf_counter()
     bar = tqdm(total=rollouts, disable=not progress, desc=f"adversarial ({level})",

@@ -285,7 +285,7 @@ def run_grid(
     rows = []
     for cell, result in zip(cells, results):
         if "error" in result and "success" not in result:
-            row = {key: None for key in COLUMNS}
+            row: dict[str, Any] = {key: None for key in COLUMNS}
             row.update({k: cell.get(k) for k in ("id", "suite", "task", "k", "agent", "reprompt",
                                                  "formulas", "seed", "model")})  # fmt: skip
             row.update(config=config_label(cell["agent"], cell["reprompt"], cell["formulas"]),
