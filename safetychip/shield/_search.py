@@ -26,12 +26,15 @@ import heapq
 import itertools
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ..envs import Env
 from ..monitor import Monitor
 from ._judgement import DONE
 
 __all__ = ["SearchResult", "search_safe_plan"]
+
+_E = TypeVar("_E", bound=Env)
 
 
 @dataclass(frozen=True)
@@ -54,9 +57,9 @@ class SearchResult:
     exhausted: bool
 
 
-def search_safe_plan(env: Env, monitor: Monitor, actions: Sequence[str], *,
+def search_safe_plan(env: _E, monitor: Monitor, actions: Sequence[str], *,
                      goal: Sequence[str] = (), propositions: Sequence[str] | None = None,
-                     estimate: Callable[[Env], float] | None = None, weight: float = 1.0,
+                     estimate: Callable[[_E], float] | None = None, weight: float = 1.0,
                      max_expansions: int = 300, max_depth: int = 12) -> SearchResult:  # fmt: skip
     """Search a safe continuation from *env*'s current world and *monitor*'s position.
 
