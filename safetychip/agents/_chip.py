@@ -376,7 +376,7 @@ class Chip:
         from ..explain import ask_agent_query
 
         explainer = self.explainer if self.explainer is not None else agent.model
-        lines = list(verdict.state_changes)
+        lines: list[str] = list(verdict.state_changes)
         if action == DONE:
             lines = [f"Violated: still owed at DONE: {owed}" for owed in _owed(monitor, verdict)]
         valid = [(s.action, list(s.state_changes)) for s in run.shield.steps if s.executed]

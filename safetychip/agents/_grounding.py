@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 from ..errors import ActionError, ModelReplyError
 
 if TYPE_CHECKING:
-    from ..envs import VirtualHomeEnv
+    from ..envs import Env
     from ..llm import Embedder
 
 __all__ = ["THRESHOLD", "ActionGrounder", "GroundedAction", "first_line"]
@@ -130,14 +130,14 @@ class ActionGrounder:
             else self._embedder.name  # fmt: skip
         return f"ActionGrounder(embedder={name!r}, threshold={self.threshold})"
 
-    def ground(self, reply: str, env: VirtualHomeEnv) -> GroundedAction:
+    def ground(self, reply: str, env: Env) -> GroundedAction:
         """Ground *reply* to an action of *env*'s current world.
 
         Parameters
         ----------
         reply : str
             The model's text.
-        env : VirtualHomeEnv
+        env : Env
             Reads the action (names, and the instance nearest the agent) and, for the
             embedding fallback, gives the admissible set.
 
@@ -168,7 +168,7 @@ class ActionGrounder:
             return GroundedAction(reply, str(action))
         return self._nearest(reply, line, env, first_error)
 
-    def _nearest(self, reply: str, line: str, env: VirtualHomeEnv,
+    def _nearest(self, reply: str, line: str, env: Env,
                  error: ActionError | None) -> GroundedAction:  # fmt: skip
         shown = _quote(reply)
         why = f" ({error})" if error is not None else ""

@@ -389,8 +389,8 @@ class _Interpreter:
             return value
         if isinstance(node, ast.BoolOp):
             result: Any = isinstance(node.op, ast.And)
-            for value in node.values:
-                result = self.expr(value)
+            for operand in node.values:
+                result = self.expr(operand)
                 if isinstance(node.op, ast.And) and not result:
                     return result
                 if isinstance(node.op, ast.Or) and result:

@@ -50,6 +50,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import cast
 
 from ..llm import ChatRequest, Completion, Message, StandInModel, Usage
 from ._prompts import example_program
@@ -408,7 +409,7 @@ class _Policy:
                 continue
             for r in self.rules:
                 if r.kind == "not_before" and cand == r.action and r.other not in executed:
-                    cand = r.other
+                    cand = cast(str, r.other)  # a not_before rule names the other action
                     break
             else:
                 return cand
