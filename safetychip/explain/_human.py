@@ -299,7 +299,7 @@ def answer_query(
     plan: Sequence[str],
     translator,
     *,
-    env_factory: Callable[[], object] | None = None,
+    env_factory: Callable[[], Env] | None = None,
     options: Mapping | None = None,
     states: Sequence | None = None,
     initial=None,
