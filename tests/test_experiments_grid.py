@@ -13,8 +13,9 @@ FOUR = dict(suites=["four_room"], task_ids=["four_room/apartment_1/01"])
 
 def test_grid_size_and_ids():
     cells = grid_cells()
-    # 28 tasks x k=1..5 x (base, nl, cap + chip x 5 reprompts x 2 formula sources)
-    assert len(cells) == 28 * 5 * 13
+    # 28 tasks x k=1..5 x (base, nl, cap + cap_chip x 2 formula sources
+    #                      + chip x 5 reprompts x 2 formula sources)
+    assert len(cells) == 28 * 5 * 15
     assert len({c["id"] for c in cells}) == len(cells)
     chip = [c for c in cells if c["agent"] == "chip"]
     assert {(c["reprompt"], c["formulas"]) for c in chip} == {
@@ -22,7 +23,12 @@ def test_grid_size_and_ids():
         for r in ("mask", "generic", "explain", "llm_explain", "hint")
         for f in ("expert", "translated")
     }
-    others = [c for c in cells if c["agent"] != "chip"]
+    shielded_code = [c for c in cells if c["agent"] == "cap_chip"]
+    assert {(c["reprompt"], c["formulas"]) for c in shielded_code} == {
+        ("-", "expert"),
+        ("-", "translated"),
+    }
+    others = [c for c in cells if c["agent"] not in ("chip", "cap_chip")]
     assert {(c["reprompt"], c["formulas"]) for c in others} == {("-", "-")}
     assert cells[0]["id"] == "four_room/apartment_1/01|k=1|base|-|-|seed=0|offline-stand-in"
     assert all(json.loads(json.dumps(c)) == c for c in cells[:50])
@@ -45,7 +51,7 @@ def test_slices_and_all_constraints():
 @pytest.mark.parametrize("options, message", [
     ({"suites": ["kitchen"]}, "unknown suite 'kitchen'; choose from four_room, "
                               "mobile_manipulation, contradictions"),
-    ({"agents": ["gpt"]}, "unknown agent 'gpt'; choose from base, nl, cap, chip"),
+    ({"agents": ["gpt"]}, "unknown agent 'gpt'; choose from base, nl, cap, cap_chip, chip"),
     ({"reprompts": ["yell"]}, "unknown reprompt variant 'yell'; choose from mask, generic, "
                               "explain, llm_explain, hint"),
     ({"formulas": ["gold"]}, "unknown formulas 'gold'; choose from expert, translated"),

@@ -78,6 +78,7 @@ def test_the_papers_table_shape_says_stand_in(frame):
         "Base",
         "NL Constraints",
         "Code as Policies",
+        "Code as Policies + Safety Chip*",
         "Safety Chip (llm_explain)",
         "Safety Chip* (llm_explain)",
     ]

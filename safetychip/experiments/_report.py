@@ -68,6 +68,7 @@ def _main_configs(reprompt: str) -> list[str]:
         "Base",
         "NL Constraints",
         "Code as Policies",
+        config_label("cap_chip", "-", "expert"),
         config_label("chip", reprompt, "translated"),
         config_label("chip", reprompt, "expert"),
     ]
