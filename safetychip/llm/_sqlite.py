@@ -97,7 +97,7 @@ def transaction(
             raise CacheFileError(
                 f"no cache file at {path}: run once with mode='record' or 'auto' to create it"
             )
-        if stamped:
+        if isinstance(layout, CacheFormat):  # as stamped, narrowed for the type checker
             _create(path, layout)
     if stamped and path.stat().st_size == 0:
         raise CacheFileError(
@@ -112,7 +112,7 @@ def transaction(
             path.parent.mkdir(parents=True, exist_ok=True)
             db = sqlite3.connect(path, timeout=30)
         try:
-            if stamped:
+            if isinstance(layout, CacheFormat):  # as stamped
                 _check(db, path, layout, readonly=readonly, verify=verify)
             elif not readonly:
                 db.executescript(layout)
