@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..ltl import Formula, Proposition
+from ..ltl import Formula
 from ._match import match_pattern
 
 __all__ = ["BackTranslation", "back_translate", "literal_text", "describe"]
@@ -65,7 +65,7 @@ def literal_text(literal: Formula, mood: str = "imperative") -> str:
     atom = literal.children[0] if negated else literal
     if atom.op != "ap":
         return describe(literal)
-    prop = Proposition.parse(atom.name)
+    prop = atom.proposition
     words = _WORDS.get(prop.predicate)
     if words is None or not prop.args:
         text = prop.name.replace("_", " ")

@@ -863,10 +863,10 @@ def _form_not_before(t: str) -> LiftedTranslation | None:
         return _result("not_before", _lit(c1, c2), _lit(c2, c1), form="do not C1 before C2")
     m = re.fullmatch(r"(.+?)\s+(?:until|till)\s+(.+)", t)
     if m:
-        c1 = read_clause(m.group(1))
-        if c1 is not None and c1.avoid:
+        avoided = read_clause(m.group(1))
+        if avoided is not None and avoided.avoid:
             c2 = _read(m.group(2), "stay out of [a] until C2")
-            return _result("not_before", _lit(c1), _lit(c2, c1), form="avoid C1 until C2")
+            return _result("not_before", _lit(avoided), _lit(c2, avoided), form="avoid C1 until C2")
     return None
 
 
@@ -993,9 +993,9 @@ def _form_never(t: str) -> LiftedTranslation | None:
     if m:
         c = _read(m.group(1), "C is forbidden")
         return _result("never", _lit(c), form="C is forbidden")
-    c = read_clause(t)
-    if c is not None and c.avoid:
-        return _result("never", _lit(c), form="stay out of [a] / keep [a] shut")
+    avoided = read_clause(t)
+    if avoided is not None and avoided.avoid:
+        return _result("never", _lit(avoided), form="stay out of [a] / keep [a] shut")
     return None
 
 

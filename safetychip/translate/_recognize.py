@@ -158,7 +158,7 @@ def recognize(sentence: str, vocabulary: Vocabulary) -> list[Expression]:
             start, end, names = _narrow(toks, stems, start, end, names, vocabulary)
         found.append((start, end, names))
         i = end
-    taken = set()
+    taken: set[int] = set()
     for start, end, _ in found:
         taken.update(range(start, end))
     for span in _unknown_phrases(toks, taken):
