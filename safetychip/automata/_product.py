@@ -72,6 +72,13 @@ class Product:
         #: After :meth:`witness` returns None: components that cannot all accept together.
         self.core: tuple[int, ...] | None = None
 
+    def __repr__(self) -> str:
+        sizes = "x".join(str(d.num_states) for d in self.dfas) or "1"
+        restricted = "" if self.invariant == MANAGER.true else ", letters restricted"
+        decided = len(self._live)
+        return (f"<Product of {len(self.dfas)} automata ({sizes} states) over "
+                f"{len(self.atoms)} propositions{restricted}; {decided} decided>")  # fmt: skip
+
     @property
     def initial(self) -> ProductState:
         """The product state before any letter."""

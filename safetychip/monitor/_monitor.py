@@ -3,6 +3,7 @@ all be met, and says which constraint an unsafe action breaks."""
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import combinations
@@ -167,6 +168,28 @@ class Monitor:
     def automaton_states(self) -> dict[str, int]:
         """The current DFA state of each constraint, by name."""
         return {c.name: q for c, q in zip(self.constraints, self._state)}
+
+    def __repr__(self) -> str:
+        n, k = len(self.invariants), len(self.history)
+        invariants = f", {n} invariant{'s' * (n != 1)}" if n else ""
+        state = ("aborted" if self._aborted else "broken" if self._broken is not None
+                 else f"{k} state{'s' * (k != 1)} committed")  # fmt: skip
+        names = ", ".join(c.name for c in self.constraints)
+        return f"<Monitor: {len(self.constraints)} constraints ({names}){invariants}; {state}>"
+
+    def _repr_html_(self) -> str:
+        rows = []
+        for c, d, q in zip(self.constraints, self.dfas, self._state):
+            kind = ("accepting" if d.accepting[q] else "dead" if q in d.dead_states()
+                    else "pending")  # fmt: skip
+            colour = {"accepting": "#2e7d32", "pending": "#f9a825", "dead": "#c62828"}[kind]
+            rows.append(f"<tr><td>{html.escape(c.name)}</td><td style='text-align:left'>"
+                        f"{html.escape(c.sentence)}</td><td style='text-align:left'><code>"
+                        f"{html.escape(str(c.formula))}</code></td><td>{q}</td>"
+                        f"<td style='color:{colour}'>{kind}</td></tr>")  # fmt: skip
+        head = ("<tr><th>name</th><th>sentence</th><th>formula</th><th>state</th>"
+                "<th></th></tr>")  # fmt: skip
+        return f"<p>{html.escape(repr(self))}</p><table>{head}{''.join(rows)}</table>"
 
     @property
     def accepts_done(self) -> bool:
