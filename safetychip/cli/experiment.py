@@ -74,7 +74,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
         nargs="+",
         default=list(_AGENTS),
         choices=_AGENTS,
-        help="agents (default: all four)",
+        help="agents (default: all)",
     )
     p.add_argument(
         "--constraints",
