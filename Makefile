@@ -23,6 +23,7 @@ reproduce: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m ruff check safetychip tests benchmarks
+	$(PY) -m mypy
 	MPLBACKEND=Agg $(PY) -m pytest -q --nbval --nbval-sanitize-with notebooks/sanitize.cfg \
 	  tests safetychip notebooks
 
@@ -31,7 +32,8 @@ benchmarks: $(STAMP)
 
 lint: $(STAMP)
 	$(PY) -m ruff check safetychip tests benchmarks
+	$(PY) -m mypy
 	$(PY) -m ruff format --check safetychip tests benchmarks
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache
