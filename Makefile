@@ -23,6 +23,7 @@ reproduce: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m ruff check safetychip tests benchmarks
+	$(PY) -m ruff format --check safetychip tests benchmarks
 	$(PY) -m mypy
 	MPLBACKEND=Agg $(PY) -m pytest -q --nbval --nbval-sanitize-with notebooks/sanitize.cfg \
 	  tests safetychip notebooks

@@ -34,8 +34,15 @@ def measure(kind: str, n: int, steps: int = 2000, seed: int = 0) -> dict:
         atoms = [f"agent_at({o})" for o in OBJECTS] + [f"is_grabbed({o})" for o in OBJECTS]
         # Liveness patterns (at least / exactly n times) can contradict "never": leave them out
         # so every drawn specification is satisfiable and the monitor has work to do.
-        kinds = ["never", "not_before", "before", "response", "immediate_response",
-                 "absence_after", "at_most"]
+        kinds = [
+            "never",
+            "not_before",
+            "before",
+            "response",
+            "immediate_response",
+            "absence_after",
+            "at_most",
+        ]
         drawn = random_patterns(n, atoms, seed=seed, patterns=kinds)
         constraints = [Constraint(f, name=f"{name}{i}") for i, (name, f) in enumerate(drawn)]
     t0 = time.perf_counter()
@@ -64,15 +71,19 @@ def measure(kind: str, n: int, steps: int = 2000, seed: int = 0) -> dict:
                 refused += 1
         return times, refused
 
-    cold, refused = episode()   # every product state decided for the first time
-    warm, _ = episode()         # the same episode again: decisions cached
+    cold, refused = episode()  # every product state decided for the first time
+    warm, _ = episode()  # the same episode again: decisions cached
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: KiB
     return {
-        "kind": kind, "constraints": len(constraints), "compile_ms": compile_s * 1e3,
+        "kind": kind,
+        "constraints": len(constraints),
+        "compile_ms": compile_s * 1e3,
         "cold_median_us": statistics.median(cold) * 1e6,
         "cold_p90_us": sorted(cold)[int(0.9 * len(cold))] * 1e6,
         "warm_median_us": statistics.median(warm) * 1e6,
-        "refused": refused, "steps": steps, "peak_mb": peak / 2**20,
+        "refused": refused,
+        "steps": steps,
+        "peak_mb": peak / 2**20,
     }
 
 
@@ -81,18 +92,25 @@ def main() -> None:
         print(json.dumps(measure(sys.argv[1], int(sys.argv[2]))))
         return
     jobs = ([("demo", 10)] if DEMO.exists() else []) + [("random", n) for n in (1, 10, 50, 100)]
-    print("check + commit per step; 'first' decides each product state for the first time, "
-          "'warm' replays the same episode")
-    print(f"{'constraints':>22} {'compile ms':>11} {'first median µs':>16} {'first p90 µs':>13} "
-          f"{'warm median µs':>15} {'refused':>10} {'peak RSS MB':>12}")
+    print(
+        "check + commit per step; 'first' decides each product state for the first time, "
+        "'warm' replays the same episode"
+    )
+    print(
+        f"{'constraints':>22} {'compile ms':>11} {'first median µs':>16} {'first p90 µs':>13} "
+        f"{'warm median µs':>15} {'refused':>10} {'peak RSS MB':>12}"
+    )
     for kind, n in jobs:
-        out = subprocess.run([sys.executable, __file__, kind, str(n)], capture_output=True,
-                             text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, __file__, kind, str(n)], capture_output=True, text=True, check=True
+        )
         r = json.loads(out.stdout)
         label = "ten robot-demo" if kind == "demo" else f"{n} random patterns"
-        print(f"{label:>22} {r['compile_ms']:11.1f} {r['cold_median_us']:16.1f} "
-              f"{r['cold_p90_us']:13.1f} {r['warm_median_us']:15.1f} "
-              f"{r['refused']:>5}/{r['steps']:<4} {r['peak_mb']:12.1f}")
+        print(
+            f"{label:>22} {r['compile_ms']:11.1f} {r['cold_median_us']:16.1f} "
+            f"{r['cold_p90_us']:13.1f} {r['warm_median_us']:15.1f} "
+            f"{r['refused']:>5}/{r['steps']:<4} {r['peak_mb']:12.1f}"
+        )
 
 
 if __name__ == "__main__":

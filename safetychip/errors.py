@@ -489,4 +489,3 @@ class ProgramBudgetError(SandboxError, TimeoutError):
 class SkillError(AgentError, RuntimeError):
     """A skill call of a program could not run: unknown object, or refused by the
     environment (the message gives the environment's reason)."""
-

@@ -37,7 +37,9 @@ def test_to_dot_highlight_and_escaping():
     dfa = to_dfa(parse('G !"is_grabbed(phone)"'))
     dot = to_dot(dfa, highlight=1)
     assert r'label="G!\"is_grabbed(phone)\""; labelloc=t;' in dot
-    assert '1 [label="1", shape=doublecircle, style=filled, fillcolor="#ffd54f", penwidth=2];' in dot
+    assert (
+        '1 [label="1", shape=doublecircle, style=filled, fillcolor="#ffd54f", penwidth=2];' in dot
+    )
     assert '0 [label="0"];' in dot
     assert '0 -> 2 [label="is_grabbed(phone)"];' in dot
     assert dot == dfa.to_dot(highlight=1)

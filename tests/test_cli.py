@@ -243,8 +243,15 @@ def test_monitor_safe_trace(capsys, tmp_path):
     records = lines(out)
     assert [r["step"] for r in records] == [0, 1, 2, "DONE"]
     assert {r["status"] for r in records} == {"safe"}
-    assert set(records[0]) == {"step", "status", "reason", "violated", "state_changes", "pending",
-                              "automaton_states"}
+    assert set(records[0]) == {
+        "step",
+        "status",
+        "reason",
+        "violated",
+        "state_changes",
+        "pending",
+        "automaton_states",
+    }
 
 
 def test_monitor_violation_exits_1(capsys, tmp_path):

@@ -107,7 +107,9 @@ def test_trace_errors_name_the_problem():
         evaluate(f, [{"a": True, "b": False}, {"a": True}])
     with pytest.raises(TraceError, match="position 0 has no value for a, b"):
         evaluate(f, [{}])
-    with pytest.raises(TraceError, match=r"position 1 must be a set of true atoms or a mapping, got 3"):
+    with pytest.raises(
+        TraceError, match=r"position 1 must be a set of true atoms or a mapping, got 3"
+    ):
         evaluate(f, [{"a"}, 3])
     with pytest.raises(TraceError, match="position 0 must be a set"):
         evaluate(f, ["ab"])  # a string is not a set of atoms

@@ -162,7 +162,11 @@ def test_propositions_of_a_formula():
 
 def test_proposition_parse_and_canonical_names():
     p = Proposition.parse("  is_on (  book ,book_shelf )  ")
-    assert (p.predicate, p.args, p.name) == ("is_on", ("book", "book_shelf"), "is_on(book,book_shelf)")
+    assert (p.predicate, p.args, p.name) == (
+        "is_on",
+        ("book", "book_shelf"),
+        "is_on(book,book_shelf)",
+    )
     assert str(p) == "is_on(book,book_shelf)"
     assert repr(p) == "Proposition('is_on(book,book_shelf)')"
     assert Proposition.parse("door").name == "door"
@@ -182,7 +186,9 @@ def test_max_depth_is_enforced_when_building():
     for _ in range(MAX_DEPTH):
         f = Not(f)
     assert f.depth == MAX_DEPTH
-    with pytest.raises(FormulaTooDeepError, match=rf"nests {MAX_DEPTH + 1} operators deep; at most {MAX_DEPTH}"):
+    with pytest.raises(
+        FormulaTooDeepError, match=rf"nests {MAX_DEPTH + 1} operators deep; at most {MAX_DEPTH}"
+    ):
         Not(f)
     g = ap("a")
     while g.depth < MAX_DEPTH - 2:
@@ -202,7 +208,9 @@ def test_to_str_formats_and_errors():
     assert to_str(f, "latex") == r"\mathsf{G}\,(\mathit{a} \rightarrow \mathsf{X}^{!}\,\mathit{b})"
     assert f._repr_latex_() == "$" + to_str(f, "latex") + "$"
     assert repr(f) == "Formula('G(a -> X[!]b)')"
-    with pytest.raises(ValueError, match="unknown formula format 'dot'; choose one of spot, prefix, latex"):
+    with pytest.raises(
+        ValueError, match="unknown formula format 'dot'; choose one of spot, prefix, latex"
+    ):
         to_str(f, "dot")
     with pytest.raises(ValueError, match="unknown formula format"):
         format(f, "json")

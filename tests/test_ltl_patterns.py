@@ -97,8 +97,9 @@ HALLWAY_TRACES = {
     "staying counts once": rooms(HALL, HALL, HALL, HALL, HALL),
     "in and out twice": rooms(KITCHEN, HALL, HALL, KITCHEN, HALL, BATHROOM),
     "three visits": rooms(HALL, KITCHEN, HALL, HALL, BATHROOM, HALL),
-    "three visits, long stays": rooms(KITCHEN, HALL, HALL, HALL, KITCHEN, HALL, HALL, BATHROOM,
-                                      HALL, HALL),  # fmt: skip
+    "three visits, long stays": rooms(
+        KITCHEN, HALL, HALL, HALL, KITCHEN, HALL, HALL, BATHROOM, HALL, HALL
+    ),  # fmt: skip
     "four visits": rooms(HALL, KITCHEN, HALL, BATHROOM, HALL, KITCHEN, HALL),
     "five visits": rooms(HALL, KITCHEN, HALL, KITCHEN, HALL, KITCHEN, HALL, KITCHEN, HALL),
 }
@@ -139,7 +140,9 @@ def test_counting_pattern_formulas():
     assert at_most(0, "a") is parse("!F a")
     assert exactly(0, "a") is at_most(0, "a")
     assert at_least(2, "a") is parse("F(a & (a U (!a & (!a U Fa))))")
-    assert exactly(2, "a") is parse("F(a & (a U (!a & (!a U Fa)))) & !F(a & (a U (!a & (!a U F(a & (a U (!a & (!a U Fa))))))))")
+    assert exactly(2, "a") is parse(
+        "F(a & (a U (!a & (!a U Fa)))) & !F(a & (a U (!a & (!a U F(a & (a U (!a & (!a U Fa))))))))"
+    )
 
 
 @pytest.mark.parametrize("bad", [-1, 1.5, True, "2", None])
@@ -169,11 +172,11 @@ def test_next_response_is_weak_and_absence_from_includes_the_moment():
     from safetychip.ltl import absence_from, next_response
 
     f = next_response("p", "q")
-    assert evaluate(f, [[], ["p"]])              # the trace may end while p holds
+    assert evaluate(f, [[], ["p"]])  # the trace may end while p holds
     assert not evaluate(f, [["p"], []])
     assert evaluate(f, [["p"], ["q"]])
     g = absence_from("p", "q")
-    assert not evaluate(g, [["p", "q"]])         # q at p's own moment is forbidden
+    assert not evaluate(g, [["p", "q"]])  # q at p's own moment is forbidden
     assert evaluate(absence_after("p", "q"), [["p", "q"]])
     assert not evaluate(g, [["p"], [], ["q"]])
 

@@ -66,5 +66,3 @@ def equivalent(f: Formula, g: Formula) -> bool:
     if f is g:
         return True
     return counterexample(f, g) is None
-
-

@@ -93,8 +93,12 @@ def to_svg(dfa, highlight: int | None = None) -> str:
     dot = shutil.which("dot")
     if dot:
         done = subprocess.run(
-            [dot, "-Tsvg"], input=to_dot(dfa, highlight), capture_output=True, text=True,
-            timeout=30, check=False,
+            [dot, "-Tsvg"],
+            input=to_dot(dfa, highlight),
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
         )
         if done.returncode == 0:
             # Drop the XML prologue and comments so the SVG embeds in HTML and stays stable.
@@ -116,9 +120,7 @@ def _matplotlib_svg(dfa, highlight: int | None) -> str:
     column = max(1.9, 0.9 + 0.1 * max((len(x) for x in labels.values()), default=0))
     fig, ax = plt.subplots(figsize=(column * max(3, len(set(x for x, _ in pos.values()))), 3.2))
     dead = dfa.dead_states()
-    colors = [
-        "#ffd54f" if s == highlight else "#dddddd" if s in dead else "white" for s in g.nodes
-    ]
+    colors = ["#ffd54f" if s == highlight else "#dddddd" if s in dead else "white" for s in g.nodes]
     nx.draw_networkx_nodes(g, pos, ax=ax, node_color=colors, edgecolors="black", node_size=700)
     acc = [s for s in g.nodes if dfa.accepting[s]]
     nx.draw_networkx_nodes(g, pos, nodelist=acc, ax=ax, node_color="none", edgecolors="black",
@@ -156,5 +158,3 @@ def _layered_layout(dfa) -> dict[int, tuple[float, float]]:
         rows.setdefault(depth[s], []).append(s)
     return {s: (float(d), -float(i) + (len(col) - 1) / 2) for d, col in rows.items()
             for i, s in enumerate(col)}  # fmt: skip
-
-

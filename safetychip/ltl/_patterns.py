@@ -169,10 +169,15 @@ PATTERNS: dict[str, Pattern] = {
         Pattern("at_least", "trigger", at_least, "{p} at least {n} times"),
         Pattern("exactly", "avoidance", exactly, "{p} exactly {n} times"),
         Pattern("response", "trigger", response, "if {p}, then {q} at the same time or later"),
-        Pattern("immediate_response", "trigger", immediate_response,
-                "if {p}, then {q} right after"),
-        Pattern("next_response", "trigger", next_response,
-                "whenever {p}, then {q} at the next step (if any)"),
+        Pattern(
+            "immediate_response", "trigger", immediate_response, "if {p}, then {q} right after"
+        ),
+        Pattern(
+            "next_response",
+            "trigger",
+            next_response,
+            "whenever {p}, then {q} at the next step (if any)",
+        ),
         Pattern("absence_after", "trigger", absence_after, "once {p}, never {q} afterwards"),
         Pattern("absence_from", "trigger", absence_from, "from the moment {p}, never {q}"),
     )
@@ -180,7 +185,11 @@ PATTERNS: dict[str, Pattern] = {
 
 
 def random_patterns(
-    n: int, atoms: list[str], *, seed: int = 0, max_count: int = 3,
+    n: int,
+    atoms: list[str],
+    *,
+    seed: int = 0,
+    max_count: int = 3,
     patterns: list[str] | None = None,
 ) -> list[tuple[str, Formula]]:
     """*n* random instances of *patterns* (default: all of :data:`PATTERNS`) over *atoms*,

@@ -39,7 +39,12 @@ class Constraint:
 
     @classmethod
     def parse(
-        cls, text: str, sentence: str = "", *, name: str = "", pattern: str | None = None,
+        cls,
+        text: str,
+        sentence: str = "",
+        *,
+        name: str = "",
+        pattern: str | None = None,
         syntax: str = "spot",
     ) -> Constraint:
         """Build a constraint from formula text in ``"spot"`` or ``"prefix"`` syntax."""

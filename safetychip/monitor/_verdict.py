@@ -132,7 +132,9 @@ class Verdict:
         """
         try:
             return cls(
-                Status(data["status"]), data["reason"], tuple(data.get("violated", ())),
+                Status(data["status"]),
+                data["reason"],
+                tuple(data.get("violated", ())),
                 tuple(StateChange.parse(c) for c in data.get("state_changes", ())),
                 tuple(data.get("pending", ())),
                 tuple(data.get("automaton_states", ())),
