@@ -105,6 +105,7 @@ class PropositionEnv(Env):
             if unknown:
                 raise ValueError(f"adjacency names unknown rooms: {', '.join(unknown)}")
         self._graph = graph
+        self._shortest: dict[str, dict[str, list[str]]] | None = None
         self._adjacency = adjacency
         self.initial = tuple(initial)
         self.goal = tuple(goal)
@@ -289,6 +290,12 @@ class PropositionEnv(Env):
             error = ActionError if action is not None else PropositionError
             raise error(f"{where}unknown proposition {name!r}{hint}")
 
+    def _routes(self) -> dict[str, dict[str, list[str]]]:
+        """Shortest routes between every two rooms (computed once)."""
+        if self._shortest is None:
+            self._shortest = dict(nx.all_pairs_shortest_path(self._graph))
+        return self._shortest
+
     def _here(self, world: tuple[str, ...]) -> str | None:
         return next((r for r, p in zip(self.rooms, self._room_props) if p in world), None)
 
@@ -308,11 +315,10 @@ class PropositionEnv(Env):
             if here is None or here == goal:
                 return [], f"cannot {act.text}: the agent is already there"
             stops = [here, *(t.name for t in act.targets[1:]), goal]
-            try:
-                path = [here] + [r for a, b in pairwise(stops)
-                                 for r in nx.shortest_path(self._graph, a, b)[1:]]  # fmt: skip
-            except nx.NetworkXNoPath:
+            routes = self._routes()
+            if any(b not in routes[a] for a, b in pairwise(stops)):
                 return [], f"cannot {act.text}: there is no way from {here}"
+            path = [here] + [r for a, b in pairwise(stops) for r in routes[a][b][1:]]
             worlds = []
             for room in path[1:]:
                 true -= set(self._room_props)

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from ..envs import Env
@@ -294,7 +295,7 @@ class Shield:
         return TraceRecord(
             constraints=cs, propositions=self.propositions,
             initial=self.trace[0] if self.trace else {}, steps=(*self.steps, *extra_steps),
-            invariants=tuple(str(i) for i in monitor.invariants) if monitor else (),
+            invariants=_spelled(monitor.invariants) if monitor else (),
             filters=tuple(f.name for f in self.filters), start=self.start,
             judged=dict(judged), goal_reached=env.goal_reached() if self.trace else False,
             plan=tuple(plan), scene=getattr(scene, "name", None),
@@ -314,3 +315,9 @@ class Shield:
 
 
 _ADMITTED = Judgement.admit("shield")
+
+
+@lru_cache(maxsize=256)
+def _spelled(invariants: tuple[Any, ...]) -> tuple[str, ...]:
+    """The invariants in Spot syntax, for records (printed once per specification)."""
+    return tuple(str(i) for i in invariants)
