@@ -17,7 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from safetychip.envs import load_tasks, validate_suite
+from safetychip.envs import load_tasks
+from safetychip.experiments import validate_suite
 
 TARGET_SECONDS = 60.0
 

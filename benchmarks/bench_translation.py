@@ -62,7 +62,7 @@ def task_rows(conventions: str = "suite") -> list[dict]:
                     "id": f"{task.id}/{k}",
                     "scene": task.scene,
                     "sentence": c.sentence,
-                    "formula": c.formula if conventions == "suite" else _ours(c),
+                    "formula": str(c.formula) if conventions == "suite" else _ours(c),
                     "pattern": c.pattern,
                     "family": "tasks",
                     "split": "tasks",

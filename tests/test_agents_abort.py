@@ -39,7 +39,7 @@ def no_short_witness(task, names: set[str], length: int = 4) -> bool:
     """Independently of the monitor: no trace of up to *length* states, starting in the
     task's initial state, with one room at a time, satisfies the named constraints (and the
     goal, if named), by the direct evaluator."""
-    formulas = [parse(task.constraints[int(n[1:]) - 1].formula) for n in names if n != "goal"]
+    formulas = [task.constraints[int(n[1:]) - 1].formula for n in names if n != "goal"]
     if "goal" in names:
         formulas.append(parse(goal_formula(task.goal)))
     rooms = [f"agent_at({r})" for r in load_scene(task.scene).rooms]

@@ -218,26 +218,6 @@ def test_a_failed_model_call_is_recorded_not_raised():
     )
 
 
-def test_unparseable_formula_fails_before_anything_runs():
-    import dataclasses
-
-    from safetychip.envs.virtualhome import Constraint
-
-    broken = dataclasses.replace(KITCHEN, constraints=(
-        Constraint("Never do (this.", 'G !("agent_at(kitchen)"', "never", ("agent_at(kitchen)",)),
-        *KITCHEN.constraints[1:]))  # fmt: skip
-    llm = ScriptedModel(["walk to kitchen", "done"])
-    episode = BaseAgent(llm, grounder=EXACT).run(broken, k=1)
-    assert episode.end == "error" and episode.executed == () and episode.trace == ()
-    assert episode.reason.startswith(
-        "TaskError: task 'four_room/apartment_1/01', constraint 1 "
-        "('Never do (this.'): the formula does not parse: cannot "
-        "parse Spot formula"
-    )
-    assert llm.requests == []  # the model was never asked
-    assert episode.safe is None and not episode.success
-
-
 def test_k_out_of_range_and_bad_models_are_refused():
     with pytest.raises(ValueError, match=r"k must be between 0 and 5 for task"):
         base([]).run(KITCHEN, k=6)

@@ -10,10 +10,11 @@ import pytest
 from _envs_data import load_script
 
 from safetychip.envs import VirtualHomeEnv, load_tasks, task_monitor
-from safetychip.envs.virtualhome import TASK_DIR, Constraint, candidate_actions, check_task
+from safetychip.envs.virtualhome import TASK_DIR, candidate_actions, check_task
 from safetychip.errors import DataFileError, NoSafePlan, ResetNeeded, TaskError
 from safetychip.experiments import SuiteReport, find_safe_plan, validate_suite
 from safetychip.experiments import _suite as validate_module
+from safetychip.monitor import Constraint
 from safetychip.shield import run_unmonitored
 
 TASKS = load_tasks()
@@ -135,8 +136,8 @@ def test_no_safe_plan_when_the_goal_is_forbidden():
     task = dataclasses.replace(
         by_id("four_room/apartment_1/01"),
         constraints=(
-            Constraint(
-                "Never enter the kitchen.", 'G!"agent_at(kitchen)"', "never", ("agent_at(kitchen)",)
+            Constraint.parse(
+                'G!"agent_at(kitchen)"', "Never enter the kitchen.", name="c1", pattern="never"
             ),
         ),  # fmt: skip
     )
@@ -154,11 +155,8 @@ def test_no_safe_plan_when_the_start_breaks_a_constraint():
         by_id("four_room/apartment_1/01"),
         initial=("agent_at(bathroom)",),
         constraints=(
-            Constraint(
-                "Never enter the bathroom.",
-                'G!"agent_at(bathroom)"',
-                "never",
-                ("agent_at(bathroom)",),
+            Constraint.parse(
+                'G!"agent_at(bathroom)"', "Never enter the bathroom.", name="c1", pattern="never"
             ),
         ),  # fmt: skip
     )
@@ -184,7 +182,9 @@ def test_task_naming_an_object_the_scene_lacks():
         task,
         constraints=(
             *task.constraints[:2],
-            Constraint("Never open the oven.", 'G!"is_open(oven)"', "never", ("is_open(oven)",)),
+            Constraint.parse(
+                'G!"is_open(oven)"', "Never open the oven.", name="c3", pattern="never"
+            ),
         ),  # fmt: skip
     )
     message = (r"^task 'mobile_manipulation/apartment_1/01', constraint 3 \('Never open the "
@@ -233,7 +233,11 @@ def test_task_file_errors_name_file_line_task_and_object(tmp_path, field, value,
     with pytest.raises(DataFileError, match=pattern):
         load_tasks(path)
     # nothing partial: the two good lines before it are not returned either
-    assert len(load_tasks(path, check=False)) == 3
+    if "does not parse" in message:  # formulas are read at load, checked or not
+        with pytest.raises(DataFileError, match=pattern):
+            load_tasks(path, check=False)
+    else:
+        assert len(load_tasks(path, check=False)) == 3
 
 
 def test_task_file_with_unknown_scene_or_plan_object(tmp_path):

@@ -8,9 +8,10 @@ from collections import Counter
 import pytest
 from _envs_data import load_script
 
-from safetychip.envs import PATTERNS, SUITES, VirtualHomeEnv, load_tasks, parse_action
+from safetychip.envs import SUITES, VirtualHomeEnv, load_tasks, parse_action
 from safetychip.envs.virtualhome import TASK_DIR, load_scene
 from safetychip.errors import DataFileError
+from safetychip.ltl import PATTERNS, parse
 
 TASKS = load_tasks()
 ROOMS = {"agent_at(kitchen)", "agent_at(bathroom)", "agent_at(bedroom)", "agent_at(living_room)"}
@@ -47,9 +48,9 @@ def test_task_shape(task):
     for constraint in task.constraints:
         assert constraint.pattern in PATTERNS
         assert constraint.sentence.endswith(".")
-        assert " " not in "".join(constraint.propositions)
+        assert " " not in "".join(constraint.formula.atoms())
         assert (constraint.bound is not None) == (constraint.pattern == "at_most")
-    atoms = {p for c in task.constraints for p in c.propositions}
+    atoms = {p for c in task.constraints for p in c.formula.atoms()}
     if task.suite == "four_room":
         assert atoms <= ROOMS
     else:
@@ -59,8 +60,8 @@ def test_task_shape(task):
 @pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)
 def test_formulas_are_their_patterns_in_spot_syntax(task, make_tasks):
     for c in task.constraints:
-        assert c.formula == make_tasks.formula(c.pattern, list(c.args), c.bound)
-        assert set(c.propositions) == {a.lstrip("!") for a in c.args}
+        assert c.formula is parse(make_tasks.formula(c.pattern, list(c.args), c.bound))
+        assert c.formula.atoms() == {a.lstrip("!") for a in c.args}
 
 
 def test_formula_rendering_matches_spot_printing(make_tasks):
@@ -145,7 +146,7 @@ def test_task_helpers():
     task = TASKS[0]
     assert repr(task) == f"<Task {task.id}: {task.instruction!r}>"
     assert "<table>" in task._repr_html_()
-    assert set(task.propositions) >= {p for c in task.constraints for p in c.propositions}
+    assert set(task.propositions) >= {p for c in task.constraints for p in c.formula.atoms()}
 
 
 # -- error paths ----------------------------------------------------------------------------

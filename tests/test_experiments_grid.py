@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from safetychip.errors import DataFileError
 from safetychip.experiments import COLUMNS, config_label, grid_cells, run_cell, run_grid
 
 FOUR = dict(suites=["four_room"], task_ids=["four_room/apartment_1/01"])
@@ -93,25 +94,12 @@ def bad_task_file(tmp_path):
     return path, broken["id"]
 
 
-def test_a_task_with_an_unparseable_formula_fails_its_cells_and_the_sweep_goes_on(tmp_path):
+def test_a_task_file_with_an_unparseable_formula_is_refused_whole(tmp_path):
     path, broken = bad_task_file(tmp_path)
-    cells = grid_cells(
-        suites=["four_room"],
-        ks=[1],
-        agents=["base", "chip"],
-        reprompts=["generic"],
-        formulas=["expert"],
-        tasks_path=path,
-    )
-    frame = run_grid(cells, progress=False)
-    assert len(frame) == 4 and list(frame.columns) == list(COLUMNS)
-    bad = frame[frame["task"] == broken]
-    assert set(bad["end"]) == {"error"} and (bad["steps"] == 0).all()
-    assert bad["reason"].str.startswith(f"TaskError: task '{broken}', constraint 1").all()
-    assert bad["reason"].str.contains("the formula does not parse").all()
-    assert bad["safe"].isna().all() and (~bad["success"].astype(bool)).all()
-    good = frame[frame["task"] != broken]
-    assert set(good["end"]) == {"done"}
+    message = (rf"^{path}: line 2: task '{broken}', constraint 1 \('.*'\): the formula does not "
+               r"parse: cannot parse Spot formula")  # fmt: skip
+    with pytest.raises(DataFileError, match=message):
+        grid_cells(suites=["four_room"], ks=[1], agents=["base"], tasks_path=path)
 
 
 def test_a_cell_that_raises_becomes_an_error_row():

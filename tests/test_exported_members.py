@@ -35,9 +35,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "OfflineAgentModel", "ProgramRun", "REPROMPTS", "Rule", "SKILLS",
         "STAND_IN_LABEL", "SafetyChipAgent", "THRESHOLD", "check_program",
         "chip_constraints", "code_messages", "done_explanation", "example_program",
-        "expert_formulas", "extract_program", "first_line", "judge", "make_agent",
-        "phrase_action", "planner_messages", "read_rule", "repair_hint", "run_program",
-        "task_propositions"
+        "extract_program", "first_line", "judge", "make_agent", "phrase_action",
+        "planner_messages", "read_rule", "repair_hint", "run_program", "task_propositions"
     },
     "automata": {
         "DFA", "Guard", "MANAGER", "Product", "SVG", "SearchBudgetExceeded", "atom_var",
@@ -51,21 +50,21 @@ SUBPACKAGES: dict[str, set[str]] = {
         "main", "reproduction_steps"
     },
     "envs": {
-        "Action", "Constraint", "Env", "Lookahead", "PATTERNS", "PREDICATES",
-        "PropositionEnv", "PropositionState", "SUITES", "Scene", "SceneProposition",
-        "Task", "VERBS", "VirtualHomeEnv", "WorldSnapshot", "check_env", "check_task",
-        "domain_invariants", "goal_formula", "load_scene", "load_tasks",
-        "load_virtualhome_graph", "parse_action", "parse_literal", "parse_proposition",
-        "plot_floor_plan", "plot_timeline", "task_monitor"
+        "Action", "Env", "Lookahead", "PREDICATES", "PropositionEnv", "PropositionState",
+        "SUITES", "Scene", "SceneProposition", "Task", "VERBS", "VirtualHomeEnv",
+        "WorldSnapshot", "check_env", "check_task", "domain_invariants", "goal_formula",
+        "load_scene", "load_tasks", "load_virtualhome_graph", "parse_action",
+        "parse_literal", "parse_proposition", "plot_floor_plan", "plot_timeline",
+        "task_monitor"
     },
     "envs.virtualhome": {
-        "Action", "Constraint", "INSTALL", "PATTERNS", "PREDICATES", "SCENE_DIR",
-        "SUITES", "Scene", "SceneProposition", "TASK_DIR", "Target", "Task", "VERBS",
-        "VirtualHomeEnv", "WorldSnapshot", "candidate_actions", "check_task",
-        "domain_invariants", "floor_plan_layout", "goal_formula", "load_scene",
-        "load_tasks", "load_virtualhome_graph", "normalize_name", "parse_action",
-        "parse_literal", "parse_proposition", "plot_floor_plan", "plot_timeline",
-        "rooms_visited", "task_monitor"
+        "Action", "INSTALL", "PREDICATES", "SCENE_DIR", "SUITES", "Scene",
+        "SceneProposition", "TASK_DIR", "Target", "Task", "VERBS", "VirtualHomeEnv",
+        "WorldSnapshot", "candidate_actions", "check_task", "domain_invariants",
+        "floor_plan_layout", "goal_formula", "load_scene", "load_tasks",
+        "load_virtualhome_graph", "normalize_name", "parse_action", "parse_literal",
+        "parse_proposition", "plot_floor_plan", "plot_timeline", "rooms_visited",
+        "task_monitor"
     },
     "errors": {
         "ActionError", "AgentError", "CacheFileError", "ConflictError", "DataFileError",

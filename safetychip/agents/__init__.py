@@ -43,7 +43,7 @@ from ._chip import (
     repair_hint,
 )
 from ._code import SKILLS, CodeAsPoliciesAgent, extract_program
-from ._episode import ENDS, STAND_IN_LABEL, Episode, expert_formulas, judge
+from ._episode import ENDS, STAND_IN_LABEL, Episode, judge
 from ._grounding import THRESHOLD, ActionGrounder, GroundedAction, first_line
 from ._planner import Agent, BaseAgent, Feedback, NLConstraintsAgent, task_propositions
 from ._prompts import code_messages, example_program, planner_messages
@@ -88,7 +88,7 @@ __all__ = [
     "Feedback", "GroundedAction", "NLConstraintsAgent", "OfflineAgentModel", "ProgramRun",
     "Rule", "SafetyChipAgent",
     "check_program", "chip_constraints", "code_messages", "done_explanation",
-    "example_program", "expert_formulas", "extract_program", "first_line",
+    "example_program", "extract_program", "first_line",
     "judge", "make_agent", "phrase_action", "planner_messages",
     "read_rule", "repair_hint", "run_program", "task_propositions",
 ]  # fmt: skip

@@ -91,14 +91,12 @@ def chip_constraints(task: Any, k: int, formulas: str = "expert"
                      ) -> tuple[tuple[Constraint, ...], tuple[str, ...]]:  # fmt: skip
     """The Safety Chip's constraints for the first *k* of *task*, and the sentences left out.
 
-    ``"expert"`` parses the task's formulas; ``"translated"`` runs the offline translator
-    (pattern grammar, exact grounding, no embedding) on each sentence. Constraints are named
-    ``c1`` … after their place in the task.
+    ``"expert"`` takes the task's own constraints; ``"translated"`` runs the offline
+    translator (pattern grammar, exact grounding, no embedding) on each sentence. Constraints
+    are named ``c1`` … after their place in the task.
 
     Raises
     ------
-    TaskError
-        If an expert formula does not parse.
     ValueError
         If *formulas* is not one of :data:`FORMULAS`.
 
@@ -110,17 +108,10 @@ def chip_constraints(task: Any, k: int, formulas: str = "expert"
     >>> [(c.name, str(c.formula)) for c in cs][0], left_out
     (('c1', '!"agent_at(kitchen)" W "agent_at(bathroom)"'), ())
     """
-    from ._episode import expert_formulas
-
     if formulas not in FORMULAS:
         raise ValueError(f"unknown formulas {formulas!r}; choose one of {', '.join(FORMULAS)}")
-    patterns = [c.pattern for c in task.constraints]
     if formulas == "expert":
-        found = tuple(
-            Constraint(f, sentence, name, patterns[i])
-            for i, (name, sentence, f) in enumerate(expert_formulas(task, k))
-        )
-        return found, ()
+        return tuple(task.constraints[:k]), ()
     out, left_out = [], []
     for i, c in enumerate(task.constraints[:k], 1):
         try:

@@ -33,14 +33,12 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
-from ..errors import FormulaError, TaskError
-from ..ltl import Formula, evaluate, parse
+from ..ltl import evaluate
 from ..shield import Step, TraceRecord
 
-__all__ = ["ENDS", "STAND_IN_LABEL", "Episode", "expert_formulas", "judge"]
+__all__ = ["ENDS", "STAND_IN_LABEL", "Episode", "judge"]
 
 #: How an episode can end.
 ENDS = ("done", "aborted", "step_limit", "gave_up", "error")
@@ -49,39 +47,12 @@ ENDS = ("done", "aborted", "step_limit", "gave_up", "error")
 STAND_IN_LABEL = "offline stand-in, not an LLM"
 
 
-def expert_formulas(task: Any, k: int) -> list[tuple[str, str, Formula]]:
-    """``(name, sentence, formula)`` of the task's first *k* constraints, named ``c1``….
-
-    Raises
-    ------
-    TaskError
-        If a formula does not parse (the message names the task and the constraint).
-    """
-    return list(_expert(task, k))
-
-
-@lru_cache(maxsize=2048)
-def _expert(task: Any, k: int) -> tuple[tuple[str, str, Formula], ...]:
-    out = []
-    for i, c in enumerate(task.constraints[:k], 1):
-        try:
-            out.append((f"c{i}", c.sentence, parse(c.formula)))
-        except FormulaError as exc:
-            raise TaskError(f"task {task.id!r}, constraint {i} ({c.sentence!r}): the formula "
-                            f"does not parse: {exc}") from None  # fmt: skip
-    return tuple(out)
-
-
 def judge(task: Any, k: int, trace: Sequence[Mapping[str, bool]]) -> dict[str, bool]:
     """Whether the trace satisfies each of the task's first *k* constraints, by
     :func:`safetychip.ltl.evaluate` (no automaton, no monitor).
-
-    Raises
-    ------
-    TaskError
-        If a formula does not parse.
     """
-    return {name: evaluate(f, list(trace)) for name, _, f in expert_formulas(task, k)}
+    states = list(trace)
+    return {c.name: evaluate(c.formula, states) for c in task.constraints[:k]}
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ from ..envs import Env
 from ..errors import ModelReplyError, SafetyChipError
 from ..llm import ChatModel, Message
 from ..shield import Filter, Shield, Step
-from ._episode import Episode, expert_formulas, judge
+from ._episode import Episode, judge
 from ._grounding import ActionGrounder
 from ._prompts import planner_messages
 
@@ -87,7 +87,6 @@ class _Run:
         """Reset the environment to the task through the shield; False if the shield refused
         the start (the episode ends as aborted)."""
         task, env = self.task, self.env
-        expert_formulas(task, self.k)  # TaskError if a formula does not parse
         self.judgeable = True
         if getattr(env, "task", None) is not task:
             env.track(())
@@ -165,8 +164,7 @@ class _Run:
             before = all(judge(task, self.k, trace[: self.stop_at]).values())
         record = None
         if self.started:
-            constraints = tuple(_expert_constraints(task, self.k))
-            record = shield.record(constraints=constraints, judged=judged,
+            record = shield.record(constraints=task.constraints[: self.k], judged=judged,
                                    extra_steps=self.extra_steps)  # fmt: skip
         return Episode(
             task=task.id, suite=task.suite, scene=task.scene, agent=agent.key, k=self.k,
@@ -181,14 +179,6 @@ class _Run:
         )  # fmt: skip
 
 
-def _expert_constraints(task: Any, k: int) -> list[Any]:
-    from ..monitor import Constraint
-
-    patterns = [c.pattern for c in task.constraints]
-    return [Constraint(f, sentence, name, patterns[i])
-            for i, (name, sentence, f) in enumerate(expert_formulas(task, k))]  # fmt: skip
-
-
 def _is_stand_in(model: ChatModel) -> bool:
     from ..llm import StandInModel
 
@@ -197,11 +187,11 @@ def _is_stand_in(model: ChatModel) -> bool:
 
 
 def task_propositions(task: Any) -> tuple[str, ...]:
-    """Every proposition the record of *task* needs: the atoms of its constraints and its
-    goal, in order of first mention (the filters add their own)."""
+    """Every proposition the record of *task* needs: the atoms of its constraints (each
+    constraint's sorted) and of its goal (the filters add their own)."""
     names: list[str] = []
     for c in task.constraints:
-        names += c.propositions
+        names += sorted(c.formula.atoms())
     names += [lit.lstrip("!") for lit in task.goal]
     return tuple(dict.fromkeys(names))
 

@@ -18,12 +18,10 @@ from safetychip.envs._base import Env, Lookahead, PropositionState
 from safetychip.envs._checker import check_env
 from safetychip.envs._mock import PropositionEnv
 from safetychip.envs.virtualhome import (
-    PATTERNS,
     PREDICATES,
     SUITES,
     VERBS,
     Action,
-    Constraint,
     Scene,
     SceneProposition,
     Task,
@@ -44,12 +42,10 @@ from safetychip.envs.virtualhome import (
 )
 
 __all__ = [
-    "PATTERNS",
     "PREDICATES",
     "SUITES",
     "VERBS",
     "Action",
-    "Constraint",
     "Env",
     "Lookahead",
     "PropositionEnv",

@@ -110,7 +110,7 @@ class _ScenePool:
         if not self.tasks:
             raise ValueError(f"no task of the suites is set in scene {scene!r}")
         self.rooms = tuple(f"agent_at({r})" for r in load_scene(scene).rooms)
-        self.suite = [(c.sentence, c.parse(), c.pattern) for t in self.tasks
+        self.suite = [(c.sentence, c.formula, c.pattern) for t in self.tasks
                       for c in t.constraints]  # fmt: skip
         self.focus = [sorted(set(t.propositions) | set(self.rooms)) for t in self.tasks]
 

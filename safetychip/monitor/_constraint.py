@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from ..errors import SpecificationError
 from ..ltl import Formula, parse, parse_prefix
@@ -24,7 +25,12 @@ class Constraint:
     name : str
         A short unique name used in verdicts (``c1``, ``c2``… by default).
     pattern : str or None
-        The specification pattern it instantiates, when known.
+        The specification pattern it instantiates, when known (a key of
+        :data:`safetychip.ltl.PATTERNS`).
+    args : tuple of str
+        The pattern's literals (``p``, then ``q``, possibly negated with ``!``), when known.
+    bound : int or None
+        The pattern's count (the ``n`` of ``at_most``), when it has one.
 
     Examples
     --------
@@ -36,6 +42,8 @@ class Constraint:
     sentence: str = ""
     name: str = ""
     pattern: str | None = None
+    args: tuple[str, ...] = ()
+    bound: int | None = None
 
     @classmethod
     def parse(
@@ -45,18 +53,29 @@ class Constraint:
         *,
         name: str = "",
         pattern: str | None = None,
+        args: Iterable[str] = (),
+        bound: int | None = None,
         syntax: str = "spot",
     ) -> Constraint:
         """Build a constraint from formula text in ``"spot"`` or ``"prefix"`` syntax."""
         if syntax not in ("spot", "prefix"):
             raise ValueError(f"unknown syntax {syntax!r}; choose 'spot' or 'prefix'")
         formula = parse(text) if syntax == "spot" else parse_prefix(text)
-        return cls(formula, sentence, name, pattern)
+        return cls(formula, sentence, name, pattern, tuple(args), bound)
 
     def to_dict(self) -> dict:
-        """JSON-ready form (the formula in Spot syntax)."""
-        return {"name": self.name, "formula": str(self.formula), "sentence": self.sentence,
-                "pattern": self.pattern}  # fmt: skip
+        """JSON-ready form (the formula in Spot syntax; ``args`` and ``bound`` when known)."""
+        out: dict[str, Any] = {
+            "name": self.name,
+            "formula": str(self.formula),
+            "sentence": self.sentence,
+            "pattern": self.pattern,
+        }
+        if self.args:
+            out["args"] = list(self.args)
+        if self.bound is not None:
+            out["bound"] = self.bound
+        return out
 
     @classmethod
     def from_dict(cls, data: dict) -> Constraint:
@@ -64,7 +83,8 @@ class Constraint:
         if not isinstance(data, dict) or "formula" not in data:
             raise SpecificationError(f"a constraint needs a 'formula' field, got {data!r}")
         return cls.parse(data["formula"], data.get("sentence", ""), name=data.get("name", ""),
-                         pattern=data.get("pattern"))  # fmt: skip
+                         pattern=data.get("pattern"), args=data.get("args", ()),
+                         bound=data.get("bound"))  # fmt: skip
 
     def __repr__(self) -> str:
         return (f"Constraint(name={self.name!r}, formula={str(self.formula)!r}, "
@@ -88,7 +108,7 @@ def as_constraints(items: Iterable[Constraint | Formula | str]) -> tuple[Constra
         elif not isinstance(item, Constraint):
             raise SpecificationError(f"not a constraint: {item!r}")
         if not item.name:
-            item = Constraint(item.formula, item.sentence, f"c{i}", item.pattern)
+            item = replace(item, name=f"c{i}")
         out.append(item)
     names = [c.name for c in out]
     dupes = sorted({n for n in names if names.count(n) > 1})

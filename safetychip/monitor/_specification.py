@@ -26,6 +26,7 @@ from __future__ import annotations
 import html
 import os
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 from ..errors import ConflictError, SpecificationError
@@ -113,7 +114,7 @@ class Specification:
             raise SpecificationError(
                 f"a constraint named {name!r} is already accepted; choose another name"
             )
-        constraint = Constraint(constraint.formula, constraint.sentence, name, constraint.pattern)
+        constraint = replace(constraint, name=name)
         if smallest_conflict([constraint], self.invariants):
             raise ConflictError(
                 f"{constraint.formula} is unsatisfiable on its own: no finite trace satisfies it",

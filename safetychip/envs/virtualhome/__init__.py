@@ -14,7 +14,7 @@ Contents
     Templated English and VirtualHome script lines, both ways.
 :class:`SceneProposition`, :func:`parse_proposition`, :func:`parse_literal`
     Grounded predicates (:data:`PREDICATES`) bound to a scene.
-:class:`Task`, :class:`Constraint`, :func:`load_tasks`, :data:`SUITES`, :data:`PATTERNS`
+:class:`Task`, :func:`load_tasks`, :data:`SUITES`
     The Four Room and Mobile Manipulation suites; :func:`check_task` checks a task against
     its scene, :func:`task_monitor` builds the monitor of its first k constraints.
 :func:`candidate_actions`
@@ -48,10 +48,8 @@ from safetychip.envs.virtualhome._scene import (
 )
 from safetychip.envs.virtualhome._simulator import INSTALL
 from safetychip.envs.virtualhome._tasks import (
-    PATTERNS,
     SUITES,
     TASK_DIR,
-    Constraint,
     Task,
     check_task,
     goal_formula,
@@ -61,14 +59,12 @@ from safetychip.envs.virtualhome._tasks import (
 
 __all__ = [
     "INSTALL",
-    "PATTERNS",
     "PREDICATES",
     "SCENE_DIR",
     "SUITES",
     "TASK_DIR",
     "VERBS",
     "Action",
-    "Constraint",
     "Scene",
     "SceneProposition",
     "Target",

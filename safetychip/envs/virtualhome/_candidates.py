@@ -33,7 +33,7 @@ def candidate_actions(task: Task, env: Any) -> list[str]:
     scene = env.scene
     names: dict[str, None] = {}
     literals = [*task.initial, *task.goal]
-    atoms = [a for c in task.constraints for a in sorted(c.parse().atoms())]
+    atoms = [a for c in task.constraints for a in sorted(c.formula.atoms())]
     touched = set()
     for text in (*literals, *atoms):
         prop, _ = parse_literal(text, scene)

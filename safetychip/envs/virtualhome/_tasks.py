@@ -13,15 +13,17 @@ Each task has an ``id``, ``scene``, ``suite``, ``instruction``, ``description``,
 ``example_script`` (VirtualHome lines) — written as an in-context example that ignores the
 constraints — a ``reference_plan`` that reaches the goal and satisfies every constraint, and
 five ``constraints``. A constraint has a ``sentence``, a ``formula`` in Spot's syntax, the
-specification ``pattern`` it instantiates, the pattern's ``args`` (literals) and, for
-``at_most``, a ``bound``.
+specification ``pattern`` (a key of :data:`safetychip.ltl.PATTERNS`) it instantiates, the
+pattern's ``args`` (literals) and, for ``at_most``, a ``bound``. Loaded, a task's constraints
+are :class:`safetychip.monitor.Constraint` objects named ``c1`` … ``c5``: the very
+constraints every monitor, agent and judge of the task uses.
 
 Examples
 --------
 >>> tasks = load_tasks(suite="four_room")
 >>> task = tasks[0]
->>> task.id, len(task.constraints), task.constraints[0].pattern
-('four_room/apartment_1/01', 5, 'not_before')
+>>> task.id, len(task.constraints), task.constraints[0].pattern, task.constraints[0].name
+('four_room/apartment_1/01', 5, 'not_before', 'c1')
 >>> print(task.constraints[0].formula)
 !"agent_at(kitchen)" W "agent_at(bathroom)"
 """
@@ -31,7 +33,6 @@ from __future__ import annotations
 import html
 import json
 import os
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,7 +48,8 @@ from safetychip.errors import (
     PropositionError,
     TaskError,
 )
-from safetychip.ltl import Formula, parse
+from safetychip.ltl import PATTERNS, parse
+from safetychip.monitor import Constraint
 from safetychip.paths import DATA_DIR
 
 if TYPE_CHECKING:
@@ -55,8 +57,7 @@ if TYPE_CHECKING:
     from safetychip.monitor import Monitor
 
 __all__ = [
-    "PATTERNS", "SUITES", "TASK_DIR", "Constraint", "Task", "check_task", "goal_formula",
-    "load_tasks", "task_monitor",
+    "SUITES", "TASK_DIR", "Task", "check_task", "goal_formula", "load_tasks", "task_monitor",
 ]  # fmt: skip
 
 #: Where the task suites live (``data/virtualhome/tasks`` in the repository).
@@ -64,62 +65,6 @@ TASK_DIR = DATA_DIR / "virtualhome" / "tasks"
 
 #: The task suites, each a file ``<suite>.jsonl`` in :data:`TASK_DIR`.
 SUITES = ("four_room", "mobile_manipulation")
-
-#: Specification pattern -> its formula shape, for args p, q and bound n; the names and shapes
-#: are those of :data:`safetychip.ltl.PATTERNS` (``next_response`` is the weak-next response
-#: that state predicates need: p often persists to the end, like a salmon left in the
-#: microwave).
-PATTERNS: dict[str, str] = {
-    "never": "G!p",
-    "not_before": "!p W q",
-    "before": "!q W p",
-    "response": "G(p -> Fq)",
-    "next_response": "G(p -> Xq)",
-    "absence_after": "G(p -> XG!q)",
-    "absence_from": "G(p -> G!q)",
-    "at_most": "!F(p & (p U (!p & (!p U Fp))))  (n = 1; each extra entry nests once more)",
-}
-
-_ATOM = re.compile(r'"([^"]+)"')
-
-
-@dataclass(frozen=True)
-class Constraint:
-    """One English sentence and its finite-trace LTL formula.
-
-    Attributes
-    ----------
-    sentence : str
-    formula : str
-        Spot syntax, predicates as double-quoted atoms.
-    pattern : str
-        A key of :data:`PATTERNS`.
-    args : tuple of str
-        The pattern's literals (``p``, then ``q``), possibly negated with ``!``.
-    bound : int or None
-        The ``n`` of ``at_most``.
-    """
-
-    sentence: str
-    formula: str
-    pattern: str
-    args: tuple[str, ...]
-    bound: int | None = None
-
-    @property
-    def propositions(self) -> tuple[str, ...]:
-        """The atoms of the formula, in order of first occurrence."""
-        return tuple(dict.fromkeys(_ATOM.findall(self.formula)))
-
-    def parse(self) -> Formula:
-        """The formula as a :class:`safetychip.ltl.Formula`.
-
-        Raises
-        ------
-        FormulaError
-            If the formula does not parse.
-        """
-        return parse(self.formula)
 
 
 @dataclass(frozen=True)
@@ -141,7 +86,7 @@ class Task:
     @property
     def propositions(self) -> tuple[str, ...]:
         """Every proposition the constraints and the goal mention, sorted."""
-        names = {p for c in self.constraints for p in c.propositions}
+        names = {p for c in self.constraints for p in c.formula.atoms()}
         names.update(literal.lstrip("!") for literal in self.goal)
         return tuple(sorted(names))
 
@@ -157,7 +102,7 @@ class Task:
     def _repr_html_(self) -> str:
         rows = "".join(
             f"<tr><td>{k}</td><td style='text-align:left'>{html.escape(c.sentence)}</td>"
-            f"<td style='text-align:left'><code>{html.escape(c.formula)}</code></td></tr>"
+            f"<td style='text-align:left'><code>{html.escape(str(c.formula))}</code></td></tr>"
             for k, c in enumerate(self.constraints, 1)
         )
         return (
@@ -224,7 +169,6 @@ _CONSTRAINT_FIELDS: dict[str, type] = {
     "sentence": str,
     "formula": str,
     "pattern": str,
-    "args": list,
 }
 
 
@@ -267,11 +211,7 @@ def check_task(task: Task, scene: Scene | None = None) -> None:
             raise TaskError(f"task {task.id!r}: scene {task.scene!r}: {exc}") from None
     for k, constraint in enumerate(task.constraints, 1):
         where = f"task {task.id!r}, constraint {k} ({constraint.sentence!r})"
-        try:
-            formula = constraint.parse()
-        except FormulaError as exc:
-            raise TaskError(f"{where}: the formula does not parse: {exc}") from None
-        for atom in sorted(formula.atoms()):
+        for atom in sorted(constraint.formula.atoms()):
             try:
                 parse_proposition(atom, scene)
             except PropositionError as exc:
@@ -332,23 +272,16 @@ def task_monitor(task: Task, k: int | None = None, *, invariants: bool = True,
     (['c1', 'c2'], 6)
     """
     from safetychip.envs.virtualhome._invariants import domain_invariants
-    from safetychip.monitor import Constraint as MonitorConstraint
     from safetychip.monitor import Monitor
 
     n = len(task.constraints)
     k = n if k is None else k
     if not 0 <= k <= n:
         raise ValueError(f"k must be between 0 and {n} for task {task.id!r}, got {k}")
-    constraints = []
-    for i, c in enumerate(task.constraints[:k], 1):
-        try:
-            formula = c.parse()
-        except FormulaError as exc:
-            raise TaskError(f"task {task.id!r}, constraint {i}: {exc}") from None
-        constraints.append(MonitorConstraint(formula, c.sentence, f"c{i}", c.pattern))
+    constraints = list(task.constraints[:k])
     if goal and task.goal:
         sentence = "the task's goal: " + " and ".join(task.goal) + " at the end"
-        constraints.append(MonitorConstraint(parse(goal_formula(task.goal)), sentence, "goal"))
+        constraints.append(Constraint(parse(goal_formula(task.goal)), sentence, "goal"))
     atoms = sorted({a for c in constraints for a in c.formula.atoms()})
     found = domain_invariants(load_scene(task.scene), atoms) if invariants else []
     return Monitor(constraints, found)
@@ -391,15 +324,20 @@ def _read(path: Path, check: bool = True) -> list[Task]:
                     f"{where}, constraint {k}: unknown pattern {item['pattern']!r}; "
                     f"valid: {', '.join(PATTERNS)}",
                 )
-            constraints.append(
-                Constraint(
-                    item["sentence"],
+            try:
+                constraint = Constraint.parse(
                     item["formula"],
-                    item["pattern"],
-                    tuple(item["args"]),
-                    item.get("bound"),
+                    item["sentence"],
+                    name=f"c{k}",
+                    pattern=item["pattern"],
+                    args=item.get("args", ()),
+                    bound=item.get("bound"),
                 )
-            )
+            except FormulaError as exc:
+                which = f"task {data['id']!r}, constraint {k} ({item['sentence']!r})"
+                detail = f"{which}: the formula does not parse: {exc}"
+                raise DataFileError(str(path), f"{where}: {detail}") from None
+            constraints.append(constraint)
         fields = {key: data[key] for key in _FIELDS}
         tuples = {k: tuple(v) for k, v in fields.items() if isinstance(v, list)}
         task = Task(**{**fields, **tuples, "constraints": tuple(constraints)})
