@@ -28,11 +28,11 @@ c1, first: walk to bathroom; after that the action is allowed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..llm import ChatModel, Message
-from ..monitor import Constraint, Monitor, Verdict
+from ..monitor import Constraint, Monitor, Verdict, proposition_states
 from ._words import letter_words
 
 __all__ = [
@@ -93,15 +93,7 @@ class AgentExplanation:
 
 
 def _letters(monitor: Monitor, states) -> list[dict[str, bool]]:
-    if isinstance(states, (Mapping, set, frozenset)):
-        states = [states]
-    out = []
-    for s in states:
-        if isinstance(s, Mapping):
-            out.append({a: bool(s.get(a, False)) for a in monitor.atoms})
-        else:
-            out.append({a: a in s for a in monitor.atoms})
-    return out
+    return proposition_states(states, monitor.atoms)
 
 
 def _describe(c: Constraint) -> str:
