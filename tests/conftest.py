@@ -1,4 +1,4 @@
-"""Shared fixtures of the core test suite (ltl, automata, monitor)."""
+"""Shared fixtures: the monitor's offline verdict (core tests) and raw test servers (llm)."""
 
 from __future__ import annotations
 
@@ -18,3 +18,20 @@ def offline_holds(monitor: Monitor, trace) -> bool:
 def monitor_holds():
     """``offline_holds`` as a fixture (session-scoped, so Hypothesis tests may use it)."""
     return offline_holds
+
+
+@pytest.fixture
+def serve():
+    """``serve(answer)`` starts a raw test server on 127.0.0.1 (``_llm_servers.RawServer``);
+    every server is stopped when the test ends."""
+    from _llm_servers import RawServer
+
+    servers = []
+
+    def start(answer):
+        servers.append(RawServer(answer))
+        return servers[-1]
+
+    yield start
+    for server in servers:
+        server.stop()

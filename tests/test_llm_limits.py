@@ -9,7 +9,7 @@ import time
 import zlib
 
 import pytest
-from _llm_servers import RawServer, completion_body, head, send
+from _llm_servers import completion_body, head, send
 
 from safetychip.errors import LLMResponseError, LLMStatusError, LLMTimeoutError
 from safetychip.llm import OpenAIChatModel, OpenAIEndpoint
@@ -18,20 +18,6 @@ pytest.importorskip("openai")
 
 LIMIT = 2**20  # the reply size limit these tests configure: 1 MiB
 PADDED = 64 * LIMIT  # a valid reply padded with JSON whitespace to 64 MiB
-
-
-@pytest.fixture
-def serve():
-    """``serve(answer)`` starts a RawServer; every server is stopped when the test ends."""
-    servers = []
-
-    def start(answer):
-        servers.append(RawServer(answer))
-        return servers[-1]
-
-    yield start
-    for server in servers:
-        server.stop()
 
 
 def chat_model(server, **options) -> OpenAIChatModel:

@@ -7,7 +7,7 @@ import json
 import traceback
 
 import pytest
-from _llm_servers import RawServer, completion_body, send
+from _llm_servers import completion_body, send
 
 from safetychip.errors import LLMConnectionError, LLMError, LLMStatusError, LLMTimeoutError
 from safetychip.llm import CachedModel, OpenAIChatModel, OpenAIEndpoint
@@ -17,19 +17,6 @@ pytest.importorskip("openai")
 KEY = "sk-test-" + "Q7" * 16  # an OpenAI-style key
 TOKEN = "corp-gateway-token-4242"  # a key of another shape, caught only verbatim
 PASSWORD = "pa55-w0rd-hidden"
-
-
-@pytest.fixture
-def serve():
-    servers = []
-
-    def start(answer):
-        servers.append(RawServer(answer))
-        return servers[-1]
-
-    yield start
-    for server in servers:
-        server.stop()
 
 
 def everything_shown(error: BaseException, *objects: object) -> str:
