@@ -30,7 +30,8 @@ is a *verdict*, never an exception.
     │   ├── ResetNeeded                 (also RuntimeError)
     │   ├── EnvCheckError               (also AssertionError) check_env found a fault
     │   ├── TaskError                   (also ValueError) a task does not fit its scene
-    │   └── NoSafePlan                  (also LookupError) the bounded search found none
+    │   ├── NoSafePlan                  (also LookupError) the bounded search found none
+    │   └── RobotError                  (also RuntimeError) a robot could not carry out a command
     ├── TranslationError                (also ValueError) English could not become a formula
     │   ├── SentenceError               empty or overlong sentence
     │   ├── OutOfGrammarError           outside the offline grammar
@@ -81,6 +82,7 @@ __all__ = [
     "EnvCheckError",
     "TaskError",
     "NoSafePlan",
+    "RobotError",
     "TranslationError",
     "SentenceError",
     "OutOfGrammarError",
@@ -263,6 +265,7 @@ class EnvError(SafetyChipError):
         ├── EnvCheckError     (also AssertionError) check_env found a broken contract
         ├── TaskError         (also ValueError) a task's formula does not parse, or names
         │                     an object its scene lacks
+        ├── RobotError        (also RuntimeError) a robot could not carry out a command
         └── NoSafePlan        (also LookupError) no safe plan reaches the goal within the
                               search's bound
     """
@@ -324,6 +327,11 @@ class NoSafePlan(EnvError, LookupError):
     def __init__(self, message: str, expanded: int = 0) -> None:
         self.expanded = expanded
         super().__init__(message)
+
+
+class RobotError(EnvError, RuntimeError):
+    """A robot (or its SDK) could not carry out a command that had been admitted: no power, a
+    lost lease, a navigation stuck or a grasp that failed. The robot has been stopped."""
 
 
 class TranslationError(SafetyChipError, ValueError):

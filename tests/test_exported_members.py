@@ -73,7 +73,7 @@ SUBPACKAGES: dict[str, set[str]] = {
         "LLMConnectionError", "LLMError", "LLMResponseError", "LLMStatusError",
         "LLMTimeoutError", "LLMUsageError", "MissingDependencyError", "ModelReplyError",
         "MonitorError", "NoSafePlan", "OutOfGrammarError", "ProgramBudgetError",
-        "PropositionError", "QueryError", "ReplayMissError", "ResetNeeded",
+        "PropositionError", "QueryError", "ReplayMissError", "ResetNeeded", "RobotError",
         "SafetyChipError", "SandboxError", "SentenceError", "SkillError",
         "SpecificationError", "TaskError", "TraceError", "TranslationError",
         "TranslationReplyError", "UnsatisfiableSpecification", "VocabularyError"
