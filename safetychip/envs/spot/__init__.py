@@ -4,8 +4,11 @@ Contents
 --------
 :class:`SpotBackend`, :class:`SimulatedBackend`
     The robot that carries out admitted commands: the interface, and a recording simulator.
+:class:`BosdynBackend`
+    The real robot through the Boston Dynamics SDK (the ``spot-robot`` extra, imported on use).
 """
 
 from safetychip.envs.spot._backend import SimulatedBackend, SpotBackend
+from safetychip.envs.spot._bosdyn import BosdynBackend
 
-__all__ = ["SimulatedBackend", "SpotBackend"]
+__all__ = ["BosdynBackend", "SimulatedBackend", "SpotBackend"]
