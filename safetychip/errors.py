@@ -41,6 +41,7 @@ is a *verdict*, never an exception.
     │   └── ConflictError               (also UnsatisfiableSpecification)
     ├── QueryError                      (also ValueError) a question that cannot be answered
     ├── ExecutorStartError              (also RuntimeError) Ray's local runtime did not start
+    ├── MemoryStoreError                an episodic-memory file is corrupt, foreign or unusable
     └── AgentError                      an agent could not act
         ├── ModelReplyError             (also ValueError) no usable action in a reply
         ├── SandboxError                (also ValueError) a program uses what is not allowed
@@ -92,6 +93,7 @@ __all__ = [
     "ConflictError",
     "QueryError",
     "ExecutorStartError",
+    "MemoryStoreError",
     "AgentError",
     "ModelReplyError",
     "SandboxError",
@@ -441,6 +443,21 @@ class ExecutorStartError(SafetyChipError, RuntimeError):
     def __init__(self, message: str, executor: str, attempts: int) -> None:
         self.executor = executor
         self.attempts = attempts
+        super().__init__(message)
+
+
+class MemoryStoreError(SafetyChipError):
+    """An episodic-memory store cannot be used: the file is corrupt, not a safetychip memory,
+    or holds vectors of another embedding model; the file is never replaced.
+
+    Attributes
+    ----------
+    path : str
+        The file at fault.
+    """
+
+    def __init__(self, message: str, path: str = "") -> None:
+        self.path = path
         super().__init__(message)
 
 

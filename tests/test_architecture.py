@@ -79,7 +79,8 @@ def test_the_monitor_does_not_import_translate():
 # experiments; envs stand on the core (the shield wraps them); llm is the one chat interface
 # the translator and the explanations talk through; the explanations run plans on an
 # environment through the shield; agents use them all; the command line (tested above) sits on
-# top.
+# top. The episodic memory plugs into the shield as a filter and encodes commands with llm's
+# embedders; it takes scenes as it is given them (no envs).
 ALLOWED: dict[str, set[str]] = {
     "ltl": set(),
     "automata": {"ltl"},
@@ -91,6 +92,7 @@ ALLOWED: dict[str, set[str]] = {
     "explain": {"ltl", "automata", "monitor", "envs", "shield", "llm"},
     "agents": {"ltl", "automata", "monitor", "shield", "envs", "llm", "translate", "explain"},
     "experiments": {"ltl", "automata", "monitor", "shield", "envs", "llm", "agents"},
+    "memory": {"ltl", "automata", "monitor", "shield", "llm"},
 }
 SHARED = {"errors", "paths", "_io", "_text"}
 

@@ -71,7 +71,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "EnvCheckError", "EnvError", "ExecutorStartError", "FormulaError",
         "FormulaSyntaxError", "FormulaTooDeepError", "GroundingError",
         "LLMConnectionError", "LLMError", "LLMResponseError", "LLMStatusError",
-        "LLMTimeoutError", "LLMUsageError", "MissingDependencyError", "ModelReplyError",
+        "LLMTimeoutError", "LLMUsageError", "MemoryStoreError", "MissingDependencyError",
+        "ModelReplyError",
         "MonitorError", "NoSafePlan", "OutOfGrammarError", "ProgramBudgetError",
         "PropositionError", "QueryError", "ReplayMissError", "ResetNeeded", "RobotError",
         "SafetyChipError", "SandboxError", "SentenceError", "SkillError",
@@ -109,6 +110,12 @@ SUBPACKAGES: dict[str, set[str]] = {
         "evaluate", "exactly", "immediate_response", "never", "next_response",
         "normalize_trace", "not_before", "parse", "parse_prefix", "random_patterns",
         "response", "to_str"
+    },
+    "memory": {
+        "ALTERNATIVES", "Episode", "EpisodicMemory", "FORMAT", "MAX_COMMAND", "MemoryConfig",
+        "MemoryDecision", "MemoryFilter", "Rule", "SCENE_WEIGHTS", "SOURCES", "SQLiteStore",
+        "SceneGraph", "SceneObject", "VERBS", "WordEmbedder", "check_command", "command_verb",
+        "scene_similarity"
     },
     "monitor": {
         "Constraint", "Monitor", "Specification", "StateChange", "Status", "Verdict",

@@ -1,0 +1,56 @@
+"""Episodic safety memory: remember unsafe episodes, block similar commands.
+
+::
+
+    Episode           ⟨command, scene, harm, time, source, confidence⟩
+    Rule              ⟨verb × class or attribute → block, θ⟩, matched with the lexicon VERBS
+    SceneGraph        objects (class, attributes) and relations; scene_similarity
+    MemoryConfig      alpha, delta_ep, delta_sem
+    SQLiteStore       one WAL file; an episode is stored whole or not at all
+    EpisodicMemory    add, check -> MemoryDecision (the episode or rule, scores, alternative)
+    MemoryFilter      the memory as a shield filter: refuses with the safe alternative
+    WordEmbedder      a deterministic offline stand-in for MiniLM (tests, doctests)
+
+Errors: :class:`~safetychip.errors.MemoryStoreError` (an unusable memory file), ValueError
+for malformed episodes, rules, scenes, commands and configurations.
+"""
+
+from ._config import MemoryConfig
+from ._decision import MemoryDecision
+from ._episode import (
+    ALTERNATIVES,
+    MAX_COMMAND,
+    SOURCES,
+    VERBS,
+    Episode,
+    Rule,
+    check_command,
+    command_verb,
+)
+from ._filter import MemoryFilter
+from ._memory import EpisodicMemory
+from ._scene import SCENE_WEIGHTS, SceneGraph, SceneObject, scene_similarity
+from ._stand_in import WordEmbedder
+from ._store import FORMAT, SQLiteStore
+
+__all__ = [
+    "ALTERNATIVES",
+    "FORMAT",
+    "MAX_COMMAND",
+    "SCENE_WEIGHTS",
+    "SOURCES",
+    "VERBS",
+    "Episode",
+    "EpisodicMemory",
+    "MemoryConfig",
+    "MemoryDecision",
+    "MemoryFilter",
+    "Rule",
+    "SQLiteStore",
+    "SceneGraph",
+    "SceneObject",
+    "WordEmbedder",
+    "check_command",
+    "command_verb",
+    "scene_similarity",
+]

@@ -1,0 +1,277 @@
+"""Episodes (unsafe commands the robot carried out) and rules (patterns that block commands).
+
+An :class:`Episode` is ⟨command, scene, harm, time, source, confidence⟩; a :class:`Rule` is a
+pattern ⟨verb, target⟩ with an action and a confidence θ. A rule matches a command without a
+language model: the command's verb is read with the lexicon :data:`VERBS`, and the target (an
+object class or attribute) is looked up among the objects the command names in the scene,
+or among the command's words.
+
+Examples
+--------
+>>> rule = Rule("push", "fragile", harm="breakage", confidence=0.6)
+>>> scene = SceneGraph.of({"ceramic_cup": ["fragile"]})
+>>> rule.match("Push the ceramic cup", scene), rule.match("push the ceramic cup")
+(1.0, 0.5)
+>>> rule.alternative
+'move it slowly with both hands'
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ._scene import SceneGraph, SceneObject
+
+__all__ = [
+    "ALTERNATIVES",
+    "MAX_COMMAND",
+    "SOURCES",
+    "VERBS",
+    "Episode",
+    "Rule",
+    "command_verb",
+    "check_command",
+    "check_unit",
+]
+
+#: The safe alternative suggested for each harm type when a command is blocked.
+ALTERNATIVES: Mapping[str, str] = {
+    "breakage": "move it slowly with both hands",
+    "collision": "navigate around the person",
+    "cut": "grasp by the handle",
+    "burn": "grasp by the handle after it has cooled, or use an oven mitt",
+    "crush": "push it slowly with both hands, keeping clear of feet",
+    "spill": "carry it upright and slowly",
+}
+
+#: How far each detection source is trusted: the default confidence of its episodes.
+SOURCES: Mapping[str, float] = {"sensor": 0.9, "person": 0.8, "model": 0.6}
+
+#: Canonical verbs and the words that mean them (lower case, uninflected).
+VERBS: Mapping[str, tuple[str, ...]] = {
+    "push": ("push", "shove", "knock", "nudge", "press", "bump", "kick"),
+    "grasp": ("grasp", "grab", "pick", "take", "hold", "lift", "get", "fetch", "carry"),
+    "navigate": ("navigate", "walk", "go", "move", "drive", "run", "approach", "cross"),
+    "throw": ("throw", "toss", "drop", "fling"),
+    "place": ("put", "place", "set", "stack"),
+    "pour": ("pour", "spill", "tip"),
+    "cut": ("cut", "slice", "chop"),
+    "switch": ("switch", "turn", "heat", "cook"),
+}
+
+#: The longest command accepted, in characters.
+MAX_COMMAND = 500
+
+_LEXICON = {word: verb for verb, words in VERBS.items() for word in words}
+_WORD = re.compile(r"[a-z]+")
+
+
+def check_command(command: object) -> str:
+    """*command* as a stripped string, or a ValueError naming what is wrong with it."""
+    if not isinstance(command, str) or not command.strip():
+        raise ValueError(f"a command must be a non-empty string, got {command!r}")
+    if len(command) > MAX_COMMAND:
+        raise ValueError(
+            f"a command must be at most {MAX_COMMAND} characters, got {len(command)}: "
+            "pass one action at a time"
+        )
+    return command.strip()
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+def _stem(word: str) -> str:
+    for ending in ("ing", "es", "ed", "s"):
+        if word.endswith(ending) and word[: -len(ending)] in _LEXICON:
+            return word[: -len(ending)]
+    return word
+
+
+def command_verb(command: str) -> str | None:
+    """The canonical verb of *command*: its first word the lexicon :data:`VERBS` knows.
+
+    Examples
+    --------
+    >>> command_verb("please shove the vase"), command_verb("walks past Bob")
+    ('push', 'navigate')
+    >>> command_verb("hello") is None
+    True
+    """
+    return next((_LEXICON[w] for w in map(_stem, _words(command)) if w in _LEXICON), None)
+
+
+def _named_objects(command: str, scene: SceneGraph) -> list[SceneObject]:
+    """The scene's objects whose class words all occur in *command*."""
+    words = set(_words(command))
+    return [o for o in scene.objects if set(o.cls.split("_")) <= words]
+
+
+@dataclass(frozen=True)
+class Episode:
+    """An unsafe experience: a command the robot carried out and the harm it caused.
+
+    Attributes
+    ----------
+    command : str
+        The command as given (``"push the vase"``).
+    scene : SceneGraph
+        The scene it was carried out in.
+    harm : str
+        The harm type, a key of :data:`ALTERNATIVES`.
+    time : float
+        When it happened (seconds since the epoch).
+    source : str
+        Who detected the harm: a key of :data:`SOURCES`.
+    confidence : float or None
+        How sure the memory is of the harm, in [0, 1]; ``None`` takes the source's default.
+    id : str
+        Given by the store (``"e1"``, ``"e2"`` …); empty until stored.
+    """
+
+    command: str
+    scene: SceneGraph = field(default_factory=SceneGraph)
+    harm: str = "breakage"
+    time: float = 0.0
+    source: str = "sensor"
+    confidence: float | None = None
+    id: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "command", check_command(self.command))
+        _check_choice("Episode.harm", self.harm, ALTERNATIVES)
+        _check_choice("Episode.source", self.source, SOURCES)
+        if not isinstance(self.scene, SceneGraph):
+            raise TypeError(f"Episode.scene must be a SceneGraph, got {type(self.scene).__name__}")
+        if self.confidence is None:
+            object.__setattr__(self, "confidence", SOURCES[self.source])
+        check_unit("Episode.confidence", self.confidence)
+
+    @property
+    def alternative(self) -> str:
+        """The safe alternative for the episode's harm."""
+        return ALTERNATIVES[self.harm]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form.
+
+        Examples
+        --------
+        >>> e = Episode("push the vase", SceneGraph.of({"vase": ["fragile"]}))
+        >>> Episode.from_dict(e.to_dict()) == e
+        True
+        """
+        return {**asdict(self), "scene": self.scene.to_dict()}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Episode:
+        """Inverse of :meth:`to_dict`."""
+        fields = dict(data)
+        fields["scene"] = SceneGraph.from_dict(fields.get("scene") or {})
+        return cls(**fields)
+
+    def __repr__(self) -> str:
+        name = f"{self.id} " if self.id else ""
+        return f"<Episode {name}{self.command!r}: {self.harm}, {self.source} {self.confidence}>"
+
+    def _repr_html_(self) -> str:
+        return (f"<div><b>{html.escape(self.id or 'episode')}</b> "
+                f"<code>{html.escape(self.command)}</code>: {html.escape(self.harm)} "
+                f"({html.escape(self.source)}, confidence {self.confidence})"
+                f"{self.scene._repr_html_()}</div>")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A pattern that blocks commands: a verb done to an object class or attribute.
+
+    Attributes
+    ----------
+    verb : str
+        A canonical verb, a key of :data:`VERBS`.
+    target : str
+        An object class (``"vase"``) or attribute (``"fragile"``).
+    harm : str
+        The harm it prevents, a key of :data:`ALTERNATIVES`.
+    confidence : float
+        θ, in [0, 1].
+    action : str
+        What a match does: ``"block"``.
+    id : str
+        Given by the store (``"r1"`` …); empty until stored.
+    """
+
+    verb: str
+    target: str
+    harm: str = "breakage"
+    confidence: float = 1.0
+    action: str = "block"
+    id: str = ""
+
+    def __post_init__(self) -> None:
+        _check_choice("Rule.verb", self.verb, VERBS)
+        _check_choice("Rule.action", self.action, ("block",))
+        _check_choice("Rule.harm", self.harm, ALTERNATIVES)
+        if not isinstance(self.target, str) or not self.target.strip():
+            raise ValueError(f"Rule.target must be a class or attribute, got {self.target!r}")
+        object.__setattr__(self, "target", "_".join(self.target.lower().split()))
+        check_unit("Rule.confidence", self.confidence)
+
+    @property
+    def alternative(self) -> str:
+        """The safe alternative for the rule's harm."""
+        return ALTERNATIVES[self.harm]
+
+    def match(self, command: str, scene: SceneGraph | None = None) -> float:
+        """How well *command* (in *scene*) matches the pattern, in {0, 0.5, 1}.
+
+        Half for the verb (the command's canonical verb is the rule's), half for the target
+        (an object the command names in *scene* has the target as class or attribute, or,
+        without such an object, the target is one of the command's words).
+        """
+        verb = 0.5 if command_verb(command) == self.verb else 0.0
+        named = _named_objects(command, scene) if scene is not None else []
+        hit = any(self.target == o.cls or self.target in o.attributes for o in named)
+        hit = hit or set(self.target.split("_")) <= set(map(_stem, _words(command)))
+        return verb + (0.5 if hit else 0.0)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form.
+
+        Examples
+        --------
+        >>> Rule.from_dict(Rule("grasp", "sharp", "cut").to_dict())
+        <Rule grasp × sharp → block (θ=1.0, cut)>
+        """
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Rule:
+        """Inverse of :meth:`to_dict`."""
+        return cls(**data)
+
+    def __repr__(self) -> str:
+        name = f"{self.id} " if self.id else ""
+        return (f"<Rule {name}{self.verb} × {self.target} → {self.action} "
+                f"(θ={self.confidence}, {self.harm})>")  # fmt: skip
+
+    def _repr_html_(self) -> str:
+        return (f"<div><b>{html.escape(self.id or 'rule')}</b> {html.escape(self.verb)} × "
+                f"{html.escape(self.target)} → {self.action} (θ={self.confidence}, "
+                f"{html.escape(self.harm)})</div>")  # fmt: skip
+
+
+def _check_choice(name: str, value: object, choices: Any) -> None:
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(choices)}; got {value!r}")
+
+
+def check_unit(name: str, value: object) -> None:
+    """Raise a ValueError naming *name* unless *value* is a number in [0, 1]."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+        raise ValueError(f"{name} must be a number in [0, 1], got {value!r}")

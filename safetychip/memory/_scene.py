@@ -1,0 +1,210 @@
+"""Scene graphs of the episodic memory and their similarity.
+
+A :class:`SceneGraph` is a small set of objects, each with a class and attributes (fragile,
+sharp, hot, human, heavy …), and relation triples between them. :func:`scene_similarity`
+compares two scenes by weighted Jaccard similarity of three feature sets:
+
+* the object classes (``{"vase", "table"}``),
+* the attributed classes, one ``(class, attribute)`` pair per attribute an object carries
+  (``{("vase", "fragile")}``), so that sharing an attribute on the same kind of object counts,
+  and the bare attributes (``{"fragile"}``), so that a fragile cup resembles a fragile vase,
+* the relation triples with ids replaced by classes (``{("vase", "ON", "table")}``).
+
+Examples
+--------
+>>> vase = SceneGraph.of({"vase": ["fragile"], "table": []}, [("vase", "ON", "table")])
+>>> cup = SceneGraph.of({"cup": ["fragile"], "table": []}, [("cup", "ON", "table")])
+>>> scene_similarity(vase, vase), round(scene_similarity(vase, cup), 3)
+(1.0, 0.267)
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["SCENE_WEIGHTS", "SceneGraph", "SceneObject", "scene_similarity"]
+
+#: The weights of the three feature sets of :func:`scene_similarity`.
+SCENE_WEIGHTS: Mapping[str, float] = {"classes": 0.3, "attributes": 0.5, "relations": 0.2}
+
+
+@dataclass(frozen=True)
+class SceneObject:
+    """One object of a scene.
+
+    Attributes
+    ----------
+    id : str
+        Unique within its scene; relations refer to it.
+    cls : str
+        The object's class (``"vase"``), lower case.
+    attributes : frozenset of str
+        Its safety-relevant attributes (``"fragile"``, ``"sharp"``, ``"hot"``, ``"human"``,
+        ``"heavy"`` …), lower case.
+    """
+
+    id: str
+    cls: str
+    attributes: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        for field, value in (("id", self.id), ("cls", self.cls)):
+            if not isinstance(value, str) or not value.strip():
+                raise ValueError(f"SceneObject.{field} must be a non-empty string, got {value!r}")
+        object.__setattr__(self, "cls", _word(self.cls))
+        object.__setattr__(self, "attributes", frozenset(_word(a) for a in self.attributes))
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {"id": self.id, "class": self.cls, "attributes": sorted(self.attributes)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SceneObject:
+        """Inverse of :meth:`to_dict` (``class`` and ``attributes`` as there)."""
+        try:
+            return cls(data["id"], data["class"], frozenset(data.get("attributes", ())))
+        except (KeyError, TypeError) as error:
+            raise ValueError(
+                f"a scene object needs 'id' and 'class' (and a list 'attributes'): got {data!r}"
+            ) from error
+
+
+@dataclass(frozen=True)
+class SceneGraph:
+    """Objects and the relations between them: ``(subject id, relation, object id)``.
+
+    Raises
+    ------
+    ValueError
+        If two objects share an id, or a relation names an id no object has.
+    """
+
+    objects: tuple[SceneObject, ...] = ()
+    relations: tuple[tuple[str, str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        ids = [o.id for o in self.objects]
+        twice = sorted({i for i in ids if ids.count(i) > 1})
+        if twice:
+            raise ValueError(f"scene object ids must be unique: {', '.join(twice)} repeated")
+        relations = tuple((str(s), str(r).upper(), str(o)) for s, r, o in self.relations)
+        dangling = sorted({x for s, _, o in relations for x in (s, o) if x not in ids})
+        if dangling:
+            raise ValueError(
+                f"scene relations name ids no object has: {', '.join(dangling)}; add those "
+                "objects or drop the relations"
+            )
+        object.__setattr__(self, "relations", relations)
+
+    @classmethod
+    def of(cls, objects: Mapping[str, Iterable[str]],
+           relations: Sequence[tuple[str, str, str]] = ()) -> SceneGraph:  # fmt: skip
+        """A scene from ``{id: attributes}``, each object's class being its id.
+
+        Examples
+        --------
+        >>> SceneGraph.of({"vase": ["fragile"]})
+        SceneGraph(vase[fragile])
+        """
+        things = tuple(SceneObject(i, i, frozenset(a)) for i, a in objects.items())
+        return cls(things, tuple(relations))
+
+    @property
+    def classes(self) -> frozenset[str]:
+        """The object classes."""
+        return frozenset(o.cls for o in self.objects)
+
+    def features(self) -> dict[str, frozenset[Any]]:
+        """The three feature sets :func:`scene_similarity` compares."""
+        cls = {o.id: o.cls for o in self.objects}
+        attributes = {(o.cls, a) for o in self.objects for a in o.attributes}
+        return {
+            "classes": self.classes,
+            "attributes": frozenset(attributes | {a for _, a in attributes}),
+            "relations": frozenset((cls[s], r, cls[o]) for s, r, o in self.relations),
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {"objects": [o.to_dict() for o in self.objects],
+                "relations": [list(r) for r in self.relations]}  # fmt: skip
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SceneGraph:
+        """Inverse of :meth:`to_dict`.
+
+        Raises
+        ------
+        ValueError
+            If an object or relation is malformed, or a relation's id is dangling.
+        """
+        try:
+            relations = tuple((s, r, o) for s, r, o in data.get("relations", ()))
+        except (TypeError, ValueError) as error:
+            raise ValueError(
+                "scene relations must be [subject id, relation, object id] triples"
+            ) from error
+        return cls(tuple(SceneObject.from_dict(o) for o in data.get("objects", ())), relations)
+
+    def __repr__(self) -> str:
+        things = ", ".join(
+            o.cls + (f"[{','.join(sorted(o.attributes))}]" if o.attributes else "")
+            for o in self.objects
+        )
+        return f"SceneGraph({things}" + (f"; {len(self.relations)} relations)" if self.relations
+                                         else ")")  # fmt: skip
+
+    def _repr_html_(self) -> str:
+        rows = "".join(
+            f"<tr><td>{html.escape(o.id)}</td><td>{html.escape(o.cls)}</td>"
+            f"<td>{html.escape(', '.join(sorted(o.attributes)))}</td></tr>"
+            for o in self.objects
+        )
+        relations = "".join(f"<li>{html.escape(' '.join(r))}</li>" for r in self.relations)
+        return (f"<table><tr><th>id</th><th>class</th><th>attributes</th></tr>{rows}</table>"
+                f"<ul>{relations}</ul>")  # fmt: skip
+
+
+def _word(text: str) -> str:
+    return "_".join(text.lower().split())
+
+
+def scene_similarity(a: SceneGraph, b: SceneGraph, *,
+                     weights: Mapping[str, float] = SCENE_WEIGHTS) -> float:  # fmt: skip
+    """Weighted Jaccard similarity of two scenes, in [0, 1].
+
+    For each feature set (see the module's docstring) the Jaccard index
+    ``|A ∩ B| / |A ∪ B|`` is taken; the result is their weighted mean over the feature sets
+    that are not empty in both scenes (two scenes without relations are compared on classes
+    and attributes alone). Two empty scenes are identical (1.0). The measure is symmetric, 1
+    for equal feature sets and 0 when the scenes share no class, attribute or relation.
+
+    Parameters
+    ----------
+    a, b : SceneGraph
+    weights : mapping
+        The weight of ``"classes"``, ``"attributes"`` and ``"relations"``.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> knife = SceneGraph.of({"knife": ["sharp"]})
+    >>> scene_similarity(knife, SceneGraph.of({"sofa": []}))
+    0.0
+    >>> scene_similarity(SceneGraph(), SceneGraph())
+    1.0
+    """
+    fa, fb = a.features(), b.features()
+    total = score = 0.0
+    for name, weight in weights.items():
+        union = fa[name] | fb[name]
+        if union:
+            total += weight
+            score += weight * len(fa[name] & fb[name]) / len(union)
+    return score / total if total else 1.0

@@ -1,0 +1,169 @@
+"""The memory's SQLite file: episodes with their embeddings, and rules.
+
+One file in WAL mode. Each episode is one row (its JSON, the embedding model's name and the
+vector), written in one transaction, so an episode is stored whole or not at all, also when
+the writing process is killed. A file that is not an SQLite database, is corrupt, or is an
+SQLite database of something else raises :class:`~safetychip.errors.MemoryStoreError` naming
+the file; it is never replaced.
+
+Examples
+--------
+>>> store = SQLiteStore(":memory:")
+>>> stored = store.add_episode(Episode("push the vase"), np.ones(2, np.float32), "test")
+>>> stored.id, len(store.load_episodes()[0])
+('e1', 1)
+>>> store.close()
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import MemoryStoreError
+from ._episode import Episode, Rule
+
+__all__ = ["FORMAT", "SQLiteStore"]
+
+#: The value of the ``format`` key in a memory file's ``meta`` table.
+FORMAT = "safetychip-memory 1"
+
+_HEADER = b"SQLite format 3\x00"
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE episodes (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    data TEXT NOT NULL,      -- Episode.to_dict() without the id, as JSON
+    model TEXT NOT NULL,     -- the embedding model's name
+    vector BLOB NOT NULL     -- little-endian float32
+);
+CREATE TABLE rules (id INTEGER PRIMARY KEY AUTOINCREMENT, data TEXT NOT NULL);
+"""
+
+
+class SQLiteStore:
+    """Episodes and rules in one SQLite file (``":memory:"`` for a throw-away store).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file; created with the schema when missing or empty.
+
+    Raises
+    ------
+    MemoryStoreError
+        If the file is not an SQLite database, is corrupt, or is not a safetychip memory.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            self._check_header(Path(path))
+        try:
+            self._db = sqlite3.connect(self.path)
+        except sqlite3.Error as error:
+            raise self._error(f"cannot be opened ({error})") from error
+        try:
+            self._open()
+        except sqlite3.DatabaseError as error:
+            self._db.close()
+            raise self._error(f"is corrupt ({error}); restore it from a copy") from error
+        except MemoryStoreError:
+            self._db.close()
+            raise
+
+    def _error(self, problem: str) -> MemoryStoreError:
+        return MemoryStoreError(f"memory file {self.path!r} {problem}", self.path)
+
+    def _check_header(self, path: Path) -> None:
+        try:
+            with path.open("rb") as file:
+                header = file.read(len(_HEADER))
+        except FileNotFoundError:
+            return
+        except OSError as error:
+            raise self._error(f"cannot be read ({error})") from error
+        if header and header != _HEADER:
+            raise self._error("is not an SQLite database: pass a new path or a memory file")
+
+    def _open(self) -> None:
+        db = self._db
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA busy_timeout=10000")
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+        if not tables:
+            db.executescript(
+                f"BEGIN;{_SCHEMA}INSERT INTO meta VALUES ('format', '{FORMAT}');COMMIT;"
+            )
+        elif "meta" not in tables or db.execute(
+            "SELECT value FROM meta WHERE key = 'format'"
+        ).fetchone() != (FORMAT,):
+            raise self._error(f"is an SQLite database but not a {FORMAT!r} file")
+        check = db.execute("PRAGMA quick_check").fetchone()
+        if check != ("ok",):
+            raise self._error(f"is corrupt ({check[0]}); restore it from a copy")
+
+    def add_episode(self, episode: Episode, vector: np.ndarray, model: str) -> Episode:
+        """Store *episode* with its embedding *vector* by *model*, in one transaction.
+
+        Returns
+        -------
+        Episode
+            The episode with its new id (``"e<row>"``).
+        """
+        data = json.dumps({k: v for k, v in episode.to_dict().items() if k != "id"})
+        blob = np.asarray(vector, dtype="<f4").tobytes()
+        with self._db:
+            cursor = self._db.execute(
+                "INSERT INTO episodes (data, model, vector) VALUES (?, ?, ?)", (data, model, blob)
+            )
+        return replace(episode, id=f"e{cursor.lastrowid}")
+
+    def add_rule(self, rule: Rule) -> Rule:
+        """Store *rule*; returns it with its new id (``"r<row>"``)."""
+        data = json.dumps({k: v for k, v in rule.to_dict().items() if k != "id"})
+        with self._db:
+            cursor = self._db.execute("INSERT INTO rules (data) VALUES (?)", (data,))
+        return replace(rule, id=f"r{cursor.lastrowid}")
+
+    def load_episodes(self) -> tuple[list[Episode], list[str], list[np.ndarray]]:
+        """Every stored episode in order, with its model's name and its vector.
+
+        Raises
+        ------
+        MemoryStoreError
+            If a row cannot be read back.
+        """
+        episodes, models, vectors = [], [], []
+        rows = self._db.execute("SELECT id, data, model, vector FROM episodes ORDER BY id")
+        for row, data, model, blob in rows:
+            try:
+                episodes.append(Episode.from_dict({**json.loads(data), "id": f"e{row}"}))
+            except (ValueError, TypeError) as error:
+                raise self._error(f"has an unreadable episode row {row} ({error})") from error
+            models.append(model)
+            vectors.append(np.frombuffer(blob, dtype="<f4").astype(np.float32))
+        return episodes, models, vectors
+
+    def load_rules(self) -> list[Rule]:
+        """Every stored rule in order."""
+        rules = []
+        for row, data in self._db.execute("SELECT id, data FROM rules ORDER BY id"):
+            try:
+                rules.append(Rule.from_dict({**json.loads(data), "id": f"r{row}"}))
+            except (ValueError, TypeError) as error:
+                raise self._error(f"has an unreadable rule row {row} ({error})") from error
+        return rules
+
+    def close(self) -> None:
+        """Close the file (what was added is already committed)."""
+        self._db.close()
+
+    def __repr__(self) -> str:
+        return f"SQLiteStore({self.path!r})"
