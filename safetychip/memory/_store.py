@@ -93,8 +93,6 @@ class SQLiteStore:
 
     def _open(self) -> None:
         db = self._db
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=FULL")
         db.execute("PRAGMA busy_timeout=10000")
         tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
         if not tables:
@@ -108,6 +106,8 @@ class SQLiteStore:
         check = db.execute("PRAGMA quick_check").fetchone()
         if check != ("ok",):
             raise self._error(f"is corrupt ({check[0]}); restore it from a copy")
+        db.execute("PRAGMA journal_mode=WAL")  # only once the file is known to be ours
+        db.execute("PRAGMA synchronous=FULL")
 
     def add_episode(self, episode: Episode, vector: np.ndarray, model: str) -> Episode:
         """Store *episode* with its embedding *vector* by *model*, in one transaction.
