@@ -51,11 +51,15 @@ SUBPACKAGES: dict[str, set[str]] = {
     },
     "envs": {
         "Action", "Env", "Lookahead", "PREDICATES", "PropositionEnv", "PropositionState",
-        "SUITES", "Scene", "SceneProposition", "Task", "VERBS", "VirtualHomeEnv",
+        "SUITES", "Scene", "SceneProposition", "SpotEnv", "Task", "VERBS", "VirtualHomeEnv",
         "WorldSnapshot", "check_env", "check_task", "domain_invariants", "goal_formula",
-        "load_scene", "load_tasks", "load_virtualhome_graph", "parse_action",
+        "load_scene", "load_spot_scene", "load_tasks", "load_virtualhome_graph", "parse_action",
         "parse_literal", "parse_proposition", "plot_floor_plan", "plot_timeline",
         "task_monitor"
+    },
+    "envs.spot": {
+        "BosdynBackend", "SPOT_DIR", "SimulatedBackend", "SpotAction", "SpotBackend", "SpotEnv", "SpotScene",
+        "SpotTarget", "load_spot_scene"
     },
     "envs.virtualhome": {
         "Action", "INSTALL", "PREDICATES", "SCENE_DIR", "SUITES", "Scene",

@@ -9,6 +9,9 @@ Contents
     Drives an environment through a short episode and checks the protocol.
 :class:`PropositionEnv`
     A proposition-level environment for tests and teaching (no simulator).
+:class:`SpotEnv`, :func:`load_spot_scene`
+    The Spot robot in a lab scene, on a simulated or a real backend
+    (:mod:`safetychip.envs.spot`).
 :mod:`safetychip.envs.virtualhome`
     VirtualHome on its real executor: scenes, actions, propositions and task suites,
     re-exported here.
@@ -17,6 +20,7 @@ Contents
 from safetychip.envs._base import Env, Lookahead, PropositionState
 from safetychip.envs._checker import check_env
 from safetychip.envs._mock import PropositionEnv
+from safetychip.envs.spot import SpotEnv, load_spot_scene
 from safetychip.envs.virtualhome import (
     PREDICATES,
     SUITES,
@@ -52,6 +56,7 @@ __all__ = [
     "PropositionState",
     "Scene",
     "SceneProposition",
+    "SpotEnv",
     "Task",
     "VirtualHomeEnv",
     "WorldSnapshot",
@@ -60,6 +65,7 @@ __all__ = [
     "domain_invariants",
     "goal_formula",
     "load_scene",
+    "load_spot_scene",
     "load_tasks",
     "load_virtualhome_graph",
     "parse_action",

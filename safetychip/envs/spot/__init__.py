@@ -2,6 +2,10 @@
 
 Contents
 --------
+:class:`SpotEnv`, :class:`SpotAction`, :class:`SpotTarget`
+    The robot in a lab scene: actions, preconditions, proposition states, a backend.
+:class:`SpotScene`, :func:`load_spot_scene`, :data:`SPOT_DIR`
+    Waypoints named after landmarks, walkable edges, objects (``data/spot/lab.json``).
 :class:`SpotBackend`, :class:`SimulatedBackend`
     The robot that carries out admitted commands: the interface, and a recording simulator.
 :class:`BosdynBackend`
@@ -10,5 +14,17 @@ Contents
 
 from safetychip.envs.spot._backend import SimulatedBackend, SpotBackend
 from safetychip.envs.spot._bosdyn import BosdynBackend
+from safetychip.envs.spot._env import SpotAction, SpotEnv, SpotTarget
+from safetychip.envs.spot._scene import SPOT_DIR, SpotScene, load_spot_scene
 
-__all__ = ["BosdynBackend", "SimulatedBackend", "SpotBackend"]
+__all__ = [
+    "SPOT_DIR",
+    "BosdynBackend",
+    "SimulatedBackend",
+    "SpotAction",
+    "SpotBackend",
+    "SpotEnv",
+    "SpotScene",
+    "SpotTarget",
+    "load_spot_scene",
+]
