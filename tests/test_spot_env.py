@@ -257,6 +257,17 @@ def test_a_failing_walk_stops_the_robot_after_the_last_completed_hop():
         env.step("walk to door")
 
 
+def test_a_walk_that_fails_half_way_is_recorded_as_far_as_the_robot_went():
+    env = SpotEnv(backend=_Failing("navigate", 2))
+    shield = Shield.of(env, Monitor([Constraint(at_most(3, "agent_at(hallway)"), "c")]))
+    shield.reset()
+    step = shield.propose("walk to mail box")
+    assert step.outcome == "executed" and step.error.startswith("the robot stopped")
+    assert [s["agent_at(hallway)"] for s in step.states] == [True]
+    assert shield.trace[-1]["agent_at(hallway)"] and shield.finished
+    assert shield.monitor.history[-1]["agent_at(hallway)"]  # the monitor saw the pass
+
+
 def test_a_failing_grasp_through_the_shield_is_reported_and_ends_the_episode():
     env = SpotEnv(backend=_Failing("pick"))
     shield = Shield.of(env, Monitor([Constraint(at_most(3, "agent_at(hallway)"), "c")]))

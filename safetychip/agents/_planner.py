@@ -130,6 +130,8 @@ class _Run:
             self.history.append(f"{number}. {step.action}")
             if step.outcome == "done":
                 self.finish("done", "")
+            elif step.error:  # it ran part of the way, then the environment stopped
+                self.finish("error", step.error)
         elif step.outcome == "not_executable":
             self.finish("error", f"not executable: {step.error}")
         return step

@@ -203,9 +203,12 @@ class Shield:
             return self._add(Step(text, "pruned", proposal.states, judgement, reply=reply))
         *_, truncated, info = env.step(parsed)
         self._stopped = bool(truncated)  # the environment ended the episode
-        if info.get("error"):  # the environment changed its mind: nothing ran
-            return self._add(Step(text, "not_executable", error=info["error"], reply=reply))
         produced = tuple(info["states"])  # fresh dicts from the environment, kept as they are
+        error = info.get("error")
+        if error and not produced:  # the environment changed its mind: nothing ran
+            return self._add(Step(text, "not_executable", error=error, reply=reply))
+        # It ran (a robot that failed half-way reports the states it went through, with the
+        # error): the filters commit, and the record keeps, what actually happened.
         for f in self.filters:
             late = f.commit(proposal, produced)
             if late is not None:  # what ran is not what was admitted: record the truth
@@ -216,7 +219,7 @@ class Shield:
             "executed",
             produced,
             judgement,
-            None,
+            error or None,
             tuple(info.get("script", ())),
             reply,
             None,
