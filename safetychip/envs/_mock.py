@@ -35,6 +35,7 @@ from typing import Any, ClassVar, NamedTuple
 import networkx as nx
 
 from safetychip.envs._base import Env, Lookahead, PropositionState
+from safetychip.envs._places import place_invariants
 from safetychip.errors import ActionError, PropositionError, ResetNeeded
 
 __all__ = ["PropositionEnv"]
@@ -259,17 +260,11 @@ class PropositionEnv(Env):
 
     def invariants(self, atoms: Iterable[str] = ()) -> list[Any]:
         """One room at a time, and moves only between adjacent rooms (when given)."""
-        from safetychip.ltl import G, Implies, Or, X, ap
-        from safetychip.monitor import exactly_one
-
         if not self.rooms:
             return []
-        out = [exactly_one(self._room_props)]
-        if self._adjacency is not None:
-            out += [G(Implies(ap(f"agent_at({r})"),
-                              X(Or(*(ap(f"agent_at({n})") for n in (r, *self._graph[r]))))))
-                    for r in self.rooms]  # fmt: skip
-        return out
+        if self._adjacency is None:
+            return place_invariants(self.rooms)
+        return place_invariants(self.rooms, {r: list(self._graph[r]) for r in self.rooms})
 
     def close(self) -> None:
         """End the environment."""

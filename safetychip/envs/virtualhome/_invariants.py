@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from safetychip.envs._places import place_invariants
 from safetychip.envs.virtualhome._scene import Scene
-from safetychip.ltl import Equiv, Formula, G, Implies, Not, Or, X, ap
-from safetychip.monitor import exactly_one
+from safetychip.ltl import Equiv, Formula, G, Implies, Not, X, ap
 
 __all__ = ["domain_invariants"]
 
@@ -28,13 +28,7 @@ def domain_invariants(scene: Scene, atoms: Iterable[str] = ()) -> list[Formula]:
     >>> len(invariants), str(invariants[-1])
     (7, 'G(("is_open(fridge)" <-> X!"is_open(fridge)") -> X"agent_at(kitchen)")')
     """
-    rooms = [f"agent_at({r})" for r in scene.rooms]
-    out = [exactly_one(rooms)]
-    out += [
-        G(Implies(ap(f"agent_at({room})"),
-                  X(Or(*(ap(f"agent_at({r})") for r in (room, *scene.adjacency[room]))))))
-        for room in scene.rooms
-    ]  # fmt: skip
+    out = place_invariants(scene.rooms, scene.adjacency)
     for atom in atoms:
         predicate, _, rest = atom.partition("(")
         name = rest.rstrip(")")
