@@ -11,7 +11,10 @@ with ``create_standard_sdk(..., cert_resource_glob=<ca>)`` and
 The robot does everything at once and records the commands it received in
 :attr:`FakeSpot.commands` (``("navigate", "hallway")``, ``("stand",)``, ``("sit",)``, …).
 Scripted failures: a wrong password is refused; a walk to a waypoint in ``stuck_at`` ends
-``STATUS_STUCK``; with ``grasp_fails`` every grasp ends ``MANIP_STATE_GRASP_FAILED``.
+``STATUS_STUCK`` and one to a waypoint in ``endless_at`` never ends; with ``grasp_fails``
+every grasp ends ``MANIP_STATE_GRASP_FAILED``; ``estopped`` reports an E-Stop;
+``power_status`` answers the power-on; setting :attr:`FakeSpot.revoked` mid-task makes the
+robot refuse every command and lease check-in as if another client took the lease.
 
 Examples
 --------
@@ -25,7 +28,7 @@ import datetime
 import itertools
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent import futures
 from pathlib import Path
 from typing import Any
@@ -156,8 +159,14 @@ class FakeSpot:
         The one password accepted (any username).
     stuck_at : iterable of str
         Waypoints whose walk ends ``STATUS_STUCK``.
+    endless_at : iterable of str
+        Waypoints whose walk never ends.
     grasp_fails : bool
         Whether every grasp ends ``MANIP_STATE_GRASP_FAILED``.
+    estopped : bool
+        Whether the robot reports an E-Stop.
+    power_status : int
+        The ``bosdyn.api.power_pb2`` status answering a power command.
 
     Attributes
     ----------
@@ -166,7 +175,9 @@ class FakeSpot:
     port : int
         The port it listens on, once entered.
     commands : list of tuple
-        What it was told to do, in order.
+        What it was told to do, in order (``("refused", kind)`` once the lease is revoked).
+    revoked : bool
+        Set it to take the lease away.
     """
 
     def __init__(
@@ -176,12 +187,19 @@ class FakeSpot:
         waypoints: Iterable[str],
         password: str = "secret",
         stuck_at: Iterable[str] = (),
+        endless_at: Iterable[str] = (),
         grasp_fails: bool = False,
+        estopped: bool = False,
+        power_status: int = power_pb2.STATUS_SUCCESS,
     ) -> None:
         self.waypoints = list(waypoints)
         self.password = password
         self.stuck_at = set(stuck_at)
+        self.endless_at = set(endless_at)
         self.grasp_fails = grasp_fails
+        self.estopped = estopped
+        self.power_status = power_status
+        self.revoked = False
         self.ca, self._key, self._cert = make_certificates(directory)
         self.commands: list[tuple[str, ...]] = []
         self.uploaded: map_pb2.Graph | None = None
@@ -240,6 +258,15 @@ class FakeSpot:
     def graph(self) -> map_pb2.Graph:
         """The robot's map: the uploaded one, else :func:`line_graph` of its waypoints."""
         return self.uploaded if self.uploaded is not None else line_graph(self.waypoints)
+
+    def refuse(self, kind: str, result: Callable[[], Any]) -> bool:
+        """If the lease is revoked, record the refusal, mark the LeaseUseResult *result()*
+        revoked and return True."""
+        if not self.revoked:
+            return False
+        self.record("refused", kind)
+        result().status = lease_pb2.LeaseUseResult.STATUS_REVOKED
+        return True
 
     def name_of(self, waypoint_id: str) -> str | None:
         """The name of the waypoint with *waypoint_id*, or None."""
@@ -323,7 +350,11 @@ class _Lease(lease_service_pb2_grpc.LeaseServiceServicer):
 
     def RetainLease(self, request: Any, context: Any) -> Any:
         response = lease_pb2.RetainLeaseResponse()
-        response.lease_use_result.status = lease_pb2.LeaseUseResult.STATUS_OK
+        response.lease_use_result.status = (
+            lease_pb2.LeaseUseResult.STATUS_REVOKED
+            if self.robot.revoked
+            else lease_pb2.LeaseUseResult.STATUS_OK
+        )
         response.lease_use_result.attempted_lease.CopyFrom(request.lease)
         return _answer(request, response)
 
@@ -338,8 +369,10 @@ class _Power(power_service_pb2_grpc.PowerServiceServicer):
     def PowerCommand(self, request: Any, context: Any) -> Any:
         on = request.request == power_pb2.PowerCommandRequest.REQUEST_ON_MOTORS
         self.robot.record("power_on" if on else "power_off")
-        self.robot.motors_on = on
-        response = power_pb2.PowerCommandResponse(status=power_pb2.STATUS_SUCCESS)
+        status = self.robot.power_status
+        if status == power_pb2.STATUS_SUCCESS:
+            self.robot.motors_on = on
+        response = power_pb2.PowerCommandResponse(status=status)
         return _answer(request, response)
 
     def PowerCommandFeedback(self, request: Any, context: Any) -> Any:
@@ -361,7 +394,9 @@ class _State(robot_state_service_pb2_grpc.RobotStateServiceServicer):
         state.estop_states.add(
             name="operator",
             type=robot_state_pb2.EStopState.TYPE_SOFTWARE,
-            state=robot_state_pb2.EStopState.STATE_NOT_ESTOPPED,
+            state=robot_state_pb2.EStopState.STATE_ESTOPPED
+            if self.robot.estopped
+            else robot_state_pb2.EStopState.STATE_NOT_ESTOPPED,
         )
         return _answer(request, response)
 
@@ -394,11 +429,13 @@ class _RobotCommand(robot_command_service_pb2_grpc.RobotCommandServiceServicer):
 
     def RobotCommand(self, request: Any, context: Any) -> Any:
         kind = _kind(request.command)
+        response = robot_command_pb2.RobotCommandResponse()
+        if self.robot.refuse(kind, lambda: response.lease_use_result):
+            return _answer(request, response)
         command_id = self.robot.record(kind)
         self.robot._robot_commands[command_id] = kind
-        response = robot_command_pb2.RobotCommandResponse(
-            status=robot_command_pb2.RobotCommandResponse.STATUS_OK, robot_command_id=command_id
-        )
+        response.status = response.STATUS_OK
+        response.robot_command_id = command_id
         return _answer(request, response)
 
     def RobotCommandFeedback(self, request: Any, context: Any) -> Any:
@@ -480,6 +517,8 @@ class _GraphNav(graph_nav_service_pb2_grpc.GraphNavServiceServicer):
         if name is None:
             response.status = response.STATUS_UNKNOWN_WAYPOINT
             return _answer(request, response)
+        if self.robot.refuse("navigate", response.lease_use_results.add):
+            return _answer(request, response)
         command_id = self.robot.record("navigate", name)
         self.robot._walks[command_id] = (name, 0)
         response.status = response.STATUS_OK
@@ -491,7 +530,7 @@ class _GraphNav(graph_nav_service_pb2_grpc.GraphNavServiceServicer):
         name, polls = self.robot._walks[request.command_id]
         self.robot._walks[request.command_id] = (name, polls + 1)
         response = status(status=status.STATUS_FOLLOWING_ROUTE)
-        if polls >= 1:
+        if polls >= 1 and name not in self.robot.endless_at:
             stuck = name in self.robot.stuck_at
             response.status = status.STATUS_STUCK if stuck else status.STATUS_REACHED_GOAL
             if not stuck:
@@ -504,9 +543,12 @@ class _Manipulation(manipulation_api_service_pb2_grpc.ManipulationApiServiceServ
         self.robot = robot
 
     def ManipulationApi(self, request: Any, context: Any) -> Any:
+        response = manipulation_api_pb2.ManipulationApiResponse()
+        if self.robot.refuse("grasp", lambda: response.lease_use_result):
+            return _answer(request, response)
         command_id = self.robot.record("grasp", str(request.WhichOneof("manipulation_cmd")))
         self.robot._grasps[command_id] = 0
-        response = manipulation_api_pb2.ManipulationApiResponse(manipulation_cmd_id=command_id)
+        response.manipulation_cmd_id = command_id
         return _answer(request, response)
 
     def ManipulationApiFeedback(self, request: Any, context: Any) -> Any:

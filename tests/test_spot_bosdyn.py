@@ -1,5 +1,6 @@
 """The bosdyn backend: the unmodified Boston Dynamics SDK against a fake robot on 127.0.0.1."""
 
+import sys
 import time
 
 import pytest
@@ -7,8 +8,10 @@ import pytest
 pytest.importorskip("bosdyn.client", reason="needs the spot-robot extra")
 pytest.importorskip("cryptography", reason="needs the dev extra (cryptography)")
 
+from bosdyn.api import power_pb2
+
 from safetychip.envs.spot import BosdynBackend
-from safetychip.errors import RobotError
+from safetychip.errors import MissingDependencyError, RobotError
 from tests._spot_robot import FakeSpot, line_graph, wait_closed
 
 WAYPOINTS = ["mail_room", "hallway", "office_table"]
@@ -152,6 +155,54 @@ def test_a_robot_that_does_not_answer(tmp_path):
         spot.start(WAYPOINTS)
     assert time.perf_counter() - began < 15
     assert wait_closed(port)
+
+
+def test_a_robot_that_is_estopped(robot_factory):
+    robot = robot_factory(estopped=True)
+    with pytest.raises(RobotError, match="E-Stopped by 'operator': hold an E-Stop"):
+        backend(robot).start(WAYPOINTS)
+    assert robot.commands == []
+
+
+def test_a_robot_that_refuses_power(robot_factory):
+    robot = robot_factory(power_status=power_pb2.STATUS_FAULTED)
+    with pytest.raises(RobotError, match=r"start the robot.*Faulted.*stopped"):
+        backend(robot).start(WAYPOINTS)
+    assert names(robot)[:2] == ["acquire_lease", "power_on"]
+    assert_stopped_after(robot, 2)
+
+
+def test_a_walk_that_never_ends_is_bounded(robot_factory):
+    robot = robot_factory(endless_at=["hallway"])
+    spot = backend(robot, command_timeout=1.0)
+    spot.start(WAYPOINTS)
+    began = time.perf_counter()
+    with pytest.raises(RobotError, match=r"did not reach 'hallway' within 1 s; the robot was"):
+        spot.navigate("hallway")
+    assert time.perf_counter() - began < 8
+    assert_stopped_after(robot, robot.commands.index(("navigate", "hallway")) + 1)
+
+
+def test_a_lease_lost_mid_task(robot_factory):
+    robot = robot_factory()
+    spot = backend(robot)
+    spot.start(WAYPOINTS)
+    spot.navigate("hallway")
+    robot.revoked = True
+    refused = r"navigate to 'office_table'.*refused our lease \(STATUS_REVOKED\)"
+    with pytest.raises(RobotError, match=refused):
+        spot.navigate("office_table")
+    assert ("navigate", "office_table") not in robot.commands
+    after = robot.commands[robot.commands.index(("navigate", "hallway")) + 1 :]
+    assert ("refused", "stop") in after and ("refused", "sit") in after
+    assert after[-1] == ("return_lease",)
+    spot.stop()
+
+
+def test_without_the_sdk_the_error_gives_the_install_command(monkeypatch):
+    monkeypatch.setitem(sys.modules, "bosdyn", None)
+    with pytest.raises(MissingDependencyError, match=r"pip install 'safetychip\[spot-robot\]'"):
+        BosdynBackend("spot", username="user", password="secret").start(["hallway"])
 
 
 def test_bad_options():

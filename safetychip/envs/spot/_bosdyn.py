@@ -264,9 +264,9 @@ class BosdynBackend(SpotBackend):
                 on_failure_callback=self._lost_lease,
                 warnings=False,
             )
+            self._commands = robot.ensure_client(sdk.RobotCommandClient.default_service_name)
             self._powered = True
             robot.power_on(timeout_sec=self.command_timeout, **rpc)
-            self._commands = robot.ensure_client(sdk.RobotCommandClient.default_service_name)
             sdk.blocking_stand(
                 self._commands,
                 timeout_sec=self.command_timeout,
@@ -458,17 +458,26 @@ class BosdynBackend(SpotBackend):
             )
         try:
             if self._lease_error is not None:
-                raise _Failure(f"the lease was lost ({self._lease_error})")
+                raise _Failure(f"the lease was lost ({self._reason(self._lease_error)})")
             yield
         except _Failure as failure:
             self.stop()
             raise RobotError(f"could not {what}: {failure}; the robot was stopped") from None
         except self._sdk.errors as error:
             self.stop()
-            reason = str(error) or type(error).__name__
             raise RobotError(
-                f"could not {what}: {type(error).__name__}: {reason}; the robot was stopped"
+                f"could not {what}: {self._reason(error)}; the robot was stopped"
             ) from error
+
+    def _reason(self, error: BaseException) -> str:
+        """Say why an SDK call failed."""
+        if isinstance(error, self._sdk.client.LeaseUseError):
+            status = error.lease_use_result
+            return (
+                f"the robot refused our lease ({type(status).Status.Name(status.status)}): "
+                "another client took it, or it expired"
+            )
+        return f"{type(error).__name__}: {str(error) or type(error).__doc__}"
 
     def _connect(self, sdk: SimpleNamespace) -> Any:
         """Create the SDK's robot object (no RPC yet)."""
