@@ -3,7 +3,8 @@
 Retrieval is vectorised: the stored embeddings form one unit-norm matrix, so the text
 similarity of a command to every episode is one matrix-vector product. The scene similarity
 is computed only for the episodes that could still exceed δ_ep (``alpha * text + 1 - alpha >
-delta_ep``) and for the nearest one by text, so the result is exact.
+delta_ep``) and for the nearest one by text, in order of text similarity until no further
+episode can beat the best so far, and once per distinct scene; so the result is exact.
 
 Examples
 --------
@@ -166,14 +167,20 @@ class EpisodicMemory:
         text = self._vectors() @ vector
         alpha = self.config.alpha
         bound = text if scene is None else alpha * text + (1 - alpha)
-        candidates = {int(np.argmax(text)), *np.flatnonzero(bound > self.config.delta_ep).tolist()}
+        candidates = np.flatnonzero(bound > self.config.delta_ep)
+        candidates = candidates[np.argsort(-text[candidates], kind="stable")]
         best: tuple[float, int, float | None] = (-np.inf, 0, None)
-        for i in sorted(candidates):
+        known: dict[int, float] = {}  # scene similarity by id of the episode's scene
+        for i in [int(np.argmax(text)), *candidates.tolist()]:
+            if bound[i] <= best[0]:
+                break
             episode_scene = self._episodes[i].scene
             if scene is None or not episode_scene.objects:
                 similar, score = None, float(text[i])
             else:
-                similar = scene_similarity(scene, episode_scene)
+                if id(episode_scene) not in known:
+                    known[id(episode_scene)] = scene_similarity(scene, episode_scene)
+                similar = known[id(episode_scene)]
                 score = alpha * float(text[i]) + (1 - alpha) * similar
             if score > best[0]:
                 best = (score, i, similar)

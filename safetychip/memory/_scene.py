@@ -23,6 +23,7 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 __all__ = ["SCENE_WEIGHTS", "SceneGraph", "SceneObject", "scene_similarity"]
@@ -117,8 +118,9 @@ class SceneGraph:
         """The object classes."""
         return frozenset(o.cls for o in self.objects)
 
+    @cached_property
     def features(self) -> dict[str, frozenset[Any]]:
-        """The three feature sets :func:`scene_similarity` compares."""
+        """The three feature sets :func:`scene_similarity` compares (computed once)."""
         cls = {o.id: o.cls for o in self.objects}
         attributes = {(o.cls, a) for o in self.objects for a in o.attributes}
         return {
@@ -200,7 +202,7 @@ def scene_similarity(a: SceneGraph, b: SceneGraph, *,
     >>> scene_similarity(SceneGraph(), SceneGraph())
     1.0
     """
-    fa, fb = a.features(), b.features()
+    fa, fb = a.features, b.features
     total = score = 0.0
     for name, weight in weights.items():
         union = fa[name] | fb[name]

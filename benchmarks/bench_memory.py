@@ -1,0 +1,102 @@
+"""How fast the episodic memory checks a command (issue 10's speed targets).
+
+Run: .venv/bin/python benchmarks/bench_memory.py
+
+A memory of 10,000 episodes: 1,000 distinct commands (verb × adjective × object × place,
+encoded once by the real all-MiniLM-L6-v2), each in 10 scenes of 15–30 objects with
+attributes and relations; the file is ``:memory:`` so that filling it costs no fsyncs (a
+check reads no file). Then, for 100 new commands in one of those scenes:
+
+* new command: ``memory.check(command, scene)``, MiniLM encoding included (target ≤ 25 ms
+  median);
+* MiniLM encoding alone, of other new texts (to separate the encoder's share);
+* cached embedding: the same checks again, the embedder's cache hit (target ≤ 3 ms);
+* similarity over 10,000 episodes: ``check_vector`` with the vector given (the matrix
+  product, the scene similarity of the candidates, the rules), and the matrix product alone
+  (target ≤ 2 ms).
+
+Prints the median and the worst time of each.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from safetychip.llm import MiniLMEmbedder
+from safetychip.memory import Episode, EpisodicMemory, Rule, SceneGraph, SceneObject
+
+VERBS = ["push", "grab", "carry", "knock over", "walk past", "lift", "throw", "pour"]
+ADJECTIVES = ["glass", "ceramic", "hot", "sharp", "heavy"]
+OBJECTS = ["vase", "cup", "knife", "pan", "chair", "bowl", "kettle", "box", "plate", "lamp",
+           "bottle", "scissors", "mug", "pot", "table", "jar", "tray", "iron", "glass", "tv",
+           "bucket", "stool", "dish", "teapot", "fork"]  # fmt: skip
+PLACES = ["on the shelf", "in the kitchen", "near the person", "by the stove", "off the table"]
+ATTRIBUTES = ["fragile", "sharp", "hot", "human", "heavy"]
+HARMS = {"fragile": "breakage", "sharp": "cut", "hot": "burn", "human": "collision",
+         "heavy": "crush"}  # fmt: skip
+EPISODES, SCENES, QUERIES = 10_000, 10, 100
+
+
+def scene(rng: random.Random) -> SceneGraph:
+    names = rng.sample([*OBJECTS, "person", "shelf", "sofa", "stove", "sink"], rng.randint(15, 30))
+    things = tuple(SceneObject(n, n, frozenset(rng.sample(ATTRIBUTES, rng.randint(0, 2))))
+                   for n in names)  # fmt: skip
+    relations = tuple((a, rng.choice(["ON", "INSIDE", "CLOSE"]), b)
+                      for a, b in itertools.pairwise(names) if rng.random() < 0.5)  # fmt: skip
+    return SceneGraph(things, relations)
+
+
+def timed(call: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    call()
+    return (time.perf_counter() - start) * 1000
+
+
+def report(label: str, times: list[float]) -> None:
+    print(f"{label:<44} median {statistics.median(times):7.3f} ms   worst {max(times):7.3f} ms")
+
+
+def main() -> None:
+    rng = random.Random(0)
+    commands = [f"{v} the {a} {o} {p}" for v, a, o, p in
+                itertools.product(VERBS, ADJECTIVES, OBJECTS, PLACES)]  # fmt: skip
+    rng.shuffle(commands)
+    stored, new = commands[: EPISODES // SCENES], commands[-QUERIES:]
+    scenes = [scene(rng) for _ in range(SCENES)]
+    embedder = MiniLMEmbedder()
+    start = time.perf_counter()
+    embedder.encode(stored)
+    print(f"MiniLM: loading and encoding {len(stored)} commands took "
+          f"{time.perf_counter() - start:.1f} s")  # fmt: skip
+    memory = EpisodicMemory(embedder=embedder)
+    for i, command in enumerate(stored * SCENES):
+        harm = HARMS[rng.choice(ATTRIBUTES)]
+        memory.add(Episode(command, scenes[i % SCENES], harm, float(i), "sensor"))
+    for verb, target in [("push", "fragile"), ("grasp", "sharp"), ("grasp", "hot"),
+                         ("navigate", "human"), ("push", "heavy")]:  # fmt: skip
+        memory.add_rule(Rule(verb, target, HARMS[target], 0.5))
+    print(f"{len(memory.episodes)} episodes, {len(memory.rules)} rules, {SCENES} scenes")
+    here = scenes[0]
+    report("new command (MiniLM encoding included)",
+           [timed(lambda c=c: memory.check(c, here)) for c in new])  # fmt: skip
+    report("MiniLM encoding alone (new text)",
+           [timed(lambda c=c: embedder.encode(f"please {c}")) for c in new])  # fmt: skip
+    report("cached embedding", [timed(lambda c=c: memory.check(c, here)) for c in new])
+    vectors = embedder.encode(new)
+    report(f"similarity over {EPISODES:,} episodes (check_vector)",
+           [timed(lambda c=c, v=v: memory.check_vector(c, v, here))
+            for c, v in zip(new, vectors)])  # fmt: skip
+    matrix = memory._vectors()
+    report(f"matrix product alone ({matrix.shape[0]:,} × {matrix.shape[1]})",
+           [timed(lambda v=v: matrix @ v) for v in vectors])  # fmt: skip
+    blocked = sum(memory.check(c, here).blocked for c in new)
+    print(f"{blocked} of {QUERIES} new commands blocked (δ_ep = 0.8, δ_sem = 0.7)")
+    memory.close()
+
+
+if __name__ == "__main__":
+    main()
