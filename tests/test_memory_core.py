@@ -74,6 +74,11 @@ def test_episodes_and_rules_round_trip_and_render():
         (lambda: SceneGraph.of({"a": []}, [("a", "ON", "b")]), "name ids no object has: b"),
         (lambda: SceneGraph((SceneObject("a", "x"), SceneObject("a", "y"))), "a repeated"),
         (lambda: SceneGraph.from_dict({"objects": [{"id": "a"}]}), "needs 'id' and 'class'"),
+        (lambda: Episode.from_dict({"harm": "cut"}), "Episode data lacks command: its fields"),
+        (
+            lambda: Rule.from_dict({"verb": "push", "target": "x", "colour": 1}),
+            "Rule data has unknown colour: its fields are verb, target",
+        ),  # fmt: skip
         (lambda: MemoryConfig(alpha=-0.1), r"MemoryConfig.alpha must be a number in \[0, 1\]"),
         (lambda: MemoryConfig(delta_sem="high"), "MemoryConfig.delta_sem must be a number"),
     ],

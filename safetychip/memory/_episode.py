@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import html
 import re
+import time as clock
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import Any
 
 from ._scene import SceneGraph, SceneObject
@@ -125,7 +126,7 @@ class Episode:
     harm : str
         The harm type, a key of :data:`ALTERNATIVES`.
     time : float
-        When it happened (seconds since the epoch).
+        When it happened (seconds since the epoch; now by default).
     source : str
         Who detected the harm: a key of :data:`SOURCES`.
     confidence : float or None
@@ -137,7 +138,7 @@ class Episode:
     command: str
     scene: SceneGraph = field(default_factory=SceneGraph)
     harm: str = "breakage"
-    time: float = 0.0
+    time: float = field(default_factory=clock.time)
     source: str = "sensor"
     confidence: float | None = None
     id: str = ""
@@ -171,9 +172,9 @@ class Episode:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Episode:
         """Inverse of :meth:`to_dict`."""
-        fields = dict(data)
-        fields["scene"] = SceneGraph.from_dict(fields.get("scene") or {})
-        return cls(**fields)
+        values = _known_fields(cls, data)
+        values["scene"] = SceneGraph.from_dict(values.get("scene") or {})
+        return cls(**values)
 
     def __repr__(self) -> str:
         name = f"{self.id} " if self.id else ""
@@ -253,7 +254,7 @@ class Rule:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Rule:
         """Inverse of :meth:`to_dict`."""
-        return cls(**data)
+        return cls(**_known_fields(cls, data))
 
     def __repr__(self) -> str:
         name = f"{self.id} " if self.id else ""
@@ -264,6 +265,23 @@ class Rule:
         return (f"<div><b>{html.escape(self.id or 'rule')}</b> {html.escape(self.verb)} × "
                 f"{html.escape(self.target)} → {self.action} (θ={self.confidence}, "
                 f"{html.escape(self.harm)})</div>")  # fmt: skip
+
+
+def _known_fields(cls: type, data: Mapping[str, Any]) -> dict[str, Any]:
+    """*data* as keyword arguments of the dataclass *cls*, or a ValueError naming the keys
+    it lacks or does not know."""
+    names = [f.name for f in fields(cls)]
+    unknown = sorted(set(data) - set(names))
+    missing = [f.name for f in fields(cls) if f.name not in data
+               and f.default is MISSING and f.default_factory is MISSING]  # fmt: skip
+    if unknown or missing:
+        raise ValueError(
+            f"{cls.__name__} data {'lacks ' + ', '.join(missing) if missing else ''}"
+            f"{' and ' if unknown and missing else ''}"
+            f"{'has unknown ' + ', '.join(unknown) if unknown else ''}: its fields are "
+            f"{', '.join(names)}"
+        )
+    return dict(data)
 
 
 def _check_choice(name: str, value: object, choices: Any) -> None:
