@@ -208,3 +208,10 @@ def test_without_the_sdk_the_error_gives_the_install_command(monkeypatch):
 def test_bad_options():
     with pytest.raises(ValueError, match="rpc_timeout must be a positive number"):
         BosdynBackend("spot", rpc_timeout=0)
+
+
+def test_without_a_login_start_says_where_to_give_one(monkeypatch):
+    monkeypatch.delenv("BOSDYN_CLIENT_USERNAME", raising=False)
+    monkeypatch.delenv("BOSDYN_CLIENT_PASSWORD", raising=False)
+    with pytest.raises(RobotError, match=r"no login: pass username= .*BOSDYN_CLIENT_USERNAME"):
+        BosdynBackend("127.0.0.1").start(["hallway"])

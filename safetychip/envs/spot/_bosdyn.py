@@ -66,8 +66,7 @@ __all__ = ["BosdynBackend"]
 
 _LOG = logging.getLogger(__name__)
 
-#: The poses are (x, y, z) in metres in the gravity-aligned body frame, hand level and
-#: pointing forward.
+#: A point (x, y, z) in metres; the arm poses hold the hand level, pointing forward.
 Point = tuple[float, float, float]
 
 
@@ -481,9 +480,8 @@ class BosdynBackend(SpotBackend):
 
     def _connect(self, sdk: SimpleNamespace) -> Any:
         """Create the SDK's robot object (no RPC yet)."""
-        glob = None if self.cert is None else self.cert
         robot = sdk.client.create_standard_sdk(
-            self.client_name, cert_resource_glob=glob
+            self.client_name, cert_resource_glob=self.cert
         ).create_robot(self.hostname)
         if self.port is not None:
             robot.update_secure_channel_port(self.port)
