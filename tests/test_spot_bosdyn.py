@@ -10,8 +10,12 @@ pytest.importorskip("cryptography", reason="needs the dev extra (cryptography)")
 
 from bosdyn.api import power_pb2
 
+from safetychip.envs import SpotEnv, load_spot_scene
 from safetychip.envs.spot import BosdynBackend
 from safetychip.errors import MissingDependencyError, RobotError
+from safetychip.ltl import never
+from safetychip.monitor import Constraint, Monitor
+from safetychip.shield import Shield
 from tests._spot_robot import FakeSpot, line_graph, wait_closed
 
 WAYPOINTS = ["mail_room", "hallway", "office_table"]
@@ -78,6 +82,25 @@ def test_a_delivery_end_to_end(robot_factory):
     assert ("grasp", "pick_object_ray_in_world") in robot.commands
     spot.stop()  # a second stop does nothing
     assert names(robot)[-1] == "return_lease"
+
+
+def test_a_monitored_delivery_through_the_shield(robot_factory):
+    scene = load_spot_scene("lab")
+    robot = robot_factory(waypoints=scene.landmarks)
+    began = time.perf_counter()
+    env = SpotEnv(scene, backend=backend(robot))
+    shield = Shield.of(env, Monitor([Constraint(never("agent_at(pantry)"), "c1")]))
+    shield.reset()
+    assert shield.propose("walk to pantry").outcome == "pruned"
+    assert ("navigate", "pantry") not in robot.commands
+    for action in ["walk to mail room", "pick up mail", "walk to office table"]:
+        assert shield.propose(action).outcome == "executed", action
+    assert shield.propose("put mail on office table").outcome == "executed"
+    assert shield.propose("done").outcome == "done"
+    assert time.perf_counter() - began < 10
+    walked = [command[1] for command in robot.commands if command[0] == "navigate"]
+    assert walked == ["hallway", "mail_room", "hallway", "office_table"]
+    assert names(robot)[-4:] == ["stop", "stow", "sit", "return_lease"]
 
 
 def test_the_map_directory_is_uploaded(robot_factory, tmp_path):
