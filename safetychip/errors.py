@@ -42,6 +42,7 @@ is a *verdict*, never an exception.
     ├── QueryError                      (also ValueError) a question that cannot be answered
     ├── ExecutorStartError              (also RuntimeError) Ray's local runtime did not start
     ├── MemoryStoreError                an episodic-memory file is corrupt, foreign or unusable
+    ├── ObserverError                   (also ValueError) a feature out of its range, a bad overlay
     └── AgentError                      an agent could not act
         ├── ModelReplyError             (also ValueError) no usable action in a reply
         ├── SandboxError                (also ValueError) a program uses what is not allowed
@@ -94,6 +95,7 @@ __all__ = [
     "QueryError",
     "ExecutorStartError",
     "MemoryStoreError",
+    "ObserverError",
     "AgentError",
     "ModelReplyError",
     "SandboxError",
@@ -444,6 +446,11 @@ class ExecutorStartError(SafetyChipError, RuntimeError):
         self.executor = executor
         self.attempts = attempts
         super().__init__(message)
+
+
+class ObserverError(SafetyChipError, ValueError):
+    """A grounded observer cannot evaluate a candidate: a feature outside its declared range,
+    an overlay reading a feature no extractor provides, or a malformed turn record."""
 
 
 class MemoryStoreError(SafetyChipError):

@@ -80,7 +80,10 @@ def test_the_monitor_does_not_import_translate():
 # the translator and the explanations talk through; the explanations run plans on an
 # environment through the shield; agents use them all; the command line (tested above) sits on
 # top. The episodic memory plugs into the shield as a filter and encodes commands with llm's
-# embedders; it takes scenes as it is given them (no envs).
+# embedders; it takes scenes as it is given them (no envs). The grounded observer wraps the
+# shield's filters as overlays and sits in the shield as a filter (shield, and the core it
+# stands on), and proposes through llm's chat models; the chip and the memory reach it only
+# as the Filter objects it is given (no memory, no envs).
 ALLOWED: dict[str, set[str]] = {
     "ltl": set(),
     "automata": {"ltl"},
@@ -93,6 +96,7 @@ ALLOWED: dict[str, set[str]] = {
     "agents": {"ltl", "automata", "monitor", "shield", "envs", "llm", "translate", "explain"},
     "experiments": {"ltl", "automata", "monitor", "shield", "envs", "llm", "agents"},
     "memory": {"ltl", "automata", "monitor", "shield", "llm"},
+    "observer": {"ltl", "automata", "monitor", "shield", "llm"},
 }
 SHARED = {"errors", "paths", "_io", "_text"}
 

@@ -53,13 +53,14 @@ SUBPACKAGES: dict[str, set[str]] = {
         "Action", "Env", "Lookahead", "PREDICATES", "PropositionEnv", "PropositionState",
         "SUITES", "Scene", "SceneProposition", "SpotEnv", "Task", "VERBS", "VirtualHomeEnv",
         "WorldSnapshot", "check_env", "check_task", "domain_invariants", "goal_formula",
-        "load_scene", "load_spot_scene", "load_tasks", "load_virtualhome_graph", "parse_action",
+        "load_scene", "load_spot_scene", "load_spot_tasks", "load_tasks", "load_virtualhome_graph",
+        "parse_action",
         "parse_literal", "parse_proposition", "plot_floor_plan", "plot_timeline",
         "task_monitor"
     },
     "envs.spot": {
         "BosdynBackend", "SPOT_DIR", "SimulatedBackend", "SpotAction", "SpotBackend", "SpotEnv", "SpotScene",
-        "SpotTarget", "load_spot_scene"
+        "SpotTarget", "load_spot_scene", "SPOT_SUITES", "SPOT_TASKS", "load_spot_tasks"
     },
     "envs.virtualhome": {
         "Action", "INSTALL", "PREDICATES", "SCENE_DIR", "SUITES", "Scene",
@@ -77,7 +78,7 @@ SUBPACKAGES: dict[str, set[str]] = {
         "LLMConnectionError", "LLMError", "LLMResponseError", "LLMStatusError",
         "LLMTimeoutError", "LLMUsageError", "MemoryStoreError", "MissingDependencyError",
         "ModelReplyError",
-        "MonitorError", "NoSafePlan", "OutOfGrammarError", "ProgramBudgetError",
+        "MonitorError", "ObserverError", "NoSafePlan", "OutOfGrammarError", "ProgramBudgetError",
         "PropositionError", "QueryError", "ReplayMissError", "ResetNeeded", "RobotError",
         "SafetyChipError", "SandboxError", "SentenceError", "SkillError",
         "SpecificationError", "TaskError", "TraceError", "TranslationError",
@@ -93,7 +94,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "plot_rates", "random_specification", "rates", "rollout_outcome",
         "run_adversarial", "run_cell", "run_cells", "run_grid", "stand_in_note",
         "validate_suite", "write_csv", "write_offline_grid", "write_report",
-        "write_rollout_figures", "write_suite_validation"
+        "write_rollout_figures", "write_suite_validation", "SPOT_AGENTS", "run_spot_demo",
+        "spot_demo_cells", "spot_demo_table", "write_spot_demo"
     },
     "explain": {
         "AgentExplanation", "HumanAnswer", "LLMExplanation", "PlanStep", "RolloutQuery",
@@ -126,6 +128,15 @@ SUBPACKAGES: dict[str, set[str]] = {
         "as_constraints", "compile_dfa", "constraints_from_json", "exactly_one",
         "proposition_state", "proposition_states", "read_constraints", "read_trace",
         "smallest_conflict", "trace_from_json", "write_constraints", "write_trace"
+    },
+    "observer": {
+        "CANDIDATE_REASONS", "FAIL_SAFE", "FEEDBACK", "KINDS", "OFFLINE", "REASONS",
+        "AdviceMarkers", "Assessment", "Brevity", "Candidate", "CandidateRecord", "ChatPolicy",
+        "Condition", "ContextValue", "Extractor", "Fallback", "FallbackLibrary", "Feedback",
+        "FilterOverlay", "FunctionExtractor", "Length", "Observer", "ObserverFilter",
+        "ObserverState", "Overlay", "PermissiveOverlay", "Policy", "ProhibitoryOverlay",
+        "QuestionRate", "Repetition", "TransferOverlay", "TurnRecord", "Utterance", "as_policy",
+        "extractor"
     },
     "shield": {
         "DONE", "FORMAT", "Filter", "Judgement", "MonitorFilter", "OUTCOMES", "Proposal",

@@ -1,0 +1,52 @@
+"""The grounded observer (Ramnauth, Brščić, Scassellati): runtime control over interaction
+trajectories. A base policy proposes candidates; feature extractors measure them; overlays
+say how far each deviates and, with their rigidity, whether it is admissible; the observer
+releases an admissible candidate (with implicit feedback for small deviations), regenerates
+with forced feedback within a budget, and otherwise falls back.
+
+The Safety Chip and the episodic memory plug in as overlays through what they are given: any
+shield filter becomes a prohibitory overlay with ε = 0 (:class:`FilterOverlay`), and an
+observer sits in the shield as a filter (:class:`ObserverFilter`).
+
+Contents
+--------
+:class:`Observer`
+    The loop: ``evaluate(candidate, state)``, ``step(policy, state)``.
+:class:`ObserverState`, :class:`Utterance`, :class:`Candidate`, :class:`Feedback`
+    What the observer sees and hands back.
+:class:`Extractor`, :func:`extractor`, :class:`ContextValue`, and the offline ones
+    :class:`Length`, :class:`Brevity`, :class:`QuestionRate`, :class:`AdviceMarkers`,
+    :class:`Repetition` (:data:`OFFLINE`).
+:class:`Overlay`, :class:`Assessment`, :class:`Condition`, :data:`KINDS`
+    The overlays' interface; :class:`ProhibitoryOverlay`, :class:`TransferOverlay`,
+    :class:`PermissiveOverlay`.
+:class:`Fallback`, :class:`FallbackLibrary`
+    What is released when no candidate may be.
+:class:`TurnRecord`, :class:`CandidateRecord`, :data:`REASONS`
+    The per-turn record, JSON in and out.
+:class:`ChatPolicy`, :func:`as_policy`
+    Base policies.
+:class:`FilterOverlay`, :class:`ObserverFilter`
+    The shield's filters as overlays, and the observer as a shield filter.
+"""
+
+from ._chip import FilterOverlay, ObserverFilter
+from ._extractors import OFFLINE, AdviceMarkers, Brevity, Length, QuestionRate, Repetition
+from ._fallback import Fallback, FallbackLibrary
+from ._features import ContextValue, Extractor, FunctionExtractor, extractor
+from ._kinds import PermissiveOverlay, ProhibitoryOverlay, TransferOverlay
+from ._observer import Observer
+from ._overlay import KINDS, Assessment, Condition, Overlay
+from ._policy import ChatPolicy, Policy, as_policy
+from ._record import CANDIDATE_REASONS, FAIL_SAFE, REASONS, CandidateRecord, TurnRecord
+from ._state import FEEDBACK, Candidate, Feedback, ObserverState, Utterance
+
+__all__ = [
+    "CANDIDATE_REASONS", "FAIL_SAFE", "FEEDBACK", "KINDS", "OFFLINE", "REASONS",
+    "AdviceMarkers", "Assessment", "Brevity", "Candidate", "CandidateRecord", "ChatPolicy",
+    "Condition", "ContextValue", "Extractor", "Fallback", "FallbackLibrary", "Feedback",
+    "FilterOverlay", "FunctionExtractor", "Length", "Observer", "ObserverFilter",
+    "ObserverState", "Overlay", "PermissiveOverlay", "Policy", "ProhibitoryOverlay",
+    "QuestionRate", "Repetition", "TransferOverlay", "TurnRecord", "Utterance", "as_policy",
+    "extractor",
+]  # fmt: skip
