@@ -121,7 +121,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "ALTERNATIVES", "Episode", "EpisodicMemory", "FORMAT", "MAX_COMMAND", "MemoryConfig",
         "MemoryDecision", "MemoryFilter", "Rule", "SCENE_WEIGHTS", "SOURCES", "SQLiteStore",
         "SceneGraph", "SceneObject", "VERBS", "WordEmbedder", "check_command", "command_verb",
-        "scene_similarity"
+        "scene_similarity", "SEEDS", "acted_object", "cluster_episodes", "decay", "load_seeds",
+        "rule_pattern", "split_rule"
     },
     "monitor": {
         "Constraint", "Monitor", "Specification", "StateChange", "Status", "Verdict",

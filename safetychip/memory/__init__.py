@@ -5,10 +5,14 @@
     Episode           ⟨command, scene, harm, time, source, confidence⟩
     Rule              ⟨verb × class or attribute → block, θ⟩, matched with the lexicon VERBS
     SceneGraph        objects (class, attributes) and relations; scene_similarity
-    MemoryConfig      alpha, delta_ep, delta_sem
+    MemoryConfig      alpha, delta_ep, delta_sem; consolidation, capacity, overrides, decay
     SQLiteStore       one WAL file; an episode is stored whole or not at all
-    EpisodicMemory    add, check -> MemoryDecision (the episode or rule, scores, alternative)
-    MemoryFilter      the memory as a shield filter: refuses with the safe alternative
+    EpisodicMemory    add, check -> MemoryDecision (the episode or rule, scores, alternative);
+                      seed, report_harm, record, consolidate, override
+    MemoryFilter      the memory as a shield filter: refuses with the safe alternative,
+                      commits what ran (and the harm the caller detects) to the memory
+    load_seeds        the ten seed violations of data/memory/seeds.json
+    cluster_episodes, rule_pattern, split_rule, decay   the lifecycle's algorithms
     WordEmbedder      a deterministic offline stand-in for MiniLM (tests, doctests)
 
 Errors: :class:`~safetychip.errors.MemoryStoreError` (an unusable memory file), ValueError
@@ -24,10 +28,12 @@ from ._episode import (
     VERBS,
     Episode,
     Rule,
+    acted_object,
     check_command,
     command_verb,
 )
 from ._filter import MemoryFilter
+from ._lifecycle import SEEDS, cluster_episodes, decay, load_seeds, rule_pattern, split_rule
 from ._memory import EpisodicMemory
 from ._scene import SCENE_WEIGHTS, SceneGraph, SceneObject, scene_similarity
 from ._stand_in import WordEmbedder
@@ -38,6 +44,7 @@ __all__ = [
     "FORMAT",
     "MAX_COMMAND",
     "SCENE_WEIGHTS",
+    "SEEDS",
     "SOURCES",
     "VERBS",
     "Episode",
@@ -50,7 +57,13 @@ __all__ = [
     "SceneGraph",
     "SceneObject",
     "WordEmbedder",
+    "acted_object",
     "check_command",
+    "cluster_episodes",
     "command_verb",
+    "decay",
+    "load_seeds",
+    "rule_pattern",
     "scene_similarity",
+    "split_rule",
 ]

@@ -1,4 +1,4 @@
-"""The thresholds and weights of retrieval and blocking, in one validated record."""
+"""The thresholds, weights and lifecycle settings of the memory, in one validated record."""
 
 from __future__ import annotations
 
@@ -8,15 +8,18 @@ from ._episode import check_unit
 
 __all__ = ["MemoryConfig"]
 
+_COUNTS = ("consolidate_every", "min_cluster", "capacity", "split_after", "half_life")
+
 
 @dataclass(frozen=True)
 class MemoryConfig:
-    """How the memory scores and blocks a command.
+    """How the memory scores and blocks a command, and how it learns and forgets.
 
     The episodic similarity of a command to an episode is
     ``alpha * text + (1 - alpha) * scene`` (cosine of the commands' embeddings, and
-    :func:`~safetychip.memory.scene_similarity`); a command is blocked when it exceeds
-    ``delta_ep``, or when a rule matches it above ``delta_sem``.
+    :func:`~safetychip.memory.scene_similarity`), times ``consolidated_weight`` for an
+    episode already summarised by a rule; a command is blocked when it exceeds ``delta_ep``,
+    or when a rule of confidence θ ≥ ``theta_min`` matches it above ``delta_sem``.
 
     Attributes
     ----------
@@ -26,26 +29,63 @@ class MemoryConfig:
         Episode threshold, in [0, 1].
     delta_sem : float
         Rule threshold, in [0, 1].
+    consolidate_every : int
+        Consolidate after this many interactions (commands that ran).
+    min_cluster : int
+        The fewest episodes a cluster needs to become a rule.
+    cluster_similarity : float
+        Two episodes of one harm and verb cluster together when the cosine of their
+        commands' embeddings is at least this (single linkage), in [0, 1].
+    consolidated_weight : float
+        The retrieval weight of a consolidated episode, in [0, 1].
+    capacity : int
+        The most live (not archived) episodes; beyond it the memory archives.
+    override_factor : float
+        An override multiplies θ (or an episode's confidence) by this, in [0, 1].
+    split_after : int
+        After this many overrides a rule is split into specific ones (an episode archived).
+    half_life : int
+        A rule not reinforced for this many interactions loses half its θ.
+    theta_min : float
+        Rules of lower θ no longer block, in [0, 1].
 
     Raises
     ------
     ValueError
-        If a value is not a number in [0, 1]; the message names the field.
+        If a weight or threshold is not a number in [0, 1], or a count not a positive
+        integer; the message names the field.
 
     Examples
     --------
-    >>> MemoryConfig()
-    MemoryConfig(alpha=0.6, delta_ep=0.8, delta_sem=0.7)
+    >>> MemoryConfig().delta_ep, MemoryConfig().consolidate_every
+    (0.8, 50)
     >>> MemoryConfig(delta_ep=1.5)
     Traceback (most recent call last):
     ...
     ValueError: MemoryConfig.delta_ep must be a number in [0, 1], got 1.5
+    >>> MemoryConfig(capacity=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: MemoryConfig.capacity must be a positive integer, got 0
     """
 
     alpha: float = 0.6
     delta_ep: float = 0.8
     delta_sem: float = 0.7
+    consolidate_every: int = 50
+    min_cluster: int = 3
+    cluster_similarity: float = 0.5
+    consolidated_weight: float = 0.9
+    capacity: int = 100
+    override_factor: float = 0.7
+    split_after: int = 3
+    half_life: int = 500
+    theta_min: float = 0.05
 
     def __post_init__(self) -> None:
         for f in fields(self):
-            check_unit(f"MemoryConfig.{f.name}", getattr(self, f.name))
+            value = getattr(self, f.name)
+            if f.name not in _COUNTS:
+                check_unit(f"MemoryConfig.{f.name}", value)
+            elif isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"MemoryConfig.{f.name} must be a positive integer, got {value!r}")

@@ -37,6 +37,7 @@ __all__ = [
     "command_verb",
     "check_command",
     "check_unit",
+    "acted_object",
 ]
 
 #: The safe alternative suggested for each harm type when a command is blocked.
@@ -107,10 +108,22 @@ def command_verb(command: str) -> str | None:
     return next((_LEXICON[w] for w in map(_stem, _words(command)) if w in _LEXICON), None)
 
 
-def _named_objects(command: str, scene: SceneGraph) -> list[SceneObject]:
-    """The scene's objects whose class words all occur in *command*."""
-    words = set(_words(command))
-    return [o for o in scene.objects if set(o.cls.split("_")) <= words]
+def acted_object(command: str, scene: SceneGraph | None) -> SceneObject | None:
+    """The object *command* acts on: of the scene's objects whose class words all occur in
+    it, the one named first (the longer class on a tie).
+
+    Examples
+    --------
+    >>> shelf = SceneGraph.of({"shelf": ["heavy"], "cup": [], "ceramic_cup": ["fragile"]})
+    >>> acted_object("push the ceramic cup off the shelf", shelf)
+    SceneObject(id='ceramic_cup', cls='ceramic_cup', attributes=frozenset({'fragile'}))
+    >>> acted_object("push it", shelf) is None
+    True
+    """
+    words = _words(command)
+    named = [o for o in (scene.objects if scene else ()) if set(o.cls.split("_")) <= set(words)]
+    return min(named, key=lambda o: (words.index(o.cls.split("_")[0]), -len(o.cls)),
+               default=None)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -133,6 +146,10 @@ class Episode:
         How sure the memory is of the harm, in [0, 1]; ``None`` takes the source's default.
     id : str
         Given by the store (``"e1"``, ``"e2"`` …); empty until stored.
+    rule : str
+        The id of the rule that consolidated it (empty while it is not consolidated).
+    archived : bool
+        Whether it was archived: it then blocks nothing unless asked for.
     """
 
     command: str
@@ -142,6 +159,8 @@ class Episode:
     source: str = "sensor"
     confidence: float | None = None
     id: str = ""
+    rule: str = ""
+    archived: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "command", check_command(self.command))
@@ -205,6 +224,13 @@ class Rule:
         What a match does: ``"block"``.
     id : str
         Given by the store (``"r1"`` …); empty until stored.
+    exclude : tuple of str
+        Classes and attributes the pattern no longer covers (narrowed by overrides): an
+        object with one of them does not count as the target.
+    stamp : int
+        The interaction at which θ was last set (learned, reinforced, decayed or lowered).
+    retired : bool
+        Whether it was split into specific rules: it then blocks nothing.
     """
 
     verb: str
@@ -213,6 +239,9 @@ class Rule:
     confidence: float = 1.0
     action: str = "block"
     id: str = ""
+    exclude: tuple[str, ...] = ()
+    stamp: int = 0
+    retired: bool = False
 
     def __post_init__(self) -> None:
         _check_choice("Rule.verb", self.verb, VERBS)
@@ -221,7 +250,11 @@ class Rule:
         if not isinstance(self.target, str) or not self.target.strip():
             raise ValueError(f"Rule.target must be a class or attribute, got {self.target!r}")
         object.__setattr__(self, "target", "_".join(self.target.lower().split()))
+        exclude = sorted({"_".join(str(x).lower().split()) for x in self.exclude})
+        object.__setattr__(self, "exclude", tuple(exclude))
         check_unit("Rule.confidence", self.confidence)
+        if isinstance(self.stamp, bool) or not isinstance(self.stamp, int) or self.stamp < 0:
+            raise ValueError(f"Rule.stamp must be an interaction count >= 0, got {self.stamp!r}")
 
     @property
     def alternative(self) -> str:
@@ -232,14 +265,32 @@ class Rule:
         """How well *command* (in *scene*) matches the pattern, in {0, 0.5, 1}.
 
         Half for the verb (the command's canonical verb is the rule's), half for the target
-        (an object the command names in *scene* has the target as class or attribute, or,
-        without such an object, the target is one of the command's words).
+        (the object the command acts on in *scene*, see :func:`acted_object`, has the target
+        as class or attribute, or the
+        target is one of the command's words); an object whose class or attribute is in
+        :attr:`exclude`, or a command naming an excluded word, is no target.
+
+        Examples
+        --------
+        >>> chair = SceneGraph.of({"chair": ["heavy", "wooden"]})
+        >>> rule = Rule("push", "heavy")
+        >>> rule.match("push the chair", chair), Rule("push", "heavy", exclude=("wooden",)
+        ...     ).match("push the chair", chair)
+        (1.0, 0.5)
         """
         verb = 0.5 if command_verb(command) == self.verb else 0.0
-        named = _named_objects(command, scene) if scene is not None else []
-        hit = any(self.target == o.cls or self.target in o.attributes for o in named)
-        hit = hit or set(self.target.split("_")) <= set(map(_stem, _words(command)))
-        return verb + (0.5 if hit else 0.0)
+        return verb + (0.5 if self.covers(command, scene) else 0.0)
+
+    def covers(self, command: str, scene: SceneGraph | None = None) -> bool:
+        """Whether *command* (in *scene*) names the rule's target (see :meth:`match`)."""
+        words = set(map(_stem, _words(command)))
+        excluded = set(self.exclude)
+        acted = acted_object(command, scene)
+        hit = acted is not None and not excluded & ({acted.cls} | acted.attributes) and (
+            self.target == acted.cls or self.target in acted.attributes)  # fmt: skip
+        hit = hit or (set(self.target.split("_")) <= words
+                      and not any(set(x.split("_")) <= words for x in excluded))  # fmt: skip
+        return hit
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form.
@@ -258,7 +309,9 @@ class Rule:
 
     def __repr__(self) -> str:
         name = f"{self.id} " if self.id else ""
-        return (f"<Rule {name}{self.verb} × {self.target} → {self.action} "
+        but = "".join(f" − {x}" for x in self.exclude)
+        retired = " retired" if self.retired else ""
+        return (f"<Rule {name}{self.verb} × {self.target}{but} → {self.action}{retired} "
                 f"(θ={self.confidence}, {self.harm})>")  # fmt: skip
 
     def _repr_html_(self) -> str:

@@ -1,6 +1,8 @@
 """The episodic memory as a shield filter: a proposal whose action text resembles an unsafe
 episode, or matches a rule, is refused with the memory's safe alternative, which the Safety
-Chip's reprompt passes on ("Try instead: …").
+Chip's reprompt passes on ("Try instead: …"). What ran is committed to the memory as one
+interaction (:meth:`EpisodicMemory.record <safetychip.memory.EpisodicMemory.record>`), with
+the harm the caller's *harm* detector reports, so consolidation runs inside a shielded run.
 
 Examples
 --------
@@ -14,6 +16,10 @@ Examples
 (False, ('e1',), 'navigate around the person')
 >>> f.judge(Proposal("walk to bathroom"), {}, ()).admitted
 True
+>>> f.harm = lambda proposal, states: "collision"  # e.g. a bumper's report
+>>> f.commit(Proposal("walk to bathroom"), ({},))
+>>> memory.episodes[-1], memory.interactions
+(<Episode e2 'walk to bathroom': collision, sensor 0.9>, 1)
 """
 
 from __future__ import annotations
@@ -39,6 +45,12 @@ class MemoryFilter(Filter):
     scene : SceneGraph or callable, optional
         The scene the actions run in: fixed, or ``scene(state)`` of the current proposition
         state. Without it the text similarity alone decides.
+    harm : callable, optional
+        ``harm(proposal, states)``: the harm type the admitted *proposal* caused when it ran
+        and produced *states*, or None; the caller's detector (a sensor, a person, a model).
+        Without it every committed command is harmless.
+    source : str
+        Who detects the harm (a key of :data:`~safetychip.memory.SOURCES`).
     """
 
     name = "memory"
@@ -47,6 +59,8 @@ class MemoryFilter(Filter):
         self,
         memory: EpisodicMemory,
         scene: SceneGraph | Callable[[State], SceneGraph] | None = None,
+        harm: Callable[[Proposal, Sequence[State]], str | None] | None = None,
+        source: str = "sensor",
     ) -> None:
         if not isinstance(memory, EpisodicMemory):
             raise TypeError(
@@ -54,13 +68,17 @@ class MemoryFilter(Filter):
             )
         self.memory = memory
         self.scene = scene
+        self.harm = harm
+        self.source = source
+
+    def _scene_of(self, state: State) -> SceneGraph | None:
+        return self.scene(state) if callable(self.scene) else self.scene
 
     def judge(self, proposal: Proposal, state: State, trace: Sequence[State]) -> Judgement:
         """The memory's decision on ``proposal.action`` as a judgement."""
         if proposal.done:
             return Judgement.admit(self.name)
-        scene = self.scene(state) if callable(self.scene) else self.scene
-        decision = self.memory.check(proposal.action, scene)
+        decision = self.memory.check(proposal.action, self._scene_of(state))
         if not decision.blocked:
             return Judgement.admit(self.name)
         matched = decision.matched
@@ -68,6 +86,16 @@ class MemoryFilter(Filter):
         return Judgement.refuse(self.name, decision.reason, (matched.id,),
                                 alternative=decision.alternative,
                                 details=dict(decision.scores))  # fmt: skip
+
+    def commit(self, proposal: Proposal, states: Sequence[State]) -> Judgement | None:
+        """Record ``proposal.action`` as one interaction of the memory, in the scene of the
+        last of *states*, with the harm ``harm(proposal, states)`` reports; never a judgement
+        (harm is learned from, not undone)."""
+        if not proposal.done:
+            harm = self.harm(proposal, states) if self.harm else None
+            scene = self._scene_of(states[-1] if states else {})
+            self.memory.record(proposal.action, scene, harm=harm, source=self.source)
+        return None
 
     def __repr__(self) -> str:
         return f"<MemoryFilter: {self.memory!r}>"

@@ -4,7 +4,28 @@ Retrieval is vectorised: the stored embeddings form one unit-norm matrix, so the
 similarity of a command to every episode is one matrix-vector product. The scene similarity
 is computed only for the episodes that could still exceed δ_ep (``alpha * text + 1 - alpha >
 delta_ep``) and for the nearest one by text, in order of text similarity until no further
-episode can beat the best so far, and once per distinct scene; so the result is exact.
+episode can beat the best so far, and once per distinct scene; so the result is exact. Each
+episode's score is weighted: 1 while live, :attr:`MemoryConfig.consolidated_weight` once a
+rule summarises it, 0 once archived (unless ``include_archived``, which weighs archived
+episodes like live ones).
+
+Lifecycle
+---------
+* :meth:`EpisodicMemory.seed` adds the seed violations (:func:`load_seeds`).
+* :meth:`EpisodicMemory.report_harm` adds an episode of harm someone reported, with the
+  confidence of its source (:data:`SOURCES`: sensor 0.9 > person 0.8 > model 0.6).
+* :meth:`EpisodicMemory.record` counts one interaction (a command that ran, with the harm it
+  caused if any); every ``consolidate_every`` interactions it runs
+  :meth:`EpisodicMemory.consolidate`: clusters of at least ``min_cluster`` live episodes (one
+  harm, one verb, similar commands) become rules ``verb × target`` with θ = |cluster| / |live
+  episodes| (an existing rule of that pattern is reinforced to that θ instead); their
+  episodes stay, marked consolidated; every rule not reinforced decays (:func:`decay`).
+* Beyond ``capacity`` live episodes, :meth:`EpisodicMemory.add` archives: consolidated
+  episodes first (a rule keeps their lesson), then the least confident, then the oldest.
+* :meth:`EpisodicMemory.override` is a person's override of a block: a negative example is
+  stored for the rule or episode, whose θ (confidence) is multiplied by
+  ``override_factor``; at ``split_after`` overrides a rule is retired and replaced by
+  :func:`split_rule`'s specific rules, an episode archived.
 
 Examples
 --------
@@ -24,7 +45,9 @@ False
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from types import TracebackType
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -33,10 +56,13 @@ from ..llm import Embedder
 from ._config import MemoryConfig
 from ._decision import MemoryDecision
 from ._episode import Episode, Rule, check_command
+from ._lifecycle import SEEDS, cluster_episodes, decay, load_seeds, rule_pattern, split_rule
 from ._scene import SceneGraph, scene_similarity
 from ._store import SQLiteStore
 
 __all__ = ["EpisodicMemory"]
+
+_Item = TypeVar("_Item", Episode, Rule)
 
 
 class EpisodicMemory:
@@ -79,12 +105,28 @@ class EpisodicMemory:
         self._episodes = episodes
         self._rows = vectors
         self._matrix: np.ndarray | None = None
+        self._weights: dict[bool, np.ndarray] = {}
         self._rules = self.store.load_rules()
+        self._negatives = self.store.load_negatives()
 
     @property
     def episodes(self) -> tuple[Episode, ...]:
-        """The stored episodes, oldest first."""
+        """The stored episodes (archived ones too), oldest first."""
         return tuple(self._episodes)
+
+    @property
+    def live(self) -> tuple[Episode, ...]:
+        """The episodes not archived, oldest first."""
+        return tuple(e for e in self._episodes if not e.archived)
+
+    @property
+    def interactions(self) -> int:
+        """How many interactions :meth:`record` has counted."""
+        return self.store.interactions
+
+    def negatives(self, item_id: str) -> list[tuple[str, SceneGraph]]:
+        """The overridden commands and scenes of the rule or episode *item_id*, in order."""
+        return list(self._negatives.get(item_id, ()))
 
     @property
     def rules(self) -> tuple[Rule, ...]:
@@ -92,13 +134,178 @@ class EpisodicMemory:
         return tuple(self._rules)
 
     def add(self, episode: Episode) -> Episode:
-        """Encode and store *episode*; returns it with its id."""
+        """Encode and store *episode*, archiving beyond the capacity; returns it with its id.
+
+        The episode and the archiving it causes are one transaction.
+        """
         vector = self.embedder.encode([episode.command])[0]
-        stored = self.store.add_episode(episode, vector, self.embedder.name)
-        self._episodes.append(stored)
-        self._rows.append(vector)
-        self._matrix = None
+        with self.store.transaction():
+            stored = self.store.add_episode(episode, vector, self.embedder.name)
+            self._episodes.append(stored)
+            self._rows.append(vector)
+            self._matrix = None
+            self._weights.clear()
+            self._archive_beyond_capacity()
         return stored
+
+    def seed(self, path: str | os.PathLike[str] = SEEDS) -> list[Episode]:
+        """Add the seed violations of *path* (ours by default); returns them stored.
+
+        Examples
+        --------
+        >>> from safetychip.memory import WordEmbedder
+        >>> with EpisodicMemory(embedder=WordEmbedder()) as memory:
+        ...     seeds = memory.seed()
+        ...     memory.check("grab the kitchen knife by the blade").blocked
+        True
+        """
+        with self.store.transaction():
+            return [self.add(episode) for episode in load_seeds(path)]
+
+    def report_harm(self, command: str, scene: SceneGraph | None = None, harm: str = "breakage",
+                    source: str = "sensor") -> Episode:  # fmt: skip
+        """Add the episode of *command*, which ran in *scene* and caused *harm*, as *source*
+        (a key of :data:`SOURCES`) detected it: its confidence is the source's.
+
+        Raises
+        ------
+        ValueError
+            If the command is empty or too long, or *harm* or *source* unknown.
+        """
+        return self.add(Episode(command, scene or SceneGraph(), harm, source=source))
+
+    def record(self, command: str, scene: SceneGraph | None = None, *, harm: str | None = None,
+               source: str = "sensor") -> Episode | None:  # fmt: skip
+        """Count one interaction: *command* ran in *scene*, causing *harm* (None: no harm).
+
+        Harm is reported with :meth:`report_harm`; every ``consolidate_every`` interactions
+        the memory consolidates. Returns the new episode, if any.
+
+        Examples
+        --------
+        >>> from safetychip.memory import WordEmbedder
+        >>> with EpisodicMemory(embedder=WordEmbedder()) as memory:
+        ...     memory.record("walk to the kitchen")
+        ...     memory.record("lift the kettle", harm="burn", source="model")
+        ...     memory.interactions
+        <Episode e1 'lift the kettle': burn, model 0.6>
+        2
+        """
+        with self.store.transaction():
+            episode = None if harm is None else self.report_harm(command, scene, harm, source)
+            count = self.store.interactions + 1
+            self.store.set_interactions(count)
+            if count % self.config.consolidate_every == 0:
+                self.consolidate()
+        return episode
+
+    def consolidate(self) -> list[Rule]:
+        """Write a rule for each cluster of similar live episodes; decay the other rules.
+
+        Returns
+        -------
+        list of Rule
+            The rules written or reinforced, in cluster order.
+        """
+        config, now = self.config, self.store.interactions
+        live = [i for i, e in enumerate(self._episodes) if not e.archived]
+        episodes = [self._episodes[i] for i in live]
+        clusters = cluster_episodes(episodes, self._vectors()[live],
+                                    similarity=config.cluster_similarity,
+                                    min_size=config.min_cluster)  # fmt: skip
+        learned: dict[str, Rule] = {}
+        with self.store.transaction():
+            for cluster in clusters:
+                members = [episodes[j] for j in cluster]
+                pattern = rule_pattern(members)
+                if pattern is None:
+                    continue
+                theta = round(len(cluster) / len(episodes), 6)
+                rule = self._learn(Rule(*pattern, members[0].harm, theta, stamp=now))
+                if rule is None:
+                    continue
+                learned[rule.id] = rule
+                for episode in members:
+                    self._put(replace(episode, rule=rule.id))
+            for rule in self._rules:
+                if rule.id not in learned and not rule.retired:
+                    self._put(decay(rule, now=now, half_life=config.half_life))
+        return list(learned.values())
+
+    def _learn(self, rule: Rule) -> Rule | None:
+        """Store *rule*, or reinforce the rule of its pattern; None when that rule was split
+        (its specific rules hold what is left of it)."""
+        same = next((r for r in self._rules
+                     if (r.verb, r.target, r.harm) == (rule.verb, rule.target, rule.harm)),
+                    None)  # fmt: skip
+        if same is None:
+            return self.add_rule(rule)
+        if same.retired:
+            return None
+        return self._put(replace(same, confidence=rule.confidence, stamp=rule.stamp))
+
+    def override(self, decision: MemoryDecision, scene: SceneGraph | None = None
+                 ) -> list[Episode | Rule]:  # fmt: skip
+        """A person overrode the block *decision* (of a command in *scene*).
+
+        Stores the negative example for the rule or episode that blocked, and lowers its θ
+        (confidence) by ``override_factor``; at ``split_after`` overrides a rule is retired
+        and replaced by specific rules (:func:`split_rule`), an episode archived.
+
+        Returns
+        -------
+        list of Episode or Rule
+            What changed: the overridden item, then any new rules.
+
+        Raises
+        ------
+        ValueError
+            If *decision* did not block, or its rule or episode is not in this memory.
+        """
+        if not decision.blocked or decision.matched is None:
+            raise ValueError(f"{decision!r} was not blocked: only a block can be overridden")
+        item_id = decision.matched.id
+        items: dict[str, Episode | Rule] = {e.id: e for e in self._episodes}
+        items.update((r.id, r) for r in self._rules)
+        if item_id not in items:
+            raise ValueError(f"{decision.matched!r} of {decision!r} is not in this memory: "
+                             "override a decision of this memory's check")  # fmt: skip
+        item, factor = items[item_id], self.config.override_factor
+        example = (decision.command, scene or SceneGraph())
+        with self.store.transaction():
+            self.store.add_negative(item_id, *example)
+            self._negatives.setdefault(item_id, []).append(example)
+            final = len(self._negatives[item_id]) >= self.config.split_after
+            if isinstance(item, Episode):
+                confidence = round((item.confidence or 0.0) * factor, 6)
+                return [self._put(replace(item, confidence=confidence, archived=final))]
+            lowered = replace(item, confidence=round(item.confidence * factor, 6),
+                              stamp=self.store.interactions, retired=final)  # fmt: skip
+            if not final:
+                return [self._put(lowered)]
+            positives = [
+                (e.command, e.scene)
+                for e in self._episodes
+                if e.harm == item.harm and item.match(e.command, e.scene) == 1.0
+            ]
+            children = split_rule(item, positives, self._negatives[item_id],
+                                  total=max(len(self.live), 1))  # fmt: skip
+            return [self._put(lowered), *(self.add_rule(r) for r in children)]
+
+    def _put(self, item: _Item) -> _Item:
+        """Store the changed *item* in place of the one of its id."""
+        self.store.update(item)
+        items: list[Any] = self._episodes if isinstance(item, Episode) else self._rules
+        items[next(i for i, x in enumerate(items) if x.id == item.id)] = item
+        self._weights.clear()
+        return item
+
+    def _archive_beyond_capacity(self) -> None:
+        live = [e for e in self._episodes if not e.archived]
+        excess = len(live) - self.config.capacity
+        order = sorted(live, key=lambda e: (not e.rule, e.confidence, e.time, int(e.id[1:])))
+        for episode in order[: max(excess, 0)]:
+            self._put(replace(episode, archived=True))
 
     def add_rule(self, rule: Rule) -> Rule:
         """Store *rule*; returns it with its id."""
@@ -111,7 +318,17 @@ class EpisodicMemory:
             self._matrix = np.stack(self._rows) if self._rows else np.zeros((0, 0), np.float32)
         return self._matrix
 
-    def check(self, command: str, scene: SceneGraph | None = None) -> MemoryDecision:
+    def _weight(self, include_archived: bool) -> np.ndarray:
+        """Each episode's retrieval weight (see the module's docstring)."""
+        if include_archived not in self._weights:
+            consolidated = self.config.consolidated_weight
+            self._weights[include_archived] = np.array(
+                [0.0 if e.archived and not include_archived else consolidated if e.rule else 1.0
+                 for e in self._episodes], np.float32)  # fmt: skip
+        return self._weights[include_archived]
+
+    def check(self, command: str, scene: SceneGraph | None = None, *,
+              include_archived: bool = False) -> MemoryDecision:  # fmt: skip
         """Whether *command* (in *scene*) must be blocked, and why.
 
         Parameters
@@ -121,6 +338,8 @@ class EpisodicMemory:
         scene : SceneGraph, optional
             Where it would run; without it (or for an episode without a scene) the text
             similarity alone is the episodic similarity.
+        include_archived : bool
+            Whether archived episodes count (as live ones do).
 
         Returns
         -------
@@ -132,17 +351,21 @@ class EpisodicMemory:
             If *command* is empty or too long.
         """
         command = check_command(command)
-        return self.check_vector(command, self.embedder.encode([command])[0], scene)
+        vector = self.embedder.encode([command])[0]
+        return self.check_vector(command, vector, scene, include_archived=include_archived)
 
-    def check_vector(self, command: str, vector: np.ndarray,
-                     scene: SceneGraph | None = None) -> MemoryDecision:  # fmt: skip
+    def check_vector(self, command: str, vector: np.ndarray, scene: SceneGraph | None = None,
+                     *, include_archived: bool = False) -> MemoryDecision:  # fmt: skip
         """:meth:`check` with the command's embedding *vector* already computed."""
         config = self.config
-        episode, text, similar, episodic = self._nearest(np.asarray(vector, np.float32), scene)
+        episode, text, similar, episodic = self._nearest(
+            np.asarray(vector, np.float32), scene, self._weight(include_archived)
+        )
         scores: dict[str, float | None] = {}
         if episode is not None:
             scores = {"text": text, "scene": similar, "episodic": episodic}
-        rule = max(self._rules, key=lambda r: r.match(command, scene), default=None)
+        active = [r for r in self._rules if not r.retired and r.confidence >= config.theta_min]
+        rule = max(active, key=lambda r: r.match(command, scene), default=None)
         match = 0.0 if rule is None else rule.match(command, scene)
         if rule is not None:
             scores["rule"] = match
@@ -158,20 +381,21 @@ class EpisodicMemory:
             return MemoryDecision(True, command, episode, rule, "rule", scores, reason)
         return MemoryDecision(False, command, episode, rule, None, scores)
 
-    def _nearest(self, vector: np.ndarray, scene: SceneGraph | None
+    def _nearest(self, vector: np.ndarray, scene: SceneGraph | None, weight: np.ndarray
                  ) -> tuple[Episode | None, float, float | None, float]:  # fmt: skip
-        """The episode of highest episodic similarity, with its text, scene and episodic
-        similarities."""
-        if not self._episodes:
+        """The episode of highest weighted episodic similarity, with its text, scene and
+        (weighted) episodic similarities."""
+        if not weight.any():
             return None, 0.0, None, 0.0
         text = self._vectors() @ vector
         alpha = self.config.alpha
-        bound = text if scene is None else alpha * text + (1 - alpha)
+        bound = weight * (text if scene is None else alpha * text + (1 - alpha))
         candidates = np.flatnonzero(bound > self.config.delta_ep)
         candidates = candidates[np.argsort(-text[candidates], kind="stable")]
         best: tuple[float, int, float | None] = (-np.inf, 0, None)
         known: dict[int, float] = {}  # scene similarity by id of the episode's scene
-        for i in [int(np.argmax(text)), *candidates.tolist()]:
+        nearest = int(np.argmax(np.where(weight > 0, text, -np.inf)))
+        for i in [nearest, *candidates.tolist()]:
             if bound[i] <= best[0]:
                 break
             episode_scene = self._episodes[i].scene
@@ -182,6 +406,7 @@ class EpisodicMemory:
                     known[id(episode_scene)] = scene_similarity(scene, episode_scene)
                 similar = known[id(episode_scene)]
                 score = alpha * float(text[i]) + (1 - alpha) * similar
+            score *= float(weight[i])
             if score > best[0]:
                 best = (score, i, similar)
         score, i, similar = best

@@ -1,10 +1,15 @@
-"""The memory's SQLite file: episodes with their embeddings, and rules.
+"""The memory's SQLite file: episodes with their embeddings, rules, the negative examples of
+overrides, and the interaction count.
 
 One file in WAL mode. Each episode is one row (its JSON, the embedding model's name and the
 vector), written in one transaction, so an episode is stored whole or not at all, also when
 the writing process is killed. A file that is not an SQLite database, is corrupt, or is an
 SQLite database of something else raises :class:`~safetychip.errors.MemoryStoreError` naming
-the file; it is never replaced.
+the file; it is never replaced. A file of the previous format (``safetychip-memory 1``,
+without negative examples) is migrated in place, in one transaction, when opened.
+
+Lifecycle changes that touch several rows (a consolidation, an override) run in one
+:meth:`SQLiteStore.transaction`, so they too are stored whole or not at all.
 
 Examples
 --------
@@ -20,6 +25,8 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -27,11 +34,21 @@ import numpy as np
 
 from ..errors import MemoryStoreError
 from ._episode import Episode, Rule
+from ._scene import SceneGraph
 
 __all__ = ["FORMAT", "SQLiteStore"]
 
 #: The value of the ``format`` key in a memory file's ``meta`` table.
-FORMAT = "safetychip-memory 1"
+FORMAT = "safetychip-memory 2"
+
+_OLD = "safetychip-memory 1"
+_NEGATIVES = """
+CREATE TABLE negatives (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    target TEXT NOT NULL,    -- the id of the overridden rule or episode
+    data TEXT NOT NULL       -- {"command": ..., "scene": SceneGraph.to_dict()} as JSON
+);
+"""
 
 _HEADER = b"SQLite format 3\x00"
 _SCHEMA = """
@@ -44,6 +61,7 @@ CREATE TABLE episodes (
 );
 CREATE TABLE rules (id INTEGER PRIMARY KEY AUTOINCREMENT, data TEXT NOT NULL);
 """
+_SCHEMA += _NEGATIVES
 
 
 class SQLiteStore:
@@ -62,6 +80,7 @@ class SQLiteStore:
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = str(path)
+        self._depth = 0
         if self.path != ":memory:":
             self._check_header(Path(path))
         try:
@@ -99,15 +118,55 @@ class SQLiteStore:
             db.executescript(
                 f"BEGIN;{_SCHEMA}INSERT INTO meta VALUES ('format', '{FORMAT}');COMMIT;"
             )
-        elif "meta" not in tables or db.execute(
+            tables = {"meta"}
+        form = ("meta" in tables or None) and db.execute(
             "SELECT value FROM meta WHERE key = 'format'"
-        ).fetchone() != (FORMAT,):
+        ).fetchone()
+        if form == (_OLD,):
+            db.executescript(f"BEGIN;{_NEGATIVES}UPDATE meta SET value = '{FORMAT}' "
+                             "WHERE key = 'format';COMMIT;")  # fmt: skip
+        elif form != (FORMAT,):
             raise self._error(f"is an SQLite database but not a {FORMAT!r} file")
         check = db.execute("PRAGMA quick_check").fetchone()
         if check != ("ok",):
             raise self._error(f"is corrupt ({check[0]}); restore it from a copy")
         db.execute("PRAGMA journal_mode=WAL")  # only once the file is known to be ours
         db.execute("PRAGMA synchronous=FULL")
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Group the writes inside into one transaction (nested ones join the outer one).
+
+        Examples
+        --------
+        >>> store = SQLiteStore(":memory:")
+        >>> with store.transaction():
+        ...     _ = store.add_rule(Rule("push", "vase"))
+        ...     store.set_interactions(7)
+        >>> len(store.load_rules()), store.interactions
+        (1, 7)
+        """
+        if self._depth:
+            yield
+            return
+        self._depth += 1
+        try:
+            with self._db:
+                yield
+        finally:
+            self._depth -= 1
+
+    @property
+    def interactions(self) -> int:
+        """How many interactions the memory has counted (0 for a new file)."""
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'interactions'").fetchone()
+        return int(row[0]) if row else 0
+
+    def set_interactions(self, count: int) -> None:
+        """Store the interaction count."""
+        with self.transaction():
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES ('interactions', ?)",
+                             (str(count),))  # fmt: skip
 
     def add_episode(self, episode: Episode, vector: np.ndarray, model: str) -> Episode:
         """Store *episode* with its embedding *vector* by *model*, in one transaction.
@@ -117,9 +176,9 @@ class SQLiteStore:
         Episode
             The episode with its new id (``"e<row>"``).
         """
-        data = json.dumps({k: v for k, v in episode.to_dict().items() if k != "id"})
+        data = _json(episode)
         blob = np.asarray(vector, dtype="<f4").tobytes()
-        with self._db:
+        with self.transaction():
             cursor = self._db.execute(
                 "INSERT INTO episodes (data, model, vector) VALUES (?, ?, ?)", (data, model, blob)
             )
@@ -127,10 +186,41 @@ class SQLiteStore:
 
     def add_rule(self, rule: Rule) -> Rule:
         """Store *rule*; returns it with its new id (``"r<row>"``)."""
-        data = json.dumps({k: v for k, v in rule.to_dict().items() if k != "id"})
-        with self._db:
-            cursor = self._db.execute("INSERT INTO rules (data) VALUES (?)", (data,))
+        with self.transaction():
+            cursor = self._db.execute("INSERT INTO rules (data) VALUES (?)", (_json(rule),))
         return replace(rule, id=f"r{cursor.lastrowid}")
+
+    def update(self, item: Episode | Rule) -> None:
+        """Overwrite the stored episode or rule of ``item.id`` with *item* (vector kept).
+
+        Raises
+        ------
+        ValueError
+            If *item* has no id of this store.
+        """
+        table = "episodes" if isinstance(item, Episode) else "rules"
+        with self.transaction():
+            cursor = self._db.execute(f"UPDATE {table} SET data = ? WHERE id = ?",
+                                      (_json(item), _row(item.id)))  # fmt: skip
+        if cursor.rowcount != 1:
+            raise ValueError(f"{item!r} is not stored in {self.path!r}: add it first")
+
+    def add_negative(self, target: str, command: str, scene: SceneGraph) -> None:
+        """Record that a person overrode the block of *command* in *scene* by *target*."""
+        data = json.dumps({"command": command, "scene": scene.to_dict()})
+        with self.transaction():
+            self._db.execute("INSERT INTO negatives (target, data) VALUES (?, ?)",
+                             (target, data))  # fmt: skip
+
+    def load_negatives(self) -> dict[str, list[tuple[str, SceneGraph]]]:
+        """The negative examples by the id of the rule or episode overridden, in order."""
+        negatives: dict[str, list[tuple[str, SceneGraph]]] = {}
+        for target, data in self._db.execute("SELECT target, data FROM negatives ORDER BY id"):
+            record = json.loads(data)
+            negatives.setdefault(target, []).append(
+                (record["command"], SceneGraph.from_dict(record["scene"]))
+            )
+        return negatives
 
     def load_episodes(self) -> tuple[list[Episode], list[str], list[np.ndarray]]:
         """Every stored episode in order, with its model's name and its vector.
@@ -167,3 +257,15 @@ class SQLiteStore:
 
     def __repr__(self) -> str:
         return f"SQLiteStore({self.path!r})"
+
+
+def _json(item: Episode | Rule) -> str:
+    """*item*'s JSON without its id (the row's key is the id)."""
+    return json.dumps({k: v for k, v in item.to_dict().items() if k != "id"})
+
+
+def _row(item_id: str) -> int:
+    if len(item_id) < 2 or not item_id[1:].isdigit():
+        raise ValueError(f"an id of the store looks like 'e3' or 'r1', got {item_id!r}: add the "
+                         "item to the store first")  # fmt: skip
+    return int(item_id[1:])
