@@ -51,7 +51,8 @@ def test_slices_and_all_constraints():
 
 @pytest.mark.parametrize("options, message", [
     ({"suites": ["kitchen"]}, "unknown suite 'kitchen'; choose from four_room, "
-                              "mobile_manipulation, contradictions"),
+                              "mobile_manipulation, contradictions, spot_delivery, "
+                              "spot_contradictions"),
     ({"agents": ["gpt"]}, "unknown agent 'gpt'; choose from base, nl, cap, cap_chip, chip"),
     ({"reprompts": ["yell"]}, "unknown reprompt variant 'yell'; choose from mask, generic, "
                               "explain, llm_explain, hint"),

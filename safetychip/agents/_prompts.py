@@ -164,6 +164,8 @@ def _split(action: str) -> tuple[str, list[str]]:
         return "switch" + words[1], [" ".join(words[2:])]
     if head == "look" and words[1:2] == ["at"]:
         return "lookat", [" ".join(words[2:])]
+    if head == "pick" and words[1:2] == ["up"]:  # the Spot robot's "pick up X" is a grab
+        return "grab", [" ".join(words[2:])]
     if head == "put":
         rest = " ".join(words[1:])
         for word, verb in ((" in ", "putin"), (" on ", "put")):

@@ -1,11 +1,13 @@
 """``safetychip experiment``: run a slice of the grid from the shell; and the reproduction
 steps of the VirtualHome data: notebook 03's rollout figures, the suite validation and the
-offline grid (:mod:`safetychip.experiments` writes them; these steps find the inputs).
+offline grid; and the Spot robot demo's table (:mod:`safetychip.experiments` writes them;
+these steps find the inputs).
 
 Examples
 --------
 >>> [c.name for c in COMMANDS], [s.name for s in REPRODUCTION_STEPS]
-(['experiment'], ['virtualhome_rollouts', 'virtualhome_suite', 'virtualhome_experiments'])
+(['experiment'], ['virtualhome_rollouts', 'virtualhome_suite', 'virtualhome_experiments', \
+'spot_demo'])
 >>> parse_ks("1..5"), parse_ks("2,4"), parse_ks("all")
 ([1, 2, 3, 4, 5], [2, 4], None)
 """
@@ -229,6 +231,16 @@ def _offline_grid(root: Path) -> list[Path]:
     return write_offline_grid(root / "figures", data=root / "data", progress=sys.stderr.isatty())
 
 
+_SPOT_INPUTS = ("data/spot/lab.json", "data/spot/tasks.jsonl")
+
+
+def _spot_demo(root: Path) -> list[Path]:
+    _prepare(root, _SPOT_INPUTS)
+    from ..experiments import write_spot_demo
+
+    return write_spot_demo(root / "figures", data=root / "data", progress=sys.stderr.isatty())
+
+
 REPRODUCTION_STEPS = (
     ReproductionStep("virtualhome_rollouts", "floor plans and timelines of the book task, "
                      "monitored and safe (notebook 03)", _rollout_figures, _SUITES),
@@ -236,4 +248,6 @@ REPRODUCTION_STEPS = (
                      "plans, violation shares", _suite_validation, _SUITES),
     ReproductionStep("virtualhome_experiments", "the offline grid of agents x k x reprompt "
                      "variants (stand-in): CSV, tables, figure", _offline_grid, _INPUTS),
+    ReproductionStep("spot_demo", "the Spot robot demo (stand-in): deliveries x k x agents and "
+                     "task abortion, CSV and table", _spot_demo, _SPOT_INPUTS),
 )  # fmt: skip

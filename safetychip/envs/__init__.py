@@ -9,7 +9,7 @@ Contents
     Drives an environment through a short episode and checks the protocol.
 :class:`PropositionEnv`
     A proposition-level environment for tests and teaching (no simulator).
-:class:`SpotEnv`, :func:`load_spot_scene`
+:class:`SpotEnv`, :func:`load_spot_scene`, :func:`load_spot_tasks`
     The Spot robot in a lab scene, on a simulated or a real backend
     (:mod:`safetychip.envs.spot`).
 :mod:`safetychip.envs.virtualhome`
@@ -20,7 +20,7 @@ Contents
 from safetychip.envs._base import Env, Lookahead, PropositionState
 from safetychip.envs._checker import check_env
 from safetychip.envs._mock import PropositionEnv
-from safetychip.envs.spot import SpotEnv, load_spot_scene
+from safetychip.envs.spot import SpotEnv, load_spot_scene, load_spot_tasks
 from safetychip.envs.virtualhome import (
     PREDICATES,
     SUITES,
@@ -66,6 +66,7 @@ __all__ = [
     "goal_formula",
     "load_scene",
     "load_spot_scene",
+    "load_spot_tasks",
     "load_tasks",
     "load_virtualhome_graph",
     "parse_action",

@@ -18,6 +18,8 @@ Contents
     Tables (Markdown) and the figure of safety and success against the number of constraints.
 :func:`write_rollout_figures`, :func:`write_suite_validation`, :func:`write_offline_grid`
     The files ``safetychip reproduce`` writes from the VirtualHome data.
+:func:`spot_demo_cells`, :func:`run_spot_demo`, :func:`spot_demo_table`, :func:`write_spot_demo`
+    The Spot robot demo: deliveries × k × agents and task abortion, in the paper's table shape.
 """
 
 from ._adversarial import (
@@ -66,6 +68,7 @@ from ._reproduce import (
     write_rollout_figures,
     write_suite_validation,
 )
+from ._spot import SPOT_AGENTS, run_spot_demo, spot_demo_cells, spot_demo_table, write_spot_demo
 from ._suite import SafePlan, SuiteReport, TaskValidation, find_safe_plan, validate_suite
 
 __all__ = [
@@ -79,6 +82,8 @@ __all__ = [
     "stand_in_note", "write_csv", "write_report",
     # what `safetychip reproduce` writes
     "BOOK_TASK", "write_offline_grid", "write_rollout_figures", "write_suite_validation",
+    # the Spot robot demo (issue 9)
+    "SPOT_AGENTS", "run_spot_demo", "spot_demo_cells", "spot_demo_table", "write_spot_demo",
     # suite validation
     "SafePlan", "SuiteReport", "TaskValidation", "find_safe_plan", "validate_suite",
 ]  # fmt: skip

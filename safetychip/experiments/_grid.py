@@ -39,8 +39,10 @@ __all__ = [
 #: The agents, in table order.
 AGENT_NAMES = ("base", "nl", "cap", "cap_chip", "chip")
 
-#: The task suites of the grid (``contradictions`` holds the task-abortion tests).
-SUITES = ("four_room", "mobile_manipulation", "contradictions")
+#: The task suites of the grid (``contradictions`` holds the task-abortion tests): VirtualHome's,
+#: then the Spot robot demo's (:data:`~safetychip.envs.spot.SPOT_TASKS`).
+SUITES = ("four_room", "mobile_manipulation", "contradictions", "spot_delivery",
+          "spot_contradictions")  # fmt: skip
 
 #: The model name that selects the offline stand-in.
 STAND_IN = "offline-stand-in"
@@ -86,11 +88,12 @@ def _check(name: str, values: Iterable[str], choices: Sequence[str]) -> list[str
 @lru_cache(maxsize=16)
 def _tasks(path: str | None) -> tuple[Any, ...]:
     from ..envs import load_tasks
+    from ..envs.spot import SPOT_TASKS
     from ..envs.virtualhome import TASK_DIR
 
     if path is not None:
         return tuple(load_tasks(path, check=False))
-    files = [TASK_DIR / f"{s}.jsonl" for s in SUITES]
+    files = [*(TASK_DIR / f"{s}.jsonl" for s in SUITES), SPOT_TASKS]
     return tuple(t for f in files if f.is_file() for t in load_tasks(f, check=False))
 
 
@@ -204,15 +207,15 @@ def make_model(cell: dict[str, Any]) -> Any:
     return model
 
 
-_ENVS: dict[str, Any] = {}
+_ENVS: dict[tuple[str, str], Any] = {}
 
 
-def _env(scene: str) -> Any:
-    from ..envs import VirtualHomeEnv
-
-    env = _ENVS.get(scene)
+def _env(task: Any) -> Any:
+    """One environment per kind and scene, reused by the cells (each run resets it)."""
+    key = (task.env, task.scene)
+    env = _ENVS.get(key)
     if env is None:
-        env = _ENVS[scene] = VirtualHomeEnv(scene)
+        env = _ENVS[key] = task.make_env()
     return env
 
 
@@ -243,7 +246,7 @@ def run_cell(cell: dict[str, Any]) -> dict[str, Any]:
     elif agent == "cap_chip":
         options.update(formulas=cell["formulas"])
     episode = make_agent(agent, model, **options).run(task, int(cell["k"]),
-                                                      env=_env(task.scene),
+                                                      env=_env(task),
                                                       seed=int(cell.get("seed", 0)))  # fmt: skip
     row = episode.to_row()
     row.update(id=cell["id"], config=config_label(agent, row["reprompt"], row["formulas"]),

@@ -60,7 +60,8 @@ __all__ = [
 MAIN_REPROMPT = "llm_explain"
 
 _SUITE_NAMES = {"four_room": "Four Room", "mobile_manipulation": "Mobile Manipulation",
-                "contradictions": "Contradictions"}  # fmt: skip
+                "contradictions": "Contradictions", "spot_delivery": "Spot Delivery",
+                "spot_contradictions": "Spot Contradictions"}  # fmt: skip
 
 
 def _main_configs(reprompt: str) -> list[str]:
@@ -253,10 +254,10 @@ def by_k_table(frame: Any, *, reprompt: str = MAIN_REPROMPT,
     return "\n\n".join(out) + (f"\n\n({note})" if note and out else "")
 
 
-def abort_table(frame: Any) -> str:
-    """What each agent did on the contradiction tasks (Markdown): the Safety Chip should
-    abort before acting; the others act, and their traces are judged."""
-    part = frame[frame["suite"] == "contradictions"]
+def abort_table(frame: Any, *, suites: Sequence[str] = ("contradictions",)) -> str:
+    """What each agent did on the contradiction tasks of *suites* (Markdown): the Safety Chip
+    should abort before acting; the others act, and their traces are judged."""
+    part = frame[frame["suite"].isin(list(suites))]
     if part.empty:
         return ""
     configs = list(dict.fromkeys(part["config"]))

@@ -76,7 +76,7 @@ from safetychip.envs._places import place_invariants
 from safetychip.envs.spot._backend import SimulatedBackend, SpotBackend
 from safetychip.envs.spot._scene import SpotScene, load_spot_scene
 from safetychip.errors import ActionError, PropositionError, ResetNeeded, RobotError
-from safetychip.ltl import PREDICATES, Formula, Proposition
+from safetychip.ltl import PREDICATES, Equiv, Formula, G, Implies, Not, Proposition, X, ap
 
 __all__ = ["SpotAction", "SpotEnv", "SpotTarget"]
 
@@ -345,9 +345,22 @@ object called 'the halway' in scene 'lab'; closest names: hallway
 
     def invariants(self, atoms: Iterable[str] = ()) -> list[Formula]:
         """The robot is at exactly one landmark, and moves only along the graph's edges
-        (every waypoint passed is a state)."""
+        (every waypoint passed is a state); for each ``is_switchedon(x)`` or ``is_open(x)``
+        among *atoms*, x's value changes only with the robot at x.
+
+        Examples
+        --------
+        >>> str(SpotEnv().invariants(["is_switchedon(lamp)"])[-1])
+        'G(("is_switchedon(lamp)" <-> X!"is_switchedon(lamp)") -> X"agent_at(lamp)")'
+        """
         graph = self.scene.graph
-        return place_invariants(graph, {w: list(graph[w]) for w in graph})
+        out = place_invariants(graph, {w: list(graph[w]) for w in graph})
+        for atom in atoms:
+            prop = Proposition.parse(atom)
+            if prop.predicate in ("is_switchedon", "is_open") and prop.args[0] in graph:
+                change = Equiv(ap(atom), X(Not(ap(atom))))
+                out.append(G(Implies(change, X(ap(f"agent_at({prop.args[0]})")))))
+        return out
 
     def truth(self, propositions: Iterable[str]) -> PropositionState:
         """The truth value of each proposition now."""

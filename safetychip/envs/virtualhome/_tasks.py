@@ -18,6 +18,10 @@ pattern's ``args`` (literals) and, for ``at_most``, a ``bound``. Loaded, a task'
 are :class:`safetychip.monitor.Constraint` objects named ``c1`` … ``c5``: the very
 constraints every monitor, agent and judge of the task uses.
 
+An optional ``env`` field names the environment the task runs in (:data:`ENVS`):
+``"virtualhome"`` (the default) or ``"spot"`` (the Spot robot's lab,
+``data/spot/tasks.jsonl``: the same format, with ``example_script`` empty).
+
 Examples
 --------
 >>> tasks = load_tasks(suite="four_room")
@@ -53,6 +57,7 @@ from safetychip.monitor import Constraint
 from safetychip.paths import DATA_DIR
 
 if TYPE_CHECKING:
+    from safetychip.envs.spot import SpotEnv
     from safetychip.envs.virtualhome._env import VirtualHomeEnv
     from safetychip.monitor import Monitor
 
@@ -65,6 +70,9 @@ TASK_DIR = DATA_DIR / "virtualhome" / "tasks"
 
 #: The task suites, each a file ``<suite>.jsonl`` in :data:`TASK_DIR`.
 SUITES = ("four_room", "mobile_manipulation")
+
+#: The environments a task can name in its ``env`` field.
+ENVS = ("virtualhome", "spot")
 
 
 @dataclass(frozen=True)
@@ -82,6 +90,7 @@ class Task:
     example_script: tuple[str, ...]
     reference_plan: tuple[str, ...]
     constraints: tuple[Constraint, ...]
+    env: str = "virtualhome"
 
     @property
     def propositions(self) -> tuple[str, ...]:
@@ -90,8 +99,12 @@ class Task:
         names.update(literal.lstrip("!") for literal in self.goal)
         return tuple(sorted(names))
 
-    def make_env(self) -> VirtualHomeEnv:
-        """A VirtualHome environment of the task's scene, with this task."""
+    def make_env(self) -> VirtualHomeEnv | SpotEnv:
+        """An environment of the task's kind (``env``) and scene, with this task."""
+        if self.env == "spot":
+            from safetychip.envs.spot import SpotEnv
+
+            return SpotEnv(self.scene, task=self)
         from safetychip.envs.virtualhome._env import VirtualHomeEnv
 
         return VirtualHomeEnv(task=self)
@@ -141,8 +154,11 @@ def load_tasks(
     ValueError
         If *suite* is not one of :data:`SUITES`.
     """
-    if suite is not None and suite not in SUITES:
-        raise ValueError(f"unknown suite {suite!r}; choose one of {', '.join(SUITES)}")
+    if path is None and suite is not None and suite not in SUITES:
+        raise ValueError(
+            f"unknown suite {suite!r}; choose one of {', '.join(SUITES)} (or "
+            f"give the path of a task file)"
+        )
     paths = [Path(path)] if path is not None else [TASK_DIR / f"{s}.jsonl" for s in SUITES]
     tasks = [task for p in paths for task in _read(p, check)]
     return [
@@ -204,6 +220,9 @@ def check_task(task: Task, scene: Scene | None = None) -> None:
 'is_in(salmon,oven)': in 'is_in(salmon,oven)': no object or room named 'oven' in scene \
 'apartment_1'; closest names: stove, vase
     """
+    if task.env == "spot":
+        _check_spot_task(task)
+        return
     if scene is None:
         try:
             scene = load_scene(task.scene)
@@ -234,6 +253,36 @@ def check_task(task: Task, scene: Scene | None = None) -> None:
 
 def _anywhere(node_id: int) -> float:
     return 0.0
+
+
+def _check_spot_task(task: Task) -> None:
+    """:func:`check_task` for a Spot task: names through the robot's own checks."""
+    from safetychip.envs.spot import SpotEnv
+
+    try:
+        env = SpotEnv(task.scene)
+    except DataFileError as exc:
+        raise TaskError(f"task {task.id!r}: scene {task.scene!r}: {exc}") from None
+    entries = [
+        (f"constraint {k} ({c.sentence!r})", atom)
+        for k, c in enumerate(task.constraints, 1)
+        for atom in sorted(c.formula.atoms())
+    ]
+    entries += [(f"{f} {lit!r}", lit.lstrip("! ")) for f in ("initial", "goal")
+                for lit in getattr(task, f)]  # fmt: skip
+    for where, atom in entries:
+        try:
+            env.track([atom])
+        except PropositionError as exc:
+            raise TaskError(f"task {task.id!r}, {where}: {exc}") from None
+    for field_name in ("example_plan", "reference_plan"):
+        for k, action in enumerate(getattr(task, field_name), 1):
+            try:
+                env.parse(action)
+            except ActionError as exc:
+                raise TaskError(
+                    f"task {task.id!r}, {field_name} action {k} {action!r}: {exc}"
+                ) from None
 
 
 def task_monitor(task: Task, k: int | None = None, *, invariants: bool = True,
@@ -283,7 +332,12 @@ def task_monitor(task: Task, k: int | None = None, *, invariants: bool = True,
         sentence = "the task's goal: " + " and ".join(task.goal) + " at the end"
         constraints.append(Constraint(parse(goal_formula(task.goal)), sentence, "goal"))
     atoms = sorted({a for c in constraints for a in c.formula.atoms()})
-    found = domain_invariants(load_scene(task.scene), atoms) if invariants else []
+    if not invariants:
+        found = []
+    elif task.env == "spot":
+        found = task.make_env().invariants(atoms)
+    else:
+        found = domain_invariants(load_scene(task.scene), atoms)
     return Monitor(constraints, found)
 
 
@@ -340,12 +394,16 @@ def _read(path: Path, check: bool = True) -> list[Task]:
             constraints.append(constraint)
         fields = {key: data[key] for key in _FIELDS}
         tuples = {k: tuple(v) for k, v in fields.items() if isinstance(v, list)}
-        task = Task(**{**fields, **tuples, "constraints": tuple(constraints)})
+        env = data.get("env", "virtualhome")
+        if env not in ENVS:
+            raise DataFileError(str(path), f"{where}: unknown env {env!r}; valid: "
+                                           f"{', '.join(ENVS)}")  # fmt: skip
+        task = Task(**{**fields, **tuples, "constraints": tuple(constraints)}, env=env)
         if check:
             try:
-                if task.scene not in scenes:
+                if task.env == "virtualhome" and task.scene not in scenes:
                     scenes[task.scene] = load_scene(task.scene)
-                check_task(task, scenes[task.scene])
+                check_task(task, scenes.get(task.scene))
             except (TaskError, DataFileError) as exc:
                 detail = str(exc) if isinstance(exc, TaskError) else f"task {task.id!r}: {exc}"
                 raise DataFileError(str(path), f"{where}: {detail}") from None
