@@ -1,0 +1,109 @@
+"""How much the grounded observer adds per candidate (issue 11's speed target: ≤ 5 ms median
+with the offline extractors).
+
+Run: .venv/bin/python benchmarks/bench_observer.py
+
+An observer with every offline extractor (length, brevity, question rate, advice markers,
+repetition against the last 3 agent turns) and a context value, and five overlays (two
+prohibitory, one conditional prohibitory, a transfer, a permission), evaluates 2,000
+candidates of 5–60 words after a 20-turn history: ``observer.evaluate(candidate, state)``
+(features, assessments, decision). Then the Safety Chip as an overlay: the constraint monitor
+judging 2,000 previewed proposals inside an observer, against the monitor filter directly.
+Not included: embedding-based drift (not built yet).
+
+Prints the median and the worst time of each.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from safetychip.monitor import Monitor
+from safetychip.observer import (
+    OFFLINE,
+    Candidate,
+    Condition,
+    ContextValue,
+    FilterOverlay,
+    Observer,
+    ObserverState,
+    PermissiveOverlay,
+    ProhibitoryOverlay,
+    TransferOverlay,
+)  # fmt: skip
+from safetychip.shield import MonitorFilter, Proposal
+
+WORDS = ("you should try a short walk today is it sunny the weather looks nice how was your "
+         "day make sure to rest remember that I hear you this sounds hard").split()  # fmt: skip
+N = 2000
+
+
+def _text(rng: random.Random) -> str:
+    sentences = []
+    for _ in range(rng.randint(1, 6)):
+        words = rng.choices(WORDS, k=rng.randint(5, 10))
+        sentences.append(" ".join(words) + rng.choice([".", "?", "!"]))
+    return " ".join(sentences)
+
+
+def _times(function: Callable[[Any], object], inputs: Sequence[Any]) -> list[float]:
+    times = []
+    for item in inputs:
+        start = time.perf_counter()
+        function(item)
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+def _report(label: str, times: list[float]) -> None:
+    print(f"{label:<48} median {statistics.median(times):7.3f} ms   "
+          f"worst {max(times):7.3f} ms   (n={len(times)})")  # fmt: skip
+
+
+def main() -> None:
+    rng = random.Random(0)
+    observer = Observer(
+        [*OFFLINE, ContextValue("frustration")],
+        [ProhibitoryOverlay("brief", "length", at_most=30, rigidity=5),
+         ProhibitoryOverlay("repeat", "repetition", at_most=0.6, rigidity=0.1),
+         ProhibitoryOverlay("calm_brevity", "brevity", at_least=0.5,
+                            when=Condition("frustration", 0.7)),
+         TransferOverlay("empathy", Condition("frustration", 0.7), "question_rate", 0.3,
+                         away="advice", ceiling=0.2, rigidity=0.05),
+         PermissiveOverlay("asked", Condition("frustration", 0.95), ["brief"])],
+    )  # fmt: skip
+    state = ObserverState(context={"frustration": 0.8})
+    for turn in range(20):
+        state.say("user" if turn % 2 else "agent", _text(rng))
+    candidates = [Candidate(_text(rng), rng.random()) for _ in range(N)]
+    _times(lambda c: observer.evaluate(c, state), candidates[:100])  # warm up
+    _report(
+        "observer.evaluate, offline extractors",
+        _times(lambda c: observer.evaluate(c, state), candidates),
+    )
+
+    constraints = ["G !a", "!b W c", "F d", "G (e -> F !e)"]
+    atoms = "abcde"
+    trace = ({p: False for p in atoms},)
+    states = [({p: rng.random() < 0.3 for p in atoms},) for _ in range(N)]
+    proposals = [Proposal(f"jump {i}", s) for i, s in enumerate(states)]
+    direct = MonitorFilter(Monitor(constraints))
+    direct.reset(trace[0])
+    inner = MonitorFilter(Monitor(constraints))
+    inner.reset(trace[0])
+    chip = Observer(overlays=[FilterOverlay(inner)])
+    chip_state = ObserverState(trace=trace)
+    _report(
+        "monitor filter directly", _times(lambda p: direct.judge(p, trace[0], trace), proposals)
+    )
+    _report("monitor filter as an overlay (observer.evaluate)", _times(
+        lambda p: chip.evaluate(Candidate(p.action, payload=p), chip_state),
+        proposals))  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
