@@ -100,7 +100,7 @@ class ObserverFilter(Filter):
         """The observer's decision on *proposal*; a fault refuses (fail safe)."""
         candidate = Candidate(proposal.action, payload=proposal)
         try:
-            record = self.observer.evaluate(candidate, ObserverState(trace=tuple(trace)))
+            record = self.observer.evaluate(candidate, ObserverState(trace=trace))
         except Exception as exc:  # never admit what was not evaluated
             return Judgement.refuse(self.name, f"the observer failed safe: {exc}")
         judgements = [a.judgement for a in record.assessments if a.judgement is not None]

@@ -16,7 +16,7 @@ forced: the reply is too long
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -76,15 +76,16 @@ class ObserverState:
         Oldest first.
     context : dict
         Auxiliary signals (a sensed frustration, the activity, …) that extractors may read.
-    trace : tuple of dict
-        The executed proposition states, position 0 first (empty for a conversation).
+    trace : sequence of dict
+        The executed proposition states, position 0 first (empty for a conversation); the
+        shield's own list when the observer is a filter (read, never changed).
     feedback : Feedback or None
         Implicit feedback left by the last released reply, for the next turn.
     """
 
     history: list[Utterance] = field(default_factory=list)
     context: dict[str, Any] = field(default_factory=dict)
-    trace: tuple[Mapping[str, bool], ...] = ()
+    trace: Sequence[Mapping[str, bool]] = ()
     feedback: Feedback | None = None
 
     def say(self, speaker: str, text: str) -> ObserverState:
