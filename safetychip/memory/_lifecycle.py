@@ -68,7 +68,7 @@ def load_seeds(path: str | os.PathLike[str] = SEEDS) -> list[Episode]:
 
 
 def cluster_episodes(episodes: Sequence[Episode], vectors: np.ndarray, *,
-                     similarity: float = 0.5, min_size: int = 3) -> list[list[int]]:  # fmt: skip
+                     similarity: float = 0.4, min_size: int = 3) -> list[list[int]]:  # fmt: skip
     """Clusters of *episodes* (indices, ascending): one harm, one verb, linked by cosine.
 
     Parameters

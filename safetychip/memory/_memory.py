@@ -17,9 +17,10 @@ Lifecycle
 * :meth:`EpisodicMemory.record` counts one interaction (a command that ran, with the harm it
   caused if any); every ``consolidate_every`` interactions it runs
   :meth:`EpisodicMemory.consolidate`: clusters of at least ``min_cluster`` live episodes (one
-  harm, one verb, similar commands) become rules ``verb × target`` with θ = |cluster| / |live
-  episodes| (an existing rule of that pattern is reinforced to that θ instead); their
-  episodes stay, marked consolidated; every rule not reinforced decays (:func:`decay`).
+  harm, one verb, similar commands) with at least one episode not yet consolidated become
+  rules ``verb × target`` with θ = |cluster| / |live episodes| (an existing rule of that
+  pattern is reinforced to that θ instead); their episodes stay, marked consolidated; every
+  rule not reinforced decays (:func:`decay`).
 * Beyond ``capacity`` live episodes, :meth:`EpisodicMemory.add` archives: consolidated
   episodes first (a rule keeps their lesson), then the least confident, then the oldest.
 * :meth:`EpisodicMemory.override` is a person's override of a block: a negative example is
@@ -218,7 +219,7 @@ class EpisodicMemory:
             for cluster in clusters:
                 members = [episodes[j] for j in cluster]
                 pattern = rule_pattern(members)
-                if pattern is None:
+                if pattern is None or all(e.rule for e in members):  # nothing new
                     continue
                 theta = round(len(cluster) / len(episodes), 6)
                 rule = self._learn(Rule(*pattern, members[0].harm, theta, stamp=now))
