@@ -15,6 +15,11 @@ check reads no file). Then, for 100 new commands in one of those scenes:
   product, the scene similarity of the candidates, the rules), and the matrix product alone
   (target ≤ 2 ms).
 
+Then one consolidation of 100 episodes (the first 100 stored commands, each in one of the
+10 scenes, in a fresh SQLite file so that its transaction is written and synced):
+``memory.consolidate()``, clustering, patterns, rule writes and episode updates (target
+≤ 1 s), five times on fresh memories.
+
 Prints the median and the worst time of each.
 """
 
@@ -23,10 +28,12 @@ from __future__ import annotations
 import itertools
 import random
 import statistics
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
-from safetychip.llm import MiniLMEmbedder
+from safetychip.llm import Embedder, MiniLMEmbedder
 from safetychip.memory import Episode, EpisodicMemory, Rule, SceneGraph, SceneObject
 
 VERBS = ["push", "grab", "carry", "knock over", "walk past", "lift", "throw", "pour"]
@@ -38,6 +45,8 @@ PLACES = ["on the shelf", "in the kitchen", "near the person", "by the stove", "
 ATTRIBUTES = ["fragile", "sharp", "hot", "human", "heavy"]
 HARMS = {"fragile": "breakage", "sharp": "cut", "hot": "burn", "human": "collision",
          "heavy": "crush"}  # fmt: skip
+BY_ADJECTIVE = {"glass": "breakage", "ceramic": "breakage", "hot": "burn", "sharp": "cut",
+                "heavy": "crush"}  # fmt: skip
 EPISODES, SCENES, QUERIES = 10_000, 10, 100
 
 
@@ -96,6 +105,25 @@ def main() -> None:
     blocked = sum(memory.check(c, here).blocked for c in new)
     print(f"{blocked} of {QUERIES} new commands blocked (δ_ep = 0.8, δ_sem = 0.7)")
     memory.close()
+    consolidation(embedder, stored[:100], scenes)
+
+
+def consolidation(embedder: Embedder, commands: list[str], scenes: list[SceneGraph]) -> None:
+    """Time one consolidation of len(commands) episodes (harm by the command's adjective),
+    five times."""
+    times, rules, summarised = [], 0, 0
+    with tempfile.TemporaryDirectory() as folder:
+        for run in range(5):
+            memory = EpisodicMemory(Path(folder) / f"{run}.db", embedder=embedder)
+            with memory.store.transaction():
+                for i, command in enumerate(commands):
+                    harm = next(h for a, h in BY_ADJECTIVE.items() if f" {a} " in command)
+                    memory.add(Episode(command, scenes[i % SCENES], harm, float(i)))
+            times.append(timed(lambda m=memory: m.consolidate()))
+            rules, summarised = len(memory.rules), sum(bool(e.rule) for e in memory.episodes)
+            memory.close()
+    report(f"one consolidation of {len(commands)} episodes", times)
+    print(f"  ({rules} rules written, summarising {summarised} episodes)")
 
 
 if __name__ == "__main__":
