@@ -118,7 +118,7 @@ def test_consolidation_writes_a_rule_that_catches_a_new_object():
         assert again.episode.id == "e1" and again.scores["episodic"] == pytest.approx(0.9)
         assert m.check("walk past the person", HALL).scores["episodic"] == pytest.approx(1)
         assert m.consolidate() == []  # nothing new: no reinforcement, no duplicate
-        m.report_harm("push the bowl off the counter", BOWL)
+        m.report_harm("push the bowl off the counter", BOWL, "breakage")
         (reinforced,) = m.consolidate()
         assert (
             reinforced.id == "r1"
@@ -167,7 +167,7 @@ def test_the_cap_archives_the_least_confident_and_archived_episodes_are_there_on
 def test_consolidated_episodes_are_archived_first():
     with memory(consolidate_every=5, capacity=5) as m:
         learned(m)
-        m.report_harm("lift the kettle", harm="burn", source="model")
+        m.report_harm("lift the kettle", None, "burn", "model")
         assert [e.id for e in m.episodes if e.archived] == ["e1"]  # consolidated, oldest
 
 
@@ -178,8 +178,8 @@ GLASS_VASE = SceneGraph.of({"vase": ["heavy", "fragile", "glass"], "table": []})
 def broad(m: EpisodicMemory) -> Rule:
     """A hand-written over-broad rule and the harm that supports it."""
     for thing in ("tv", "mirror", "aquarium"):
-        m.report_harm(f"shove the {thing} off its stand",
-                      SceneGraph.of({thing: ["heavy", "fragile"], "stand": []}))  # fmt: skip
+        scene = SceneGraph.of({thing: ["heavy", "fragile"], "stand": []})
+        m.report_harm(f"shove the {thing} off its stand", scene, "breakage")
     return m.add_rule(Rule("push", "heavy", "breakage", 0.6))
 
 
@@ -273,7 +273,7 @@ def test_the_lifecycle_survives_reopening(tmp_path):
 def test_a_format_1_file_is_migrated_in_place(tmp_path):
     path = tmp_path / "old.db"
     with memory(path) as m:
-        m.report_harm("push the vase off the shelf", VASE)
+        m.report_harm("push the vase off the shelf", VASE, "breakage")
     db = sqlite3.connect(path)
     db.executescript("DROP TABLE negatives; UPDATE meta SET value = 'safetychip-memory 1';")
     db.close()

@@ -106,7 +106,7 @@ class EpisodicMemory:
         self._episodes = episodes
         self._rows = vectors
         self._matrix: np.ndarray | None = None
-        self._weights: dict[bool, np.ndarray] = {}
+        self._weights: dict[tuple[bool, float], np.ndarray] = {}
         self._rules = self.store.load_rules()
         self._negatives = self.store.load_negatives()
 
@@ -163,7 +163,7 @@ class EpisodicMemory:
         with self.store.transaction():
             return [self.add(episode) for episode in load_seeds(path)]
 
-    def report_harm(self, command: str, scene: SceneGraph | None = None, harm: str = "breakage",
+    def report_harm(self, command: str, scene: SceneGraph | None, harm: str,
                     source: str = "sensor") -> Episode:  # fmt: skip
         """Add the episode of *command*, which ran in *scene* and caused *harm*, as *source*
         (a key of :data:`SOURCES`) detected it: its confidence is the source's.
@@ -321,12 +321,13 @@ class EpisodicMemory:
 
     def _weight(self, include_archived: bool) -> np.ndarray:
         """Each episode's retrieval weight (see the module's docstring)."""
-        if include_archived not in self._weights:
-            consolidated = self.config.consolidated_weight
-            self._weights[include_archived] = np.array(
+        consolidated = self.config.consolidated_weight
+        key = (include_archived, consolidated)  # the config may be replaced
+        if key not in self._weights:
+            self._weights[key] = np.array(
                 [0.0 if e.archived and not include_archived else consolidated if e.rule else 1.0
                  for e in self._episodes], np.float32)  # fmt: skip
-        return self._weights[include_archived]
+        return self._weights[key]
 
     def check(self, command: str, scene: SceneGraph | None = None, *,
               include_archived: bool = False) -> MemoryDecision:  # fmt: skip

@@ -119,9 +119,9 @@ class SQLiteStore:
                 f"BEGIN;{_SCHEMA}INSERT INTO meta VALUES ('format', '{FORMAT}');COMMIT;"
             )
             tables = {"meta"}
-        form = ("meta" in tables or None) and db.execute(
-            "SELECT value FROM meta WHERE key = 'format'"
-        ).fetchone()
+        form = None
+        if "meta" in tables:
+            form = db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
         if form == (_OLD,):
             db.executescript(f"BEGIN;{_NEGATIVES}UPDATE meta SET value = '{FORMAT}' "
                              "WHERE key = 'format';COMMIT;")  # fmt: skip
