@@ -122,7 +122,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "MemoryDecision", "MemoryFilter", "Rule", "SCENE_WEIGHTS", "SOURCES", "SQLiteStore",
         "SceneGraph", "SceneObject", "VERBS", "WordEmbedder", "check_command", "command_verb",
         "scene_similarity", "SEEDS", "acted_object", "cluster_episodes", "decay", "load_seeds",
-        "rule_pattern", "split_rule"
+        "rule_pattern", "split_rule", "FAMILIES", "SAFE", "SCENARIOS", "UNSAFE", "Scenario",
+        "interaction_stream", "load_scenarios", "make_scenarios"
     },
     "monitor": {
         "Constraint", "Monitor", "Specification", "StateChange", "Status", "Verdict",

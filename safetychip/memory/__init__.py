@@ -14,6 +14,8 @@
     load_seeds        the ten seed violations of data/memory/seeds.json
     cluster_episodes, rule_pattern, split_rule, decay   the lifecycle's algorithms
     WordEmbedder      a deterministic offline stand-in for MiniLM (tests, doctests)
+    Scenario, make_scenarios, load_scenarios, interaction_stream
+                      the evaluation's scenes and commands, and a stream with new objects
 
 Errors: :class:`~safetychip.errors.MemoryStoreError` (an unusable memory file), ValueError
 for malformed episodes, rules, scenes, commands and configurations.
@@ -35,14 +37,27 @@ from ._episode import (
 from ._filter import MemoryFilter
 from ._lifecycle import SEEDS, cluster_episodes, decay, load_seeds, rule_pattern, split_rule
 from ._memory import EpisodicMemory
+from ._scenarios import (
+    FAMILIES,
+    SAFE,
+    SCENARIOS,
+    UNSAFE,
+    Scenario,
+    interaction_stream,
+    load_scenarios,
+    make_scenarios,
+)
 from ._scene import SCENE_WEIGHTS, SceneGraph, SceneObject, scene_similarity
 from ._stand_in import WordEmbedder
 from ._store import FORMAT, SQLiteStore
 
 __all__ = [
     "ALTERNATIVES",
+    "FAMILIES",
     "FORMAT",
     "MAX_COMMAND",
+    "SAFE",
+    "SCENARIOS",
     "SCENE_WEIGHTS",
     "SEEDS",
     "SOURCES",
@@ -56,13 +71,18 @@ __all__ = [
     "SQLiteStore",
     "SceneGraph",
     "SceneObject",
+    "Scenario",
+    "UNSAFE",
     "WordEmbedder",
     "acted_object",
     "check_command",
     "cluster_episodes",
     "command_verb",
     "decay",
+    "interaction_stream",
+    "load_scenarios",
     "load_seeds",
+    "make_scenarios",
     "rule_pattern",
     "scene_similarity",
     "split_rule",

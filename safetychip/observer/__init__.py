@@ -28,13 +28,18 @@ Contents
     Base policies.
 :class:`FilterOverlay`, :class:`ObserverFilter`
     The shield's filters as overlays, and the observer as a shield filter.
+:class:`Lookahead`, :class:`AdaptiveRigidity`
+    Extensions: refuse what a rollout shows turning inadmissible; tighten ε as a margin
+    shrinks.
 """
 
+from ._adaptive import AdaptiveRigidity
 from ._chip import FilterOverlay, ObserverFilter
 from ._extractors import OFFLINE, AdviceMarkers, Brevity, Length, QuestionRate, Repetition
 from ._fallback import Fallback, FallbackLibrary
 from ._features import ContextValue, Extractor, FunctionExtractor, extractor
 from ._kinds import PermissiveOverlay, ProhibitoryOverlay, TransferOverlay
+from ._lookahead import MAX_HORIZON, Lookahead
 from ._observer import Observer
 from ._overlay import KINDS, Assessment, Condition, Overlay
 from ._policy import ChatPolicy, Policy, as_policy
@@ -43,6 +48,7 @@ from ._state import FEEDBACK, Candidate, Feedback, ObserverState, Utterance
 
 __all__ = [
     "CANDIDATE_REASONS", "FAIL_SAFE", "FEEDBACK", "KINDS", "OFFLINE", "REASONS",
+    "MAX_HORIZON", "AdaptiveRigidity", "Lookahead",
     "AdviceMarkers", "Assessment", "Brevity", "Candidate", "CandidateRecord", "ChatPolicy",
     "Condition", "ContextValue", "Extractor", "Fallback", "FallbackLibrary", "Feedback",
     "FilterOverlay", "FunctionExtractor", "Length", "Observer", "ObserverFilter",

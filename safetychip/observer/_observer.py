@@ -20,6 +20,8 @@ Rules of the admissible set:
   permissive overlay lifts the rejections of the overlays it names;
 * **conflict**: a permission never lifts a hard prohibition (ε = 0, e.g. the Safety Chip);
   the prohibition wins and the candidate is refused with reason ``"conflict"``;
+* **lookahead**: a candidate refused only by lookahead overlays (rollouts that enter an
+  inadmissible region) has reason ``"lookahead"``, and so has a round of only such;
 * the released candidate is the admissible one of highest confidence (then least total
   deviation, then first proposed); below the observer's confidence threshold the round is
   rejected as ``"low_confidence"``.
@@ -146,7 +148,9 @@ class Observer:
                 conflicts.append(a.overlay)
             else:
                 lifted.append(a.overlay)
-        reason = "conflict" if conflicts else "deviation" if blocking else "admissible"
+        causes = {o.rejects_as for o in self.overlays if o.name in blocking}
+        reason = ("conflict" if conflicts else "admissible" if not blocking
+                  else causes.pop() if len(causes) == 1 else "deviation")  # fmt: skip
         return CandidateRecord(candidate.text, candidate.confidence, round, features,
                                assessments, reason == "admissible", reason, tuple(lifted),
                                tuple(conflicts))  # fmt: skip
@@ -227,7 +231,9 @@ class Observer:
             return "low_confidence", Feedback("forced", (
                 f"confidence {best.confidence:.2f} is below {self.confidence:.2f}",))  # fmt: skip
         descriptors = [f"{a.overlay}: {a.descriptor}" for r in batch for a in r.rejections]
-        reason = "conflict" if any(r.conflicts for r in batch) else "empty"
+        reasons = {r.reason for r in batch}
+        reason = ("conflict" if "conflict" in reasons else "lookahead" if reasons == {"lookahead"}
+                  else "empty")  # fmt: skip
         return reason, Feedback("forced", tuple(dict.fromkeys(descriptors)))
 
     @staticmethod

@@ -121,9 +121,13 @@ class Overlay(abc.ABC):
         ε ≥ 0, the deviation the overlay tolerates.
     reads : tuple of str
         The features it reads; the observer checks its extractors provide them.
+    rejects_as : str
+        The candidate's reason when this overlay alone rejects it (``"deviation"``; a
+        lookahead's ``"lookahead"``).
     """
 
     kind: ClassVar[str]
+    rejects_as: ClassVar[str] = "deviation"
     name: str
     rigidity: float = 0.0
     reads: tuple[str, ...] = ()

@@ -21,12 +21,14 @@ from ._state import Feedback
 
 __all__ = ["CANDIDATE_REASONS", "FAIL_SAFE", "REASONS", "CandidateRecord", "TurnRecord"]
 
-#: Why a candidate was or was not admissible.
-CANDIDATE_REASONS = ("admissible", "deviation", "conflict")
+#: Why a candidate was or was not admissible: ``lookahead`` when only a rollout refused it,
+#: ``disagreement`` when an ensemble's observers split on it.
+CANDIDATE_REASONS = ("admissible", "deviation", "conflict", "lookahead", "disagreement")
 #: The turn's reasons that yield the default fallback at once (nothing was evaluated fully).
 FAIL_SAFE = ("no_candidate", "policy_error", "feature_error", "overlay_error")
 #: Why a turn ended as it did: released, or a rejection reason.
-REASONS = ("released", "empty", "low_confidence", "conflict", *FAIL_SAFE)
+REASONS = ("released", "empty", "low_confidence", "conflict", "lookahead", "disagreement",
+           *FAIL_SAFE)  # fmt: skip
 
 
 class CandidateRecord(NamedTuple):

@@ -1,0 +1,152 @@
+"""The grounded observer's extensions: lookahead, adaptive rigidity, ensembles with
+arbitration, the hierarchical supervisor, and the episodic memory as an overlay."""
+
+import pytest
+
+from safetychip.observer import (
+    MAX_HORIZON,
+    AdaptiveRigidity,
+    AdviceMarkers,
+    Candidate,
+    Condition,
+    ContextValue,
+    Fallback,
+    FallbackLibrary,
+    Length,
+    Lookahead,
+    Observer,
+    ObserverState,
+    ProhibitoryOverlay,
+    TransferOverlay,
+    TurnRecord,
+)
+
+# -- lookahead --------------------------------------------------------------------------------
+
+
+def _frustrating_user(state):
+    """Grows frustrated at advice (the agent's last turn), calm otherwise."""
+    state.context["frustration"] = 0.9 if "should" in state.history[-1].text else 0.1
+    return "Hm."
+
+
+def _calm_observer():
+    return Observer([AdviceMarkers(), ContextValue("frustration")],
+                    [ProhibitoryOverlay("calm", "advice", at_most=0.0,
+                                        when=Condition("frustration", 0.7))])  # fmt: skip
+
+
+def _lookahead_observer(rollout_policy, horizon=2):
+    look = Lookahead(_calm_observer(), rollout_policy, _frustrating_user, horizon=horizon)
+    return Observer([Length()], [ProhibitoryOverlay("brief", "length", at_most=12), look],
+                    FallbackLibrary([Fallback("ask", "What would help?",
+                                              reasons=("lookahead",))]),
+                    budget=1)  # fmt: skip
+
+
+def test_lookahead_refuses_a_reply_whose_rollout_turns_inadmissible():
+    replies = iter([["You should just rest."], ["How was your day?"]])
+    observer = _lookahead_observer(lambda state, feedback: "You should rest more.", horizon=1)
+    record = observer.step(lambda state, feedback: next(replies), ObserverState())
+    first, second = record.candidates
+    assert (first.reason, first.admissible) == ("lookahead", False)
+    assert "rollout turn 1 enters an inadmissible region: calm" in first.assessments[1].descriptor
+    assert (second.reason, record.released, record.reason) == (
+        "admissible",
+        "How was your day?",
+        "released",
+    )
+
+
+def test_lookahead_rejection_is_a_recorded_turn_reason_and_round_trips():
+    observer = _lookahead_observer(lambda state, feedback: "You should rest more.")
+    record = observer.step(lambda state, feedback: "You should rest.", ObserverState())
+    assert (record.reason, record.fallback, record.released) == (
+        "lookahead",
+        "ask",
+        "What would help?",
+    )
+    assert TurnRecord.from_json(record.to_json()) == record
+
+
+def test_lookahead_rollout_runs_at_most_the_horizon_and_leaves_the_state_alone():
+    calls = []
+
+    def policy(state, feedback):
+        calls.append(len(state.history))
+        return "Tell me more?"
+
+    state = ObserverState(context={"frustration": 0.1}).say("user", "Hi")
+    look = Lookahead(_calm_observer(), policy, _frustrating_user, horizon=3)
+    assessment = look.assess({}, Candidate("Hello!"), state)
+    assert assessment.deviation == 0 and "3-turn rollout stays admissible" in assessment.descriptor
+    assert calls == [3, 5, 7]
+    assert len(state.history) == 1 and state.context == {"frustration": 0.1}
+
+
+def test_a_failing_rollout_fails_safe_as_an_overlay_error():
+    observer = _lookahead_observer(lambda state, feedback: None)
+    record = observer.step(lambda state, feedback: "Hi.", ObserverState())
+    assert (record.reason, record.source, record.fallback) == (
+        "overlay_error",
+        "fallback",
+        "default",
+    )
+    assert "proposed nothing at turn 1" in record.notes[0]
+
+
+@pytest.mark.parametrize("horizon", [0, MAX_HORIZON + 1])
+def test_lookahead_horizon_is_bounded(horizon):
+    with pytest.raises(ValueError, match=rf"horizon must be in \[1, {MAX_HORIZON}\], got"):
+        Lookahead(_calm_observer(), lambda s, f: "ok", _frustrating_user, horizon=horizon)
+
+
+# -- adaptive rigidity ------------------------------------------------------------------------
+
+
+def _adaptive(floor=0.0):
+    brief = ProhibitoryOverlay("brief", "length", at_most=20, rigidity=10)
+    return AdaptiveRigidity(brief, "negativity", n_max=4, floor=floor)
+
+
+@pytest.mark.parametrize(
+    ("score", "expected"),
+    [(-1, 10.0), (0, 10.0), (1, 7.5), (4, 0.0), (9, 0.0)],
+)
+def test_adaptive_rigidity_follows_the_margin_and_clips_at_both_ends(score, expected):
+    assert _adaptive().rigidity_at(score) == pytest.approx(expected)
+
+
+def test_adaptive_rigidity_keeps_its_floor_once_the_margin_is_spent():
+    adaptive = _adaptive(floor=2)
+    assert adaptive.rigidity_at(0) == 10 and adaptive.rigidity_at(4) == adaptive.rigidity_at(8) == 2
+
+
+def test_adaptive_rigidity_admits_then_refuses_the_same_reply_as_negativity_rises():
+    observer = Observer([Length(), ContextValue("negativity", high=10)], [_adaptive()])
+    reply = Candidate("one two three four five six seven eight nine ten " * 2 + "a b c d e")
+    calm = observer.evaluate(reply, ObserverState(context={"negativity": 0}))
+    tense = observer.evaluate(reply, ObserverState(context={"negativity": 3}))
+    assert calm.admissible and calm.assessments[0].feedback == "implicit"
+    assert not tense.admissible and tense.assessments[0].rigidity == 2.5
+    assert tense.assessments[0].descriptor.endswith("(margin 1.00 of 4.00: ε 2.50)")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [({"n_max": 0}, "n_max must be a finite number > 0, got 0"),
+     ({"n_max": 4, "floor": 11}, r"floor must be in \[0, 10\] \(the overlay's rigidity\)")],
+)  # fmt: skip
+def test_adaptive_rigidity_checks_its_parameters(kwargs, message):
+    brief = ProhibitoryOverlay("brief", "length", at_most=20, rigidity=10)
+    with pytest.raises(ValueError, match=message):
+        AdaptiveRigidity(brief, "negativity", **kwargs)
+
+
+def test_adaptive_transfer_overlay_keeps_its_kind_and_name():
+    empathy = TransferOverlay("empathy", Condition("frustration", 0.7), "empathy", 0.5,
+                              rigidity=0.05)  # fmt: skip
+    adaptive = AdaptiveRigidity(empathy, "frustration", n_max=1)
+    a = adaptive.assess({"frustration": 0.82, "empathy": 0.47}, Candidate("…"), ObserverState())
+    assert (adaptive.kind, a.overlay, a.kind) == ("transfer", "empathy", "transfer")
+    assert a.rigidity == pytest.approx(0.009) and not a.admissible
