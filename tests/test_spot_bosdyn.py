@@ -238,3 +238,33 @@ def test_without_a_login_start_says_where_to_give_one(monkeypatch):
     monkeypatch.delenv("BOSDYN_CLIENT_PASSWORD", raising=False)
     with pytest.raises(RobotError, match=r"no login: pass username= .*BOSDYN_CLIENT_USERNAME"):
         BosdynBackend("127.0.0.1").start(["hallway"])
+
+
+@pytest.mark.parametrize("plan", ["example_plan", "reference_plan"])
+def test_both_backends_pass_the_same_monitored_demo_tasks(robot_factory, plan):
+    """Every demo task with all ten constraints, run through the shield on the simulated
+    robot and on the SDK against the fake robot: the same record, and the SDK saw exactly
+    the commands of the executed actions."""
+    from safetychip.envs import task_monitor
+    from safetychip.envs.spot import SimulatedBackend, load_spot_tasks
+    from safetychip.shield import run_plan
+
+    scene = load_spot_scene("lab")
+    for task in load_spot_tasks():
+        if task.suite != "spot_delivery":
+            continue
+        robot, simulated_robot = robot_factory(waypoints=scene.landmarks), SimulatedBackend()
+        records = []
+        for spot in (simulated_robot, backend(robot)):
+            env = SpotEnv(scene, backend=spot, task=task)
+            shield = Shield.of(env, task_monitor(task))
+            records.append(run_plan(shield, getattr(task, plan), options={"task": task}))
+        simulated, sdk = records
+        assert [s.outcome for s in simulated.steps] == [s.outcome for s in sdk.steps], task.id
+        assert simulated.trace == sdk.trace and simulated.judged == sdk.judged
+        if plan == "reference_plan":  # the example plan is pruned, and may stop owing
+            assert sdk.safe and sdk.goal_reached and sdk.done
+        else:
+            assert sdk.pruned, task.id
+        walked = [c[1] for c in simulated_robot.log if c[0] == "navigate"]
+        assert walked and walked == [c[1] for c in robot.commands if c[0] == "navigate"]
