@@ -133,7 +133,7 @@ SUBPACKAGES: dict[str, set[str]] = {
     },
     "observer": {
         "CANDIDATE_REASONS", "FAIL_SAFE", "FEEDBACK", "KINDS", "OFFLINE", "REASONS",
-        "MAX_HORIZON", "AdaptiveRigidity", "Lookahead",
+        "MAX_HORIZON", "UNSURE", "AdaptiveRigidity", "Arbitration", "Ensemble", "Lookahead",
         "AdviceMarkers", "Assessment", "Brevity", "Candidate", "CandidateRecord", "ChatPolicy",
         "Condition", "ContextValue", "Extractor", "Fallback", "FallbackLibrary", "Feedback",
         "FilterOverlay", "FunctionExtractor", "Length", "Observer", "ObserverFilter",

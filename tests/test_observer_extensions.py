@@ -3,19 +3,24 @@ arbitration, the hierarchical supervisor, and the episodic memory as an overlay.
 
 import pytest
 
+from safetychip.errors import ObserverError
 from safetychip.observer import (
     MAX_HORIZON,
+    UNSURE,
     AdaptiveRigidity,
     AdviceMarkers,
+    Arbitration,
     Candidate,
     Condition,
     ContextValue,
+    Ensemble,
     Fallback,
     FallbackLibrary,
     Length,
     Lookahead,
     Observer,
     ObserverState,
+    Overlay,
     ProhibitoryOverlay,
     TransferOverlay,
     TurnRecord,
@@ -150,3 +155,82 @@ def test_adaptive_transfer_overlay_keeps_its_kind_and_name():
     a = adaptive.assess({"frustration": 0.82, "empathy": 0.47}, Candidate("…"), ObserverState())
     assert (adaptive.kind, a.overlay, a.kind) == ("transfer", "empathy", "transfer")
     assert a.rigidity == pytest.approx(0.009) and not a.admissible
+
+
+# -- ensembles --------------------------------------------------------------------------------
+
+FIVE = Candidate("one two three four five")
+
+
+def _members():
+    """Three observers that bound the reply's length at 3, 6 and 9 words."""
+    return {name: Observer([Length()], [ProhibitoryOverlay(name, "length", at_most=words)])
+            for name, words in (("short", 3), ("medium", 6), ("long", 9))}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("arbitration", "weights", "quota", "admitted"),
+    [("majority", None, 0.5, True), ("MAJ", {"medium": 0.1, "long": 0.1}, 0.5, True),
+     ("weighted", {"short": 3}, 0.5, False), ("weighted", {"short": 0.5}, 0.5, True),
+     ("weighted", None, 0.7, False), ("intersection", None, 0.5, False)],
+)  # fmt: skip
+def test_arbitrations_combine_the_same_votes(arbitration, weights, quota, admitted):
+    ensemble = Ensemble(_members(), arbitration, weights=weights, quota=quota, tolerance=1)
+    record = ensemble.evaluate(FIVE, ObserverState())
+    assert ensemble.votes(record) == {"short": False, "medium": True, "long": True}
+    assert record.admissible is admitted
+    assert record.reason == ("admissible" if admitted else "deviation")
+    assert [a.overlay for a in record.assessments] == ["short.short", "medium.medium",
+                                                       "long.long"]  # fmt: skip
+    assert set(record.features) == {"short.length", "medium.length", "long.length"}
+
+
+def test_disagreement_is_a_risk_signal_that_falls_back_to_unsure():
+    ensemble = Ensemble(_members())
+    record = ensemble.step(lambda state, feedback: FIVE, ObserverState())
+    assert (record.reason, record.fallback, record.released) == ("disagreement", "unsure",
+                                                                 UNSURE.text)  # fmt: skip
+    assert record.candidates[0].reason == "disagreement"
+    assert TurnRecord.from_json(record.to_json()) == record
+
+
+def test_disagreement_regenerates_within_the_budget_and_unanimity_is_released():
+    replies = iter([FIVE, "Hi there."])
+    record = Ensemble(_members(), budget=1).step(lambda s, f: next(replies), ObserverState())
+    assert (record.reason, record.released) == ("released", "Hi there.")
+    assert record.feedback[0].descriptors[-1] == "the observers disagree"
+
+
+def test_a_weighted_three_to_one_split_passes_the_default_tolerance():
+    ensemble = Ensemble(_members(), "weighted", weights={"medium": 2})
+    record = ensemble.step(lambda state, feedback: FIVE, ObserverState())
+    assert (record.reason, record.released) == ("released", FIVE.text)
+
+
+def test_an_ensemble_member_that_raises_fails_safe():
+    class Broken(Overlay):
+        kind, name = "prohibitory", "broken"
+
+        def assess(self, features, candidate, state):
+            raise RuntimeError("boom")
+
+    members = {**_members(), "broken": Observer(overlays=[Broken()])}
+    record = Ensemble(members).step(lambda state, feedback: FIVE, ObserverState())
+    assert (record.reason, record.fallback) == ("overlay_error", "default")
+    assert "RuntimeError('boom')" in record.notes[0]
+
+
+def test_bad_arbitrations_and_ensembles_are_refused_with_the_choices():
+    with pytest.raises(ValueError, match="unknown arbitration 'vote': choose one of majority, "
+                                         "weighted, intersection"):  # fmt: skip
+        Ensemble(_members(), "vote")
+    with pytest.raises(ValueError, match="unknown arbitration ''"):
+        Arbitration.of("")
+    with pytest.raises(ObserverError, match="at least two observers named without dots"):
+        Ensemble({"only": Observer()})
+    with pytest.raises(ObserverError, match=r"must be > 0 and name members \(short, medium"):
+        Ensemble(_members(), "weighted", weights={"tiny": 1})
+    with pytest.raises(ObserverError, match="must be > 0"):
+        Ensemble(_members(), "weighted", weights={"short": 0})
+    with pytest.raises(ValueError, match=r"quota must be in \[0, 1\), got 1"):
+        Ensemble(_members(), "weighted", quota=1)

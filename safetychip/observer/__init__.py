@@ -28,15 +28,16 @@ Contents
     Base policies.
 :class:`FilterOverlay`, :class:`ObserverFilter`
     The shield's filters as overlays, and the observer as a shield filter.
-:class:`Lookahead`, :class:`AdaptiveRigidity`
+:class:`Lookahead`, :class:`AdaptiveRigidity`, :class:`Ensemble`, :class:`Arbitration`
     Extensions: refuse what a rollout shows turning inadmissible; tighten ε as a margin
-    shrinks.
+    shrinks; observers that vote, a split falling back to :data:`UNSURE`.
 """
 
 from ._adaptive import AdaptiveRigidity
 from ._chip import FilterOverlay, ObserverFilter
 from ._extractors import OFFLINE, AdviceMarkers, Brevity, Length, QuestionRate, Repetition
 from ._fallback import Fallback, FallbackLibrary
+from ._ensemble import UNSURE, Arbitration, Ensemble
 from ._features import ContextValue, Extractor, FunctionExtractor, extractor
 from ._kinds import PermissiveOverlay, ProhibitoryOverlay, TransferOverlay
 from ._lookahead import MAX_HORIZON, Lookahead
@@ -48,7 +49,7 @@ from ._state import FEEDBACK, Candidate, Feedback, ObserverState, Utterance
 
 __all__ = [
     "CANDIDATE_REASONS", "FAIL_SAFE", "FEEDBACK", "KINDS", "OFFLINE", "REASONS",
-    "MAX_HORIZON", "AdaptiveRigidity", "Lookahead",
+    "MAX_HORIZON", "UNSURE", "AdaptiveRigidity", "Arbitration", "Ensemble", "Lookahead",
     "AdviceMarkers", "Assessment", "Brevity", "Candidate", "CandidateRecord", "ChatPolicy",
     "Condition", "ContextValue", "Extractor", "Fallback", "FallbackLibrary", "Feedback",
     "FilterOverlay", "FunctionExtractor", "Length", "Observer", "ObserverFilter",
