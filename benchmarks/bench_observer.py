@@ -9,7 +9,8 @@ prohibitory, one conditional prohibitory, a transfer, a permission), evaluates 2
 candidates of 5–60 words after a 20-turn history: ``observer.evaluate(candidate, state)``
 (features, assessments, decision). Then the Safety Chip as an overlay: the constraint monitor
 judging 2,000 previewed proposals inside an observer, against the monitor filter directly.
-Not included: embedding-based drift (not built yet).
+Then the small-talk drift study of 50 turns, without and with the observer (target ≤ 10 s).
+Not included: embedding-based drift (MiniLM).
 
 Prints the median and the worst time of each.
 """
@@ -35,6 +36,7 @@ from safetychip.observer import (
     ProhibitoryOverlay,
     TransferOverlay,
 )  # fmt: skip
+from safetychip.observer._studies import smalltalk_study
 from safetychip.shield import MonitorFilter, Proposal
 
 WORDS = ("you should try a short walk today is it sunny the weather looks nice how was your "
@@ -103,6 +105,8 @@ def main() -> None:
     _report("monitor filter as an overlay (observer.evaluate)", _times(
         lambda p: chip.evaluate(Candidate(p.action, payload=p), chip_state),
         proposals))  # fmt: skip
+    _report("small-talk drift study, 50 turns (both runs)",
+            _times(lambda _: smalltalk_study(turns=50), range(5)))  # fmt: skip
 
 
 if __name__ == "__main__":

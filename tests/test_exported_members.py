@@ -132,6 +132,7 @@ SUBPACKAGES: dict[str, set[str]] = {
         "smallest_conflict", "trace_from_json", "write_constraints", "write_trace"
     },
     "observer": {
+        "AFFECT_SCORES", "Affect", "Consecutive", "RunningMean", "Specificity", "TopicDrift",
         "CANDIDATE_REASONS", "FAIL_SAFE", "FEEDBACK", "KINDS", "OFFLINE", "REASONS",
         "MAX_HORIZON", "UNSURE", "AdaptiveRigidity", "Arbitration", "Ensemble", "Lookahead",
         "AdviceMarkers", "Assessment", "Brevity", "Candidate", "CandidateRecord", "ChatPolicy",

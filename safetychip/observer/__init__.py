@@ -16,7 +16,9 @@ Contents
     What the observer sees and hands back.
 :class:`Extractor`, :func:`extractor`, :class:`ContextValue`, and the offline ones
     :class:`Length`, :class:`Brevity`, :class:`QuestionRate`, :class:`AdviceMarkers`,
-    :class:`Repetition` (:data:`OFFLINE`).
+    :class:`Repetition` (:data:`OFFLINE`); :class:`Specificity`, :class:`Affect` (VADER,
+    extra ``affect``); over the trajectory :class:`RunningMean`, :class:`Consecutive` and
+    :class:`TopicDrift` (MiniLM, extra ``embeddings``).
 :class:`Overlay`, :class:`Assessment`, :class:`Condition`, :data:`KINDS`
     The overlays' interface; :class:`ProhibitoryOverlay`, :class:`TransferOverlay`,
     :class:`PermissiveOverlay`.
@@ -35,6 +37,7 @@ Contents
 
 from ._adaptive import AdaptiveRigidity
 from ._chip import FilterOverlay, ObserverFilter
+from ._content import AFFECT_SCORES, Affect, Specificity
 from ._extractors import OFFLINE, AdviceMarkers, Brevity, Length, QuestionRate, Repetition
 from ._fallback import Fallback, FallbackLibrary
 from ._ensemble import UNSURE, Arbitration, Ensemble
@@ -46,8 +49,10 @@ from ._overlay import KINDS, Assessment, Condition, Overlay
 from ._policy import ChatPolicy, Policy, as_policy
 from ._record import CANDIDATE_REASONS, FAIL_SAFE, REASONS, CandidateRecord, TurnRecord
 from ._state import FEEDBACK, Candidate, Feedback, ObserverState, Utterance
+from ._trajectory import Consecutive, RunningMean, TopicDrift
 
 __all__ = [
+    "AFFECT_SCORES", "Affect", "Consecutive", "RunningMean", "Specificity", "TopicDrift",
     "CANDIDATE_REASONS", "FAIL_SAFE", "FEEDBACK", "KINDS", "OFFLINE", "REASONS",
     "MAX_HORIZON", "UNSURE", "AdaptiveRigidity", "Arbitration", "Ensemble", "Lookahead",
     "AdviceMarkers", "Assessment", "Brevity", "Candidate", "CandidateRecord", "ChatPolicy",
