@@ -123,7 +123,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "SceneGraph", "SceneObject", "VERBS", "WordEmbedder", "check_command", "command_verb",
         "scene_similarity", "SEEDS", "acted_object", "cluster_episodes", "decay", "load_seeds",
         "rule_pattern", "split_rule", "FAMILIES", "SAFE", "SCENARIOS", "UNSAFE", "Scenario",
-        "interaction_stream", "load_scenarios", "make_scenarios"
+        "interaction_stream", "load_scenarios", "make_scenarios", "MemoryStore", "PostgresStore",
+        "open_store"
     },
     "monitor": {
         "Constraint", "Monitor", "Specification", "StateChange", "Status", "Verdict",
@@ -134,7 +135,8 @@ SUBPACKAGES: dict[str, set[str]] = {
     "observer": {
         "AFFECT_SCORES", "Affect", "Consecutive", "RunningMean", "Specificity", "TopicDrift",
         "CANDIDATE_REASONS", "FAIL_SAFE", "FEEDBACK", "KINDS", "OFFLINE", "REASONS",
-        "MAX_HORIZON", "UNSURE", "AdaptiveRigidity", "Arbitration", "Ensemble", "Lookahead",
+        "DECISIONS", "MAX_HORIZON", "SIGNALS", "UNSURE", "Activity", "AdaptiveRigidity",
+        "Arbitration", "Decision", "Ensemble", "Lookahead", "Supervisor",
         "AdviceMarkers", "Assessment", "Brevity", "Candidate", "CandidateRecord", "ChatPolicy",
         "Condition", "ContextValue", "Extractor", "Fallback", "FallbackLibrary", "Feedback",
         "FilterOverlay", "FunctionExtractor", "Length", "Observer", "ObserverFilter",

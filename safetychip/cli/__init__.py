@@ -15,6 +15,7 @@ reproduce   regenerate the files under ``figures/`` that the registered steps pr
 translate   English constraints to grounded formulas (:mod:`safetychip.cli.translate`)
 explain     why a recorded rollout's action was refused (:mod:`safetychip.cli.explain`)
 experiment  a slice of the agents' grid (:mod:`safetychip.cli.experiment`)
+memory      episodic safety memory: check, add, consolidate, override (:mod:`safetychip.cli.memory`)
 ==========  ===============================================================================
 
 Exit status: 0 success; 1 ``monitor`` only, some verdict was a violation or an abort; 2 bad
@@ -83,6 +84,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "safetychip.cli.translate",
     "safetychip.cli.explain",
     "safetychip.cli.experiment",
+    "safetychip.cli.memory",
 )
 
 #: The core: always there, light to import.

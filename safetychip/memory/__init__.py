@@ -6,7 +6,9 @@
     Rule              ⟨verb × class or attribute → block, θ⟩, matched with the lexicon VERBS
     SceneGraph        objects (class, attributes) and relations; scene_similarity
     MemoryConfig      alpha, delta_ep, delta_sem; consolidation, capacity, overrides, decay
+    MemoryStore       what the backends share; open_store picks one from a path or URL
     SQLiteStore       one WAL file; an episode is stored whole or not at all
+    PostgresStore     one PostgreSQL database a fleet of robots shares (memory-postgres extra)
     EpisodicMemory    add, check -> MemoryDecision (the episode or rule, scores, alternative);
                       seed, report_harm, record, consolidate, override
     MemoryFilter      the memory as a shield filter: refuses with the safe alternative,
@@ -37,6 +39,7 @@ from ._episode import (
 from ._filter import MemoryFilter
 from ._lifecycle import SEEDS, cluster_episodes, decay, load_seeds, rule_pattern, split_rule
 from ._memory import EpisodicMemory
+from ._postgres import PostgresStore
 from ._scenarios import (
     FAMILIES,
     SAFE,
@@ -49,7 +52,7 @@ from ._scenarios import (
 )
 from ._scene import SCENE_WEIGHTS, SceneGraph, SceneObject, scene_similarity
 from ._stand_in import WordEmbedder
-from ._store import FORMAT, SQLiteStore
+from ._store import FORMAT, MemoryStore, SQLiteStore, open_store
 
 __all__ = [
     "ALTERNATIVES",
@@ -67,6 +70,8 @@ __all__ = [
     "MemoryConfig",
     "MemoryDecision",
     "MemoryFilter",
+    "MemoryStore",
+    "PostgresStore",
     "Rule",
     "SQLiteStore",
     "SceneGraph",
@@ -83,6 +88,7 @@ __all__ = [
     "load_scenarios",
     "load_seeds",
     "make_scenarios",
+    "open_store",
     "rule_pattern",
     "scene_similarity",
     "split_rule",

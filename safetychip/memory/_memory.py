@@ -46,20 +46,21 @@ False
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from types import TracebackType
 from typing import Any, TypeVar
 
 import numpy as np
 
-from ..errors import MemoryStoreError
 from ..llm import Embedder
 from ._config import MemoryConfig
 from ._decision import MemoryDecision
 from ._episode import Episode, Rule, check_command
 from ._lifecycle import SEEDS, cluster_episodes, decay, load_seeds, rule_pattern, split_rule
 from ._scene import SceneGraph, scene_similarity
-from ._store import SQLiteStore
+from ._store import MemoryStore, open_store
 
 __all__ = ["EpisodicMemory"]
 
@@ -67,12 +68,14 @@ _Item = TypeVar("_Item", Episode, Rule)
 
 
 class EpisodicMemory:
-    """Episodes and rules in an SQLite file, and the check of a command against them.
+    """Episodes and rules in a store, and the check of a command against them.
 
     Parameters
     ----------
-    path : str or path-like
-        The memory file (``":memory:"``, the default, keeps nothing).
+    path : str, path-like or MemoryStore
+        The memory file (``":memory:"``, the default, keeps nothing), a ``postgresql://``
+        URL of a memory a fleet shares (:class:`~safetychip.memory.PostgresStore`), or a
+        store.
     embedder : Embedder
         Encodes commands; its vectors are stored with each episode.
     config : MemoryConfig, optional
@@ -81,10 +84,13 @@ class EpisodicMemory:
     Raises
     ------
     MemoryStoreError
-        If the file is unusable, or holds vectors of another embedding model.
+        If the store is unusable, or holds vectors of another embedding model. A store
+        that fails while writing (a PostgreSQL server gone away) leaves the memory as it was
+        before the call: retry the call once the store is back.
     """
 
-    def __init__(self, path: str | os.PathLike[str] = ":memory:", *, embedder: Embedder,
+    def __init__(self, path: str | os.PathLike[str] | MemoryStore = ":memory:", *,
+                 embedder: Embedder,
                  config: MemoryConfig | None = None) -> None:  # fmt: skip
         if not isinstance(embedder, Embedder):
             raise TypeError(
@@ -93,16 +99,13 @@ class EpisodicMemory:
             )
         self.embedder = embedder
         self.config = config or MemoryConfig()
-        self.store = SQLiteStore(path)
+        self.store = open_store(path)
         episodes, models, vectors = self.store.load_episodes()
         foreign = sorted(set(models) - {embedder.name})
         if foreign:
             self.store.close()
-            raise MemoryStoreError(
-                f"memory file {self.store.path!r} holds vectors of {', '.join(foreign)}, not "
-                f"of {embedder.name}: open it with the same embedder",
-                self.store.path,
-            )
+            raise self.store.error(f"holds vectors of {', '.join(foreign)}, not of "
+                                   f"{embedder.name}: open it with the same embedder")  # fmt: skip
         self._episodes = episodes
         self._rows = vectors
         self._matrix: np.ndarray | None = None
@@ -140,7 +143,7 @@ class EpisodicMemory:
         The episode and the archiving it causes are one transaction.
         """
         vector = self.embedder.encode([episode.command])[0]
-        with self.store.transaction():
+        with self._transaction():
             stored = self.store.add_episode(episode, vector, self.embedder.name)
             self._episodes.append(stored)
             self._rows.append(vector)
@@ -160,7 +163,7 @@ class EpisodicMemory:
         ...     memory.check("grab the kitchen knife by the blade").blocked
         True
         """
-        with self.store.transaction():
+        with self._transaction():
             return [self.add(episode) for episode in load_seeds(path)]
 
     def report_harm(self, command: str, scene: SceneGraph | None, harm: str,
@@ -192,7 +195,7 @@ class EpisodicMemory:
         <Episode e1 'lift the kettle': burn, model 0.6>
         2
         """
-        with self.store.transaction():
+        with self._transaction():
             episode = None if harm is None else self.report_harm(command, scene, harm, source)
             count = self.store.interactions + 1
             self.store.set_interactions(count)
@@ -215,7 +218,7 @@ class EpisodicMemory:
                                     similarity=config.cluster_similarity,
                                     min_size=config.min_cluster)  # fmt: skip
         learned: dict[str, Rule] = {}
-        with self.store.transaction():
+        with self._transaction():
             for cluster in clusters:
                 members = [episodes[j] for j in cluster]
                 pattern = rule_pattern(members)
@@ -273,7 +276,7 @@ class EpisodicMemory:
                              "override a decision of this memory's check")  # fmt: skip
         item, factor = items[item_id], self.config.override_factor
         example = (decision.command, scene or SceneGraph())
-        with self.store.transaction():
+        with self._transaction():
             self.store.add_negative(item_id, *example)
             self._negatives.setdefault(item_id, []).append(example)
             final = len(self._negatives[item_id]) >= self.config.split_after
@@ -292,6 +295,21 @@ class EpisodicMemory:
             children = split_rule(item, positives, self._negatives[item_id],
                                   total=max(len(self.live), 1))  # fmt: skip
             return [self._put(lowered), *(self.add_rule(r) for r in children)]
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """The store's transaction; on an error the store rolled back, and so does the memory
+        (its episodes, vectors, rules and negative examples are restored)."""
+        saved = (list(self._episodes), list(self._rows), list(self._rules),
+                 {k: list(v) for k, v in self._negatives.items()})  # fmt: skip
+        try:
+            with self.store.transaction():
+                yield
+        except BaseException:
+            self._episodes, self._rows, self._rules, self._negatives = saved
+            self._matrix = None
+            self._weights.clear()
+            raise
 
     def _put(self, item: _Item) -> _Item:
         """Store the changed *item* in place of the one of its id."""

@@ -1,0 +1,231 @@
+"""``safetychip memory``: check commands against an episodic safety memory, and grow it.
+
+Registered in :data:`safetychip.cli.COMMAND_MODULES`; the memory is imported in ``run``.
+
+Examples
+--------
+>>> import os, tempfile
+>>> from safetychip.cli import main
+>>> db = os.path.join(tempfile.mkdtemp(), "memory.db")
+>>> main(["memory", "add", "push the vase off the table", "--harm", "breakage", "--db", db])
+... # doctest: +ELLIPSIS
+{"added": [{"command": "push the vase off the table", ...}], "embedder": {...}}
+0
+>>> main(["memory", "check", "push the vase off the table", "--db", db])  # doctest: +ELLIPSIS
+{"blocked": true, "command": "push the vase off the table", "by": "episode", ...}
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+from ._common import EXIT_INPUT, EXIT_OK, STDIN, Command, InputError, dump, error, json_type
+
+__all__ = ["COMMANDS"]
+
+#: The embedders ``--embedder`` offers: the word stand-in needs nothing, MiniLM needs the
+#: ``embeddings`` extra.
+EMBEDDERS = ("words", "minilm")
+
+
+def _common(p: argparse.ArgumentParser, *, scene: bool = True) -> None:
+    p.add_argument("--db", required=True, metavar="FILE",
+                   help="the memory: an SQLite file, or a postgresql:// URL")  # fmt: skip
+    p.add_argument("--embedder", choices=EMBEDDERS, default="words",
+                   help="how commands are encoded: 'words', a deterministic offline stand-in "
+                   "(the default), or 'minilm' (all-MiniLM-L6-v2, the embeddings extra); a "
+                   "memory is read with the embedder that wrote it")  # fmt: skip
+    if scene:
+        p.add_argument("--scene", metavar="SCENE.json",
+                       help='the scene graph: {"objects": [{"id", "class", "attributes"}], '
+                       '"relations": [[subject, relation, object]]}')  # fmt: skip
+
+
+def _configure(p: argparse.ArgumentParser) -> None:
+    sub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    check = sub.add_parser(
+        "check", help="whether a command is blocked (batch: JSON lines on stdin)"
+    )
+    check.add_argument("command", nargs="?", default=STDIN, metavar="COMMAND",
+                       help="the command; omit it or give '-' for batch mode: each stdin line "
+                       'is a JSON string or {"command": ..., "scene": {...}}')  # fmt: skip
+    check.add_argument("--include-archived", action="store_true",
+                       help="archived episodes count too")  # fmt: skip
+    _common(check)
+    add = sub.add_parser("add", help="store an unsafe episode (or the seed violations)")
+    add.add_argument("command", nargs="?", metavar="COMMAND", help="the command that caused harm")
+    add.add_argument("--harm", help="the harm type (breakage, collision, cut, burn, crush, spill)")
+    add.add_argument("--source", default="sensor", help="who detected it: sensor (default), "
+                     "person or model; it sets the confidence")  # fmt: skip
+    add.add_argument("--seeds", action="store_true",
+                     help="instead of COMMAND, add the ten seed violations")  # fmt: skip
+    _common(add)
+    consolidate = sub.add_parser("consolidate", help="write rules for clusters of episodes")
+    _common(consolidate, scene=False)
+    override = sub.add_parser("override", help="a person overrides the block of a command")
+    override.add_argument("command", metavar="COMMAND", help="the blocked command that was fine")
+    _common(override)
+
+
+def _memory(args: argparse.Namespace, *, create: bool = False) -> Any:
+    from ..memory import EpisodicMemory, WordEmbedder
+
+    url = args.db.startswith(("postgresql://", "postgres://"))
+    if not create and not url and not os.path.exists(args.db):
+        raise InputError(f"{args.db}: no such memory file; create it with "
+                         "`safetychip memory add ... --db FILE`")  # fmt: skip
+    if args.embedder == "minilm":
+        from ..llm import MiniLMEmbedder
+
+        return EpisodicMemory(args.db, embedder=MiniLMEmbedder())
+    return EpisodicMemory(args.db, embedder=WordEmbedder())
+
+
+def _scene(path: str | None) -> Any:
+    if path is None:
+        return None
+    try:
+        with open(path, encoding="utf-8") as file:
+            data = json.load(file)
+    except json.JSONDecodeError as err:
+        raise InputError(f"{path}: not valid JSON: {err.msg} at line {err.lineno}") from None
+    return _scene_of(data, path)
+
+
+def _scene_of(data: Any, where: str) -> Any:
+    from ..memory import SceneGraph
+
+    if not isinstance(data, dict):
+        raise InputError(f'{where}: a scene must be an object {{"objects": [...]}}, got '
+                         f"{json_type(data)}")  # fmt: skip
+    try:
+        return SceneGraph.from_dict(data)
+    except ValueError as err:
+        raise InputError(f"{where}: {err}") from None
+
+
+def _embedder(memory: Any) -> dict[str, Any]:
+    from ..memory import WordEmbedder
+
+    return {"name": memory.embedder.name, "stand_in": isinstance(memory.embedder, WordEmbedder)}
+
+
+def _check(args: argparse.Namespace) -> int:
+    with _memory(args) as memory:
+        if args.command != STDIN:
+            decision = memory.check(args.command, _scene(args.scene),
+                                    include_archived=args.include_archived)  # fmt: skip
+            dump({**decision.to_dict(), "embedder": _embedder(memory)})
+            return EXIT_OK
+        default, failed = _scene(args.scene), 0
+        for n, line in enumerate(sys.stdin, 1):
+            if not line.strip():
+                continue
+            try:
+                command, scene = _batch_line(line, n, default)
+                decision = memory.check(command, scene, include_archived=args.include_archived)
+            except ValueError as err:
+                failed += 1
+                dump({"line": n, "error": str(err)})
+                error("memory", f"<stdin>:{n}: {err}")
+                continue
+            dump({"line": n, **decision.to_dict(), "embedder": _embedder(memory)})
+    return EXIT_INPUT if failed else EXIT_OK
+
+
+def _batch_line(line: str, n: int, default: Any) -> tuple[str, Any]:
+    """The command and scene of batch line *n* (the ``--scene`` one when it has none)."""
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as err:
+        raise InputError(f"not valid JSON: {err.msg} at column {err.colno}") from None
+    if isinstance(record, str):
+        return record, default
+    if not isinstance(record, dict) or "command" not in record:
+        raise InputError('a line must be a JSON string or {"command": ..., "scene": {...}}, '
+                         f"got {json_type(record)}")  # fmt: skip
+    scene = record.get("scene")
+    return record["command"], default if scene is None else _scene_of(scene, f"<stdin>:{n}")
+
+
+def _add(args: argparse.Namespace) -> int:
+    from ..memory import Episode, SceneGraph
+
+    if args.seeds == (args.command is not None):
+        raise InputError("give either COMMAND (with --harm) or --seeds")
+    with _memory(args, create=True) as memory:
+        if args.seeds:
+            added = memory.seed()
+        else:
+            if args.harm is None:
+                raise InputError(f"{args.command!r}: --harm is required (breakage, collision, "
+                                 "cut, burn, crush or spill)")  # fmt: skip
+            added = [memory.add(Episode(args.command, _scene(args.scene) or SceneGraph(),
+                                        args.harm, source=args.source))]  # fmt: skip
+        dump({"added": [e.to_dict() for e in added], "embedder": _embedder(memory)})
+    return EXIT_OK
+
+
+def _consolidate(args: argparse.Namespace) -> int:
+    with _memory(args) as memory:
+        rules = memory.consolidate()
+        dump({"rules": [r.to_dict() for r in rules], "live": len(memory.live),
+              "episodes": len(memory.episodes), "embedder": _embedder(memory)})  # fmt: skip
+    return EXIT_OK
+
+
+def _override(args: argparse.Namespace) -> int:
+    with _memory(args) as memory:
+        scene = _scene(args.scene)
+        decision = memory.check(args.command, scene)
+        if not decision.blocked:
+            raise InputError(f"{args.command!r} is not blocked by {args.db}: only a block can "
+                             "be overridden (run `safetychip memory check` first)")  # fmt: skip
+        changed = memory.override(decision, scene)
+        dump({"decision": decision.to_dict(), "changed": [c.to_dict() for c in changed],
+              "embedder": _embedder(memory)})  # fmt: skip
+    return EXIT_OK
+
+
+_ACTIONS = {"check": _check, "add": _add, "consolidate": _consolidate, "override": _override}
+
+
+def _run(args: argparse.Namespace) -> int:
+    return _ACTIONS[args.action](args)
+
+
+_EPILOG = """\
+Each action prints one JSON object ("embedder" says which embedder encoded the commands, and
+"stand_in": true for the deterministic word stand-in). check prints the decision: blocked,
+by ("episode" or "rule"), the nearest episode, the best rule, the scores (text, scene,
+episodic, rule), the reason and the safe alternative; batch mode prints one per line, with
+"line", and {"line": N, "error": ...} for a bad line. add prints the stored episodes,
+consolidate the rules written, override the decision and what changed.
+
+exit status: 0 done (whether or not the command is blocked); 2 bad input (batch: a line
+failed), a missing or unusable memory, or an override of a command that is not blocked
+
+examples:
+  safetychip memory add --seeds --db memory.db
+  safetychip memory check "push the glass vase" --scene kitchen.json --db memory.db
+  printf '"push the vase"\\n{"command": "walk"}\\n' | safetychip memory check --db memory.db
+  safetychip memory override "push the wooden chair" --scene room.json --db memory.db
+"""
+
+COMMANDS = (
+    Command(
+        "memory",
+        "episodic safety memory: check commands, add episodes, consolidate, override (JSON)",
+        _configure,
+        _run,
+        epilog=_EPILOG,
+        description="Check commands against the unsafe episodes and rules of an episodic\n"
+        "safety memory (an SQLite file or a postgresql:// URL), and grow it: add episodes,\n"
+        "consolidate them into rules, record a person's override of a block.",
+    ),
+)
