@@ -135,8 +135,7 @@ SUBPACKAGES: dict[str, set[str]] = {
     "observer": {
         "AFFECT_SCORES", "Affect", "Consecutive", "RunningMean", "Specificity", "TopicDrift",
         "CANDIDATE_REASONS", "FAIL_SAFE", "FEEDBACK", "KINDS", "OFFLINE", "REASONS",
-        "DECISIONS", "MAX_HORIZON", "SIGNALS", "UNSURE", "Activity", "AdaptiveRigidity",
-        "Arbitration", "Decision", "Ensemble", "Lookahead", "Supervisor",
+        "MAX_HORIZON", "UNSURE", "AdaptiveRigidity", "Arbitration", "Ensemble", "Lookahead",
         "AdviceMarkers", "Assessment", "Brevity", "Candidate", "CandidateRecord", "ChatPolicy",
         "Condition", "ContextValue", "Extractor", "Fallback", "FallbackLibrary", "Feedback",
         "FilterOverlay", "FunctionExtractor", "Length", "Observer", "ObserverFilter",
