@@ -135,7 +135,8 @@ SUBPACKAGES: dict[str, set[str]] = {
     "observer": {
         "AFFECT_SCORES", "Affect", "Consecutive", "RunningMean", "Specificity", "TopicDrift",
         "CANDIDATE_REASONS", "FAIL_SAFE", "FEEDBACK", "KINDS", "OFFLINE", "REASONS",
-        "MAX_HORIZON", "UNSURE", "AdaptiveRigidity", "Arbitration", "Ensemble", "Lookahead",
+        "DECISIONS", "MAX_HORIZON", "SIGNALS", "UNSURE", "Activity", "AdaptiveRigidity",
+        "Arbitration", "Decision", "Ensemble", "Lookahead", "Supervisor",
         "AdviceMarkers", "Assessment", "Brevity", "Candidate", "CandidateRecord", "ChatPolicy",
         "Condition", "ContextValue", "Extractor", "Fallback", "FallbackLibrary", "Feedback",
         "FilterOverlay", "FunctionExtractor", "Length", "Observer", "ObserverFilter",

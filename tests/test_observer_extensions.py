@@ -1,30 +1,41 @@
 """The grounded observer's extensions: lookahead, adaptive rigidity, ensembles with
 arbitration, the hierarchical supervisor, and the episodic memory as an overlay."""
 
+import json
+import subprocess
+import sys
+
 import pytest
 
 from safetychip.errors import ObserverError
+from safetychip.memory import Episode, EpisodicMemory, MemoryFilter, WordEmbedder
 from safetychip.observer import (
     MAX_HORIZON,
     UNSURE,
+    Activity,
     AdaptiveRigidity,
     AdviceMarkers,
     Arbitration,
     Candidate,
     Condition,
     ContextValue,
+    Decision,
     Ensemble,
     Fallback,
     FallbackLibrary,
+    FilterOverlay,
     Length,
     Lookahead,
     Observer,
+    ObserverFilter,
     ObserverState,
     Overlay,
     ProhibitoryOverlay,
+    Supervisor,
     TransferOverlay,
     TurnRecord,
 )
+from safetychip.shield import Proposal
 
 # -- lookahead --------------------------------------------------------------------------------
 
@@ -234,3 +245,127 @@ def test_bad_arbitrations_and_ensembles_are_refused_with_the_choices():
         Ensemble(_members(), "weighted", weights={"short": 0})
     with pytest.raises(ValueError, match=r"quota must be in \[0, 1\), got 1"):
         Ensemble(_members(), "weighted", quota=1)
+
+
+# -- hierarchy --------------------------------------------------------------------------------
+
+
+def _supervisor(**kwargs):
+    """Small talk, breathing and a creative task, each replying with its own line."""
+    return Supervisor({name: Activity(Observer(), lambda state, feedback, line=line: line)
+                       for name, line in (("small_talk", "How was lunch?"),
+                                          ("breathing", "Breathe in with me."),
+                                          ("creative", "Shall we draw a dragon?"))},
+                      **kwargs)  # fmt: skip
+
+
+def _run(supervisor, signals):
+    state = ObserverState()
+    for given in signals:
+        state.context = dict(given)
+        supervisor.step(state)
+    return [(d.decision, d.activity) for d in supervisor.records]
+
+
+SILENCE, REFUSAL, FIXATION = {"silence": True}, {"refusal": True}, {"fixation": True}
+
+
+@pytest.mark.parametrize(
+    ("signals", "expected"),
+    [
+        ([{}, SILENCE, SILENCE, SILENCE, SILENCE, {}],
+         [("engage", "small_talk"), ("silent", "small_talk"), ("silent", "small_talk"),
+          ("end", None), ("silent", None), ("engage", "small_talk")]),
+        ([REFUSAL, REFUSAL, REFUSAL, {}, REFUSAL, REFUSAL, REFUSAL, REFUSAL],
+         [("engage", "small_talk"), ("switch", "breathing"), ("engage", "breathing"),
+          ("engage", "breathing"), ("engage", "breathing"), ("switch", "creative"),
+          ("engage", "creative"), ("switch", "small_talk")]),
+        ([REFUSAL, REFUSAL, REFUSAL, REFUSAL, REFUSAL, REFUSAL, REFUSAL],
+         [("engage", "small_talk"), ("switch", "breathing"), ("engage", "breathing"),
+          ("switch", "creative"), ("engage", "creative"), ("end", None), ("silent", None)]),
+        ([FIXATION, FIXATION, FIXATION, {**SILENCE, **FIXATION}],
+         [("switch", "breathing"), ("switch", "creative"), ("switch", "small_talk"),
+          ("switch", "breathing")]),
+    ],
+    ids=["silences-end-then-resume", "refusals-switch", "all-refused-end", "fixation-cycles"],
+)  # fmt: skip
+def test_the_supervisor_is_a_deterministic_state_machine(signals, expected):
+    assert _run(_supervisor(), signals) == expected
+    assert _run(_supervisor(), signals) == expected
+
+
+def test_supervisor_decisions_are_recorded_with_the_activity_turn():
+    supervisor = _supervisor(silences=1)
+    _run(supervisor, [{}, REFUSAL, REFUSAL, SILENCE])
+    decisions = supervisor.records
+    assert [d.released for d in decisions] == ["How was lunch?", "How was lunch?",
+                                               "Breathe in with me.", None]  # fmt: skip
+    assert [d.why for d in decisions] == ["the student engages", "the student engages",
+                                          "2 refusals", "1 silences"]  # fmt: skip
+    assert all(Decision.from_dict(json.loads(d.to_json())) == d for d in decisions)
+    assert repr(supervisor) == ("<Supervisor small_talk → breathing → creative: at None, "
+                                "4 decisions>")  # fmt: skip
+    assert supervisor.reset().records == [] and supervisor.current == "small_talk"
+
+
+def test_a_bad_signal_keeps_the_supervisor_silent_and_says_why():
+    decision = _supervisor().step(ObserverState(context={"refusal": "maybe"}))
+    assert (decision.decision, decision.activity, decision.released) == (
+        "silent",
+        "small_talk",
+        None,
+    )
+    assert decision.why.startswith("fail safe: signal 'refusal' is 'maybe': set state.context")
+
+
+def test_an_engaged_activity_fails_safe_inside_its_observer():
+    supervisor = Supervisor({"chat": Activity(Observer(), lambda state, feedback: None)})
+    decision = supervisor.step(ObserverState())
+    assert decision.decision == "engage" and decision.record.reason == "no_candidate"
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "message"),
+    [({}, {}, "at least one activity"),
+     ({"a": None}, {"silences": 0}, "silences and refusals must be at least 1, got 0 and 2")],
+)  # fmt: skip
+def test_bad_supervisors_are_refused(args, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        Supervisor(args, **kwargs)
+
+
+# -- the episodic memory as an overlay (item 6) ---------------------------------------------
+
+
+def test_the_memory_inside_the_observer_refuses_as_the_memory_filter_directly():
+    with EpisodicMemory(embedder=WordEmbedder()) as memory:
+        memory.add(Episode("walk to hallway", harm="collision"))
+        memory.add(Episode("push the vase", harm="breakage"))
+        direct = MemoryFilter(memory)
+        observer = Observer(overlays=[FilterOverlay(MemoryFilter(memory))])
+        through, refused = ObserverFilter(observer), []
+        for action in ["walk to hallway", "push the vase", "walk to kitchen", "open fridge",
+                       "done"]:  # fmt: skip
+            proposal = Proposal(action)
+            expected, got = direct.judge(proposal, {}, ()), through.judge(proposal, {}, ())
+            assert got.admitted is expected.admitted
+            assert got == expected if not expected.admitted else got.filter == "observer"
+            refused += [] if expected.admitted else [action]
+            record = observer.evaluate(Candidate(action, payload=proposal), ObserverState())
+            assert record.admissible is expected.admitted
+            assert record.assessments[0].judgement == expected
+        assert refused == ["walk to hallway", "push the vase"]
+        turn = observer.step(lambda state, feedback: Candidate("push the vase",
+                                                               payload=Proposal("push the vase")),
+                             ObserverState())  # fmt: skip
+        assert (turn.reason, turn.source) == ("empty", "fallback")
+        refusal = turn.candidates[0].assessments[0]
+        assert refusal.overlay == "memory" and refusal.judgement.constraints == ("e2",)
+        assert refusal.descriptor == refusal.judgement.reason
+
+
+def test_the_observer_package_does_not_import_the_memory():
+    code = "import sys, safetychip.observer; print('safetychip.memory' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)  # fmt: skip
+    assert done.stdout.strip() == "False"

@@ -33,15 +33,18 @@ Contents
 :class:`Lookahead`, :class:`AdaptiveRigidity`, :class:`Ensemble`, :class:`Arbitration`
     Extensions: refuse what a rollout shows turning inadmissible; tighten ε as a margin
     shrinks; observers that vote, a split falling back to :data:`UNSURE`.
+:class:`Supervisor`, :class:`Activity`, :class:`Decision`
+    Activity-level observers under a supervisor: engage, stay silent, end or switch.
 """
 
 from ._adaptive import AdaptiveRigidity
 from ._chip import FilterOverlay, ObserverFilter
 from ._content import AFFECT_SCORES, Affect, Specificity
+from ._ensemble import UNSURE, Arbitration, Ensemble
 from ._extractors import OFFLINE, AdviceMarkers, Brevity, Length, QuestionRate, Repetition
 from ._fallback import Fallback, FallbackLibrary
-from ._ensemble import UNSURE, Arbitration, Ensemble
 from ._features import ContextValue, Extractor, FunctionExtractor, extractor
+from ._hierarchy import DECISIONS, SIGNALS, Activity, Decision, Supervisor
 from ._kinds import PermissiveOverlay, ProhibitoryOverlay, TransferOverlay
 from ._lookahead import MAX_HORIZON, Lookahead
 from ._observer import Observer
@@ -54,7 +57,8 @@ from ._trajectory import Consecutive, RunningMean, TopicDrift
 __all__ = [
     "AFFECT_SCORES", "Affect", "Consecutive", "RunningMean", "Specificity", "TopicDrift",
     "CANDIDATE_REASONS", "FAIL_SAFE", "FEEDBACK", "KINDS", "OFFLINE", "REASONS",
-    "MAX_HORIZON", "UNSURE", "AdaptiveRigidity", "Arbitration", "Ensemble", "Lookahead",
+    "DECISIONS", "MAX_HORIZON", "SIGNALS", "UNSURE", "Activity", "AdaptiveRigidity",
+    "Arbitration", "Decision", "Ensemble", "Lookahead", "Supervisor",
     "AdviceMarkers", "Assessment", "Brevity", "Candidate", "CandidateRecord", "ChatPolicy",
     "Condition", "ContextValue", "Extractor", "Fallback", "FallbackLibrary", "Feedback",
     "FilterOverlay", "FunctionExtractor", "Length", "Observer", "ObserverFilter",
