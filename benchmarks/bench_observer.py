@@ -7,8 +7,9 @@ An observer with every offline extractor (length, brevity, question rate, advice
 repetition against the last 3 agent turns) and a context value, and five overlays (two
 prohibitory, one conditional prohibitory, a transfer, a permission), evaluates 2,000
 candidates of 5–60 words after a 20-turn history: ``observer.evaluate(candidate, state)``
-(features, assessments, decision). Then the Safety Chip as an overlay: the constraint monitor
-judging 2,000 previewed proposals inside an observer, against the monitor filter directly.
+(features, assessments, decision), and the same through a majority ensemble of three such
+observers. Then the Safety Chip as an overlay: the constraint monitor judging 2,000 previewed
+proposals inside an observer, against the monitor filter directly.
 Then the small-talk drift study of 50 turns, without and with the observer (target ≤ 10 s).
 Not included: embedding-based drift (MiniLM).
 
@@ -29,6 +30,7 @@ from safetychip.observer import (
     Candidate,
     Condition,
     ContextValue,
+    Ensemble,
     FilterOverlay,
     Observer,
     ObserverState,
@@ -86,6 +88,11 @@ def main() -> None:
     _report(
         "observer.evaluate, offline extractors",
         _times(lambda c: observer.evaluate(c, state), candidates),
+    )
+    ensemble = Ensemble({"a": observer, "b": observer, "c": observer})
+    _report(
+        "ensemble of three observers (majority)",
+        _times(lambda c: ensemble.evaluate(c, state), candidates),
     )
 
     constraints = ["G !a", "!b W c", "F d", "G (e -> F !e)"]
