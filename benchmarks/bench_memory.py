@@ -20,6 +20,10 @@ Then one consolidation of 100 episodes (the first 100 stored commands, each in o
 ``memory.consolidate()``, clustering, patterns, rule writes and episode updates (target
 ≤ 1 s), five times on fresh memories.
 
+Then the evaluation (``run_memory_evaluation``: three conditions, overrides off and on, over
+the 200-interaction stream and the 50 scenarios), with the word stand-in and with MiniLM,
+five times each, and MiniLM's table.
+
 Prints the median and the worst time of each.
 """
 
@@ -33,8 +37,16 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from safetychip.experiments import memory_table
 from safetychip.llm import Embedder, MiniLMEmbedder
-from safetychip.memory import Episode, EpisodicMemory, Rule, SceneGraph, SceneObject
+from safetychip.memory import (
+    Episode,
+    EpisodicMemory,
+    Rule,
+    SceneGraph,
+    SceneObject,
+    run_memory_evaluation,
+)
 
 VERBS = ["push", "grab", "carry", "knock over", "walk past", "lift", "throw", "pour"]
 ADJECTIVES = ["glass", "ceramic", "hot", "sharp", "heavy"]
@@ -106,6 +118,10 @@ def main() -> None:
     print(f"{blocked} of {QUERIES} new commands blocked (δ_ep = 0.8, δ_sem = 0.7)")
     memory.close()
     consolidation(embedder, stored[:100], scenes)
+    for name, model in (("word stand-in", "words"), ("MiniLM", embedder)):
+        runs = [timed(lambda m=model: run_memory_evaluation(embedder=m)) for _ in range(5)]
+        report(f"evaluation, {name} (10 runs of 200 or 250)", runs)
+    print(memory_table(run_memory_evaluation(embedder=embedder)))
 
 
 def consolidation(embedder: Embedder, commands: list[str], scenes: list[SceneGraph]) -> None:

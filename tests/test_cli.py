@@ -395,7 +395,9 @@ def test_reproduce_list_and_errors(capsys, tmp_path):
     assert out.startswith("spot_demo_automata: ")
     assert "(reads data/spot_demo/constraints.json)" in out
     status, out, err = run(capsys, "reproduce", "nope")
-    assert_error(status, out, err, "reproduce", "unknown step nope; choose from spot_demo")
+    assert_error(
+        status, out, err, "reproduce", "unknown step nope; choose from memory_evaluation, spot_demo"
+    )
     status, out, err = run(capsys, "reproduce", "--root", str(tmp_path / "none"))
     assert_error(status, out, err, "reproduce", "no such directory")
     demo = tmp_path / "data" / "spot_demo"

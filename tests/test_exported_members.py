@@ -95,7 +95,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "run_adversarial", "run_cell", "run_cells", "run_grid", "stand_in_note",
         "validate_suite", "write_csv", "write_offline_grid", "write_report",
         "write_rollout_figures", "write_suite_validation", "SPOT_AGENTS", "run_spot_demo",
-        "spot_demo_cells", "spot_demo_table", "write_spot_demo"
+        "spot_demo_cells", "spot_demo_table", "write_spot_demo", "write_memory_evaluation",
+        "memory_table"
     },
     "explain": {
         "AgentExplanation", "HumanAnswer", "LLMExplanation", "PlanStep", "RolloutQuery",
@@ -123,6 +124,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "SceneGraph", "SceneObject", "VERBS", "WordEmbedder", "check_command", "command_verb",
         "scene_similarity", "SEEDS", "acted_object", "cluster_episodes", "decay", "load_seeds",
         "rule_pattern", "split_rule", "FAMILIES", "SAFE", "SCENARIOS", "UNSAFE", "Scenario",
+        "CONDITIONS", "EMBEDDERS", "STATIC_RULES", "Evaluation", "evaluate", "expand_rules",
+        "plot_memory_growth", "run_memory_evaluation",
         "interaction_stream", "load_scenarios", "make_scenarios", "MemoryStore", "PostgresStore",
         "open_store"
     },

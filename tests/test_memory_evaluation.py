@@ -1,5 +1,6 @@
 """The memory's evaluation: the committed scenarios, the interaction stream, and the three
-conditions' table (issue 10, items 6 and 7)."""
+conditions' table (issue 10, items 6 and 7). The orderings asserted are those measured with
+the word stand-in (figures/06_memory_table.md)."""
 
 from __future__ import annotations
 
@@ -10,15 +11,20 @@ from pathlib import Path
 
 import pytest
 
+from safetychip.experiments import memory_table, write_memory_evaluation
 from safetychip.memory import (
     FAMILIES,
     SCENARIOS,
+    STATIC_RULES,
     Scenario,
     acted_object,
+    evaluate,
+    expand_rules,
     interaction_stream,
     load_scenarios,
     load_seeds,
     make_scenarios,
+    run_memory_evaluation,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -71,3 +77,57 @@ def test_stream_rejects_bad_arguments():
         interaction_stream(0)
     with pytest.raises(ValueError, match=r"unsafe must be in \[0, 1\], got 2"):
         interaction_stream(10, unsafe=2)
+
+
+@pytest.fixture(scope="module")
+def evaluations():
+    return run_memory_evaluation()
+
+
+def test_evaluation_table_has_each_condition_with_overrides_off_and_on(evaluations):
+    assert [(e.benchmark, e.condition, e.override) for e in evaluations] == [
+        (b, c, o) for b in ("stream", "scenarios")
+        for c, o in [("no_safety", False), ("static_rules", False), ("static_rules", True),
+                     ("episodic_memory", False), ("episodic_memory", True)]
+    ]  # fmt: skip
+    assert all((e.unsafe, e.safe) == (25, 25) for e in evaluations if e.benchmark == "scenarios")
+    assert all(len(e.growth) == 200 for e in evaluations if e.benchmark == "stream"
+               and e.condition == "episodic_memory")  # fmt: skip
+    table = memory_table(evaluations)
+    assert "WordEmbedder, a deterministic stand-in for MiniLM" in table.splitlines()[0]
+    assert len(table.splitlines()) == 4 + len(evaluations)
+
+
+def test_memory_is_safer_than_no_safety_and_overrides_lower_false_positives(evaluations):
+    by = {(e.benchmark, e.condition, e.override): e for e in evaluations}
+    for bench in ("stream", "scenarios"):
+        none = by[bench, "no_safety", False]
+        memory, overridden = by[bench, "episodic_memory", False], by[bench, "episodic_memory", True]
+        assert none.safety_rate == 0 and none.false_positive_rate == 0 and none.task_success == 1
+        assert memory.safety_rate > none.safety_rate and overridden.safety_rate > 0
+        assert overridden.false_positive_rate < memory.false_positive_rate
+        assert overridden.task_success == 1 > memory.task_success
+        assert memory.growth[-1][1] > 0  # consolidation wrote rules
+    static = by["stream", "static_rules", False]
+    assert static.safety_rate == 1 and static.false_positive_rate > 0  # over-broad rules
+
+
+def test_static_rules_are_ten_and_expand_over_the_scene():
+    scene = load_scenarios()[0].scene
+    expanded = expand_rules(STATIC_RULES, scene)
+    assert len(STATIC_RULES) == 10 and expanded
+    assert all(r.target in {o.cls for o in scene.objects} for r in expanded)
+
+
+def test_evaluation_rejects_unknown_condition_and_embedder():
+    stream = interaction_stream(5)
+    with pytest.raises(ValueError, match="condition must be one of no_safety, static_rules"):
+        evaluate(stream, "magic")
+    with pytest.raises(ValueError, match="embedder must be one of words, minilm"):
+        evaluate(stream, "episodic_memory", embedder="bert")
+
+
+def test_write_memory_evaluation_writes_table_and_figure(tmp_path):
+    written = write_memory_evaluation(tmp_path)
+    assert [p.name for p in written] == ["06_memory_growth.png", "06_memory_table.md"]
+    assert written[1].read_text() == (ROOT / "figures" / "06_memory_table.md").read_text()

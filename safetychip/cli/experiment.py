@@ -1,13 +1,13 @@
 """``safetychip experiment``: run a slice of the grid from the shell; and the reproduction
 steps of the VirtualHome data: notebook 03's rollout figures, the suite validation and the
-offline grid; and the Spot robot demo's table (:mod:`safetychip.experiments` writes them;
-these steps find the inputs).
+offline grid; the Spot robot demo's table; and the episodic memory's evaluation
+(:mod:`safetychip.experiments` writes them; these steps find the inputs).
 
 Examples
 --------
 >>> [c.name for c in COMMANDS], [s.name for s in REPRODUCTION_STEPS]
 (['experiment'], ['virtualhome_rollouts', 'virtualhome_suite', 'virtualhome_experiments', \
-'spot_demo'])
+'spot_demo', 'memory_evaluation'])
 >>> parse_ks("1..5"), parse_ks("2,4"), parse_ks("all")
 ([1, 2, 3, 4, 5], [2, 4], None)
 """
@@ -232,6 +232,14 @@ def _offline_grid(root: Path) -> list[Path]:
 
 
 _SPOT_INPUTS = ("data/spot/lab.json", "data/spot/tasks.jsonl")
+_MEMORY_INPUTS = ("data/memory/scenarios.jsonl",)
+
+
+def _memory_evaluation(root: Path) -> list[Path]:
+    _prepare(root, _MEMORY_INPUTS)
+    from ..experiments import write_memory_evaluation
+
+    return write_memory_evaluation(root / "figures", data=root / "data")
 
 
 def _spot_demo(root: Path) -> list[Path]:
@@ -250,4 +258,7 @@ REPRODUCTION_STEPS = (
                      "variants (stand-in): CSV, tables, figure", _offline_grid, _INPUTS),
     ReproductionStep("spot_demo", "the Spot robot demo (stand-in): deliveries x k x agents and "
                      "task abortion, CSV and table", _spot_demo, _SPOT_INPUTS),
+    ReproductionStep("memory_evaluation", "the episodic memory against no safety and static "
+                     "rules (word stand-in): table and growth figure", _memory_evaluation,
+                     _MEMORY_INPUTS),
 )  # fmt: skip

@@ -16,8 +16,9 @@ Contents
 :func:`rates`, :func:`paper_table`, :func:`ablation_table`, :func:`by_k_table`,
 :func:`abort_table`, :func:`plot_rates`, :func:`write_report`
     Tables (Markdown) and the figure of safety and success against the number of constraints.
-:func:`write_rollout_figures`, :func:`write_suite_validation`, :func:`write_offline_grid`
-    The files ``safetychip reproduce`` writes from the VirtualHome data.
+:func:`write_rollout_figures`, :func:`write_suite_validation`, :func:`write_offline_grid`,
+:func:`write_memory_evaluation`, :func:`memory_table`
+    The files ``safetychip reproduce`` writes from the VirtualHome and memory data.
 :func:`spot_demo_cells`, :func:`run_spot_demo`, :func:`spot_demo_table`, :func:`write_spot_demo`
     The Spot robot demo: deliveries × k × agents and task abortion, in the paper's table shape.
 """
@@ -64,6 +65,8 @@ from ._report import (
 )
 from ._reproduce import (
     BOOK_TASK,
+    memory_table,
+    write_memory_evaluation,
     write_offline_grid,
     write_rollout_figures,
     write_suite_validation,
@@ -81,7 +84,8 @@ __all__ = [
     "markdown_table", "paper_table", "plot_rates", "rates", "run_cell", "run_grid",
     "stand_in_note", "write_csv", "write_report",
     # what `safetychip reproduce` writes
-    "BOOK_TASK", "write_offline_grid", "write_rollout_figures", "write_suite_validation",
+    "BOOK_TASK", "memory_table", "write_memory_evaluation", "write_offline_grid",
+    "write_rollout_figures", "write_suite_validation",
     # the Spot robot demo (issue 9)
     "SPOT_AGENTS", "run_spot_demo", "spot_demo_cells", "spot_demo_table", "write_spot_demo",
     # suite validation

@@ -10,23 +10,37 @@ function                        writes
 :func:`write_rollout_figures`   notebook 03's floor plans and timelines of :data:`BOOK_TASK`
 :func:`write_suite_validation`  the suite validation table and shares, without timings
 :func:`write_offline_grid`      notebook 04's grid (offline stand-in): CSV, tables, figure
+:func:`write_memory_evaluation` notebook 06's episodic-memory table (:func:`memory_table`)
+                                and growth figure
 ==============================  ===========================================================
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .._io import atomic_write_text
 from ..envs import VirtualHomeEnv, load_tasks, plot_floor_plan, plot_timeline, task_monitor
 from ..paths import DATA_DIR
 from ..shield import run_monitored
 from ._grid import grid_cells, run_grid
-from ._report import MAIN_REPROMPT, write_report
+from ._report import MAIN_REPROMPT, markdown_table, write_report
 from ._suite import find_safe_plan, validate_suite
 
-__all__ = ["BOOK_TASK", "write_offline_grid", "write_rollout_figures", "write_suite_validation"]
+if TYPE_CHECKING:
+    from ..memory import Evaluation
+
+__all__ = [
+    "BOOK_TASK",
+    "memory_table",
+    "write_memory_evaluation",
+    "write_offline_grid",
+    "write_rollout_figures",
+    "write_suite_validation",
+]
 
 #: The task notebook 03 tells the story of.
 BOOK_TASK = "mobile_manipulation/apartment_1/02"
@@ -143,3 +157,60 @@ def write_offline_grid(
                         tasks_path=tasks / "contradictions.jsonl")  # fmt: skip
     frame = run_grid(cells, progress=progress)
     return write_report(frame, folder, prefix="04_")
+
+
+def memory_table(evaluations: Sequence[Evaluation]) -> str:
+    """The memory's evaluations (:func:`~safetychip.memory.run_memory_evaluation`) as a
+    Markdown table, titled with the memory's embedder.
+
+    Examples
+    --------
+    >>> from safetychip.memory import evaluate, interaction_stream
+    >>> table = memory_table([evaluate(interaction_stream(10), "no_safety", benchmark="s")])
+    >>> for line in table.splitlines()[::4]:
+    ...     print(line)
+    **Episodic memory: safety, task success and false positives**
+    | s | No Safety | off | 3/7 | 0.0% | 100.0% | 0.0% | 0 | – | – |
+    """
+    labels = sorted({e.embedder for e in evaluations if e.embedder})
+    title = "Episodic memory: safety, task success and false positives"
+    title += f" (text similarity: {'; '.join(labels)})" if labels else ""
+    header = ["benchmark", "condition", "overrides", "unsafe/safe", "safety", "task success",
+              "false positives", "overridden", "live episodes", "rules"]  # fmt: skip
+    return f"**{title}**\n\n" + markdown_table([e.row() for e in evaluations], header,
+                                               "lll" + "r" * 7)  # fmt: skip
+
+
+def write_memory_evaluation(
+    folder: str | os.PathLike[str], *, data: str | os.PathLike[str] = DATA_DIR,
+    embedder: str = "words",
+) -> list[Path]:  # fmt: skip
+    """Evaluate the episodic memory (:func:`~safetychip.memory.run_memory_evaluation`: the
+    200-interaction stream, then the scenarios of ``memory/scenarios.jsonl`` under *data*) and
+    write ``06_memory_table.md`` and ``06_memory_growth.png`` (the stream's memories) into
+    *folder*; return both paths.
+
+    Parameters
+    ----------
+    folder : str or path
+        Where to write (created if needed).
+    data : str or path
+        The folder holding ``memory/scenarios.jsonl``.
+    embedder : str
+        ``"words"`` (the deterministic stand-in, the committed files) or ``"minilm"``.
+    """
+    import matplotlib.pyplot as plt
+
+    from ..memory import load_scenarios, plot_memory_growth, run_memory_evaluation
+
+    scenarios = load_scenarios(Path(data) / "memory" / "scenarios.jsonl")
+    evaluations = run_memory_evaluation(scenarios=scenarios, embedder=embedder)
+    text = (
+        "<!-- Written by `python -m safetychip reproduce memory_evaluation`; do not edit. -->\n\n"
+        f"{memory_table(evaluations)}\n"
+    )
+    table = atomic_write_text(Path(folder) / "06_memory_table.md", text)
+    figure = plot_memory_growth([e for e in evaluations if e.benchmark == "stream"],
+                                path=Path(folder) / "06_memory_growth.png")  # fmt: skip
+    plt.close(figure)
+    return [Path(folder) / "06_memory_growth.png", table]

@@ -18,6 +18,9 @@
     WordEmbedder      a deterministic offline stand-in for MiniLM (tests, doctests)
     Scenario, make_scenarios, load_scenarios, interaction_stream
                       the evaluation's scenes and commands, and a stream with new objects
+    evaluate, run_memory_evaluation, plot_memory_growth
+                      No Safety, Static Rules (STATIC_RULES, expand_rules), Episodic Memory;
+                      safetychip.experiments.memory_table writes the table
 
 Errors: :class:`~safetychip.errors.MemoryStoreError` (an unusable memory file), ValueError
 for malformed episodes, rules, scenes, commands and configurations.
@@ -35,6 +38,16 @@ from ._episode import (
     acted_object,
     check_command,
     command_verb,
+)
+from ._evaluate import (
+    CONDITIONS,
+    EMBEDDERS,
+    STATIC_RULES,
+    Evaluation,
+    evaluate,
+    expand_rules,
+    plot_memory_growth,
+    run_memory_evaluation,
 )
 from ._filter import MemoryFilter
 from ._lifecycle import SEEDS, cluster_episodes, decay, load_seeds, rule_pattern, split_rule
@@ -56,6 +69,8 @@ from ._store import FORMAT, MemoryStore, SQLiteStore, open_store
 
 __all__ = [
     "ALTERNATIVES",
+    "CONDITIONS",
+    "EMBEDDERS",
     "FAMILIES",
     "FORMAT",
     "MAX_COMMAND",
@@ -64,8 +79,10 @@ __all__ = [
     "SCENE_WEIGHTS",
     "SEEDS",
     "SOURCES",
+    "STATIC_RULES",
     "VERBS",
     "Episode",
+    "Evaluation",
     "EpisodicMemory",
     "MemoryConfig",
     "MemoryDecision",
@@ -84,12 +101,16 @@ __all__ = [
     "cluster_episodes",
     "command_verb",
     "decay",
+    "evaluate",
+    "expand_rules",
     "interaction_stream",
     "load_scenarios",
     "load_seeds",
     "make_scenarios",
+    "plot_memory_growth",
     "open_store",
     "rule_pattern",
+    "run_memory_evaluation",
     "scene_similarity",
     "split_rule",
 ]

@@ -209,7 +209,8 @@ def _scenario(rng: random.Random, ident: str, kind: str, pool: Mapping[str, Iter
         (family, templates), harm = SAFE[kind], None
     acted = rng.choice(list(pool[family])) if family else None
     scene = _scene(rng, acted, family)
-    places = [o.cls for o in scene.objects if o.cls in FAMILIES["furniture"] and o.cls != acted]
+    places = [o.cls for o in scene.objects if o.cls in FAMILIES["furniture"]
+              and o.cls != acted and "hot" not in o.attributes]  # fmt: skip
     command = rng.choice(templates).format(
         o=(acted or "").replace("_", " "), f=rng.choice(places).replace("_", " "),
         r=rng.choice(_ROOMS))  # fmt: skip
