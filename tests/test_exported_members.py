@@ -136,6 +136,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "smallest_conflict", "trace_from_json", "write_constraints", "write_trace"
     },
     "observer": {
+        "SMALLTALK_BOUNDS", "SmallTalkRun", "SmallTalkStudy", "drifting_smalltalk_model",
+        "plot_smalltalk", "smalltalk_observer", "smalltalk_study",
         "AFFECT_SCORES", "Affect", "Consecutive", "RunningMean", "Specificity", "TopicDrift",
         "CANDIDATE_REASONS", "FAIL_SAFE", "FEEDBACK", "KINDS", "OFFLINE", "REASONS",
         "DECISIONS", "MAX_HORIZON", "SIGNALS", "UNSURE", "Activity", "AdaptiveRigidity",

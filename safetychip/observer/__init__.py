@@ -19,6 +19,8 @@ Contents
     :class:`Repetition` (:data:`OFFLINE`); :class:`Specificity`, :class:`Affect` (VADER,
     extra ``affect``); over the trajectory :class:`RunningMean`, :class:`Consecutive` and
     :class:`TopicDrift` (MiniLM, extra ``embeddings``).
+:func:`smalltalk_study`, :func:`plot_smalltalk`, :data:`SMALLTALK_BOUNDS`
+    The small-talk drift case study, offline.
 :class:`Overlay`, :class:`Assessment`, :class:`Condition`, :data:`KINDS`
     The overlays' interface; :class:`ProhibitoryOverlay`, :class:`TransferOverlay`,
     :class:`PermissiveOverlay`.
@@ -52,9 +54,20 @@ from ._overlay import KINDS, Assessment, Condition, Overlay
 from ._policy import ChatPolicy, Policy, as_policy
 from ._record import CANDIDATE_REASONS, FAIL_SAFE, REASONS, CandidateRecord, TurnRecord
 from ._state import FEEDBACK, Candidate, Feedback, ObserverState, Utterance
+from ._studies import (
+    SMALLTALK_BOUNDS,
+    SmallTalkRun,
+    SmallTalkStudy,
+    drifting_smalltalk_model,
+    plot_smalltalk,
+    smalltalk_observer,
+    smalltalk_study,
+)
 from ._trajectory import Consecutive, RunningMean, TopicDrift
 
 __all__ = [
+    "SMALLTALK_BOUNDS", "SmallTalkRun", "SmallTalkStudy", "plot_smalltalk", "smalltalk_study",
+    "drifting_smalltalk_model", "smalltalk_observer",
     "AFFECT_SCORES", "Affect", "Consecutive", "RunningMean", "Specificity", "TopicDrift",
     "CANDIDATE_REASONS", "FAIL_SAFE", "FEEDBACK", "KINDS", "OFFLINE", "REASONS",
     "DECISIONS", "MAX_HORIZON", "SIGNALS", "UNSURE", "Activity", "AdaptiveRigidity",
