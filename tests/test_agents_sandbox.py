@@ -123,7 +123,7 @@ def test_a_slow_program_stops_at_the_time_budget():
         run_program(
             "while True:\n    go_to('x')", {"go_to": slow}, time_budget=0.1, max_calls=10_000
         )
-    assert time.perf_counter() - began < 1.0
+    assert time.perf_counter() - began < 3.0  # a 0.1 s budget; wide margin for a loaded machine
 
 
 def test_run_time_errors_are_sandbox_errors():

@@ -436,24 +436,29 @@ def test_long_flat_formulas_are_not_deep():
     assert g.atoms() == f.atoms()
 
 
+N_LONG = 40_000  # linear: well under a second; the quadratic parser took minutes here
+
+
 @pytest.mark.parametrize(
     ("text", "parser"),
     [
-        (" & ".join(f"p{i}" for i in range(5_000)), parse),
-        ("(" + " & ".join(f"p{i}" for i in range(5_000)) + ")", parse),
-        ("".join(f"& p{i} " for i in range(4_999)) + "p4999", parse_prefix),
-        ("& " * 4_999 + " ".join(f"p{i}" for i in range(5_000)), parse_prefix),
+        (" & ".join(f"p{i}" for i in range(N_LONG)), parse),
+        ("(" + " & ".join(f"p{i}" for i in range(N_LONG)) + ")", parse),
+        ("".join(f"& p{i} " for i in range(N_LONG - 1)) + f"p{N_LONG - 1}", parse_prefix),
+        ("& " * (N_LONG - 1) + " ".join(f"p{i}" for i in range(N_LONG)), parse_prefix),
     ],
     ids=["spot", "spot-parenthesised", "prefix-right-nested", "prefix-left-nested"],
 )
 def test_long_conjunctions_parse_in_linear_time(text, parser):
     """Regression: each binary & rebuilt the conjunction so far (And flattens), so 5,000 atoms
-    took seconds; a chain now gathers the operands and builds the formula once."""
+    took seconds and 40,000 would take minutes; a chain now gathers the operands and builds
+    the formula once. The bound leaves a wide margin for a loaded machine (timings belong to
+    the benchmarks; this only tells linear from quadratic)."""
     start = time.perf_counter()
     f = parser(text)
     elapsed = time.perf_counter() - start
-    assert f is And(*(f"p{i}" for i in range(5_000)))
-    assert elapsed < 0.5, f"{elapsed:.2f} s"
+    assert f is And(*(f"p{i}" for i in range(N_LONG)))
+    assert elapsed < 20, f"{elapsed:.2f} s"
 
 
 @pytest.mark.parametrize(
