@@ -10,8 +10,11 @@ candidates of 5–60 words after a 20-turn history: ``observer.evaluate(candidat
 (features, assessments, decision), and the same through a majority ensemble of three such
 observers. Then the Safety Chip as an overlay: the constraint monitor judging 2,000 previewed
 proposals inside an observer, against the monitor filter directly.
+Then the same observer with :class:`TopicDrift` on the real MiniLM added (the ``embeddings``
+extra; each utterance embedded once, so a candidate costs one new embedding; 200 candidates,
+the model loaded and the history embedded beforehand; skipped without the extra), and the same
+candidates evaluated again (every embedding cached, as on a re-evaluation).
 Then the small-talk drift study of 50 turns, without and with the observer (target ≤ 10 s).
-Not included: embedding-based drift (MiniLM).
 
 Prints the median and the worst time of each.
 """
@@ -24,6 +27,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from safetychip.errors import MissingDependencyError
 from safetychip.monitor import Monitor
 from safetychip.observer import (
     OFFLINE,
@@ -36,6 +40,7 @@ from safetychip.observer import (
     ObserverState,
     PermissiveOverlay,
     ProhibitoryOverlay,
+    TopicDrift,
     TransferOverlay,
 )  # fmt: skip
 from safetychip.observer._studies import smalltalk_study
@@ -89,6 +94,16 @@ def main() -> None:
         "observer.evaluate, offline extractors",
         _times(lambda c: observer.evaluate(c, state), candidates),
     )
+    drift = TopicDrift(n=4)
+    try:
+        with_drift = Observer([*observer.extractors, drift], observer.overlays)
+        _times(lambda c: with_drift.evaluate(c, state), candidates[:20])  # load, embed history
+        _report("observer.evaluate, + TopicDrift (MiniLM, cached)",
+                _times(lambda c: with_drift.evaluate(c, state), candidates[100:300]))  # fmt: skip
+        _report("  the same candidates again (embeddings cached)",
+                _times(lambda c: with_drift.evaluate(c, state), candidates[100:300]))  # fmt: skip
+    except MissingDependencyError as exc:
+        print(f"observer.evaluate, + TopicDrift: skipped ({exc})")
     ensemble = Ensemble({"a": observer, "b": observer, "c": observer})
     _report(
         "ensemble of three observers (majority)",

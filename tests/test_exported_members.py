@@ -138,6 +138,8 @@ SUBPACKAGES: dict[str, set[str]] = {
     "observer": {
         "SMALLTALK_BOUNDS", "SmallTalkRun", "SmallTalkStudy", "drifting_smalltalk_model",
         "plot_smalltalk", "smalltalk_observer", "smalltalk_study",
+        "DEESCALATION_ACTIVITIES", "DeescalationStudy", "StandInStudent", "deescalation_study",
+        "plot_deescalation",
         "AFFECT_SCORES", "Affect", "Consecutive", "RunningMean", "Specificity", "TopicDrift",
         "CANDIDATE_REASONS", "FAIL_SAFE", "FEEDBACK", "KINDS", "OFFLINE", "REASONS",
         "DECISIONS", "MAX_HORIZON", "SIGNALS", "UNSURE", "Activity", "AdaptiveRigidity",

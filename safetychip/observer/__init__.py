@@ -21,6 +21,8 @@ Contents
     :class:`TopicDrift` (MiniLM, extra ``embeddings``).
 :func:`smalltalk_study`, :func:`plot_smalltalk`, :data:`SMALLTALK_BOUNDS`
     The small-talk drift case study, offline.
+:func:`deescalation_study`, :func:`plot_deescalation`, :class:`StandInStudent`
+    The de-escalation case study, offline: the supervisor's mode timeline.
 :class:`Overlay`, :class:`Assessment`, :class:`Condition`, :data:`KINDS`
     The overlays' interface; :class:`ProhibitoryOverlay`, :class:`TransferOverlay`,
     :class:`PermissiveOverlay`.
@@ -42,6 +44,13 @@ Contents
 from ._adaptive import AdaptiveRigidity
 from ._chip import FilterOverlay, ObserverFilter
 from ._content import AFFECT_SCORES, Affect, Specificity
+from ._deescalation import (
+    DEESCALATION_ACTIVITIES,
+    DeescalationStudy,
+    StandInStudent,
+    deescalation_study,
+    plot_deescalation,
+)
 from ._ensemble import UNSURE, Arbitration, Ensemble
 from ._extractors import OFFLINE, AdviceMarkers, Brevity, Length, QuestionRate, Repetition
 from ._fallback import Fallback, FallbackLibrary
@@ -68,6 +77,8 @@ from ._trajectory import Consecutive, RunningMean, TopicDrift
 __all__ = [
     "SMALLTALK_BOUNDS", "SmallTalkRun", "SmallTalkStudy", "plot_smalltalk", "smalltalk_study",
     "drifting_smalltalk_model", "smalltalk_observer",
+    "DEESCALATION_ACTIVITIES", "DeescalationStudy", "StandInStudent", "deescalation_study",
+    "plot_deescalation",
     "AFFECT_SCORES", "Affect", "Consecutive", "RunningMean", "Specificity", "TopicDrift",
     "CANDIDATE_REASONS", "FAIL_SAFE", "FEEDBACK", "KINDS", "OFFLINE", "REASONS",
     "DECISIONS", "MAX_HORIZON", "SIGNALS", "UNSURE", "Activity", "AdaptiveRigidity",
