@@ -4,11 +4,12 @@ MiniLM and the word stand-in), and the memory as a shield filter in a Safety Chi
 from __future__ import annotations
 
 import pytest
+from _spies import SpyHome
 from hypothesis import given
 from hypothesis import strategies as st
 
 from safetychip.agents import Chip, SafetyChipAgent
-from safetychip.envs import VirtualHomeEnv, load_tasks
+from safetychip.envs import load_tasks
 from safetychip.llm import MiniLMEmbedder, ScriptedModel
 from safetychip.memory import (
     Episode,
@@ -204,16 +205,6 @@ def test_the_filter_refuses_with_the_decision_and_reads_the_scene_of_the_state(m
 
 
 KITCHEN = {t.id: t for t in load_tasks()}["four_room/apartment_1/01"]
-
-
-class SpyHome(VirtualHomeEnv):
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.stepped: list[str] = []
-
-    def step(self, action):
-        self.stepped.append(str(self.parse(action)))
-        return super().step(action)
 
 
 def test_a_chip_agent_is_reprompted_with_the_memory_suggestion(memory):

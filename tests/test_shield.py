@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from _spies import SpyHome, SpyProps
 
 from safetychip.agents import ActionGrounder, Chip, CodeAsPoliciesAgent, make_agent
 from safetychip.envs import PropositionEnv, VirtualHomeEnv, check_env, load_tasks
@@ -24,27 +25,6 @@ from safetychip.shield import (
 
 TASKS = {t.id: t for t in load_tasks()}
 KITCHEN = TASKS["four_room/apartment_1/01"]  # c1: not the kitchen before the bathroom
-
-
-class Spy:
-    """Wraps an environment class so that every env.step is logged."""
-
-    @staticmethod
-    def of(cls):
-        class Spied(cls):
-            def __init__(self, *args, **kwargs):
-                super().__init__(*args, **kwargs)
-                self.stepped: list[str] = []
-
-            def step(self, action):
-                self.stepped.append(str(self.parse(action)))
-                return super().step(action)
-
-        return Spied
-
-
-SpyProps = Spy.of(PropositionEnv)
-SpyHome = Spy.of(VirtualHomeEnv)
 
 
 class RefuseB(Filter):
