@@ -34,6 +34,7 @@ from typing import Any, ClassVar, NamedTuple
 
 import networkx as nx
 
+from safetychip._names import did_you_mean
 from safetychip.envs._base import Env, Lookahead, PropositionState
 from safetychip.envs._places import place_invariants
 from safetychip.errors import ActionError, PropositionError, ResetNeeded
@@ -277,10 +278,7 @@ class PropositionEnv(Env):
 
     def _known(self, name: str, action: Any = None) -> None:
         if name not in self.names and name not in self._room_props:
-            import difflib
-
-            close = difflib.get_close_matches(name, [*self.names, *self._room_props], n=3)
-            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            hint = did_you_mean(name, [*self.names, *self._room_props])
             where = f"in {action!r}: " if action is not None else ""
             error = ActionError if action is not None else PropositionError
             raise error(f"{where}unknown proposition {name!r}{hint}")
