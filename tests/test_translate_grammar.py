@@ -168,12 +168,12 @@ def test_double_negation_is_removed():
 
 def test_out_of_grammar_says_so_plainly():
     with pytest.raises(OutOfGrammarError) as caught:
-        PatternTranslator()("Go to [a].")
+        PatternTranslator()("Dance with [a].")
     message = str(caught.value)
-    assert message.startswith("'Go to [a].' is outside the offline translator's grammar")
+    assert message.startswith("'Dance with [a].' is outside the offline translator's grammar")
     assert "It reads: never …; don't … before/until …" in message
     assert "translate it with a language model" in message
-    assert caught.value.sentence == "Go to [a]."
+    assert caught.value.sentence == "Dance with [a]."
 
 
 def test_out_of_grammar_names_the_closest_form():

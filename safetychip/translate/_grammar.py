@@ -40,8 +40,9 @@ Traceback (most recent call last):
 safetychip.errors.OutOfGrammarError: 'Dance with [a].' is outside the offline translator's
 grammar: no form reads it. It reads: never …; don't … before/until …; … before …;
 if/once/whenever … then …; … means … later/immediately/never again; … if you ever …;
-at most/exactly/at least n times; make sure you …. Rephrase the sentence, or translate it
-with a language model.
+at most/exactly/at least n times; make sure you …; never … while/unless you are in …; go
+to …, then …; patrol …; stay in … until …. Rephrase the sentence, or translate it with a
+language model.
 """
 
 from __future__ import annotations
@@ -52,14 +53,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..errors import OutOfGrammarError
-from ..ltl import PATTERNS, And, Formula, Not, Or, ap
+from ..ltl import And, Formula, Not, Or, ap
+from ._missions import build
 
 __all__ = ["Clause", "LiftedTranslation", "PatternTranslator", "normalize", "read_clause"]
 
 _FORMS = (
     "never …; don't … before/until …; … before …; if/once/whenever … then …; … means … "
     "later/immediately/never again; … if you ever …; at most/exactly/at least n times; "
-    "make sure you …"
+    "make sure you …; never … while/unless you are in …; go to …, then …; patrol …; "
+    "stay in … until …"
 )
 
 # -- words ------------------------------------------------------------------------------------
@@ -353,6 +356,7 @@ _LEAD = re.compile(
     r"must|should|need to|needs to|have to|has to|had to|will|would|can|could|may|might|"
     r"shall|ought to|are to|is to|got to|are going to|is going to|are supposed to|"
     r"are required to|are allowed to|are permitted to|get to|want to|will have to|"
+    r"(?:are|is|am)(?= [a-z]+ing\b)|"
     r"(?:have|has|had)(?= (?:been|gone|taken|put|held|left|got|gotten|seen|come|set|run|kept|"
     r"shut|made|done|brought|laid|[a-z]+ed)\b))\s+"
 )
@@ -362,7 +366,9 @@ _TRAIL = re.compile(
     r"at any time|ever again|ever|in the end|after that|then|please|at the end|from now on|"
     r"from then on|for good|at any point|at all times|thereafter|subsequently|"
     r"in the future|from that point on|sometime|some time|before you finish|"
-    r"before finishing|by the end|at one point|one day)$"
+    r"before finishing|by the end|at one point|one day|at all costs|no matter what|"
+    r"whatever happens|in any event|for any reason|for safety|for safety reasons|"
+    r"during the task|while working|during your task)$"
 )
 
 
@@ -593,12 +599,16 @@ class LiftedTranslation:
         The pattern's arguments (the count first, for counting patterns).
     form : str
         Which form of the grammar read the sentence, or the translator's name.
+    parts : tuple of Formula
+        For a sentence about a list of things ("never enter [a], [b] or [c]"), one formula per
+        thing, whose conjunction is *formula*; empty otherwise.
     """
 
     formula: Formula
     pattern: str | None = None
     args: tuple = ()
     form: str = ""
+    parts: tuple[Formula, ...] = ()
 
 
 class _NoReading(Exception):
@@ -649,7 +659,7 @@ _NEG = (
     r"it is (?:forbidden|not allowed|prohibited) to|no one should|nobody should)"
 )
 _IF = (
-    r"(?:if|whenever|when|every time|each time|any time|anytime|once|after|as soon as|"
+    r"(?:while|whilst|as long as|if|whenever|when|every time|each time|any time|anytime|once|after|as soon as|"
     r"in case|the moment|the minute|each and every time|if ever|if and when)"
 )
 _SOON_WORDS = (
@@ -708,6 +718,30 @@ class PatternTranslator:
             matched the words but not a clause.
         """
         failures: list[_NoReading] = []
+        result = self._read(lifted, failures)
+        if result is not None:
+            return result
+        found = _LIST.search(normalize(lifted))
+        if found is not None:
+            # A list of things in one role: read the sentence about the first, then spread.
+            first, *others = re.findall(r"\[([a-z])\]", found.group())
+            collapsed = normalize(lifted)[: found.start()] + f"[{first}]"
+            collapsed += normalize(lifted)[found.end() :]
+            if found.group(1) == "neither" and not re.match(_NEG, collapsed):
+                collapsed = "never " + collapsed
+            result = self._read(collapsed, failures)
+            if result is not None:
+                return _spread(result, first, others, found.group(2) in ("or", "nor", "and/or"))
+        detail = failures[0].detail() if failures else ""
+        raise OutOfGrammarError(
+            f"{lifted!r} is outside the offline translator's grammar: no form reads it."
+            f"{detail} It reads: {_FORMS}. Rephrase the sentence, or translate it with a "
+            "language model.",
+            lifted,
+        )
+
+    @staticmethod
+    def _read(lifted: str, failures: list[_NoReading]) -> LiftedTranslation | None:
         # Each way of resolving the pronouns, best first; a reading that puts a thing in or
         # on itself ("put [b] in [b]") resolved a pronoun wrongly.
         for text in readings(lifted):
@@ -729,13 +763,62 @@ class PatternTranslator:
                 if any(len(xs) == 2 and xs[0] == xs[1] for xs in args):
                     break  # try the next reading of the pronouns
                 return result
-        detail = failures[0].detail() if failures else ""
-        raise OutOfGrammarError(
-            f"{lifted!r} is outside the offline translator's grammar: no form reads it."
-            f"{detail} It reads: {_FORMS}. Rephrase the sentence, or translate it with a "
-            "language model.",
-            lifted,
-        )
+        return None
+
+
+_LIST = re.compile(
+    r"(?:\b(both|either|neither)\s+)?\[[a-z]\](?:\s*,\s*\[[a-z]\])*\s*,?\s+"
+    r"(and|or|nor|and/or|as well as|and also|or even)\s+\[[a-z]\]"
+)
+
+
+def _substitute(f: Formula, replace: Callable[[Formula], Formula]) -> Formula:
+    """*f* with every atom ``x`` replaced by ``replace(x)``."""
+    memo: dict[Formula, Formula] = {}
+    for s in f.subformulas():
+        if s.op == "ap":
+            memo[s] = replace(s)
+            continue
+        kids = tuple(memo[c] for c in s.children)
+        if kids == s.children:
+            memo[s] = s
+        else:
+            memo[s] = (
+                And(*kids) if s.op == "&" else Or(*kids) if s.op == "|" else Formula(s.op, kids)
+            )
+    return memo[f]
+
+
+def _renamed(f: Formula, old: str, new: str) -> Formula:
+    def swap(atom: Formula) -> Formula:
+        return ap(re.sub(rf"(?<=[(,]){old}(?=[),])", new, atom.name or ""))
+
+    return _substitute(f, swap)
+
+
+def _spread(
+    result: LiftedTranslation, first: str, others: list[str], disjunctive: bool
+) -> LiftedTranslation:
+    """The reading about [first] spread over a list: one formula per thing ("and", or an "or"
+    whose conjunction means the same, as in "never [a] or [b]"), else one formula with the
+    things as alternatives ("after you visit [a] or [b]" reads either)."""
+    parts = (result.formula, *(_renamed(result.formula, first, x) for x in others))
+    together = And(*parts)
+    if disjunctive:
+        from ..automata import equivalent
+
+        def either(atom: Formula) -> Formula:
+            if not re.search(rf"[(,]{first}[),]", atom.name or ""):
+                return atom
+            return Or(atom, *(_renamed(atom, first, x) for x in others))
+
+        alternatives = _substitute(result.formula, either)
+        if not equivalent(together, alternatives):
+            return LiftedTranslation(
+                alternatives, result.pattern, result.args, result.form + " (a list: any of them)"
+            )
+    return LiftedTranslation(together, result.pattern, result.args,
+                             result.form + " (a list: each of them)", parts)  # fmt: skip
 
 
 def _no_double_negation(f: Formula) -> Formula:
@@ -755,7 +838,7 @@ def _no_double_negation(f: Formula) -> Formula:
 
 
 def _result(pattern: str, *args, form: str) -> LiftedTranslation:
-    formula = _no_double_negation(PATTERNS[pattern].build(*args))
+    formula = _no_double_negation(build(pattern, *args))
     return LiftedTranslation(formula, pattern, tuple(args), form)
 
 
@@ -831,12 +914,15 @@ def _form_count(t: str) -> LiftedTranslation | None:
 def _form_only_after(t: str) -> LiftedTranslation | None:
     m = re.fullmatch(
         r"(?:you (?:may|can|should|must|are allowed to) )?only\s+(.+?)\s+"
-        r"(?:after|once|when|if)\s+(.+)",
+        r"(?:after|once|when|while|if)\s+(.+)",
         t,
-    ) or re.fullmatch(r"(.+?)\s+only\s+(?:after|once|when|if)\s+(.+)", t)
+    ) or re.fullmatch(r"(.+?)\s+only\s+(?:after|once|when|while|if)\s+(.+)", t)
     if not m:
         return None
     c1, c2 = _read(m.group(1), "only C1 after C2"), _read(m.group(2), "only C1 after C2")
+    word = re.search(r"only\s+(?:\S+\s+)*?(after|once|when|while|if)\s", t)
+    if word and word.group(1) in ("when", "while", "if") and _is_state(m.group(2)):
+        return _result("avoid_unless", _lit(c2, c1), _lit(c1, c2), form="only C1 while C2")
     return _result("not_before", _lit(c1, c2), _lit(c2, c1), form="only C1 after C2")
 
 
@@ -853,13 +939,15 @@ def _form_wait_until(t: str) -> LiftedTranslation | None:
 
 def _form_not_before(t: str) -> LiftedTranslation | None:
     m = re.fullmatch(
-        rf"{_NEG}\s+(.+?)\s+(?:before|until|till|unless|prior to|ahead of)\s+"
-        r"(.+)",
+        rf"{_NEG}\s+(.+?)\s+(before|until|till|unless|except (?:when|while|if)|prior to|"
+        r"ahead of)\s+(.+)",
         t,
     )
     if m:
         c1 = _read(m.group(1), "do not C1 before C2")
-        c2 = _read(m.group(2), "do not C1 before C2")
+        c2 = _read(m.group(3), "do not C1 before C2")
+        if m.group(2).startswith(("unless", "except")) and _is_state(m.group(3)):
+            return _result("avoid_unless", _lit(c2, c1), _lit(c1, c2), form="never C1 unless C2")
         return _result("not_before", _lit(c1, c2), _lit(c2, c1), form="do not C1 before C2")
     m = re.fullmatch(r"(.+?)\s+(?:until|till)\s+(.+)", t)
     if m:
@@ -877,6 +965,8 @@ def _form_never_after(t: str) -> LiftedTranslation | None:
     c2, c1 = read_clause(m.group(1)), read_clause(m.group(2))
     if c1 is None or c2 is None:
         return None
+    if " when " in f" {t} " and _is_state(m.group(2)) and not _HISTORY.search(m.group(1)):
+        return _result("avoid_while", _lit(c1, c2), _lit(c2, c1), form="never C2 when C1")
     return _result("absence_after", _lit(c1, c2), _lit(c2, c1), form="never C2 after C1")
 
 
@@ -900,9 +990,58 @@ def _form_before(t: str) -> LiftedTranslation | None:
     return None
 
 
-def _response(trigger: Clause, response_text: str, soon: bool, form: str) -> LiftedTranslation:
-    """Build the trigger pattern that fits the response clause and the timing words."""
+_STATE_WORDS = ("while", "whilst", "as long as", "if", "when", "whenever", "unless", "in case")
+_STATE = re.compile(
+    r"(?:(?:you|the robot|the agent|we|i)\s+)?(?:are|is|am)\s+(?:still\s+)?"
+    r"(?!going\b|supposed\b|allowed\b|about\b|done\b|finished\b)"
+    r"|(?:(?:you|the robot|the agent)\s+)?(?:are\s+)?(?:still\s+)?(?:holding|carrying|standing|"
+    r"staying|sitting|inside|being)\b"
+    r"|\[[a-z]\]\s+(?:is|are)\s+(?:still\s+)?(?!not\b)"
+    r"|(?:in|inside|at|within)\s+\[[a-z]\]$"
+)
+_HISTORY = re.compile(
+    r"\b(?:again|anymore|any more|afterwards?|from (?:then|now) on|thereafter|after that|later|"
+    r"from that point on|for the rest)\b"
+)
+
+
+def _is_state(text: str) -> bool:
+    """Whether a condition is about the current state ("you are in [a]", "holding [a]",
+    "[a] is open"), not about something that happened ("you go to [a]", "you have been").
+
+    >>> _is_state("you are in [a]"), _is_state("you are holding [b]"), _is_state("you go to [a]")
+    (True, True, False)
+    >>> _is_state("you have been in [a]"), _is_state("[a] is open")
+    (False, True)
+    """
+    return _STATE.match(text.strip()) is not None
+
+
+def _within(text: str) -> tuple[int | None, str]:
+    """The n of "within n steps" in *text* (or None), and *text* without it."""
+    m = re.search(
+        rf"(?:^|\s)(?:within|in at most|in no more than|in under)\s+({_N}|{_TIMES})"
+        r"\s+(?:steps?|actions?|moves?|turns?)(?=$|[\s,])",
+        text,
+    )
+    if not m:
+        return None, text
+    word = m.group(1)
+    n = _count_value(word if word.split()[0] != "a" else "one")
+    return n, (text[: m.start()] + " " + text[m.end() :]).strip(" ,")
+
+
+def _response(
+    trigger: Clause, response_text: str, soon: bool, form: str, state: bool = False
+) -> LiftedTranslation:
+    """Build the trigger pattern that fits the response clause and the timing words.
+
+    A negative response under a condition on the current state (*state*) reads
+    ``avoid_while``: "never C2 while you are in [a]" is ``G(at(a) -> !C2)``, never "once you
+    have been in [a]".
+    """
     r = response_text
+    delay, r = _within(r)
     if re.search(rf"(?:^|\s){_SOON}(?=$|[\s,])", r):
         soon = True
         r = re.sub(rf"(?:^|\s){_SOON}(?=$|[\s,])", " ", r)
@@ -922,9 +1061,19 @@ def _response(trigger: Clause, response_text: str, soon: bool, form: str) -> Lif
         q = _lit(c2, trigger)
         if negated and c2.avoid:
             raise _NoReading(form, response_text)
+        if state and not soon and not _HISTORY.search(response_text):
+            return _result("avoid_while", p, q, form=form + " (a state condition)")
         return _result("absence_after", p, q, form=form)
     q = _lit(c2, trigger)
+    if delay is not None:
+        return _result("bounded_delay", delay, p, q, form=form + " within n steps")
     return _result("immediate_response" if soon else "response", p, q, form=form)
+
+
+def _state_condition(word: str, condition: str) -> bool:
+    return word in ("while", "whilst", "as long as") or (
+        word in _STATE_WORDS and _is_state(condition)
+    )
 
 
 def _form_trigger(t: str) -> LiftedTranslation | None:
@@ -950,7 +1099,13 @@ def _form_trigger(t: str) -> LiftedTranslation | None:
     m = re.fullmatch(rf"({_IF})\s+(.+?)\s*(?:,\s*(?:then\s+)?|\s+then\s+)(.+)", t)
     if m:
         soon = m.group(1) in ("as soon as", "the moment", "the minute")
-        return _response(_read(m.group(2), "if C1, then C2"), m.group(3), soon, "if C1, then C2")
+        return _response(
+            _read(m.group(2), "if C1, then C2"),
+            m.group(3),
+            soon,
+            "if C1, then C2",
+            _state_condition(m.group(1), m.group(2)),
+        )
     # if C1 C2 — no comma: try each split
     m = re.fullmatch(rf"({_IF})\s+(.+)", t)
     if m:
@@ -958,8 +1113,9 @@ def _form_trigger(t: str) -> LiftedTranslation | None:
         for k in range(1, len(words)):
             c1 = read_clause(" ".join(words[:k]))
             if c1 is not None and c1.literal is not None:
+                state = _state_condition(m.group(1), " ".join(words[:k]))
                 try:
-                    return _response(c1, " ".join(words[k:]), False, "if C1 C2")
+                    return _response(c1, " ".join(words[k:]), False, "if C1 C2", state)
                 except _NoReading:
                     continue
     # C2 if (you ever) C1 — the response first
@@ -969,7 +1125,11 @@ def _form_trigger(t: str) -> LiftedTranslation | None:
         if re.match(rf"{_NEG}\s", m.group(1)) and m.group(2) in ("after", "once", "when"):
             return None  # "never C2 after C1" is absence_after, read by its own form
         return _response(
-            _read(m.group(3), "C2 if you ever C1"), m.group(1), soon, "C2 if you ever C1"
+            _read(m.group(3), "C2 if you ever C1"),
+            m.group(1),
+            soon,
+            "C2 if you ever C1",
+            _state_condition(m.group(2), m.group(3)),
         )
     return None
 
@@ -1021,15 +1181,197 @@ def _form_eventually(t: str) -> LiftedTranslation | None:
     return _result("at_least", 1, _lit(c), form="make sure you C")
 
 
+_PARTICIPLES = {
+    "agent_at": r"visited|entered|approached|reached|occupied|used|gone into|gone to|walked into",
+    "is_open": r"opened|left open",
+    "is_grabbed": r"picked up|grabbed|taken|held|carried|lifted|moved|removed|handled",
+    "is_touched": r"touched",
+    "is_switchedon": r"switched on|turned on|started|activated|powered on|left on",
+}
+
+
+def _form_passive(t: str) -> LiftedTranslation | None:
+    m = re.fullmatch(
+        rf"{X}\s+(?:(?:must|should|may|can|shall|will|is to|are to|is|are)\s+)?"
+        r"(never|not|cannot|can not|no longer|not ever)?\s*(?:ever\s+)?(?:be|get)\s+"
+        r"(?:ever\s+)?(.+?)(?:\s+(?:by you|by the robot|at all|ever|under any circumstances))?",
+        t,
+    )
+    if not m:
+        return None
+    for predicate, words in _PARTICIPLES.items():
+        if re.fullmatch(words, m.group(3)):
+            p = _atom(predicate, m.group(1))
+            if m.group(2):
+                return _result("never", p, form="[a] must not be done")
+            return _result("visit", p, form="[a] must be done")
+    return None
+
+
+def _form_precedence(t: str) -> LiftedTranslation | None:
+    """ "If you have not been to [b], do not C1", "[b] unlocks [a]", "C1 is only allowed after
+    C2": C1 not before C2."""
+    m = re.fullmatch(
+        r"(?:if|when|as long as|while|until|unless)\s+(?:you\s+)?(?:have|has|did|do)\s+not\s+"
+        r"(?:yet\s+)?(.+?)(?:\s+yet)?\s*,\s*(?:then\s+)?(.+)",
+        t,
+    )
+    if m:
+        main = re.fullmatch(rf"{_NEG}\s+(.+)", m.group(2))
+        c2 = _read(m.group(1), "if you have not C2, do not C1")
+        if main:
+            c1 = _read(main.group(1), "if you have not C2, do not C1")
+        else:
+            avoided = _read(m.group(2), "if you have not C2, do not C1")
+            if not avoided.avoid:
+                return None
+            c1 = avoided
+        return _result("not_before", _lit(c1, c2), _lit(c2, c1), form="if not yet C2, never C1")
+    m = re.fullmatch(
+        r"(.+?)\s+(?:unlocks|opens up|enables|allows|permits|gives access to)\s+(.+)", t
+    )
+    if m:
+        c2 = _read(m.group(1), "C2 unlocks C1")
+        c1 = _read(m.group(2), "C2 unlocks C1")
+        return _result("not_before", _lit(c1, c2), _lit(c2, c1), form="C2 unlocks C1")
+    m = re.fullmatch(
+        r"(.+?)\s+(?:is|are)\s+(?:only\s+)?(?:allowed|permitted|ok|okay|fine|possible)\s+"
+        r"(?:only\s+)?(?:after|once)\s+(.+)",
+        t,
+    )
+    if m:
+        c1, c2 = _read(m.group(1), "C1 is allowed only after C2"), _read(m.group(2), "")
+        return _result("not_before", _lit(c1, c2), _lit(c2, c1), form="C1 allowed after C2")
+    return None
+
+
+def _form_where(t: str) -> LiftedTranslation | None:
+    """ "Never C in [b]" and "only C in [b]": a condition on where the robot is."""
+    m = re.fullmatch(
+        rf"({_NEG}|only|you (?:may|can) only)\s+(.+?)\s+(?:while\s+)?(?:in|inside|at)\s+{X}", t
+    )
+    if not m or read_clause(m.group(2) + " in [" + m.group(3) + "]") is not None:
+        return None
+    c = read_clause(m.group(2))
+    if c is None or c.literal is None or c.avoid:
+        return None
+    where = _atom("agent_at", m.group(3))
+    if m.group(1).endswith("only"):
+        return _result("avoid_unless", where, c.literal, form="only C in [b]")
+    return _result("avoid_while", where, c.literal, form="never C in [b]")
+
+
+def _form_remember(t: str) -> LiftedTranslation | None:
+    """ "C1, and do not forget to C2 [afterwards]": C2 owed after C1."""
+    m = re.fullmatch(
+        r"(.+?)\s*,?\s+(?:and|but)\s+(?:then\s+)?(?:do not forget|remember|make sure|be sure)"
+        r"(?:\s+to|\s+that you|\s+you)?\s+(.+)",
+        t,
+    )
+    if not m:
+        return None
+    return _response(_read(m.group(1), "C1, and remember to C2"), m.group(2), False,
+                     "C1, and remember to C2")  # fmt: skip
+
+
+def _form_wait(t: str) -> LiftedTranslation | None:
+    m = re.fullmatch(
+        rf"(?:(?:you\s+)?(?:must|should|have to|need to)\s+)?(?:stay|wait|remain|keep waiting|"
+        rf"be)\s+(?:in|at|inside|near|by)\s+{X}\s+(?:until|till)\s+(.+)",
+        t,
+    )
+    if not m:
+        return None
+    q = _read(m.group(2), "stay in [a] until C2")
+    return _result("wait", _atom("agent_at", m.group(1)), _lit(q), form="stay in [a] until C2")
+
+
+_REPEAT = (
+    r"(?:repeatedly|over and over(?: again)?|again and again|infinitely often|forever|"
+    r"continuously|regularly|all the time|on a loop|in a loop|periodically|indefinitely|"
+    r"time after time|endlessly)"
+)
+
+
+def _form_patrol(t: str) -> LiftedTranslation | None:
+    m = re.fullmatch(
+        rf"(?:(?:keep|continue|go on)\s+(?:on\s+)?(?:going back to|returning to|coming back to|"
+        rf"visiting|going to|patrolling|checking|revisiting|cycling through)|patrol|"
+        rf"(?:do\s+)?rounds?\s+(?:of|between|through)|patrol between|cycle through)\s+{X}"
+        rf"(?:\s+{_REPEAT})?",
+        t,
+    )
+    letter = m.group(1) if m else None
+    if m is None:
+        m = re.fullmatch(rf"(.+?)\s+{_REPEAT}", t)
+        if m is None:
+            return None
+        c = read_clause(m.group(1))
+        if c is None or c.literal is None or c.avoid:
+            return None
+        return _result("patrolling", c.literal, form="C repeatedly")
+    return _result("patrolling", _atom("agent_at", str(letter)), form="patrol [a]")
+
+
+_THEN = (
+    r"\s*(?:,\s*|\s+)(?:and\s+)?(?:then|after that|afterwards|afterward|and later|later|next|"
+    r"subsequently|followed by|and finally|finally|and after that)\s*,?\s+"
+)
+_ORDER = (
+    r"(?:\s*,?\s+(?:in (?:that|this|the given|exactly that|exactly this) order|in order|"
+    r"(?:strictly|exactly) in (?:that|this) order|in (?:strict|strictly that) order|"
+    r"one after the other|in sequence))$"
+)
+
+
+def _form_sequence(t: str) -> LiftedTranslation | None:
+    """ "Go to [a], then [b]" (sequenced visit), "… in that order" (ordered), "… in strict
+    order" (strictly ordered)."""
+    order = re.search(_ORDER, t)
+    text = t[: order.start()] if order else t
+    pieces = re.split(_THEN, text)
+    if len(pieces) < 2 and order:
+        pieces = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", text)
+    if len(pieces) < 2 or len(pieces) > 5:
+        return None
+    pieces[0] = re.sub(r"^(?:first(?:ly)?|start by|begin by)\s*,?\s+", "", pieces[0])
+    clauses = [read_clause(x) for x in pieces]
+    if any(c is None or c.avoid for c in clauses):
+        return None
+    first = next((c for c in clauses if c is not None and c.literal is not None), None)
+    if first is None:
+        return None
+    lits = [_lit(c, first) for c in clauses if c is not None]
+    strict = order is not None and re.search(r"strict", order.group()) is not None
+    name = ("strictly_ordered_visit" if strict else "ordered_visit") if order else "sequenced_visit"
+    return _result(name, *lits, form=name.replace("_", " "))
+
+
+def _form_visit(t: str) -> LiftedTranslation | None:
+    """A bare positive instruction ("go to [a]", "visit [a] at some point"): visit."""
+    c = read_clause(re.sub(r"^(?:first(?:ly)?|also|just)\s*,?\s+", "", t))
+    if c is None or c.literal is None or c.avoid:
+        return None
+    return _result("visit", c.literal, form="C (at some point)")
+
+
 _FORM_ORDER: tuple[Callable[[str], LiftedTranslation | None], ...] = (
     _form_leave_open,
     _form_count,
+    _form_precedence,
+    _form_where,
     _form_only_after,
     _form_wait_until,
+    _form_wait,
     _form_not_before,
     _form_never_after,
+    _form_remember,
     _form_trigger,
     _form_before,
+    _form_passive,
+    _form_patrol,
     _form_never,
     _form_eventually,
+    _form_sequence,
+    _form_visit,
 )
