@@ -74,7 +74,7 @@ def test_the_monitor_does_not_import_translate():
     assert _offenders(sorted((PACKAGE / "monitor").rglob("*.py")), "safetychip.translate") == []
 
 
-# What each package may import from the others (the top-level modules errors, paths, _io, _names and
+# What each package may import from the others (the top-level modules errors, paths, _io, _names, _display and
 # _text are shared by all). The core chain ltl <- automata <- monitor <- shield <- agents <-
 # experiments; envs stand on the core (the shield wraps them); llm is the one chat interface
 # the translator and the explanations talk through; the explanations run plans on an
@@ -98,7 +98,7 @@ ALLOWED: dict[str, set[str]] = {
     "memory": {"ltl", "automata", "monitor", "shield", "llm"},
     "observer": {"ltl", "automata", "monitor", "shield", "llm"},
 }
-SHARED = {"errors", "paths", "_io", "_text", "_names"}
+SHARED = {"errors", "paths", "_io", "_text", "_names", "_display"}
 
 
 def _package_of(name: str) -> str | None:

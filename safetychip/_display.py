@@ -1,0 +1,111 @@
+"""Pictures for Jupyter that show in any notebook, trusted or not, run or not.
+
+JupyterLab renders SVG, HTML with inline SVG, and widgets only in a trusted notebook whose
+kernel is running; a fresh clone is neither. A PNG is always shown, so every picture the
+library displays carries one: an automaton beside its SVG, a widget beside its live view (a
+static picture of its first output, which a reader sees until the cell is run).
+
+Examples
+--------
+>>> data, meta = png_mimebundle(_TINY_PNG, dpi=96)
+>>> sorted(data), meta
+(['image/png'], {'image/png': {'width': 1, 'height': 1}})
+>>> png_html(_TINY_PNG, dpi=96)[:60]
+'<img style="max-width:100%;height:auto" width="1" height="1"'
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import struct
+from typing import Any
+
+__all__ = ["figure_png", "png_html", "png_mimebundle", "png_size", "display_widget"]
+
+# A 1 x 1 PNG, for the examples.
+_TINY_PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
+)
+
+
+def png_size(png: bytes) -> tuple[int, int]:
+    """Width and height in pixels, read from the PNG's header.
+
+    Examples
+    --------
+    >>> png_size(_TINY_PNG)
+    (1, 1)
+    >>> png_size(b"GIF89a")
+    Traceback (most recent call last):
+    ValueError: not a PNG image
+    """
+    if png[:8] != b"\x89PNG\r\n\x1a\n" or png[12:16] != b"IHDR":
+        raise ValueError("not a PNG image")
+    width, height = struct.unpack(">II", png[16:24])
+    return width, height
+
+
+def _screen_size(png: bytes, dpi: int) -> tuple[int, int]:
+    width, height = png_size(png)
+    return max(1, round(width * 96 / dpi)), max(1, round(height * 96 / dpi))
+
+
+def png_mimebundle(png: bytes, dpi: int) -> tuple[dict[str, str], dict[str, Any]]:
+    """The ``image/png`` entry of a display bundle and its metadata (the size on screen:
+    a PNG drawn at *dpi* pixels per inch is shown at 96, so it is crisp and not too big)."""
+    width, height = _screen_size(png, dpi)
+    data = {"image/png": base64.b64encode(png).decode("ascii")}
+    return data, {"image/png": {"width": width, "height": height}}
+
+
+def png_html(png: bytes, dpi: int) -> str:
+    """An ``<img>`` holding *png* as a data URI, at screen size, never wider than its box."""
+    width, height = _screen_size(png, dpi)
+    source = base64.b64encode(png).decode("ascii")
+    return (
+        f'<img style="max-width:100%;height:auto" width="{width}" height="{height}" '
+        f'src="data:image/png;base64,{source}"/>'
+    )
+
+
+def figure_png(fig: Any, dpi: int = 100) -> bytes:
+    """A matplotlib figure as PNG bytes (tight bounding box, no timestamp: reproducible).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots(figsize=(1, 1))
+    >>> png_size(figure_png(fig, dpi=50)) <= (50, 50)
+    True
+    >>> plt.close(fig)
+    """
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight", metadata={"Software": None})
+    return buf.getvalue()
+
+
+def display_widget(widget: Any, *, png: bytes | None = None, html: str | None = None,
+                   dpi: int = 100) -> None:  # fmt: skip
+    """Display *widget* with a static picture for where widgets are not shown.
+
+    The display bundle holds the live widget view and, beside it, *html* and/or the PNG
+    *png* (drawn at *dpi*): JupyterLab shows the live view when the notebook is trusted and
+    its kernel knows the widget, else the picture (a fresh clone, a notebook viewer).
+    """
+    from IPython.display import display
+
+    data, meta = widget._repr_mimebundle_(), {}
+    if isinstance(data, tuple):
+        data, meta = data
+    data = dict(data)
+    meta = dict(meta or {})
+    if png is not None:
+        png_data, png_meta = png_mimebundle(png, dpi)
+        data.update(png_data)
+        meta.update(png_meta)
+    if html is not None:
+        data["text/html"] = html
+    display(data, metadata=meta, raw=True)
