@@ -77,8 +77,10 @@ def figure_png(fig: Any, dpi: int = 100) -> bytes:
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> import matplotlib.pyplot as plt
-    >>> fig, ax = plt.subplots(figsize=(1, 1))
-    >>> png_size(figure_png(fig, dpi=50)) <= (50, 50)
+    >>> fig, ax = plt.subplots(figsize=(2, 1))
+    >>> ax.set_axis_off()
+    >>> png = figure_png(fig, dpi=50)
+    >>> png_size(png) <= (100, 50)
     True
     >>> plt.close(fig)
     """

@@ -135,7 +135,8 @@ def test_card_shows_formula_automaton_back_translation_and_witnesses():
         "shortest rejected: start at kitchen: violates",
     ):
         assert expected in text
-    assert "<svg" in card._repr_html_()
+    assert '<img style="max-width:100%' in card._repr_html_()  # the automaton, as a PNG
+    assert "data:image/png;base64," in card._repr_html_()
 
 
 def answers(*items):

@@ -243,18 +243,15 @@ class DFA:
         return to_dot(self, highlight=highlight)
 
     def show(self, highlight: int | None = None):
-        """An SVG picture for Jupyter (Graphviz when ``dot`` exists, else matplotlib)."""
-        from ._draw import SVG, to_svg
+        """A picture for Jupyter, SVG with a PNG beside it (Graphviz when ``dot`` exists,
+        else matplotlib)."""
+        from ._draw import picture
 
-        return SVG(to_svg(self, highlight=highlight))
+        return picture(self, highlight=highlight)
 
-    def _repr_svg_(self) -> str:
-        from ._draw import to_svg
-
-        return to_svg(self)
-
-    def _repr_html_(self) -> str:
-        return self._repr_svg_()
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        data, meta = self.show()._repr_mimebundle_(include, exclude)
+        return {**data, "text/plain": repr(self)}, meta
 
     def __repr__(self) -> str:
         f = f" for {self.formula}" if self.formula is not None else ""

@@ -221,7 +221,8 @@ class ReviewCard:
             f"<tr><th style='text-align:left'>{k}</th><td style='text-align:left'>{v}</td></tr>"
             for k, v in rows
         )
-        return f"<div><table>{body}</table>{self.dfa._repr_svg_()}</div>"
+        # The automaton as an image that fits the cell and shows in an untrusted notebook.
+        return f"<div><table>{body}</table>{self.dfa.show().html()}</div>"
 
 
 def prepare_review(item, *, model=None) -> ReviewCard:

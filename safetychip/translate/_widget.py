@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 
+from .._display import display_widget
 from ..errors import SafetyChipError, missing
 from ._review import Review, ReviewCard, edit_constraint, prepare_review
 
@@ -159,9 +160,8 @@ class ReviewWidget:
             self.on_decision(self.outcome)
 
     def _ipython_display_(self) -> None:
-        from IPython.display import display
-
-        display(self.box)
+        # The card beside the live widget: what a fresh clone shows before the cell is run.
+        display_widget(self.box, html=self.card._repr_html_())
 
     def _repr_html_(self) -> str:
         return self.card._repr_html_()
