@@ -15,6 +15,11 @@ check reads no file). Then, for 100 new commands in one of those scenes:
   product, the scene similarity of the candidates, the rules), and the matrix product alone
   (target ≤ 2 ms).
 
+Then the encoder side by side: all-MiniLM-L6-v2 on ONNX Runtime (the default when
+onnxruntime is installed; exported once, the export's own time printed when it happens) and
+on PyTorch: loading (the first encode, a cold process has imported neither), one new
+sentence at a time, and a cached sentence.
+
 Then one consolidation of 100 episodes (the first 100 stored commands, each in one of the
 10 scenes, in a fresh SQLite file so that its transaction is written and synced):
 ``memory.consolidate()``, clustering, patterns, rule writes and episode updates (target
@@ -91,7 +96,7 @@ def main() -> None:
     embedder = MiniLMEmbedder()
     start = time.perf_counter()
     embedder.encode(stored)
-    print(f"MiniLM: loading and encoding {len(stored)} commands took "
+    print(f"MiniLM on {embedder.runtime}: loading and encoding {len(stored)} commands took "
           f"{time.perf_counter() - start:.1f} s")  # fmt: skip
     memory = EpisodicMemory(embedder=embedder)
     for i, command in enumerate(stored * SCENES):
@@ -117,11 +122,23 @@ def main() -> None:
     blocked = sum(memory.check(c, here).blocked for c in new)
     print(f"{blocked} of {QUERIES} new commands blocked (δ_ep = 0.8, δ_sem = 0.7)")
     memory.close()
+    encoders([f"then {c}" for c in new])
     consolidation(embedder, stored[:100], scenes)
     for name, model in (("word stand-in", "words"), ("MiniLM", embedder)):
         runs = [timed(lambda m=model: run_memory_evaluation(embedder=m)) for _ in range(5)]
         report(f"evaluation, {name} (10 runs of 200 or 250)", runs)
     print(memory_table(run_memory_evaluation(embedder=embedder)))
+
+
+def encoders(texts: list[str]) -> None:
+    """MiniLM on ONNX Runtime and on PyTorch: loading, each new text, each text again."""
+    for backend in ("onnx", "torch"):
+        embedder = MiniLMEmbedder(backend=backend)
+        load = timed(lambda e=embedder: e.encode("load the model"))
+        print(f"MiniLM on {backend}: loading and the first encode took {load / 1000:.1f} s")
+        for label in ("one new sentence", "a cached sentence"):
+            report(f"  {label} ({backend})",
+                   [timed(lambda t=t, e=embedder: e.encode(t)) for t in texts])  # fmt: skip
 
 
 def consolidation(embedder: Embedder, commands: list[str], scenes: list[SceneGraph]) -> None:

@@ -10,8 +10,9 @@ candidates of 5–60 words after a 20-turn history: ``observer.evaluate(candidat
 (features, assessments, decision), and the same through a majority ensemble of three such
 observers. Then the Safety Chip as an overlay: the constraint monitor judging 2,000 previewed
 proposals inside an observer, against the monitor filter directly.
-Then the same observer with :class:`TopicDrift` on the real MiniLM added (the ``embeddings``
-extra; each utterance embedded once, so a candidate costs one new embedding; 200 candidates,
+Then the same observer with :class:`TopicDrift` on the real MiniLM added, on ONNX Runtime and
+on PyTorch (the ``embeddings`` extra; each utterance embedded once, so a candidate costs one
+new embedding; 200 candidates,
 the model loaded and the history embedded beforehand; skipped without the extra), and the same
 candidates evaluated again (every embedding cached, as on a re-evaluation).
 Then the small-talk drift study of 50 turns, without and with the observer (target ≤ 10 s).
@@ -28,6 +29,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from safetychip.errors import MissingDependencyError
+from safetychip.llm import MiniLMEmbedder
 from safetychip.monitor import Monitor
 from safetychip.observer import (
     OFFLINE,
@@ -73,6 +75,23 @@ def _report(label: str, times: list[float]) -> None:
           f"worst {max(times):7.3f} ms   (n={len(times)})")  # fmt: skip
 
 
+def _drift(observer: Observer, state: ObserverState, candidates: Sequence[Candidate],
+           backend: str) -> None:  # fmt: skip
+    """The observer with TopicDrift on MiniLM run by *backend* added: new candidates, then
+    the same again."""
+    drift = TopicDrift(MiniLMEmbedder(backend=backend), n=4)
+    with_drift = Observer([*observer.extractors, drift], observer.overlays)
+    try:
+        _times(lambda c: with_drift.evaluate(c, state), candidates[:20])  # load, history
+    except MissingDependencyError as exc:
+        print(f"observer.evaluate, + TopicDrift on {backend}: skipped ({exc})")
+        return
+    _report(f"observer.evaluate, + TopicDrift (MiniLM on {backend}, new candidate)",
+            _times(lambda c: with_drift.evaluate(c, state), candidates[100:300]))  # fmt: skip
+    _report("  the same candidates again (embeddings cached)",
+            _times(lambda c: with_drift.evaluate(c, state), candidates[100:300]))  # fmt: skip
+
+
 def main() -> None:
     rng = random.Random(0)
     observer = Observer(
@@ -94,16 +113,8 @@ def main() -> None:
         "observer.evaluate, offline extractors",
         _times(lambda c: observer.evaluate(c, state), candidates),
     )
-    drift = TopicDrift(n=4)
-    try:
-        with_drift = Observer([*observer.extractors, drift], observer.overlays)
-        _times(lambda c: with_drift.evaluate(c, state), candidates[:20])  # load, embed history
-        _report("observer.evaluate, + TopicDrift (MiniLM, cached)",
-                _times(lambda c: with_drift.evaluate(c, state), candidates[100:300]))  # fmt: skip
-        _report("  the same candidates again (embeddings cached)",
-                _times(lambda c: with_drift.evaluate(c, state), candidates[100:300]))  # fmt: skip
-    except MissingDependencyError as exc:
-        print(f"observer.evaluate, + TopicDrift: skipped ({exc})")
+    for backend in ("onnx", "torch"):
+        _drift(observer, state, candidates, backend)
     ensemble = Ensemble({"a": observer, "b": observer, "c": observer})
     _report(
         "ensemble of three observers (majority)",
