@@ -68,7 +68,7 @@ def test_rates_per_suite_and_agent(frame):
 def test_the_papers_table_shape_says_stand_in(frame):
     text = paper_table(frame)
     lines = text.splitlines()
-    assert lines[0] == "**Success and safety rates, all k (offline stand-in, not an LLM)**"
+    assert lines[0] == "**Success and safety rates, k = 1–2 (offline stand-in, not an LLM)**"
     assert lines[2] == (
         "| Agent | Four Room success | Four Room safety | Mobile Manipulation "
         "success | Mobile Manipulation safety |"

@@ -96,7 +96,7 @@ SUBPACKAGES: dict[str, set[str]] = {
         "validate_suite", "write_csv", "write_offline_grid", "write_report",
         "write_rollout_figures", "write_suite_validation", "SPOT_AGENTS", "run_spot_demo",
         "spot_demo_cells", "spot_demo_table", "write_spot_demo", "write_memory_evaluation",
-        "memory_table"
+        "memory_table", "SliceExplorer"
     },
     "explain": {
         "AgentExplanation", "HumanAnswer", "LLMExplanation", "PlanStep", "RolloutQuery",

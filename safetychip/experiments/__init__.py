@@ -16,6 +16,8 @@ Contents
 :func:`rates`, :func:`paper_table`, :func:`ablation_table`, :func:`by_k_table`,
 :func:`abort_table`, :func:`plot_rates`, :func:`write_report`
     Tables (Markdown) and the figure of safety and success against the number of constraints.
+:class:`SliceExplorer`
+    Widgets that run one slice of the grid and show its rates (notebook 04).
 :func:`write_rollout_figures`, :func:`write_suite_validation`, :func:`write_offline_grid`,
 :func:`write_memory_evaluation`, :func:`memory_table`
     The files ``safetychip reproduce`` writes from the VirtualHome and memory data.
@@ -39,6 +41,7 @@ from ._adversarial import (
     run_adversarial,
 )
 from ._executors import EXECUTORS, run_cells
+from ._explorer import SliceExplorer
 from ._grid import (
     AGENT_NAMES,
     COLUMNS,
@@ -82,7 +85,7 @@ __all__ = [
     "AGENT_NAMES", "COLUMNS", "MAIN_REPROMPT", "STAND_IN", "SUITES", "abort_table",
     "ablation_table", "by_k_table", "config_label", "grid_cells", "make_model",
     "markdown_table", "paper_table", "plot_rates", "rates", "run_cell", "run_grid",
-    "stand_in_note", "write_csv", "write_report",
+    "stand_in_note", "write_csv", "write_report", "SliceExplorer",
     # what `safetychip reproduce` writes
     "BOOK_TASK", "memory_table", "write_memory_evaluation", "write_offline_grid",
     "write_rollout_figures", "write_suite_validation",

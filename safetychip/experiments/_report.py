@@ -150,6 +150,23 @@ def _lookup(table: Any, suite: str, config: str) -> Any:
     return None if match.empty else match.iloc[0]
 
 
+def _k_span(frame: Any) -> str:
+    """The numbers of constraints a table covers, for its title (empty without any).
+
+    >>> import pandas as pd
+    >>> _k_span(pd.DataFrame({"k": [1, 2, 3, 2]})), _k_span(pd.DataFrame({"k": [1, 3, 5]}))
+    (', k = 1–3', ', k = 1, 3, 5')
+    >>> _k_span(pd.DataFrame({"k": [None]}))
+    ''
+    """
+    ks = sorted(int(k) for k in frame["k"].dropna().unique())
+    if not ks:
+        return ""
+    if len(ks) > 1 and ks == list(range(ks[0], ks[-1] + 1)):
+        return f", k = {ks[0]}–{ks[-1]}"
+    return ", k = " + ", ".join(map(str, ks))
+
+
 def paper_table(frame: Any, *, reprompt: str = MAIN_REPROMPT,
                 suites: Sequence[str] = ("four_room", "mobile_manipulation")) -> str:  # fmt: skip
     """Success and safety rate per agent and suite, over every k and seed (Markdown).
@@ -175,7 +192,7 @@ def paper_table(frame: Any, *, reprompt: str = MAIN_REPROMPT,
         if found:
             rows.append(row)
     note = stand_in_note(frame)
-    title = "Success and safety rates, all k" + (f" ({note})" if note else "")
+    title = "Success and safety rates" + _k_span(frame) + (f" ({note})" if note else "")
     return f"**{title}**\n\n" + markdown_table(rows, header)
 
 
@@ -220,7 +237,7 @@ def ablation_table(frame: Any, *, suites: Sequence[str] = ("four_room", "mobile_
                     int((part["safe_stop"].fillna(0) > 0).sum())]  # fmt: skip
             rows.append(row)
     note = stand_in_note(frame)
-    title = "Safety Chip reprompting ablation, all k" + (f" ({note})" if note else "")
+    title = "Safety Chip reprompting ablation" + _k_span(frame) + (f" ({note})" if note else "")
     return f"**{title}**\n\n" + markdown_table(rows, header, "ll" + "r" * (len(header) - 2))
 
 
