@@ -103,6 +103,13 @@ SUBPACKAGES: dict[str, set[str]] = {
         "agent_query_messages", "answer_query", "ask_agent_query", "explain_rollout",
         "explain_violation", "letter_words", "plan_trace", "question_formula"
     },
+    "labs": {
+        "CONFUSIONS", "CORRECT", "INCORRECT", "INSTRUCTOR", "INVALID", "MAX_ANSWER_CHARS",
+        "MAX_ATOMS", "MAX_NODES", "NOT_ATTEMPTED", "SOLUTION", "Confusion", "Feedback", "Lab",
+        "Summary", "automaton_paths", "check_answer", "check_explanation", "check_formula",
+        "check_impossible", "check_verdict", "confusions", "student_version", "trace_words",
+        "write_student_version"
+    },
     "llm": {
         "CacheMode", "CachedModel", "ChatModel", "ChatRequest", "Completion", "Embedder",
         "Message", "MessageLike", "MiniLMEmbedder", "OpenAIChatModel", "OpenAIEmbedder",

@@ -1,0 +1,161 @@
+"""*Explain the violation*: the student's free text against the key facts of the monitor's
+deterministic explanation (:func:`~safetychip.explain.explain_violation`): which constraint
+is broken, which proposition the action changes, and at which step. Lenient on wording:
+a constraint may be named (``c1``) or paraphrased, a proposition by its object
+("the kitchen"), a step by its number or its action ("going to the kitchen").
+
+Examples
+--------
+>>> from safetychip.explain import explain_violation
+>>> from safetychip.monitor import Constraint, Monitor
+>>> rule = Constraint.parse('!"agent_at(kitchen)" W "agent_at(bathroom)"',
+...                         "Don't go to the kitchen before the bathroom", name="c1")
+>>> m = Monitor([rule])
+>>> _ = m.reset({"agent_at(kitchen)": False, "agent_at(bathroom)": False})
+>>> e = explain_violation(m, {"agent_at(kitchen)"}, action="walk to kitchen")
+>>> print(check_explanation("Going to the kitchen breaks c1", e, [rule], step=1))
+✓ correct: you named the constraint (c1), the proposition (agent_at(kitchen)) and the step
+(1, 'walk to kitchen').
+>>> print(check_explanation("It was unsafe.", e, [rule], step=1))
+✗ incorrect: say which constraint the action breaks (by its name or its words); say which
+proposition the action changes (the object or room); say at which step (its number or the
+action).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from ..explain import AgentExplanation
+from ..ltl import Formula, Proposition
+from ..monitor import Constraint, as_constraints
+from ._feedback import CORRECT, INCORRECT, INVALID, Feedback, guarded, not_attempted
+
+__all__ = ["check_explanation"]
+
+MAX_TEXT = 2_000
+_STOP = {"the", "you", "your", "and", "for", "have", "has", "been", "before", "after", "must",
+         "can", "not", "don't", "dont", "never", "into", "that", "this", "are", "any", "with",
+         "then", "once", "from", "times", "more", "than", "its", "it's"}  # fmt: skip
+_ORDINALS = ["zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh",
+             "eighth", "ninth", "tenth"]  # fmt: skip
+_VERBS = {
+    "walk": {"walk", "walks", "walking", "go", "goes", "going", "went", "enter", "enters",
+             "entering", "move", "moving", "moves", "head", "heading", "visit", "visiting",
+             "return", "returning", "reach", "reaching"},
+    "open": {"open", "opens", "opening", "opened"},
+    "grab": {"grab", "grabs", "grabbing", "pick", "picking", "take", "taking", "hold"},
+    "switch": {"switch", "switching", "turn", "turning", "switches"},
+}  # fmt: skip
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9']+", text.lower().replace("_", " "))
+
+
+def _content(text: str) -> set[str]:
+    return {w for w in _words(text) if len(w) > 2 and w not in _STOP}
+
+
+def _atom_words(atom: str) -> list[str]:
+    try:
+        args = Proposition.parse(atom).args
+    except ValueError:
+        args = ()
+    return [w for a in args for w in _words(a)] or _words(atom)
+
+
+def _literals(explanation: AgentExplanation) -> list[str]:
+    lits = []
+    for line in explanation.state_changes:
+        _, _, rest = str(line).partition(": ")
+        lits += [x.lstrip("!") for x in rest.split(" & ") if x and not x.startswith("(")]
+    return lits
+
+
+def _names_constraint(said: set[str], words: list[str], c: Constraint) -> bool:
+    if c.name.lower() in words:
+        return True
+    key = _content(c.sentence) or {w for a in c.formula.atoms() for w in _atom_words(a)}
+    return len(key & said) * 2 >= len(key)
+
+
+def _names_action(words: list[str], action: str) -> bool:
+    verb, *rest = _words(action) or [""]
+    objects = {w for w in rest if w not in ("to", "on", "in", "off", "from", "of")}
+    verbs = next((v for v in _VERBS.values() if verb in v), {verb})
+    return bool(verbs & set(words)) and objects <= set(words)
+
+
+@guarded
+def check_explanation(
+    text: Any,
+    explanation: AgentExplanation,
+    constraints: Iterable[Constraint | Formula | str],
+    *,
+    step: int | None = None,
+    exercise: str = "",
+) -> Feedback:
+    """Check a free-text explanation of a refused action against the monitor's own.
+
+    Parameters
+    ----------
+    text : str
+        The student's explanation; ``...`` is *not attempted*.
+    explanation : AgentExplanation
+        The deterministic explanation (:func:`~safetychip.explain.explain_violation`).
+    constraints : iterable of Constraint, Formula or str
+        The constraints, for their sentences (a student may paraphrase one).
+    step : int, optional
+        The refused action's step number (1 = the first action), if the exercise asks.
+    exercise : str
+        The exercise's label.
+    """
+    if not_attempted(text):
+        return Feedback(exercise, "not attempted", "replace the ... with your explanation")
+    if not isinstance(text, str):
+        return Feedback(exercise, INVALID, f"write your explanation as text, not a "
+                        f"{type(text).__name__}")  # fmt: skip
+    if not text.strip():
+        return Feedback(exercise, INVALID, "your explanation is empty")
+    if len(text) > MAX_TEXT:
+        return Feedback(
+            exercise,
+            INVALID,
+            f"keep it under {MAX_TEXT:,} characters: a sentence or two that names the "
+            "constraint, the proposition and the step",
+        )
+    if explanation.status == "safe":
+        return Feedback(exercise, INVALID, "this action was safe: there is no violation to "
+                        "explain")  # fmt: skip
+    words = _words(text)
+    said = _content(text)
+    by_name = {c.name: c for c in as_constraints(constraints)}
+    culprits = [by_name[n] for n in explanation.violated if n in by_name]
+    found, missing = [], []
+    hit = next((c for c in culprits if _names_constraint(said, words, c)), None)
+    if hit is not None:
+        found.append(f"the constraint ({hit.name})")
+    else:
+        missing.append("say which constraint the action breaks (by its name or its words)")
+    lits = _literals(explanation)
+    atom = next((a for a in lits if set(_atom_words(a)) <= set(words) or a in text), None)
+    if atom is not None:
+        found.append(f"the proposition ({atom})")
+    elif lits:
+        missing.append("say which proposition the action changes (the object or room)")
+    marks = ({str(step)} | ({_ORDINALS[step]} if 0 <= step < len(_ORDINALS) else set())
+             if step is not None else set())  # fmt: skip
+    action = explanation.action
+    if marks & set(words) or (action and _names_action(words, action)):
+        shown = [str(step)] if step is not None else []
+        shown += [repr(action)] if action else []
+        found.append(f"the step ({', '.join(shown)})")
+    elif step is not None or action:
+        missing.append("say at which step (its number or the action)")
+    if missing:
+        return Feedback(exercise, INCORRECT, "; ".join(missing) + ".")
+    listed = ", ".join(found[:-1]) + (" and " if len(found) > 1 else "") + found[-1]
+    return Feedback(exercise, CORRECT, f"you named {listed}.")
