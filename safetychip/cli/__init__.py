@@ -16,6 +16,7 @@ translate   English constraints to grounded formulas (:mod:`safetychip.cli.trans
 explain     why a recorded rollout's action was refused (:mod:`safetychip.cli.explain`)
 experiment  a slice of the agents' grid (:mod:`safetychip.cli.experiment`)
 memory      episodic safety memory: check, add, consolidate, override (:mod:`safetychip.cli.memory`)
+labs        a course lab's student version, from the instructor's (:mod:`safetychip.cli.labs`)
 ==========  ===============================================================================
 
 Exit status: 0 success; 1 ``monitor`` only, some verdict was a violation or an abort; 2 bad
@@ -85,6 +86,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "safetychip.cli.explain",
     "safetychip.cli.experiment",
     "safetychip.cli.memory",
+    "safetychip.cli.labs",
 )
 
 #: The core: always there, light to import.
