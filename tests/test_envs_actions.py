@@ -119,8 +119,10 @@ def test_script_line_errors(scene):
         parse_action("[GRAB] <salmon> (999)", scene)
     with pytest.raises(ActionError, match=r"node 47 is 'fridge', not 'salmon'"):
         parse_action("[GRAB] <salmon> (47)", scene)
-    with pytest.raises(ActionError, match=r"unsupported script action 'SIT'.*supported: WALK"):
-        parse_action("[SIT] <sofa> (21)", scene)
+    with pytest.raises(ActionError, match=r"does not implement \[LOOKAT_SHORT\].*implements: WALK"):
+        parse_action("[LOOKAT_SHORT] <sofa> (22)", scene)
+    with pytest.raises(ActionError, match=r"unknown script action \[FLY\].*implements: WALK"):
+        parse_action("[FLY] <sofa> (22)", scene)
     with pytest.raises(ActionError, match=r"\[PUTIN\] takes 2 object\(s\)"):
         parse_action("[PUTIN] <salmon> (48)", scene)
     with pytest.raises(ActionError, match=r"is not a script line"):

@@ -56,7 +56,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "load_scene", "load_spot_scene", "load_spot_tasks", "load_tasks", "load_virtualhome_graph",
         "parse_action",
         "parse_literal", "parse_proposition", "plot_floor_plan", "plot_timeline",
-        "task_monitor"
+        "task_monitor",
+        "ALL_VERBS", "VIRTUALHOME_PREDICATES", "prepare_program", "read_program", "run_program"
     },
     "envs.spot": {
         "BosdynBackend", "SPOT_DIR", "SimulatedBackend", "SpotAction", "SpotBackend", "SpotEnv", "SpotScene",
@@ -69,7 +70,10 @@ SUBPACKAGES: dict[str, set[str]] = {
         "floor_plan_layout", "goal_formula", "load_scene", "load_tasks",
         "load_virtualhome_graph", "normalize_name", "parse_action", "parse_literal",
         "parse_proposition", "plot_floor_plan", "plot_timeline", "rooms_visited",
-        "task_monitor"
+        "task_monitor",
+        "ALL_VERBS", "OFFICIAL_GRAPH", "PROGRAM_DIR", "PreparedProgram", "Program",
+        "ProgramRun", "ProgramStep", "REFUSED_SCRIPT_ACTIONS", "VIRTUALHOME_PREDICATES",
+        "prepare_program", "read_program", "run_program"
     },
     "errors": {
         "ActionError", "AgentError", "CacheFileError", "ConflictError", "DataFileError",

@@ -22,9 +22,11 @@ from safetychip.envs._checker import check_env
 from safetychip.envs._mock import PropositionEnv
 from safetychip.envs.spot import SpotEnv, load_spot_scene, load_spot_tasks
 from safetychip.envs.virtualhome import (
+    ALL_VERBS,
     PREDICATES,
     SUITES,
     VERBS,
+    VIRTUALHOME_PREDICATES,
     Action,
     Scene,
     SceneProposition,
@@ -42,13 +44,18 @@ from safetychip.envs.virtualhome import (
     parse_proposition,
     plot_floor_plan,
     plot_timeline,
+    prepare_program,
+    read_program,
+    run_program,
     task_monitor,
 )
 
 __all__ = [
+    "ALL_VERBS",
     "PREDICATES",
     "SUITES",
     "VERBS",
+    "VIRTUALHOME_PREDICATES",
     "Action",
     "Env",
     "Lookahead",
@@ -74,5 +81,8 @@ __all__ = [
     "parse_proposition",
     "plot_floor_plan",
     "plot_timeline",
+    "prepare_program",
+    "read_program",
+    "run_program",
     "task_monitor",
 ]

@@ -10,10 +10,16 @@ Contents
     The environment (see :class:`safetychip.envs.Env` for the protocol).
 :class:`Scene`, :func:`load_scene`, :func:`load_virtualhome_graph`
     Scene graphs with unique object names and room adjacency.
-:class:`Action`, :func:`parse_action`, :data:`VERBS`
-    Templated English and VirtualHome script lines, both ways.
+:class:`Action`, :func:`parse_action`, :data:`VERBS`, :data:`ALL_VERBS`
+    Templated English and VirtualHome script lines, both ways: the paper's verbs, and every
+    other action the executor implements (:data:`REFUSED_SCRIPT_ACTIONS` it does not).
 :class:`SceneProposition`, :func:`parse_proposition`, :func:`parse_literal`
-    Grounded predicates (:data:`PREDICATES`) bound to a scene.
+    Grounded predicates (:data:`PREDICATES`, and :data:`VIRTUALHOME_PREDICATES` for sitting,
+    lying, facing, either hand, worn, dirty/clean, plugged in, poured) bound to a scene.
+:class:`Program`, :func:`read_program`, :func:`prepare_program`, :func:`run_program`
+    VirtualHome's own programs on graphs in the official format, prepared as the dataset
+    does and run line by line (:class:`ProgramRun`), monitored or not;
+    :data:`PROGRAM_DIR` and :data:`OFFICIAL_GRAPH` hold ours.
 :class:`Task`, :func:`load_tasks`, :data:`SUITES`
     The Four Room and Mobile Manipulation suites; :func:`check_task` checks a task against
     its scene, :func:`task_monitor` builds the monitor of its first k constraints.
@@ -23,7 +29,14 @@ Contents
     Pictures of a scene with the agent's path, and of a rollout over time.
 """
 
-from safetychip.envs.virtualhome._actions import VERBS, Action, Target, parse_action
+from safetychip.envs.virtualhome._actions import (
+    ALL_VERBS,
+    REFUSED_SCRIPT_ACTIONS,
+    VERBS,
+    Action,
+    Target,
+    parse_action,
+)
 from safetychip.envs.virtualhome._candidates import candidate_actions
 from safetychip.envs.virtualhome._env import VirtualHomeEnv, WorldSnapshot
 from safetychip.envs.virtualhome._invariants import domain_invariants
@@ -33,8 +46,18 @@ from safetychip.envs.virtualhome._plot import (
     plot_timeline,
     rooms_visited,
 )
+from safetychip.envs.virtualhome._program import (
+    OFFICIAL_GRAPH,
+    PROGRAM_DIR,
+    PreparedProgram,
+    Program,
+    prepare_program,
+    read_program,
+)
+from safetychip.envs.virtualhome._program_run import ProgramRun, ProgramStep, run_program
 from safetychip.envs.virtualhome._propositions import (
     PREDICATES,
+    VIRTUALHOME_PREDICATES,
     SceneProposition,
     parse_literal,
     parse_proposition,
@@ -58,13 +81,22 @@ from safetychip.envs.virtualhome._tasks import (
 )
 
 __all__ = [
+    "ALL_VERBS",
     "INSTALL",
+    "OFFICIAL_GRAPH",
     "PREDICATES",
+    "PROGRAM_DIR",
+    "REFUSED_SCRIPT_ACTIONS",
     "SCENE_DIR",
     "SUITES",
     "TASK_DIR",
     "VERBS",
+    "VIRTUALHOME_PREDICATES",
     "Action",
+    "PreparedProgram",
+    "Program",
+    "ProgramRun",
+    "ProgramStep",
     "Scene",
     "SceneProposition",
     "Target",
@@ -85,6 +117,9 @@ __all__ = [
     "parse_proposition",
     "plot_floor_plan",
     "plot_timeline",
+    "prepare_program",
+    "read_program",
     "rooms_visited",
+    "run_program",
     "task_monitor",
 ]

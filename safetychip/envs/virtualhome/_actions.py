@@ -1,13 +1,16 @@
 """Actions in the paper's language, and their VirtualHome script lines.
 
-Twelve verbs: walk, find, grab, open, close, put (on), put in, switch on, switch off, touch,
-look at, and DONE. Each has one templated English form (``put salmon in fridge``) and one
-script line (``[PUTIN] <salmon> (48) <fridge> (47)``); :func:`parse_action` reads either,
-plus a few common variants of the English (``go to``, ``pick up``, ``turn on``, ``into``).
-Objects in English are unique names with spaces for underscores (``book shelf``), a class
-name or a synonym (``tv``); when a class has several instances, the environment picks the
-one nearest the agent. DONE has the script line ``[DONE]``, which is safetychip's marker
-and is never sent to the simulator.
+The paper's twelve verbs (:data:`VERBS`): walk, find, grab, open, close, put (on), put in,
+switch on, switch off, touch, look at, and DONE. Beyond them, every other script action that
+VirtualHome's evolving-graph executor implements (:data:`ALL_VERBS`: sit, lie, stand up,
+pour, drink, wash, plug in, …). Each has one templated English form (``put salmon in
+fridge``) and one script line (``[PUTIN] <salmon> (48) <fridge> (47)``); :func:`parse_action`
+reads either, plus a few common variants of the English (``go to``, ``pick up``, ``turn
+on``, ``into``). Objects in English are unique names with spaces for underscores (``book
+shelf``), a class name or a synonym (``tv``); when a class has several instances, the
+environment picks the one nearest the agent. DONE has the script line ``[DONE]``, which is
+safetychip's marker and is never sent to the simulator. Script actions the executor does not
+implement (``[LOOKAT_SHORT]``, ``[LOOKAT_LONG]``) are refused by name.
 
 Examples
 --------
@@ -18,6 +21,8 @@ Examples
 ('put salmon in fridge', '[PUTIN] <salmon> (48) <fridge> (47)')
 >>> str(parse_action("[PUTBACK] <book> (28) <book_shelf> (32)", scene))
 'put book on book shelf'
+>>> str(parse_action("[Sit] <sofa> (22)", scene)), parse_action("stand up", scene).script
+('sit on sofa', '[STANDUP]')
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ from typing import NamedTuple
 from safetychip.envs.virtualhome._scene import Scene
 from safetychip.errors import ActionError
 
-__all__ = ["VERBS", "Action", "Target", "parse_action"]
+__all__ = ["ALL_VERBS", "REFUSED_SCRIPT_ACTIONS", "VERBS", "Action", "Target", "parse_action"]
 
 
 class _Verb(NamedTuple):
@@ -41,7 +46,8 @@ class _Verb(NamedTuple):
 
 
 _VERBS: dict[str, _Verb] = {
-    "walk": _Verb("walk to {0}", "WALK", (r"(?:walk|go|move|run)(?: to)? (.+)",)),
+    # the paper's verbs
+    "walk": _Verb("walk to {0}", "WALK", (r"(?:walk|go)(?: to)? (.+)", r"move to (.+)")),
     "find": _Verb("find {0}", "FIND", (r"find (.+)",)),
     "grab": _Verb("grab {0}", "GRAB", (r"(?:grab|pick up|take) (.+)",)),
     "open": _Verb("open {0}", "OPEN", (r"open (.+)",)),
@@ -53,13 +59,55 @@ _VERBS: dict[str, _Verb] = {
     "touch": _Verb("touch {0}", "TOUCH", (r"touch (.+)",)),
     "lookat": _Verb("look at {0}", "LOOKAT", (r"look at (.+)",)),
     "done": _Verb("done", "DONE", (r"done|finish(?:ed)?|stop",)),
+    # the executor's other actions
+    "run": _Verb("run to {0}", "RUN", (r"run(?: to)? (.+)",)),
+    "sit": _Verb("sit on {0}", "SIT", (r"sit(?: down)? (?:on|in|at) (.+)",)),
+    "lie": _Verb("lie on {0}", "LIE", (r"lie(?: down)? (?:on|in) (.+)",)),
+    "standup": _Verb("stand up", "STANDUP", (r"stand up|get up",)),
+    "turnto": _Verb("turn to {0}", "TURNTO", (r"turn to(?:wards)? (.+)", r"face (.+)")),
+    "pointat": _Verb("point at {0}", "POINTAT", (r"point (?:at|to) (.+)",)),
+    "watch": _Verb("watch {0}", "WATCH", (r"watch (.+)",)),
+    "read": _Verb("read {0}", "READ", (r"read (.+)",)),
+    "drink": _Verb("drink {0}", "DRINK", (r"drink(?: from)? (.+)",)),
+    "eat": _Verb("eat {0}", "EAT", (r"eat (.+)",)),
+    "cut": _Verb("cut {0}", "CUT", (r"cut (.+)",)),
+    "pour": _Verb("pour {0} into {1}", "POUR", (r"pour (.+?) (?:into|in|onto|on) (.+)",)),
+    "drop": _Verb("drop {0}", "DROP", (r"drop (.+)",)),
+    "release": _Verb("release {0}", "RELEASE", (r"release (.+)", r"let go of (.+)")),
+    "putback": _Verb("put back {0}", "PUTOBJBACK", (r"put back (.+)", r"put (.+) back")),
+    "puton": _Verb("put on {0}", "PUTON", (r"put on (.+)", r"wear (.+)")),
+    "putoff": _Verb("take off {0}", "PUTOFF", (r"take off (.+)", r"put off (.+)")),
+    "wipe": _Verb("wipe {0}", "WIPE", (r"wipe (.+)",)),
+    "wash": _Verb("wash {0}", "WASH", (r"wash (.+)",)),
+    "rinse": _Verb("rinse {0}", "RINSE", (r"rinse (.+)",)),
+    "scrub": _Verb("scrub {0}", "SCRUB", (r"scrub (.+)",)),
+    "squeeze": _Verb("squeeze {0}", "SQUEEZE", (r"squeeze (.+)",)),
+    "type": _Verb("type on {0}", "TYPE", (r"type (?:on|at|in) (.+)",)),
+    "push": _Verb("push {0}", "PUSH", (r"push (.+)",)),
+    "pull": _Verb("pull {0}", "PULL", (r"pull (.+)",)),
+    "move": _Verb("move {0}", "MOVE", (r"move (.+)",)),
+    "plugin": _Verb("plug in {0}", "PLUGIN", (r"plug in (.+)", r"plug (.+) in")),
+    "plugout": _Verb("unplug {0}", "PLUGOUT", (r"unplug (.+)", r"plug out (.+)")),
+    "greet": _Verb("greet {0}", "GREET", (r"greet (.+)",)),
+    "sleep": _Verb("sleep", "SLEEP", (r"sleep|go to sleep|fall asleep",)),
+    "wakeup": _Verb("wake up", "WAKEUP", (r"wake up",)),
 }
+_PAPER = ("walk", "find", "grab", "open", "close", "put", "putin", "switchon", "switchoff",
+          "touch", "lookat", "done")  # fmt: skip
 
-#: Verb -> its English template, in the paper's order.
-VERBS: dict[str, str] = {verb: spec.template for verb, spec in _VERBS.items()}
+#: The paper's verbs -> their English templates, in the paper's order (what agents are offered).
+VERBS: dict[str, str] = {verb: _VERBS[verb].template for verb in _PAPER}
+
+#: Every verb the environment accepts -> its English template: the paper's, then every other
+#: script action VirtualHome's evolving-graph executor implements.
+ALL_VERBS: dict[str, str] = {verb: spec.template for verb, spec in _VERBS.items()}
+
+#: Script actions VirtualHome's ``Action`` enum names but its executor does not implement.
+REFUSED_SCRIPT_ACTIONS: tuple[str, ...] = ("LOOKAT_SHORT", "LOOKAT_LONG")
 
 _PATTERNS = [(v, re.compile(f"^(?:{p})$")) for v, spec in _VERBS.items() for p in spec.patterns]
-_BY_SCRIPT = {spec.script: verb for verb, spec in _VERBS.items()}
+# LOOKAT_MEDIUM is the executor's alias of LOOKAT.
+_BY_SCRIPT = {spec.script: verb for verb, spec in _VERBS.items()} | {"LOOKAT_MEDIUM": "lookat"}
 _SCRIPT_LINE = re.compile(r"^\[(\w+)\]((?:\s*<[^<>]+>\s*\(\s*\d+\s*\))*)\s*$")
 _SCRIPT_ARG = re.compile(r"<([^<>]+)>\s*\(\s*(\d+)\s*\)")
 _ENUMERATION = re.compile(r"^\s*(?:\d+[.):]\s*|[-*]\s+)")
@@ -80,7 +128,7 @@ class Target(NamedTuple):
 
 @dataclass(frozen=True)
 class Action:
-    """One action: a verb of :data:`VERBS` and its targets.
+    """One action: a verb of :data:`ALL_VERBS` and its targets.
 
     ``str(action)`` is the templated English; :attr:`script` is the VirtualHome line.
     """
@@ -90,7 +138,7 @@ class Action:
 
     def __str__(self) -> str:
         names = (t.name.replace("_", " ") for t in self.targets)
-        return VERBS[self.verb].format(*names)
+        return ALL_VERBS[self.verb].format(*names)
 
     @property
     def script(self) -> str:
@@ -137,15 +185,20 @@ def parse_action(
     if line.startswith("["):
         return _parse_script(line, scene)
     lowered = " ".join(line.lower().split())
-    for verb, pattern in _PATTERNS:
+    first_error: ActionError | None = None
+    for verb, pattern in _PATTERNS:  # the first pattern whose objects all resolve wins
         match = pattern.match(lowered)
         if match:
             try:
                 ids = [scene.resolve(phrase, near=near) for phrase in match.groups()]
             except ActionError as exc:
-                raise ActionError(f"cannot read {text!r}: {exc}", exc.choices) from None
+                error = ActionError(f"cannot read {text!r}: {exc}", exc.choices)
+                first_error = first_error or error
+                continue
             return Action(verb, tuple(Target.of(scene, i) for i in ids))
-    forms = [t.format("<object>", "<object>") for t in VERBS.values()]
+    if first_error is not None:
+        raise first_error
+    forms = [t.format("<object>", "<object>") for t in ALL_VERBS.values()]
     head = " ".join(lowered.split()[:2])
     close = difflib.get_close_matches(head, [f.split(" <")[0] for f in forms], n=2, cutoff=0.6)
     hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
@@ -156,12 +209,18 @@ def _parse_script(line: str, scene: Scene) -> Action:
     match = _SCRIPT_LINE.match(line)
     if match is None:
         raise ActionError(f"{line!r} is not a script line like '[GRAB] <salmon> (48)'")
-    verb = _BY_SCRIPT.get(match.group(1).upper())
+    name = match.group(1).upper()
+    verb = _BY_SCRIPT.get(name)
     if verb is None:
-        close = tuple(difflib.get_close_matches(match.group(1).upper(), _BY_SCRIPT, n=2))
+        close = tuple(difflib.get_close_matches(name, _BY_SCRIPT, n=2))
+        what = (
+            "VirtualHome's executor does not implement"
+            if name in REFUSED_SCRIPT_ACTIONS
+            else "unknown script action"
+        )
         raise ActionError(
-            f"unsupported script action {match.group(1)!r} in {line!r}; "
-            f"supported: {', '.join(_BY_SCRIPT)}",
+            f"{what} [{match.group(1)}] in {line!r}; the actions it implements: "
+            f"{', '.join(n for n in _BY_SCRIPT if n != 'DONE')} (and [DONE] to finish)",
             close,
         )
     targets = []
@@ -176,7 +235,7 @@ def _parse_script(line: str, scene: Scene) -> Action:
                 (target.name,),
             )
         targets.append(target)
-    arity = VERBS[verb].count("{")
+    arity = ALL_VERBS[verb].count("{")
     if len(targets) != arity:
         raise ActionError(f"{line!r}: [{match.group(1)}] takes {arity} object(s)")
     return Action(verb, tuple(targets))

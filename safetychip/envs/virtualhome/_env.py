@@ -1,19 +1,29 @@
 """VirtualHome behind safetychip's environment protocol, on VirtualHome's own executor.
 
-Actions run through ``evolving_graph``'s ``ScriptExecutor`` with instance selection by id,
-so its preconditions decide what is possible and its messages explain refusals. Two things
-are added on top:
+Actions run through ``evolving_graph``'s ``ScriptExecutor`` with instance selection by id
+(its two crashes patched, see ``_simulator``), so its preconditions decide what is possible
+and its messages explain refusals. Every script action it implements is accepted
+(:data:`~safetychip.envs.virtualhome.ALL_VERBS`). In the default ``mode="routed"`` two
+things are added on top, for agents:
 
 * **Routes.** Walking (or finding something) in a room that is not adjacent first walks
   through the rooms between, along a shortest path of the scene's adjacency; each room
   entered is a ``[WALK] <room>`` of its own and yields its own proposition state.
-* **Look at** turns the agent towards the object first (``[TURNTO]`` then ``[LOOKAT]``):
-  the executor's LOOKAT requires FACING, which only TURNTO produces.
+* **Look at**, **point at** and **watch** turn the agent towards the object first
+  (``[TURNTO]`` then ``[LOOKAT]``): the executor's LOOKAT, POINTAT and WATCH require
+  FACING, which only TURNTO produces.
+
+In ``mode="literal"`` every action is exactly one script line sent as it is, one
+proposition state per line, as VirtualHome's own programs expect (see
+:func:`~safetychip.envs.virtualhome.run_program`).
 
 **Truth values.** ``agent_at(room)``: the character is INSIDE the room; ``agent_at(object)``:
 the character is CLOSE to it; ``is_open``/``is_switchedon``: the OPEN/ON state;
 ``is_grabbed``: a HOLDS_RH or HOLDS_LH edge; ``is_on``/``is_in``: an ON/INSIDE edge;
-``is_touched(x)``: true in the state produced by touching x only. Note that the executor
+``is_touched(x)``: true in the state produced by touching x only; the predicates of the
+other actions are defined in :data:`~safetychip.envs.virtualhome.VIRTUALHOME_PREDICATES`
+(``agent_sitting_on``, ``agent_facing``, ``is_grabbed_rh``, ``is_dirty``,
+``is_pluggedin``, …). Note that the executor
 leaves a carried object INSIDE the room it was picked up in until the next walk, so
 ``is_in(x, room)`` lags for carried objects; ``is_in`` is meant for containers.
 
@@ -55,13 +65,14 @@ from typing import Any, ClassVar, NamedTuple
 from safetychip.envs._base import Env, Lookahead, PropositionState
 from safetychip.envs.virtualhome._actions import VERBS, Action, Target, parse_action
 from safetychip.envs.virtualhome._invariants import domain_invariants
+from safetychip.envs.virtualhome._predicates import EVENT_VERBS
 from safetychip.envs.virtualhome._propositions import (
     SceneProposition,
     parse_literal,
     parse_proposition,
 )
 from safetychip.envs.virtualhome._scene import Scene, load_scene
-from safetychip.envs.virtualhome._simulator import evolving_graph
+from safetychip.envs.virtualhome._simulator import evolving_graph, script_executor
 from safetychip.envs.virtualhome._tasks import Task
 from safetychip.errors import PropositionError, ResetNeeded
 from safetychip.ltl import Formula
@@ -81,18 +92,52 @@ _REASONS = (
     (" is not off", " is already on"),
     (" is not on", " is already off"),
     (" is still on", " is switched on"),
+    (" is not sittable", " cannot be sat on"),
+    (" is not lieable", " cannot be lain on"),
+    (" is not drinkable or not recipient", " cannot be drunk from"),
+    (" is not pourable or drinkable", " cannot be poured"),
+    (" is not recipient", " cannot take a poured liquid"),
+    (" is not clothes", " is not clothing"),
+    (" is not person", " is not a person"),
+    (" is not readable", " cannot be read"),
+    (" is not movable", " cannot be moved"),
+    (" is not eatable", " cannot be eaten"),
+    (" is not cuttable", " cannot be cut"),
+    (" not lookable", " cannot be watched"),
+    (" does not have a plug", " has no plug"),
+    (" does not have switch", " has no switch"),
+    (" does not have a switch", " has no switch"),
+    (" is not plugged_out", " is already plugged in"),
+    (" is not plugged_in", " is already unplugged"),
+    (" does not hold anything in hands", " holds nothing"),
+    (" is not lying or sitting", " is neither lying nor sitting"),
+    (" is not sitting", " is not sitting or lying"),
+    (" is not on the agent", " is not worn"),
+)
+# Messages whose start the executor words oddly; the first match applies.
+_OPENINGS = (
+    (re.compile(r"^Too many things on (.+)$"), r"\1 has no room left"),
+    (re.compile(r"^char room (.+) is not node room (.+)$"), r"the agent is in the \1, not the \2"),
+    (re.compile(r"^(.+) does not face (.+)$"), r"\1 is not facing \2"),
+    (re.compile(r"^(.+) is not facing (.+) while sitting$"), r"\1 is not facing \2"),
+    (re.compile(r"^No path between between (.+) and (.+)$"), r"there is no way to \2"),
 )
 _RESET_OPTIONS = ("task", "initial", "goal")
+_STATES = {"is_dirty": "DIRTY", "is_clean": "CLEAN", "is_pluggedin": "PLUGGED_IN"}
+_EVENTS = frozenset(EVENT_VERBS.values())
+_MODES = ("routed", "literal")
 _CACHE_LIMIT = 200_000  # simulations kept per environment
-# A world's content key: the scene name, the touched node, and what differs from the scene file.
-_WorldKey = tuple[str, int | None, Hashable]
+# The last action, when an event predicate holds after it: (verb, its first object's id).
+_Event = tuple[str, int]
+# A world's content key: the scene name, the event, and what differs from the scene file.
+_WorldKey = tuple[str, _Event | None, Hashable]
 
 
 class _Outcome(NamedTuple):
     """What an action does to the current world, simulated on a fork."""
 
     states: tuple[Any, ...]  # executor states, one per proposition state
-    touched: int | None  # the node touched in the last state
+    event: _Event | None  # the event of the last state (touch x, pour x)
     error: str | None
     script: tuple[str, ...]  # the lines sent to the executor
     key: _WorldKey | None  # the content key of the world it leads to (None if refused)
@@ -103,20 +148,20 @@ class WorldSnapshot:
     """A saved world of a :class:`VirtualHomeEnv`, for :meth:`VirtualHomeEnv.restore`.
 
     Two snapshots compare equal, and hash alike, when their worlds are the same: same scene,
-    same object states and relations, same object just touched. How the world was reached
-    and the episode's step count do not count, so a search can use snapshots to recognise
-    worlds it has seen.
+    same object states and relations, same event (an object just touched or poured). How the
+    world was reached and the episode's step count do not count, so a search can use
+    snapshots to recognise worlds it has seen.
 
     Attributes
     ----------
     key : hashable
-        The world's canonical content: the scene name, the touched node, and every node
+        The world's canonical content: the scene name, the event, and every node
         state and relation that differs from the scene file.
     """
 
     key: _WorldKey
     _state: Any = field(compare=False, repr=False)
-    _touched: int | None = field(compare=False, repr=False)
+    _event: _Event | None = field(compare=False, repr=False)
     _steps: int = field(compare=False, repr=False)
     _done: bool = field(compare=False, repr=False)
 
@@ -133,6 +178,9 @@ class VirtualHomeEnv(Env):
         Gives the default initial conditions and goal of :meth:`reset`.
     max_steps : int, optional
         Truncate the episode after this many steps (DONE excluded).
+    mode : {"routed", "literal"}
+        ``"routed"`` (default) walks through the rooms between and turns to what is looked
+        at; ``"literal"`` sends each action as one script line, as VirtualHome's programs do.
 
     Notes
     -----
@@ -157,14 +205,18 @@ class VirtualHomeEnv(Env):
         *,
         task: Task | None = None,
         max_steps: int | None = None,
+        mode: str = "routed",
     ) -> None:
+        if mode not in _MODES:
+            raise ValueError(f"unknown mode {mode!r}; valid: {', '.join(_MODES)}")
         self._vh = evolving_graph()
         self.max_steps = max_steps
+        self.mode = mode
         self._scene: Scene | None = None
         self._load(scene if scene is not None else task.scene if task else "apartment_1", task)
         self._state: Any = None
         self._goal: tuple[tuple[SceneProposition, bool], ...] = ()
-        self._touched: int | None = None
+        self._event: _Event | None = None
         self._outcomes: dict[tuple[Hashable, str], _Outcome] = {}
         self._key: _WorldKey | None = None
         self._done = False
@@ -178,10 +230,10 @@ class VirtualHomeEnv(Env):
             else:
                 scene = load_scene(scene)
         if scene is not self._scene:
-            env, execution = self._vh.environment, self._vh.execution
+            env = self._vh.environment
             self._scene = scene
             self._graph = env.EnvironmentGraph(scene.graph)
-            self._executor = execution.ScriptExecutor(self._graph, name_equivalence={})
+            self._executor = script_executor(self._graph)
             self._scripts: dict[str, Any] = {}
             self._props: dict[str, SceneProposition] = {}
             self._handles = {i: env.Node(i) for i in (*scene.names, scene.character)}
@@ -216,7 +268,7 @@ class VirtualHomeEnv(Env):
         goal = options.get("goal", task.goal if task else ())
         self._goal = tuple(parse_literal(text, self.scene) for text in goal)
         self._state = self._initial_state(initial)
-        self._touched, self._key, self._done, self._steps = None, None, False, 0
+        self._event, self._key, self._done, self._steps = None, None, False, 0
         self.track(self.tracked)
         return self._observe(), {"states": [self.truth(self.tracked)], "error": None}
 
@@ -233,7 +285,7 @@ class VirtualHomeEnv(Env):
         if outcome.error is not None:
             info["error"] = outcome.error
         else:
-            self._state, self._touched, self._key = outcome.states[-1], outcome.touched, outcome.key
+            self._state, self._event, self._key = outcome.states[-1], outcome.event, outcome.key
             info["states"] = self._states(outcome, self._propositions(self.tracked))
         self._steps += 1
         truncated = self.max_steps is not None and self._steps >= self.max_steps
@@ -319,9 +371,9 @@ class VirtualHomeEnv(Env):
         outcome = self._simulate(act)
         if outcome.error is not None:
             return Lookahead([], None, outcome.error)
-        state, touched = outcome.states[-1], outcome.touched
+        state, event = outcome.states[-1], outcome.event
         assert outcome.key is not None, "an outcome without error has a key"
-        world = WorldSnapshot(outcome.key, state, touched, self._steps + 1, False)
+        world = WorldSnapshot(outcome.key, state, event, self._steps + 1, False)
         return Lookahead(self._states(outcome, props), world, None)
 
     def admissible_actions(self) -> list[str]:
@@ -365,12 +417,12 @@ class VirtualHomeEnv(Env):
         """Return the truth value of each proposition in the current world."""
         self._require_state()
         props = self._propositions(propositions)
-        return {name: self._holds(p, self._state, self._touched) for name, p in props}
+        return {name: self._holds(p, self._state, self._event) for name, p in props}
 
     def goal_reached(self) -> bool:
         """Whether every goal literal holds in the current world (true without a goal)."""
         self._require_state()
-        return all(self._holds(p, self._state, self._touched) is v for p, v in self._goal)
+        return all(self._holds(p, self._state, self._event) is v for p, v in self._goal)
 
     def snapshot(self) -> WorldSnapshot:
         """Save the current world (and the episode's progress) for :meth:`restore`.
@@ -393,7 +445,7 @@ class VirtualHomeEnv(Env):
         {'is_open(fridge)': False}
         """
         self._require_state()
-        return WorldSnapshot(self._world_key(), self._state, self._touched, self._steps, self._done)
+        return WorldSnapshot(self._world_key(), self._state, self._event, self._steps, self._done)
 
     def restore(self, snapshot: WorldSnapshot) -> VirtualHomeEnv:
         """Go back to the world saved by :meth:`snapshot`; return ``self``.
@@ -410,7 +462,7 @@ class VirtualHomeEnv(Env):
         if not isinstance(snapshot, WorldSnapshot) or snapshot.key[0] != self.scene.name:
             where = snapshot.key[0] if isinstance(snapshot, WorldSnapshot) else snapshot
             raise ValueError(f"cannot restore a snapshot of {where!r} in scene {self.scene.name!r}")
-        self._state, self._touched = snapshot._state, snapshot._touched
+        self._state, self._event = snapshot._state, snapshot._event
         self._steps, self._done, self._key = snapshot._steps, snapshot._done, snapshot.key
         return self
 
@@ -454,7 +506,7 @@ class VirtualHomeEnv(Env):
     def _world_key(self) -> _WorldKey:
         """The current world's content key (computed once per world)."""
         if self._key is None:
-            self._key = (self.scene.name, self._touched, _content(self._state))
+            self._key = (self.scene.name, self._event, _content(self._state))
         return self._key
 
     def _simulate(self, act: Action) -> _Outcome:
@@ -479,9 +531,11 @@ class VirtualHomeEnv(Env):
         way can always be entered, and the other lines complete what that line started.
         """
         target = act.targets[0] if act.targets else None
-        line = f"<{target.class_name}> ({target.id})" if target else ""
+        if self.mode == "literal" or target is None:
+            return [[act.script]]
+        line = f"<{target.class_name}> ({target.id})"
         hops: list[list[str]] = []
-        if act.verb in ("walk", "find") and target is not None:
+        if act.verb in ("walk", "run", "find"):
             here = self.scene.name_of(self._room(self._state, self.scene.character))
             there = self.scene.name_of(self._room(self._state, target.id))
             path = self.scene.route(here, there)
@@ -492,7 +546,7 @@ class VirtualHomeEnv(Env):
                 hops.append([f"[WALK] <{self.scene.node(room_id)['class_name']}> ({room_id})"])
         if act.verb == "find":  # the executor's FIND crashes on far objects: walk there first
             hops.append([f"[WALK] {line}", act.script])
-        elif act.verb == "lookat":  # the executor's LOOKAT needs FACING, which TURNTO makes
+        elif act.verb in ("lookat", "pointat", "watch"):  # they need FACING, which TURNTO makes
             hops.append([f"[TURNTO] {line}", act.script])
         else:
             hops.append([act.script])
@@ -513,9 +567,9 @@ class VirtualHomeEnv(Env):
                     reason = self._explain(act, self._executor.info.messages)
                     return _Outcome((), None, reason, (), None)
             states.append(state if k == len(hops) - 1 else self._fork(state))
-        touched = act.targets[0].id if act.verb == "touch" else None
-        key = (self.scene.name, touched, _content(state))
-        return _Outcome(tuple(states), touched, None, tuple(sent), key)
+        event = (act.verb, act.targets[0].id) if act.verb in _EVENTS else None
+        key = (self.scene.name, event, _content(state))
+        return _Outcome(tuple(states), event, None, tuple(sent), key)
 
     def _fork(self, state: Any) -> Any:
         """Copy the executor's state cheaply: its change dicts and edge sets, not the nodes."""
@@ -550,6 +604,10 @@ class VirtualHomeEnv(Env):
             for old, new in _REASONS:
                 if reason.endswith(old):
                     reason = reason[: -len(old)] + new
+                    break
+            for pattern, replacement in _OPENINGS:
+                if pattern.match(reason):
+                    reason = pattern.sub(replacement, reason)
                     break
             reasons.append(reason)
         return f"cannot {act}: {'; '.join(dict.fromkeys(reasons)) or 'the simulator refused it'}"
@@ -602,8 +660,8 @@ class VirtualHomeEnv(Env):
             props.append((name, prop))
         return props
 
-    def _holds(self, prop: SceneProposition, state: Any, touched: int | None) -> bool:
-        """Return the truth of *prop* in executor *state*, where *touched* was just touched."""
+    def _holds(self, prop: SceneProposition, state: Any, event: _Event | None) -> bool:
+        """Return the truth of *prop* in executor *state*, reached by *event*."""
         x, character = prop.ids[0], self.scene.character
         match prop.predicate:
             case "agent_at":
@@ -616,8 +674,21 @@ class VirtualHomeEnv(Env):
                 return self._has_state(state, x, "ON")
             case "is_grabbed":
                 return self._held(state, x)
-            case "is_touched":
-                return touched == x
+            case "is_touched" | "is_poured":
+                return event == (EVENT_VERBS[prop.predicate], x)
+            case "agent_sitting_on" | "agent_lying_on":
+                posture = "SITTING" if prop.predicate == "agent_sitting_on" else "LYING"
+                return self._has_state(state, character, posture) and self._edge(
+                    state, character, "ON", x
+                )
+            case "agent_facing":
+                return self._edge(state, character, "FACING", x)
+            case "is_grabbed_rh" | "is_grabbed_lh":
+                return self._edge(state, character, f"HOLDS_{prop.predicate[-2:].upper()}", x)
+            case "is_worn":
+                return self._edge(state, x, "ON", character)
+            case "is_dirty" | "is_clean" | "is_pluggedin":
+                return self._has_state(state, x, _STATES[prop.predicate])
             case "is_on":
                 return self._edge(state, x, "ON", prop.ids[1])
             case "is_in":
@@ -629,7 +700,7 @@ class VirtualHomeEnv(Env):
     ) -> list[PropositionState]:
         last = len(outcome.states) - 1
         return [
-            {name: self._holds(p, s, outcome.touched if k == last else None) for name, p in props}
+            {name: self._holds(p, s, outcome.event if k == last else None) for name, p in props}
             for k, s in enumerate(outcome.states)
         ]
 

@@ -1,9 +1,11 @@
-"""The seven grounded predicates, read against a scene's unique names.
+"""Grounded predicates, read against a scene's unique names.
 
-``agent_at(x)``, ``is_open(x)``, ``is_switchedon(x)``, ``is_grabbed(x)``, ``is_touched(x)``,
-``is_on(x,y)`` and ``is_in(x,y)``. A proposition's canonical name has no spaces. Arguments
-must be unique names exactly (no synonyms, no instance selection): a constraint names one
-thing. A *literal* is a proposition or its negation, written with a leading ``!``.
+The guide's seven, ``agent_at(x)``, ``is_open(x)``, ``is_switchedon(x)``, ``is_grabbed(x)``,
+``is_touched(x)``, ``is_on(x,y)`` and ``is_in(x,y)``, and those of the executor's other
+actions (:data:`VIRTUALHOME_PREDICATES`, defined in ``_predicates``). A proposition's
+canonical name has no spaces. Arguments must be unique names exactly (no synonyms, no
+instance selection): a constraint names one thing. A *literal* is a proposition or its
+negation, written with a leading ``!``.
 
 Examples
 --------
@@ -21,11 +23,17 @@ import difflib
 import re
 from dataclasses import dataclass
 
+from safetychip.envs.virtualhome._predicates import PREDICATES, VIRTUALHOME_PREDICATES
 from safetychip.envs.virtualhome._scene import Scene
 from safetychip.errors import ActionError, PropositionError
-from safetychip.ltl import PREDICATES
 
-__all__ = ["PREDICATES", "SceneProposition", "parse_literal", "parse_proposition"]
+__all__ = [
+    "PREDICATES",
+    "VIRTUALHOME_PREDICATES",
+    "SceneProposition",
+    "parse_literal",
+    "parse_proposition",
+]
 
 
 _SHAPE = re.compile(r"^\s*(\w+)\s*\(([^()]*)\)\s*$")
@@ -41,7 +49,7 @@ class SceneProposition:
     Attributes
     ----------
     predicate : str
-        One of :data:`PREDICATES`.
+        One of :data:`VIRTUALHOME_PREDICATES`.
     args : tuple of str
         Unique object or room names.
     ids : tuple of int
@@ -75,17 +83,17 @@ def parse_proposition(text: str, scene: Scene) -> SceneProposition:
     if match is None:
         raise PropositionError(f"{text!r} is not a proposition of the form predicate(arguments)")
     predicate, inner = match.groups()
-    if predicate not in PREDICATES:
-        close = difflib.get_close_matches(predicate, PREDICATES, n=2, cutoff=0.5)
+    table = VIRTUALHOME_PREDICATES
+    if predicate not in table:
+        close = difflib.get_close_matches(predicate, table, n=2, cutoff=0.5)
         hint = f"; did you mean {' or '.join(close)}?" if close else ""
         raise PropositionError(
-            f"unknown predicate {predicate!r} in {text!r}{hint} "
-            f"(predicates: {', '.join(PREDICATES)})"
+            f"unknown predicate {predicate!r} in {text!r}{hint} (predicates: {', '.join(table)})"
         )
     args = tuple(arg.strip() for arg in inner.split(",")) if inner.strip() else ()
-    if len(args) != PREDICATES[predicate]:
+    if len(args) != table[predicate]:
         raise PropositionError(
-            f"{predicate} takes {PREDICATES[predicate]} argument(s), {text!r} has {len(args)}"
+            f"{predicate} takes {table[predicate]} argument(s), {text!r} has {len(args)}"
         )
     ids = []
     for position, arg in enumerate(args):
@@ -95,6 +103,8 @@ def parse_proposition(text: str, scene: Scene) -> SceneProposition:
             raise PropositionError(f"in {text!r}: {exc}") from None
         if scene.is_room(node_id) and predicate != "agent_at" and position == 0:
             raise PropositionError(f"in {text!r}: {predicate} needs an object, {arg!r} is a room")
+        if predicate == "is_pluggedin" and "HAS_PLUG" not in scene.node(node_id)["properties"]:
+            raise PropositionError(f"in {text!r}: {arg} has no plug (no HAS_PLUG property)")
         ids.append(node_id)
     return SceneProposition(predicate, args, tuple(ids))
 

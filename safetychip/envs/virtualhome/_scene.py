@@ -36,11 +36,19 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, cast
 
+from safetychip.envs.virtualhome._predicates import VIRTUALHOME_PREDICATES
 from safetychip.envs.virtualhome._simulator import evolving_graph
 from safetychip.errors import ActionError, DataFileError
 from safetychip.paths import DATA_DIR
 
-__all__ = ["SCENE_DIR", "Scene", "load_scene", "load_virtualhome_graph", "normalize_name"]
+__all__ = [
+    "SCENE_DIR",
+    "Scene",
+    "load_scene",
+    "load_virtualhome_graph",
+    "normalize_name",
+    "official_scene",
+]
 
 #: Where safetychip's own scenes live (``data/virtualhome/scenes`` in the repository).
 SCENE_DIR = DATA_DIR / "virtualhome" / "scenes"
@@ -203,6 +211,11 @@ class Scene:
         hint = f"; closest names: {', '.join(choices)}" if choices else "; see Scene.objects"
         return ActionError(f"{message} in scene {self.name!r}{hint}", choices)
 
+    @property
+    def predicates(self) -> Mapping[str, int]:
+        """The predicates a proposition over this scene may use, with their arity."""
+        return VIRTUALHOME_PREDICATES
+
     # -- rooms ------------------------------------------------------------------------------
 
     def route(self, start: str, goal: str) -> list[str] | None:
@@ -303,19 +316,27 @@ def load_virtualhome_graph(path: str | os.PathLike[str], *, start: str | None = 
         If the file is missing, is not JSON, or is not a valid VirtualHome graph.
     """
     path = Path(path)
-    graph = dict(_read_json(path))
+    return official_scene(_read_json(path), source=str(path), start=start)
+
+
+def official_scene(
+    graph: Mapping[str, Any], *, source: str = "<dict>", start: str | None = None
+) -> Scene:
+    """Make a :class:`Scene` of a graph dict in VirtualHome's own format (see
+    :func:`load_virtualhome_graph`: door adjacency, a character added if missing)."""
+    graph = dict(graph)
     nodes = graph.get("nodes")
     edges = graph.get("edges")
     if not isinstance(nodes, list) or not isinstance(edges, list):
-        raise DataFileError(str(path), "expected a JSON object with 'nodes' and 'edges' lists")
+        raise DataFileError(source, "expected a JSON object with 'nodes' and 'edges' lists")
     by_id: dict[Any, Any] = {n.get("id"): n for n in nodes if isinstance(n, dict)}  # raw JSON
     rooms = sorted(i for i, n in by_id.items() if n.get("category") == "Rooms")
     if not rooms:
-        raise DataFileError(str(path), "the graph has no node of category 'Rooms'")
+        raise DataFileError(source, "the graph has no node of category 'Rooms'")
     if not any(n.get("class_name") == "character" for n in by_id.values()):
         names = {by_id[i].get("class_name"): i for i in rooms}
         if start is not None and start not in names:
-            raise DataFileError(str(path), f"no room {start!r}; rooms: {', '.join(names)}")
+            raise DataFileError(source, f"no room {start!r}; rooms: {', '.join(names)}")
         room = names[start] if start is not None else rooms[0]
         character = max(i for i in by_id if isinstance(i, int)) + 1
         graph["nodes"] = [
@@ -327,11 +348,13 @@ def load_virtualhome_graph(path: str | os.PathLike[str], *, start: str | None = 
     doors: dict[Any, list[int]] = {}
     for edge in edges:
         if isinstance(edge, dict) and edge.get("relation_type") == "BETWEEN":
-            if edge.get("to_id") in rooms:
+            if edge.get("to_id") in rooms and edge["to_id"] not in doors.get(
+                edge.get("from_id"), []
+            ):
                 doors.setdefault(edge.get("from_id"), []).append(edge["to_id"])
     pairs = [(sides[0], sides[1]) for sides in doors.values() if len(sides) >= 2]
-    graph.setdefault("name", path.stem)
-    return Scene(graph, adjacency=pairs or None, source=str(path))
+    graph.setdefault("name", Path(source).stem)
+    return Scene(graph, adjacency=pairs or None, source=source)
 
 
 def _read_json(path: Path) -> Mapping[str, Any]:

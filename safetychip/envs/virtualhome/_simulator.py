@@ -1,15 +1,29 @@
-"""Import VirtualHome's evolving-graph executor from the ``virtualhome`` wheel.
+"""Import VirtualHome's evolving-graph executor from the ``virtualhome`` wheel, and patch
+its two crashes in a subclass of our own.
 
 The wheel's top-level ``virtualhome/__init__.py`` imports Unity code and fails, so the
 ``simulation`` folder is put on ``sys.path`` and the three modules safetychip uses are
 imported as ``evolving_graph.*``. Importing ``evolving_graph`` also seeds Python's global
 random generator (``evolving_graph/utils.py`` calls ``random.seed``); that state is restored.
 
+``virtualhome==2.3.0`` raises ``TypeError`` on two kinds of script line: a FIND of an object
+the character is not close to (``FindExecutor`` hands ``JoinedExecutor.execute`` two
+arguments it does not take) and every PUTOFF (``PutOffExecutor.check_putoff`` is called
+without its ``char_index`` and passes one too many to ``_get_character_node``).
+:func:`script_executor` returns an executor whose FIND and PUTOFF are the wheel's own code
+with those calls fixed; the wheel's modules are left unchanged, and every other action runs
+the wheel's executor as it is. A FIND whose id is not in the graph, on which the wheel would
+also raise ``TypeError``, is refused like any missing object.
+
 Examples
 --------
 >>> vh = evolving_graph()
 >>> vh.environment.Relation.HOLDS_RH.name
 'HOLDS_RH'
+>>> sorted(implemented_actions())[:4]
+['CLOSE', 'CUT', 'DRINK', 'DROP']
+>>> len(implemented_actions()), "LOOKAT_MEDIUM" in implemented_actions()  # 42 and an alias
+(43, True)
 """
 
 from __future__ import annotations
@@ -20,11 +34,12 @@ import random
 import sys
 from functools import cache
 from pathlib import Path
-from types import SimpleNamespace
+from types import FunctionType, SimpleNamespace
+from typing import Any, ClassVar
 
 from safetychip.errors import MissingDependencyError
 
-__all__ = ["INSTALL", "evolving_graph"]
+__all__ = ["INSTALL", "evolving_graph", "implemented_actions", "script_executor"]
 
 #: The command that installs the executor (its own pins would break the environment).
 INSTALL = "pip install --no-deps virtualhome==2.3.0 termcolor"
@@ -64,3 +79,69 @@ def evolving_graph() -> SimpleNamespace:
     finally:
         random.setstate(saved)
     return SimpleNamespace(**modules)
+
+
+def implemented_actions() -> frozenset[str]:
+    """The script actions the executor implements (its own table; LOOKAT_MEDIUM is LOOKAT)."""
+    vh = evolving_graph()
+    table = vh.execution.ScriptExecutor._action_executors
+    return frozenset(n for n, a in vh.scripts.Action.__members__.items() if a in table)
+
+
+def script_executor(graph: Any) -> Any:
+    """Return a ``ScriptExecutor`` over ``EnvironmentGraph`` *graph*, its two crashes patched.
+
+    The executor's ``name_equivalence`` is empty and it acts for character 0.
+    """
+    return _patched_class()(graph, name_equivalence={})
+
+
+@cache
+def _patched_class() -> type:
+    execution = evolving_graph().execution
+    env = evolving_graph().environment
+
+    class Joined(execution.JoinedExecutor):  # type: ignore[name-defined]
+        """``JoinedExecutor`` taking the arguments every other executor takes."""
+
+        def execute(self, script, state, info, char_index, modify=True, in_place=False):
+            for executor in self.executors:
+                yield from executor.execute(script, state, info, char_index, modify, in_place)
+
+    # The wheel's own FindExecutor.execute, reading the fixed walk-then-find executor.
+    names = {**vars(execution), "_walk_find_executor": Joined(
+        execution.WalkExecutor(), execution._FindExecutor())}  # fmt: skip
+    wheel_find = execution.FindExecutor.execute
+    find = FunctionType(wheel_find.__code__, names, wheel_find.__name__, wheel_find.__defaults__)
+
+    class Find(execution.FindExecutor):  # type: ignore[name-defined]
+        def execute(self, script, state, info, char_index, modify=True, in_place=False):
+            found = find(self, script, state, info, char_index, modify, in_place)
+            return iter(()) if found is None else found  # None: the id is not in the graph
+
+    class PutOff(execution.PutOffExecutor):  # type: ignore[name-defined]
+        def check_putoff(self, state, node, info, char_index=0):
+            character = execution._get_character_node(state, char_index)
+            worn = env.ExistsRelation(
+                env.NodeInstance(node), env.Relation.ON, env.NodeInstanceFilter(character)
+            )
+            if not state.evaluate(worn):
+                info.error("{} is not on {}", node, character)
+                return False
+            if env.Property.CLOTHES not in node.properties:
+                info.error("{} is not clothes", node)
+                return False
+            return True
+
+    action = evolving_graph().scripts.Action
+
+    class Patched(execution.ScriptExecutor):  # type: ignore[name-defined]
+        """VirtualHome's ``ScriptExecutor`` with FIND and PUTOFF fixed (see the module)."""
+
+        _action_executors: ClassVar[dict[Any, Any]] = {
+            **execution.ScriptExecutor._action_executors,
+            action.FIND: Find(),
+            action.PUTOFF: PutOff(),
+        }
+
+    return Patched
