@@ -242,7 +242,8 @@ class Vocabulary:
 
         Any object with ``name``, ``rooms`` (the room names), ``names`` (a mapping node id ->
         unique name, rooms included) and ``node(id)`` (a mapping with the node's
-        ``class_name``) will do; the environments are not imported.
+        ``class_name``) will do; the environments are not imported. A scene's ``predicates``
+        (name -> arity), when it has them, replace :data:`PREDICATES`.
 
         Raises
         ------
@@ -253,7 +254,7 @@ class Vocabulary:
         --------
         >>> from safetychip.envs import load_scene
         >>> Vocabulary.from_scene(load_scene("apartment_1"))
-        <Vocabulary 'apartment_1': 113 names (5 rooms), 7 predicates>
+        <Vocabulary 'apartment_1': 113 names (5 rooms), 17 predicates>
         """
         if isinstance(scene, (str, os.PathLike)):
             raise TypeError(
@@ -263,7 +264,8 @@ class Vocabulary:
             )
         classes = {n: scene.node(i)["class_name"] for i, n in scene.names.items()}
         names = tuple(sorted(scene.names.values()))
-        return cls(scene.name, names, frozenset(scene.rooms), PREDICATES, MappingProxyType(classes))
+        predicates = getattr(scene, "predicates", PREDICATES)
+        return cls(scene.name, names, frozenset(scene.rooms), predicates, MappingProxyType(classes))
 
     @classmethod
     def from_file(cls, path: str | os.PathLike[str]) -> Vocabulary:
