@@ -90,7 +90,7 @@ def sample_runs(atoms: list[str], rooms: set[str], seed: str, n: int = 600) -> l
     rng = random.Random(seed)
     room_atoms = [a for a in atoms if a.startswith("agent_at(") and a[9:-1] in rooms]
     other = [a for a in atoms if a not in room_atoms]
-    places = room_atoms + [None]
+    places = [*room_atoms, None]
     runs = []
     for _ in range(n):
         length = rng.randint(1, 16)
@@ -107,6 +107,7 @@ def sample_runs(atoms: list[str], rooms: set[str], seed: str, n: int = 600) -> l
 
 
 def main() -> int:
+    """Check every line of the set, print the counts and the problems; 1 if any error."""
     errors: list[str] = []
     notes: list[str] = []
     rows = []
@@ -136,7 +137,7 @@ def main() -> int:
         rooms, props = scenes.setdefault(row["scene"], load_scene(row["scene"]))
         try:
             formula = parse(row["formula"])
-        except Exception as e:  # noqa: BLE001 - report any parse failure as a line error
+        except Exception as e:  # any parse failure is reported as a line error
             errors.append(f"{where}: formula does not parse: {e}")
             continue
         atoms = sorted(formula.atoms())
@@ -154,6 +155,7 @@ def main() -> int:
 
 
 def report(rows: list, errors: list[str], notes: list[str]) -> None:
+    """Print the counts per field, the expected notes and the errors."""
     data = [r for _, r in rows]
     print(f"{len(data)} sentences in {SET.relative_to(ROOT)}")
     for field in ("pattern", "style", "scene", "voice", "several"):
@@ -162,8 +164,10 @@ def report(rows: list, errors: list[str], notes: list[str]) -> None:
         for name, c in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
             print(f"  {name:28s} {c:4d}")
     if notes:
-        print(f"\n{len(notes)} expected notes (patrolling is unsatisfiable with one room at a "
-              "time when two or more rooms are patrolled; see README):")
+        print(
+            f"\n{len(notes)} expected notes (patrolling is unsatisfiable with one room at a "
+            "time when two or more rooms are patrolled; see README):"
+        )
         for n in notes:
             print("  " + n)
     print(f"\n{len(errors)} errors")
