@@ -138,7 +138,7 @@ SUBPACKAGES: dict[str, set[str]] = {
         "CONDITIONS", "EMBEDDERS", "STATIC_RULES", "Evaluation", "evaluate", "expand_rules",
         "plot_memory_growth", "run_memory_evaluation",
         "interaction_stream", "load_scenarios", "make_scenarios", "MemoryStore", "PostgresStore",
-        "open_store"
+        "open_store", "HAZARDS", "OBJECT_WEIGHTS", "FUNCTION_WORDS"
     },
     "monitor": {
         "Constraint", "Monitor", "Specification", "StateChange", "Status", "Verdict",
