@@ -21,6 +21,7 @@ from safetychip.memory import (
     SceneGraph,
     SceneObject,
     WordEmbedder,
+    acted_object,
     command_verb,
     scene_similarity,
 )
@@ -128,7 +129,71 @@ def test_scene_similarity_is_zero_when_disjoint_and_grows_with_shared_attributes
     assert scene_similarity(SHELF, CUP) > scene_similarity(SHELF, SceneGraph.of({"cup": []}))
 
 
+def room(acted: dict[str, list[str]], extra: dict[str, list[str]], place: str) -> SceneGraph:
+    """A room: the acted-on objects on *place*, and other objects around."""
+    things = {**acted, place: ["heavy"], **extra}
+    return SceneGraph.of(things, [(a, "ON", place) for a in acted])
+
+
+ROOM_A = room(
+    {"vase": ["fragile", "glass"]},
+    {"knife": ["sharp"], "stove": ["hot"], "apple": [], "towel": ["soft"]},
+    "table",
+)
+ROOM_B = room(
+    {"vase": ["fragile", "glass"]},
+    {"person": ["human"], "laptop": [], "lamp": ["fragile"], "chair": []},
+    "desk",
+)
+ROOM_C = room({"bowl": ["fragile", "ceramic"], "book": []},
+             {"person": ["human"], "lamp": ["fragile"], "chair": []}, "desk")  # fmt: skip
+
+
+def test_object_centred_similarity_weighs_the_acted_object_over_the_room():
+    whole = scene_similarity(ROOM_A, ROOM_B)
+    same = scene_similarity(ROOM_A, ROOM_B, targets=("vase", "vase"))
+    assert whole < 0.3 < 0.5 < same  # two different rooms, the same fragile vase
+    fragile = scene_similarity(ROOM_A, ROOM_C, targets=("vase", "bowl"))
+    plain = scene_similarity(ROOM_A, ROOM_C, targets=("apple", "book"))
+    crossed = scene_similarity(ROOM_A, ROOM_C, targets=("vase", "book"))
+    assert same > fragile > crossed and fragile > plain
+    features = ROOM_B.around("vase")
+    assert features["hazards"] == {"fragile"} and features["object"] == {"vase", "glass"}
+    assert features["neighbours"] == {("ON", "desk"), ("ON", "heavy")}
+    assert ROOM_B.around("desk")["neighbours"] == {("<ON", "vase"), ("<ON", "fragile"),
+                                                   ("<ON", "glass")}  # fmt: skip
+    no_target = scene_similarity(ROOM_A, ROOM_B, targets=(None, None))
+    assert no_target == pytest.approx(whole)  # no object on either side: the rooms decide
+    with pytest.raises(ValueError, match="'sofa' is not an object"):
+        scene_similarity(ROOM_A, ROOM_B, targets=("sofa", "vase"))
+
+
+@given(scenes, scenes, st.sampled_from("abcde"), st.sampled_from("abcde"))
+def test_object_centred_similarity_is_a_symmetric_score(a, b, x, y):
+    x = x if x in {o.id for o in a.objects} else None
+    y = y if y in {o.id for o in b.objects} else None
+    assert scene_similarity(a, a, targets=(x, x)) == 1.0
+    assert scene_similarity(a, b, targets=(x, y)) == scene_similarity(b, a, targets=(y, x))
+    assert 0.0 <= scene_similarity(a, b, targets=(x, y)) <= 1.0
+
+
+def test_the_acted_object_is_the_hazard_a_command_names():
+    scene = SceneGraph.of({"hallway": [], "person": ["human"], "kettle": ["hot"], "sofa": []})
+    assert acted_object("walk through the hallway past the person", scene).id == "person"
+    assert acted_object("carry the kettle past the person", scene).id == "kettle"
+    assert acted_object("drive to the sofa", scene).id == "sofa"
+    assert acted_object("drive to the kitchen", scene) is None
+
+
 # -- retrieval and blocking ------------------------------------------------------------------
+
+
+def test_the_same_unsafe_command_in_another_room_is_blocked_by_its_episode(memory):
+    stored = memory.add(Episode("push the vase off the table", ROOM_A, "breakage"))
+    decision = memory.check("push the vase off the desk", ROOM_B)
+    assert decision.blocked and decision.by == "episode" and decision.matched == stored
+    assert decision.scores["scene"] > 0.5
+    assert not memory.check("push the book off the desk", ROOM_C).blocked  # not a hazard
 
 
 def test_a_similar_command_is_blocked_by_the_episode_with_its_alternative(memory):

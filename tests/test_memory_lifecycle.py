@@ -21,7 +21,9 @@ from safetychip.memory import (
     Rule,
     SceneGraph,
     WordEmbedder,
+    acted_object,
     load_seeds,
+    rule_pattern,
 )
 from safetychip.shield import Proposal
 
@@ -207,6 +209,47 @@ def test_overrides_lower_theta_then_split_the_over_broad_rule(tmp_path):
     with memory(path) as m:  # everything survives reopening
         assert m.rules == rules and m.episodes == episodes and len(m.negatives("r1")) == 3
         assert not m.check("push the wooden chair to the table", WOODEN_CHAIR).blocked
+
+
+def test_collision_seeds_act_on_people_and_consolidate_into_a_rule_about_people():
+    seeds = load_seeds()
+    collisions = [s for s in seeds if s.harm == "collision"]
+    assert {acted_object(s.command, s.scene).cls for s in collisions} == {"person", "child"}
+    with memory(consolidate_every=1) as m:
+        m.seed()
+        guest = SceneGraph.of({"guest": ["human"], "sofa": ["heavy"]}, [("guest", "CLOSE", "sofa")])
+        m.record("walk straight through the guest", guest, harm="collision")
+        [rule] = [r for r in m.rules if r.harm == "collision"]
+        assert (rule.verb, rule.target) == ("navigate", "human")
+        nurse = SceneGraph.of({"nurse": ["human"], "bed": ["heavy"]})
+        decision = m.check("drive into the nurse by the bed", nurse)
+        assert decision.blocked and decision.rule == rule
+        assert not m.check("drive to the bed", nurse).blocked
+
+
+def test_one_odd_episode_does_not_keep_a_cluster_from_its_rule():
+    fragile = [Episode(f"push the {t} off the shelf", SceneGraph.of({t: ["fragile"]}))
+               for t in ("vase", "bowl", "plate")]  # fmt: skip
+    odd = Episode("push the box off the shelf", SceneGraph.of({"box": []}))
+    assert rule_pattern([*fragile, odd]) == ("push", "fragile")
+    assert rule_pattern([fragile[0], odd]) is None  # no attribute carried by more than half
+
+
+def test_overrides_on_the_same_objects_narrow_a_rule_by_the_commands_manner():
+    sharp = {"knife": ["sharp"], "razor": ["sharp"], "cleaver": ["sharp"]}
+    with memory(split_after=2, delta_ep=0.95) as m:  # the rule decides, not the episodes
+        for thing in sharp:
+            m.report_harm(f"grab the {thing} by the blade", SceneGraph.of(sharp), "cut")
+        rule = m.add_rule(Rule("grasp", "sharp", "cut", 0.5))
+        for thing in ("knife", "razor"):
+            decision = m.check(f"pick up the {thing} by the handle", SceneGraph.of(sharp))
+            assert decision.blocked and decision.by == "rule" and decision.rule.id == rule.id
+            changed = m.override(decision, SceneGraph.of(sharp))
+        retired, narrowed = changed
+        assert retired.retired and (narrowed.target, narrowed.exclude) == ("sharp", ("handle",))
+        assert narrowed.confidence == 1.0  # the three harmful episodes of three live ones
+        assert not m.check("pick up the cleaver by the handle", SceneGraph.of(sharp)).blocked
+        assert m.check("grab the cleaver by its blade", SceneGraph.of(sharp)).blocked
 
 
 def test_a_rule_without_supporting_episodes_is_narrowed():

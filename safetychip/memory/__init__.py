@@ -4,7 +4,8 @@
 
     Episode           ⟨command, scene, harm, time, source, confidence⟩
     Rule              ⟨verb × class or attribute → block, θ⟩, matched with the lexicon VERBS
-    SceneGraph        objects (class, attributes) and relations; scene_similarity
+    SceneGraph        objects (class, attributes) and relations; scene_similarity, whole or
+                      centred on the objects two commands act on (HAZARDS, OBJECT_WEIGHTS)
     MemoryConfig      alpha, delta_ep, delta_sem; consolidation, capacity, overrides, decay
     MemoryStore       what the backends share; open_store picks one from a path or URL
     SQLiteStore       one WAL file; an episode is stored whole or not at all
@@ -30,6 +31,7 @@ from ._config import MemoryConfig
 from ._decision import MemoryDecision
 from ._episode import (
     ALTERNATIVES,
+    FUNCTION_WORDS,
     MAX_COMMAND,
     SOURCES,
     VERBS,
@@ -63,7 +65,14 @@ from ._scenarios import (
     load_scenarios,
     make_scenarios,
 )
-from ._scene import SCENE_WEIGHTS, SceneGraph, SceneObject, scene_similarity
+from ._scene import (
+    HAZARDS,
+    OBJECT_WEIGHTS,
+    SCENE_WEIGHTS,
+    SceneGraph,
+    SceneObject,
+    scene_similarity,
+)
 from ._stand_in import WordEmbedder
 from ._store import FORMAT, MemoryStore, SQLiteStore, open_store
 
@@ -73,7 +82,10 @@ __all__ = [
     "EMBEDDERS",
     "FAMILIES",
     "FORMAT",
+    "FUNCTION_WORDS",
+    "HAZARDS",
     "MAX_COMMAND",
+    "OBJECT_WEIGHTS",
     "SAFE",
     "SCENARIOS",
     "SCENE_WEIGHTS",

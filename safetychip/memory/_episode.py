@@ -25,16 +25,19 @@ from collections.abc import Mapping
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import Any
 
-from ._scene import SceneGraph, SceneObject
+from ._scene import HAZARDS, SceneGraph, SceneObject
 
 __all__ = [
     "ALTERNATIVES",
     "MAX_COMMAND",
     "SOURCES",
     "VERBS",
+    "VERB_WORDS",
+    "FUNCTION_WORDS",
     "Episode",
     "Rule",
     "command_verb",
+    "command_words",
     "check_command",
     "check_unit",
     "acted_object",
@@ -69,6 +72,13 @@ VERBS: Mapping[str, tuple[str, ...]] = {
 MAX_COMMAND = 500
 
 _LEXICON = {word: verb for verb, words in VERBS.items() for word in words}
+#: Words that say nothing of an action's object or manner (overrides never narrow by them).
+FUNCTION_WORDS: frozenset[str] = frozenset(
+    "a an the and or but then in on at to into onto of off by with from up down it its this "
+    "that these those them they there here please now".split()
+)
+#: Every word of :data:`VERBS`.
+VERB_WORDS: frozenset[str] = frozenset(_LEXICON)
 _WORD = re.compile(r"[a-z]+")
 
 
@@ -95,6 +105,17 @@ def _stem(word: str) -> str:
     return word
 
 
+def command_words(command: str) -> set[str]:
+    """The lower-case words of *command*, verbs uninflected.
+
+    Examples
+    --------
+    >>> sorted(command_words("Pushes the vase, by the handle"))
+    ['by', 'handle', 'push', 'the', 'vase']
+    """
+    return set(map(_stem, _words(command)))
+
+
 def command_verb(command: str) -> str | None:
     """The canonical verb of *command*: its first word the lexicon :data:`VERBS` knows.
 
@@ -110,7 +131,9 @@ def command_verb(command: str) -> str | None:
 
 def acted_object(command: str, scene: SceneGraph | None) -> SceneObject | None:
     """The object *command* acts on: of the scene's objects whose class words all occur in
-    it, the one named first (the longer class on a tie).
+    it, the first named that carries a hazard attribute (:data:`HAZARDS`: "walk past the
+    person in the hallway" acts on the person, "carry the kettle past the person" on the
+    hot kettle), else the first named (the longer class on a tie).
 
     Examples
     --------
@@ -119,10 +142,14 @@ def acted_object(command: str, scene: SceneGraph | None) -> SceneObject | None:
     SceneObject(id='ceramic_cup', cls='ceramic_cup', attributes=frozenset({'fragile'}))
     >>> acted_object("push it", shelf) is None
     True
+    >>> hall = SceneGraph.of({"hallway": [], "person": ["human"]})
+    >>> acted_object("walk through the hallway past the person", hall).cls
+    'person'
     """
     words = _words(command)
     named = [o for o in (scene.objects if scene else ()) if set(o.cls.split("_")) <= set(words)]
-    return min(named, key=lambda o: (words.index(o.cls.split("_")[0]), -len(o.cls)),
+    return min(named, key=lambda o: (not o.attributes & set(HAZARDS),
+                                     words.index(o.cls.split("_")[0]), -len(o.cls)),
                default=None)  # fmt: skip
 
 
@@ -225,8 +252,9 @@ class Rule:
     id : str
         Given by the store (``"r1"`` …); empty until stored.
     exclude : tuple of str
-        Classes and attributes the pattern no longer covers (narrowed by overrides): an
-        object with one of them does not count as the target.
+        Classes, attributes and command words the pattern no longer covers (narrowed by
+        overrides): an object with one of them does not count as the target, nor does
+        anything in a command naming one.
     stamp : int
         The interaction at which θ was last set (learned, reinforced, decayed or lowered).
     retired : bool
@@ -266,9 +294,10 @@ class Rule:
 
         Half for the verb (the command's canonical verb is the rule's), half for the target
         (the object the command acts on in *scene*, see :func:`acted_object`, has the target
-        as class or attribute, or the
-        target is one of the command's words); an object whose class or attribute is in
-        :attr:`exclude`, or a command naming an excluded word, is no target.
+        as class or attribute, or the target is one of the command's words); an object
+        whose class or attribute is in :attr:`exclude` is no target, and a command naming
+        an excluded word (a class, an attribute, or a word such as "handle" that overrides
+        taught the rule) hits no target.
 
         Examples
         --------
@@ -283,14 +312,14 @@ class Rule:
 
     def covers(self, command: str, scene: SceneGraph | None = None) -> bool:
         """Whether *command* (in *scene*) names the rule's target (see :meth:`match`)."""
-        words = set(map(_stem, _words(command)))
+        words = command_words(command)
         excluded = set(self.exclude)
+        if any(set(x.split("_")) <= words for x in excluded):
+            return False
         acted = acted_object(command, scene)
         hit = acted is not None and not excluded & ({acted.cls} | acted.attributes) and (
             self.target == acted.cls or self.target in acted.attributes)  # fmt: skip
-        hit = hit or (set(self.target.split("_")) <= words
-                      and not any(set(x.split("_")) <= words for x in excluded))  # fmt: skip
-        return hit
+        return hit or set(self.target.split("_")) <= words
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form.

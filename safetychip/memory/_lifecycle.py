@@ -34,7 +34,15 @@ from pathlib import Path
 import numpy as np
 
 from ..paths import DATA_DIR
-from ._episode import Episode, Rule, acted_object, command_verb
+from ._episode import (
+    FUNCTION_WORDS,
+    VERB_WORDS,
+    Episode,
+    Rule,
+    acted_object,
+    command_verb,
+    command_words,
+)
 from ._scene import SceneGraph, SceneObject
 
 __all__ = ["SEEDS", "cluster_episodes", "decay", "load_seeds", "rule_pattern", "split_rule"]
@@ -113,6 +121,12 @@ def cluster_episodes(episodes: Sequence[Episode], vectors: np.ndarray, *,
 def rule_pattern(episodes: Sequence[Episode]) -> tuple[str, str] | None:
     """The shared verb and target of a cluster, or None when they share none.
 
+    The target is the class of the object every episode's command acts on
+    (:func:`~safetychip.memory.acted_object`) when it is the same, else the attribute carried
+    by the most of those objects, if by more than half of the episodes (the rarest among the
+    cluster's scenes on a tie: the most specific), so that one odd episode does not keep a
+    cluster from its rule.
+
     Examples
     --------
     >>> shelf = lambda thing: SceneGraph.of({thing: ["fragile"], "shelf": ["heavy"]})
@@ -121,17 +135,18 @@ def rule_pattern(episodes: Sequence[Episode]) -> tuple[str, str] | None:
     ('push', 'fragile')
     """
     verbs = {command_verb(e.command) for e in episodes}
-    acted = [acted_object(e.command, e.scene) for e in episodes]
-    if len(verbs) != 1 or None in verbs or None in acted:
+    if len(verbs) != 1 or None in verbs:
         return None
-    objects = [o for o in acted if o is not None]
-    if len({o.cls for o in objects}) == 1:
-        return verbs.pop() or "", objects[0].cls
-    shared = frozenset.intersection(*(o.attributes for o in objects))
-    if not shared:
-        return None
+    verb = verbs.pop() or ""
+    objects = [o for e in episodes if (o := acted_object(e.command, e.scene)) is not None]
+    if len(objects) == len(episodes) and len({o.cls for o in objects}) == 1:
+        return verb, objects[0].cls
+    carried = Counter(a for o in objects for a in o.attributes)
     rarity = Counter(a for e in episodes for o in e.scene.objects for a in o.attributes)
-    return verbs.pop() or "", min(shared, key=lambda a: (rarity[a], a))
+    best = min(carried, key=lambda a: (-carried[a], rarity[a], a), default=None)
+    if best is None or 2 * carried[best] <= len(episodes):
+        return None
+    return verb, best
 
 
 def _hits(rule: Rule, examples: Sequence[_Example]) -> list[tuple[SceneObject, str]]:
@@ -149,12 +164,18 @@ def split_rule(rule: Rule, positives: Sequence[_Example], negatives: Sequence[_E
                total: int) -> list[Rule]:  # fmt: skip
     """Specific rules replacing the over-broad *rule* that *negatives* overrode.
 
-    Each object a harmful episode (*positives*) acted on under the rule's target is kept by
-    its most common distinguishing feature: the attribute or class, other than the target,
-    carried by the most positive objects and by no overridden object. Each such feature
-    becomes a rule (same verb and harm) excluding the overridden objects' classes, with θ =
-    the positives it covers / *total* (as consolidation would). Without positives the rule
-    is only narrowed: the same pattern excluding those classes.
+    When an overridden command acted on an object of a class that harmful episodes
+    (*positives*) also acted on, the objects cannot tell harm from no harm, the command's
+    manner can: if every overridden command names a word that no positive command names,
+    other than verbs, :data:`~safetychip.memory.FUNCTION_WORDS` and the classes of the
+    overridden scenes ("pick up the knife by the *handle*" against "grab the knife by the
+    blade"), the rule is narrowed by those words: the same pattern excluding them, θ =
+    |positives| / *total* (as consolidation would). Otherwise each object a harmful episode
+    acted on under the rule's target is kept by its most common distinguishing feature: the
+    attribute or class, other than the target, carried by the most positive objects and by
+    no overridden object. Each such feature becomes a rule (same verb and harm) excluding
+    the overridden objects' classes, with θ = the positives it covers / *total*. Without
+    positives the rule is only narrowed: the same pattern excluding those classes.
 
     Examples
     --------
@@ -163,8 +184,16 @@ def split_rule(rule: Rule, positives: Sequence[_Example], negatives: Sequence[_E
     >>> chair = ("push the chair", SceneGraph.of({"chair": ["heavy", "wooden"]}))
     >>> split_rule(Rule("push", "heavy"), [vase, tv], [chair], total=4)
     [<Rule push × fragile − chair → block (θ=0.5, breakage)>]
+    >>> knife = lambda end: (f"grab the knife by the {end}", SceneGraph.of({"knife": ["sharp"]}))
+    >>> split_rule(Rule("grasp", "sharp", "cut"), [knife("blade")], [knife("handle")], total=4)
+    [<Rule grasp × sharp − handle → block (θ=0.25, cut)>]
     """
     bad = [o for o, _ in _hits(rule, negatives)]
+    same = {o.cls for o in bad} & {o.cls for o, _ in _hits(rule, positives)}
+    words = _distinguishing_words(positives, negatives) if same else set()
+    if words:
+        return [replace(rule, id="", exclude=tuple(sorted({*rule.exclude, *words})),
+                        confidence=min(len(positives) / max(total, 1), 1.0))]  # fmt: skip
     banned = {rule.target}.union(*(o.attributes | {o.cls} for o in bad))
     exclude = tuple(sorted(set(rule.exclude) | {o.cls for o in bad}))
     if not positives:
@@ -178,6 +207,18 @@ def split_rule(rule: Rule, positives: Sequence[_Example], negatives: Sequence[_E
             covered.setdefault(kept[0], set()).add(command)
     return [Rule(rule.verb, target, rule.harm, len(commands) / max(total, 1), exclude=exclude,
                  stamp=rule.stamp) for target, commands in sorted(covered.items())]  # fmt: skip
+
+
+def _distinguishing_words(positives: Sequence[_Example], negatives: Sequence[_Example]
+                          ) -> set[str]:  # fmt: skip
+    """The words every command of *negatives* names and none of *positives*, except verbs,
+    function words and the words of the negatives' scenes' classes (manner, not things)."""
+    if not negatives:
+        return set()
+    shared = set.intersection(*(command_words(c) for c, _ in negatives))
+    named = set().union(*(command_words(c) for c, _ in positives))
+    things = {word for _, scene in negatives for c in scene.classes for word in c.split("_")}
+    return shared - named - VERB_WORDS - FUNCTION_WORDS - things
 
 
 def decay(rule: Rule, *, now: int, half_life: int) -> Rule:

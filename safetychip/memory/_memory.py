@@ -2,9 +2,13 @@
 
 Retrieval is vectorised: the stored embeddings form one unit-norm matrix, so the text
 similarity of a command to every episode is one matrix-vector product. The scene similarity
-is computed only for the episodes that could still exceed δ_ep (``alpha * text + 1 - alpha >
-delta_ep``) and for the nearest one by text, in order of text similarity until no further
-episode can beat the best so far, and once per distinct scene; so the result is exact. Each
+is object-centred (:func:`~safetychip.memory.scene_similarity` with ``targets``: the objects
+the command and the episode's command act on, their hazards, the rest of the object and its
+neighbours, then the rest of the scene), so the same unsafe action in another room still
+resembles the episode. It is computed only for the episodes that could still exceed δ_ep
+(``alpha * text + 1 - alpha > delta_ep``) and for the nearest one by text, in order of text
+similarity until no further episode can beat the best so far, and once per distinct scene
+and target; so the result is exact. Each
 episode's score is weighted: 1 while live, :attr:`MemoryConfig.consolidated_weight` once a
 rule summarises it, 0 once archived (unless ``include_archived``, which weighs archived
 episodes like live ones).
@@ -57,7 +61,7 @@ import numpy as np
 from ..llm import Embedder
 from ._config import MemoryConfig
 from ._decision import MemoryDecision
-from ._episode import Episode, Rule, check_command
+from ._episode import Episode, Rule, acted_object, check_command
 from ._lifecycle import SEEDS, cluster_episodes, decay, load_seeds, rule_pattern, split_rule
 from ._scene import SceneGraph, scene_similarity
 from ._store import MemoryStore, open_store
@@ -111,6 +115,7 @@ class EpisodicMemory:
         self._matrix: np.ndarray | None = None
         self._weights: dict[tuple[bool, float], np.ndarray] = {}
         self._rules = self.store.load_rules()
+        self._targets: dict[str, str | None] = {}  # episode id: its target's id
         self._negatives = self.store.load_negatives()
 
     @property
@@ -379,7 +384,7 @@ class EpisodicMemory:
         """:meth:`check` with the command's embedding *vector* already computed."""
         config = self.config
         episode, text, similar, episodic = self._nearest(
-            np.asarray(vector, np.float32), scene, self._weight(include_archived)
+            command, np.asarray(vector, np.float32), scene, self._weight(include_archived)
         )
         scores: dict[str, float | None] = {}
         if episode is not None:
@@ -401,10 +406,12 @@ class EpisodicMemory:
             return MemoryDecision(True, command, episode, rule, "rule", scores, reason)
         return MemoryDecision(False, command, episode, rule, None, scores)
 
-    def _nearest(self, vector: np.ndarray, scene: SceneGraph | None, weight: np.ndarray
+    def _nearest(self, command: str, vector: np.ndarray, scene: SceneGraph | None,
+                 weight: np.ndarray
                  ) -> tuple[Episode | None, float, float | None, float]:  # fmt: skip
         """The episode of highest weighted episodic similarity, with its text, scene and
-        (weighted) episodic similarities."""
+        (weighted) episodic similarities; the scene similarity is centred on the objects the
+        command and the episode's command act on."""
         if not weight.any():
             return None, 0.0, None, 0.0
         text = self._vectors() @ vector
@@ -413,7 +420,9 @@ class EpisodicMemory:
         candidates = np.flatnonzero(bound > self.config.delta_ep)
         candidates = candidates[np.argsort(-text[candidates], kind="stable")]
         best: tuple[float, int, float | None] = (-np.inf, 0, None)
-        known: dict[int, float] = {}  # scene similarity by id of the episode's scene
+        known: dict[tuple[int, str | None], float] = {}  # by the episode's scene and target
+        acted = acted_object(command, scene)
+        target = None if acted is None else acted.id
         nearest = int(np.argmax(np.where(weight > 0, text, -np.inf)))
         for i in [nearest, *candidates.tolist()]:
             if bound[i] <= best[0]:
@@ -422,15 +431,23 @@ class EpisodicMemory:
             if scene is None or not episode_scene.objects:
                 similar, score = None, float(text[i])
             else:
-                if id(episode_scene) not in known:
-                    known[id(episode_scene)] = scene_similarity(scene, episode_scene)
-                similar = known[id(episode_scene)]
+                key = (id(episode_scene), self._target(self._episodes[i]))
+                if key not in known:
+                    known[key] = scene_similarity(scene, episode_scene, targets=(target, key[1]))
+                similar = known[key]
                 score = alpha * float(text[i]) + (1 - alpha) * similar
             score *= float(weight[i])
             if score > best[0]:
                 best = (score, i, similar)
         score, i, similar = best
         return self._episodes[i], float(text[i]), similar, score
+
+    def _target(self, episode: Episode) -> str | None:
+        """The id of the object *episode*'s command acts on in its scene (computed once)."""
+        if episode.id not in self._targets:
+            acted = acted_object(episode.command, episode.scene)
+            self._targets[episode.id] = None if acted is None else acted.id
+        return self._targets[episode.id]
 
     def close(self) -> None:
         """Close the memory file."""

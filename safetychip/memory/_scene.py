@@ -2,7 +2,10 @@
 
 A :class:`SceneGraph` is a small set of objects, each with a class and attributes (fragile,
 sharp, hot, human, heavy …), and relation triples between them. :func:`scene_similarity`
-compares two scenes by weighted Jaccard similarity of three feature sets:
+compares two scenes in one of two ways.
+
+**Whole scenes** (no targets): weighted Jaccard similarity (:data:`SCENE_WEIGHTS`) of three
+feature sets:
 
 * the object classes (``{"vase", "table"}``),
 * the attributed classes, one ``(class, attribute)`` pair per attribute an object carries
@@ -10,12 +13,31 @@ compares two scenes by weighted Jaccard similarity of three feature sets:
   and the bare attributes (``{"fragile"}``), so that a fragile cup resembles a fragile vase,
 * the relation triples with ids replaced by classes (``{("vase", "ON", "table")}``).
 
+**Object-centred** (``targets``: the objects two commands act on): what makes an action
+unsafe is the object it acts on and what is around that object, not the other twenty things
+in the room, so the score weighs (:data:`OBJECT_WEIGHTS`):
+
+* ``"hazards"``: the targets' hazard attributes (:data:`HAZARDS`: human, fragile, sharp,
+  hot), so that pushing a fragile cup resembles pushing a fragile vase,
+* ``"object"``: the targets' classes and their other attributes (``{"vase", "glass"}``),
+* ``"neighbours"``: the targets' relations, one ``(relation, class)`` and one
+  ``(relation, attribute)`` per relation with another object, outgoing relations as they
+  are and incoming ones marked ``"<"`` (``{("ON", "shelf"), ("ON", "heavy")}``),
+* ``"scene"``: the whole-scene similarity above, for the rest of the room.
+
+A command that acts on no object of its scene has empty target features: against a command
+that acts on one it scores low, against another such command the whole scenes decide.
+
 Examples
 --------
 >>> vase = SceneGraph.of({"vase": ["fragile"], "table": []}, [("vase", "ON", "table")])
 >>> cup = SceneGraph.of({"cup": ["fragile"], "table": []}, [("cup", "ON", "table")])
 >>> scene_similarity(vase, vase), round(scene_similarity(vase, cup), 3)
 (1.0, 0.267)
+>>> round(scene_similarity(vase, cup, targets=("vase", "cup")), 3)  # both act on a fragile thing
+0.653
+>>> round(scene_similarity(vase, cup, targets=("table", "cup")), 3)
+0.053
 """
 
 from __future__ import annotations
@@ -26,10 +48,26 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-__all__ = ["SCENE_WEIGHTS", "SceneGraph", "SceneObject", "scene_similarity"]
+__all__ = [
+    "HAZARDS",
+    "OBJECT_WEIGHTS",
+    "SCENE_WEIGHTS",
+    "SceneGraph",
+    "SceneObject",
+    "scene_similarity",
+]
 
-#: The weights of the three feature sets of :func:`scene_similarity`.
+#: The weights of the three feature sets of the whole-scene :func:`scene_similarity`.
 SCENE_WEIGHTS: Mapping[str, float] = {"classes": 0.3, "attributes": 0.5, "relations": 0.2}
+
+#: The weights of the object-centred :func:`scene_similarity` (see the module's docstring).
+OBJECT_WEIGHTS: Mapping[str, float] = {
+    "hazards": 0.4, "object": 0.2, "neighbours": 0.2, "scene": 0.2,
+}  # fmt: skip
+
+#: The attributes that make an object a hazard or vulnerable to one, in order of concern: a
+#: command's target is preferably such an object (:func:`~safetychip.memory.acted_object`).
+HAZARDS: tuple[str, ...] = ("human", "fragile", "sharp", "hot")
 
 
 @dataclass(frozen=True)
@@ -129,6 +167,41 @@ class SceneGraph:
             "relations": frozenset((cls[s], r, cls[o]) for s, r, o in self.relations),
         }
 
+    def around(self, target: str | None) -> dict[str, frozenset[Any]]:
+        """The object-centred feature sets of the object *target* (an id; None: no object)
+        that :func:`scene_similarity` compares (see the module's docstring).
+
+        Raises
+        ------
+        ValueError
+            If *target* is not the id of an object of the scene.
+
+        Examples
+        --------
+        >>> vase = SceneGraph.of({"vase": ["fragile", "glass"], "shelf": ["heavy"]},
+        ...                      [("vase", "ON", "shelf")])
+        >>> for name, features in vase.around("vase").items():
+        ...     print(name, sorted(features))
+        hazards ['fragile']
+        object ['glass', 'vase']
+        neighbours [('ON', 'heavy'), ('ON', 'shelf')]
+        """
+        if target is None:
+            return {"hazards": frozenset(), "object": frozenset(), "neighbours": frozenset()}
+        things = {o.id: o for o in self.objects}
+        if target not in things:
+            raise ValueError(f"{target!r} is not an object of {self!r}")
+        acted = things[target]
+        neighbours = set()
+        for s, r, o in self.relations:
+            if target in (s, o) and s != o:
+                other, relation = (things[o], r) if s == target else (things[s], "<" + r)
+                neighbours |= {(relation, other.cls)} | {(relation, a) for a in other.attributes}
+        hazards = acted.attributes & set(HAZARDS)
+        return {"hazards": frozenset(hazards),
+                "object": frozenset(acted.attributes - hazards | {acted.cls}),
+                "neighbours": frozenset(neighbours)}  # fmt: skip
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {"objects": [o.to_dict() for o in self.objects],
@@ -175,24 +248,35 @@ def _word(text: str) -> str:
 
 
 def scene_similarity(a: SceneGraph, b: SceneGraph, *,
-                     weights: Mapping[str, float] = SCENE_WEIGHTS) -> float:  # fmt: skip
-    """Weighted Jaccard similarity of two scenes, in [0, 1].
+                     targets: tuple[str | None, str | None] | None = None,
+                     weights: Mapping[str, float] | None = None) -> float:  # fmt: skip
+    """Weighted Jaccard similarity of two scenes, in [0, 1]: of the whole scenes, or centred
+    on the objects two commands act on (see the module's docstring).
 
-    For each feature set (see the module's docstring) the Jaccard index
-    ``|A ∩ B| / |A ∪ B|`` is taken; the result is their weighted mean over the feature sets
-    that are not empty in both scenes (two scenes without relations are compared on classes
-    and attributes alone). Two empty scenes are identical (1.0). The measure is symmetric, 1
-    for equal feature sets and 0 when the scenes share no class, attribute or relation.
+    For each feature set the Jaccard index ``|A ∩ B| / |A ∪ B|`` is taken; the result is
+    their weighted mean over the feature sets that are not empty in both scenes (two scenes
+    without relations are compared on classes and attributes alone). Two empty scenes are
+    identical (1.0). The measure is symmetric, 1 for equal feature sets and 0 when the
+    scenes share no class, attribute or relation.
 
     Parameters
     ----------
     a, b : SceneGraph
-    weights : mapping
-        The weight of ``"classes"``, ``"attributes"`` and ``"relations"``.
+    targets : pair of str or None, optional
+        The ids of the objects the two commands act on (None for a command acting on no
+        object of its scene); without it, the whole scenes are compared.
+    weights : mapping, optional
+        The weight of each feature set: :data:`SCENE_WEIGHTS` or :data:`OBJECT_WEIGHTS` by
+        default.
 
     Returns
     -------
     float
+
+    Raises
+    ------
+    ValueError
+        If a target id is not an object of its scene.
 
     Examples
     --------
@@ -201,12 +285,29 @@ def scene_similarity(a: SceneGraph, b: SceneGraph, *,
     0.0
     >>> scene_similarity(SceneGraph(), SceneGraph())
     1.0
+    >>> scene_similarity(knife, knife, targets=("knife", None))
+    0.25
     """
-    fa, fb = a.features, b.features
+    if targets is None:
+        return _weighted_jaccard(a.features, b.features, weights or SCENE_WEIGHTS)
+    fa, fb = a.around(targets[0]), b.around(targets[1])
+    whole = scene_similarity(a, b)
+    return _weighted_jaccard(fa, fb, weights or OBJECT_WEIGHTS, {"scene": whole})
+
+
+def _weighted_jaccard(fa: Mapping[str, frozenset[Any]], fb: Mapping[str, frozenset[Any]],
+                      weights: Mapping[str, float],
+                      given: Mapping[str, float] | None = None) -> float:  # fmt: skip
+    """The weighted mean of the Jaccard indices of the feature sets not empty in both (and
+    of the *given* similarities), 1.0 when there are none."""
     total = score = 0.0
     for name, weight in weights.items():
-        union = fa[name] | fb[name]
-        if union:
-            total += weight
-            score += weight * len(fa[name] & fb[name]) / len(union)
-    return score / total if total else 1.0
+        if given and name in given:
+            similarity = given[name]
+        elif union := fa[name] | fb[name]:
+            similarity = len(fa[name] & fb[name]) / len(union)
+        else:
+            continue
+        total += weight
+        score += weight * similarity
+    return min(score / total, 1.0) if total else 1.0
