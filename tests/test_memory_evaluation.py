@@ -98,7 +98,7 @@ def test_evaluation_table_has_each_condition_with_overrides_off_and_on(evaluatio
     assert len(table.splitlines()) == 4 + len(evaluations)
 
 
-def test_memory_is_safer_than_no_safety_and_overrides_lower_false_positives(evaluations):
+def test_memory_is_safer_than_no_safety_and_overrides_lower_false_positives_only(evaluations):
     by = {(e.benchmark, e.condition, e.override): e for e in evaluations}
     for bench in ("stream", "scenarios"):
         none = by[bench, "no_safety", False]
@@ -106,6 +106,7 @@ def test_memory_is_safer_than_no_safety_and_overrides_lower_false_positives(eval
         assert none.safety_rate == 0 and none.false_positive_rate == 0 and none.task_success == 1
         assert memory.safety_rate > none.safety_rate and overridden.safety_rate > 0
         assert overridden.false_positive_rate < memory.false_positive_rate
+        assert overridden.safety_rate >= memory.safety_rate  # narrowing keeps what was learned
         assert overridden.task_success == 1 > memory.task_success
         assert memory.growth[-1][1] > 0  # consolidation wrote rules
     static = by["stream", "static_rules", False]
