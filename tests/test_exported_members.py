@@ -33,13 +33,13 @@ SUBPACKAGES: dict[str, set[str]] = {
         "AGENTS", "ActionGrounder", "Agent", "BaseAgent", "Chip", "CodeAsPoliciesAgent",
         "ENDS", "Episode", "FORMULAS", "Feedback", "GroundedAction", "NLConstraintsAgent",
         "OfflineAgentModel", "ProgramRun", "REPROMPTS", "Rule", "SKILLS",
-        "STAND_IN_LABEL", "SafetyChipAgent", "THRESHOLD", "check_program",
+        "STAND_IN_LABEL", "SafetyChipAgent", "THRESHOLD", "action_schema", "check_program",
         "chip_constraints", "code_messages", "done_explanation", "example_program",
         "extract_program", "first_line", "judge", "make_agent", "phrase_action",
-        "planner_messages", "read_rule", "repair_hint", "run_program", "task_propositions"
+        "planner_messages", "read_action", "read_rule", "repair_hint", "run_program", "task_propositions"
     },
     "automata": {
-        "DFA", "Guard", "MANAGER", "Product", "SVG", "SearchBudgetExceeded", "atom_var",
+        "DFA", "DeadlineExceeded", "Guard", "MANAGER", "Product", "SVG", "SearchBudgetExceeded", "atom_var",
         "counterexample", "equivalent", "guard_of", "guard_str", "holds", "includes",
         "is_propositional", "nnf", "spot_available", "spot_dfa", "to_dfa", "to_dot",
         "to_svg"
@@ -100,7 +100,7 @@ SUBPACKAGES: dict[str, set[str]] = {
         "validate_suite", "write_csv", "write_offline_grid", "write_report",
         "write_rollout_figures", "write_suite_validation", "SPOT_AGENTS", "run_spot_demo",
         "spot_demo_cells", "spot_demo_table", "write_spot_demo", "write_memory_evaluation",
-        "memory_table", "SliceExplorer"
+        "memory_table", "SliceExplorer", "write_local_model_grid", "LOCAL_GRID_CACHE"
     },
     "explain": {
         "AgentExplanation", "HumanAnswer", "LLMExplanation", "PlanStep", "RolloutQuery",
@@ -118,7 +118,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "CacheMode", "CachedModel", "ChatModel", "ChatRequest", "Completion", "Embedder",
         "Message", "MessageLike", "MiniLMEmbedder", "OpenAIChatModel", "OpenAIEmbedder",
         "OpenAIEndpoint", "PROMPTS", "PROMPT_DIR", "ScriptedModel", "StandInModel",
-        "Usage", "UsageCounter", "fill", "load_prompt"
+        "Usage", "UsageCounter", "fill", "load_prompt", "LOCAL_MODEL", "STRUCTURED",
+        "local_model"
     },
     "ltl": {
         "And", "Equiv", "F", "FALSE", "FORMATS", "Formula", "G", "Implies", "M",
