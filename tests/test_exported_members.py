@@ -171,7 +171,8 @@ SUBPACKAGES: dict[str, set[str]] = {
     "translate": {
         "BackTranslation", "Clause", "EvaluationResult", "Expression", "Grounder",
         "Grounding", "LLMRecognizer", "LLMTranslator", "LiftedSentence",
-        "LiftedTranslation", "MAX_SENTENCE", "PREDICATES", "PatternTranslator", "Review",
+        "LiftedTranslation", "MAX_SENTENCE", "MISSIONS", "PREDICATES", "PatternTranslator",
+        "Reading", "RetrievalTranslator", "Review",
         "ReviewCard", "ReviewWidget", "SYNONYMS", "Specification", "Translation",
         "Translator", "UTTERANCES", "Vocabulary", "Witness", "assemble", "back_translate",
         "describe", "evaluate", "ground_formula", "lift", "literal_text",

@@ -86,20 +86,32 @@ def test_two_names_about_equally_similar_is_ambiguous():
     v = Vocabulary.from_names(["abc", "abd"])
     with pytest.raises(
         GroundingError,
-        match=r"'ab' is ambiguous in <names>: abc or abd are "
+        match=r"'ba' is ambiguous in <names>: abc or abd are "
         r"about equally similar",
     ):
-        Grounder(v, LetterEmbedder(), threshold=0.1).ground("ab")
+        Grounder(v, LetterEmbedder(), threshold=0.1).ground("ba")
 
 
 def test_without_an_embedder_an_unknown_phrase_is_an_error():
     with pytest.raises(
         GroundingError,
-        match=r"'the stoove' is not a name in <names> and no "
+        match=r"'the stv' is not a name in <names> and no "
         r"embedder is configured to find the nearest; "
         r"spelled most alike: stove",
     ):
-        Grounder(VOCAB, None).ground("the stoove")
+        Grounder(VOCAB, None).ground("the stv")
+
+
+def test_a_misspelt_name_is_read_by_string_similarity_without_any_model():
+    # No embedder at all: the spelling step alone grounds it, and says how.
+    g = Grounder(Vocabulary.from_names(["phone", "fridge", "kitchen"]), None).ground("the phnoe")
+    assert (g.name, g.method) == ("phone", "spelling") and 0.8 <= g.score < 1.0
+    assert Grounder(VOCAB, None).ground("the stoove").name == "stove"
+    # Two names about as close: a suggestion, never a guess.
+    with pytest.raises(GroundingError, match=r"'the kitchen cop' is not a name in <names>; did"):
+        Grounder(Vocabulary.from_names(["kitchen_cup", "kitchen_cap"]), None).ground(
+            "the kitchen cop"
+        )
 
 
 def test_options_are_checked():

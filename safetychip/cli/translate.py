@@ -76,9 +76,14 @@ def _configure(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--split",
-        choices=("all", "dev", "test"),
         default="all",
-        help="with --evaluate: which split (default: all)",
+        metavar="SPLIT",
+        help="with --evaluate: only the rows of this split, e.g. dev or test (default: all)",
+    )
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print JSON even on a terminal (the default when stdout is piped)",
     )
     p.add_argument("--indent", type=int, metavar="N", help="indent the JSON by N spaces")
 
@@ -139,10 +144,11 @@ def _run(args: argparse.Namespace) -> int:
     )
     translator = _translator(args, vocabulary)
     if args.sentence != "-":
-        translation = translator(args.sentence)
-        sys.stdout.write(
-            json.dumps(translation.to_dict(), indent=args.indent, ensure_ascii=False) + "\n"
-        )
+        answer = _with_read_back(translator(args.sentence))
+        if args.json or args.indent is not None or not sys.stdout.isatty():
+            sys.stdout.write(json.dumps(answer, indent=args.indent, ensure_ascii=False) + "\n")
+        else:
+            sys.stdout.write(_human(answer))
         return EXIT_OK
     failed = 0
     for number, line in enumerate(sys.stdin, 1):
@@ -155,7 +161,7 @@ def _run(args: argparse.Namespace) -> int:
                 raise ValueError(f"not valid JSON: {err.msg} at column {err.colno}") from None
             if not isinstance(item, dict) or not isinstance(item.get("sentence"), str):
                 raise ValueError('expected an object {"sentence": "..."}')
-            answer = {"line": number, **translator(item["sentence"]).to_dict()}
+            answer = {"line": number, **_with_read_back(translator(item["sentence"]))}
         except (SafetyChipError, ValueError) as err:
             failed += 1
             answer = {"line": number, "error": str(err), "type": type(err).__name__}
@@ -163,6 +169,50 @@ def _run(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
         sys.stdout.flush()
     return EXIT_INPUT if failed else EXIT_OK
+
+
+def _with_read_back(translation: Any) -> dict:
+    """The translation's JSON with what a person checks it by: the formula read back in
+    English and the shortest accepted and rejected traces in the scene's words."""
+    from ..translate import back_translate, witnesses
+
+    accepted, rejected = witnesses(translation.formula)
+    return {
+        **translation.to_dict(),
+        "back_translation": back_translate(translation.formula).text,
+        "accepted_trace": accepted.text if accepted is not None else None,
+        "rejected_trace": rejected.text if rejected is not None else None,
+    }
+
+
+def _human(answer: dict) -> str:
+    """The read-back for a person at a terminal.
+
+    >>> print(_human({"sentence": "s", "formula": "G!a", "pattern": "never",
+    ...               "translator": "t", "stand_in": False, "back_translation": "Never a.",
+    ...               "accepted_trace": "start: satisfies", "rejected_trace": None,
+    ...               "grounding": [], "parts": []}), end="")
+    sentence      s
+    formula       G!a   (never; t)
+    reads back    Never a.
+    satisfied by  start: satisfies
+    violated by   (no trace violates it)
+    """
+    rows = [
+        ("sentence", answer["sentence"]),
+        ("formula", f"{answer['formula']}   ({answer['pattern'] or 'no pattern'}; "
+                    f"{answer['translator']}{', offline stand-in' if answer['stand_in'] else ''})"),
+        ("reads back", answer["back_translation"]),
+        ("satisfied by", answer["accepted_trace"] or "(no trace satisfies it)"),
+        ("violated by", answer["rejected_trace"] or "(no trace violates it)"),
+    ]  # fmt: skip
+    rows += [
+        ("grounded", f"{g['expression']!r} -> {g['name']} ({g['method']}, {g['score']:.2f})")
+        for g in answer["grounding"]
+        if g["method"] != "exact"
+    ]
+    rows += [("part", f"{p['formula']}   {p['sentence']}") for p in answer["parts"]]
+    return "".join(f"{k:<13} {v}\n" for k, v in rows)
 
 
 def _evaluate(args: argparse.Namespace) -> int:
@@ -174,20 +224,28 @@ def _evaluate(args: argparse.Namespace) -> int:
     summary["rows"] = [r for r in summary["rows"] if not r["correct"]]
     sys.stdout.write(json.dumps(summary, indent=args.indent, ensure_ascii=False) + "\n")
     print(result.table(), file=sys.stderr)
+    print(result.scores(), file=sys.stderr)
     return EXIT_OK
 
 
 _EPILOG = """\
-Output (one JSON object per sentence): sentence, translator ("offline-pattern-grammar" or
-the model's name), stand_in (true if an offline stand-in answered: not an LLM result),
-expressions (recognised spans), grounding (expression, name, score, method: exact or
+On a terminal, one sentence prints its read-back: the formula, the formula read back in
+English, and the shortest traces that satisfy and violate it, in the scene's words.
+
+JSON output (--json, or whenever stdout is piped; one object per sentence): sentence,
+translator ("offline-pattern-grammar", "offline-retrieval-minilm" or the model's name),
+stand_in (true if an offline stand-in answered: not an LLM result), expressions
+(recognised spans), grounding (expression, name, score, method: exact, spelling or
 embedding, nearest candidates), lifted (sentence with placeholders [a], [b], the lifted
-formula, the placeholders), formula (grounded, Spot syntax), pattern and family.
+formula, the placeholders), formula (grounded, Spot syntax), parts (one constraint per
+thing of a list), pattern, family, back_translation, accepted_trace and rejected_trace.
 
 Batch mode (no SENTENCE): each stdin line {"sentence": "..."} gets one output line with its
 "line" number; a bad line gives {"line": N, "error": "...", "type": "..."} and the batch
-goes on. --evaluate prints accuracy by language equivalence (JSON on stdout, with the rows
-that failed; a table on stderr).
+goes on. --evaluate FILE scores any labelled JSON lines file (sentence, scene, formula and
+optionally pattern) by language equivalence: JSON on stdout, with the rows that failed; on
+stderr a table per pattern and the counts right / refused or flagged ambiguous / silently
+wrong.
 
 exit status: 0 translated; 2 bad input or a sentence that could not be translated (batch:
 some line failed)

@@ -9,7 +9,12 @@ vocabulary of the environment   :class:`Vocabulary`, :func:`load_vocabulary`, :d
 referring expressions           :func:`recognize` (offline), :class:`LLMRecognizer`
 grounding                       :class:`Grounder` (exact match, else cosine similarity)
 lifting                         :func:`lift`, :class:`LiftedSentence`
-lifted translation              :class:`PatternTranslator` (offline), :class:`LLMTranslator`
+lifted translation              :class:`PatternTranslator` (offline grammar),
+                                :class:`RetrievalTranslator` (offline, behind the grammar:
+                                nearest paraphrase templates, calibrated, refuses when
+                                unsure), :class:`LLMTranslator`
+mission patterns                :data:`MISSIONS` (visit, sequenced visit, patrolling, wait,
+                                state conditions…) beside :data:`~safetychip.ltl.PATTERNS`
 assembly and checks             :func:`assemble`, :func:`ground_formula`
 the whole pipeline              :class:`Translator`, :class:`Translation`
 verification by a person        :func:`back_translate`, :func:`witnesses`, :func:`review`,
@@ -41,14 +46,17 @@ from ._ground import Grounder, Grounding
 from ._lift import LiftedSentence, lift
 from ._llm import LLMTranslator, read_formula_reply
 from ._match import match_pattern
+from ._missions import MISSIONS
 from ._pipeline import MAX_SENTENCE, Translation, Translator
 from ._recognize import Expression, LLMRecognizer, recognize
+from ._retrieve import Reading, RetrievalTranslator
 from ._review import Review, ReviewCard, Witness, prepare_review, review, witnesses
 from ._vocabulary import PREDICATES, SYNONYMS, Vocabulary, load_vocabulary
 from ._widget import ReviewWidget
 
 __all__ = [
     "MAX_SENTENCE",
+    "MISSIONS",
     "PREDICATES",
     "SYNONYMS",
     "UTTERANCES",
@@ -63,6 +71,8 @@ __all__ = [
     "LiftedSentence",
     "LiftedTranslation",
     "PatternTranslator",
+    "Reading",
+    "RetrievalTranslator",
     "Review",
     "ReviewCard",
     "ReviewWidget",

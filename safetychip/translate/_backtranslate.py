@@ -82,7 +82,32 @@ def _sentence(text: str) -> str:
     return text[0].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
+_MISSION_TEXT = {
+    "visit": lambda p: f"at some point before you finish, {literal_text(p)}",
+    "sequenced_visit": lambda p, q: (
+        f"{literal_text(p)}, and at some later step {literal_text(q)} (both before you finish)"
+    ),
+    "ordered_visit": lambda p, q: (
+        f"{literal_text(p)}, and {literal_text(q)} only after that (both before you finish)"
+    ),
+    "strictly_ordered_visit": lambda p, q: (
+        f"{literal_text(p)} exactly once, then {literal_text(q)} (both before you finish)"
+    ),
+    "patrolling": lambda p: (
+        f"{literal_text(p)} again and again: at the end {literal_text(p, 'state')}"
+    ),
+    "wait": lambda p, q: (
+        f"keep it so that {literal_text(p, 'state')} until "
+        f"{literal_text(q, 'state')}, which must happen"
+    ),
+    "avoid_while": lambda c, p: f"never {literal_text(p)} while {literal_text(c, 'state')}",
+    "avoid_unless": lambda c, p: f"never {literal_text(p)} unless {literal_text(c, 'state')}",
+}
+
+
 def _template(name: str, args: tuple) -> str:
+    if name in _MISSION_TEXT:
+        return _sentence(_MISSION_TEXT[name](*args))
     if name == "never":
         return f"Never {literal_text(args[0])}."
     if name in ("not_before", "before"):
@@ -218,4 +243,8 @@ def back_translate(formula: Formula, *, model=None, sentence: str = "") -> BackT
     found = match_pattern(formula)
     if found is not None:
         return BackTranslation(_template(*found), "template")
+    if formula.op == "&":  # one constraint per thing of a list
+        each = [match_pattern(k) for k in formula.children]
+        if all(each):
+            return BackTranslation(" ".join(_template(*f) for f in each if f), "template")
     return BackTranslation(_sentence(describe(formula)), "literal")

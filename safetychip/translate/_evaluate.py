@@ -25,17 +25,22 @@ from pathlib import Path
 from ..errors import DataFileError, SafetyChipError
 from ..ltl import parse
 from ..paths import DATA_DIR
+from ._missions import family
 
 __all__ = ["UTTERANCES", "EvaluationResult", "evaluate", "load_utterances"]
 
 #: The labelled utterances shipped with safetychip.
 UTTERANCES = DATA_DIR / "translation" / "utterances.jsonl"
 
-_FIELDS = ("id", "scene", "sentence", "formula", "family", "split")
+_FIELDS = ("scene", "sentence", "formula")
 
 
 def load_utterances(path: str | os.PathLike[str] = UTTERANCES, *, split: str = "all") -> list[dict]:
-    """Read labelled utterances (JSON lines), optionally one split (``dev``/``test``).
+    """Read labelled utterances (JSON lines), optionally one split.
+
+    Each line needs ``sentence``, ``scene`` and ``formula``; ``pattern``, ``id``, ``family``
+    and ``split`` are optional (an ``id`` defaults to the line number, a ``family`` to the
+    pattern's).
 
     Raises
     ------
@@ -43,8 +48,6 @@ def load_utterances(path: str | os.PathLike[str] = UTTERANCES, *, split: str = "
         If the file is missing, a line is not JSON, a field is missing, or a formula does
         not parse; the message names the line.
     """
-    if split not in ("all", "dev", "test"):
-        raise ValueError(f"split must be 'all', 'dev' or 'test', got {split!r}")
     source = Path(path)
     try:
         lines = source.read_text(encoding="utf-8").splitlines()
@@ -65,6 +68,10 @@ def load_utterances(path: str | os.PathLike[str] = UTTERANCES, *, split: str = "
             parse(row["formula"])
         except SafetyChipError as err:
             raise DataFileError(str(source), f"line {number}: {err}") from None
+        row.setdefault("id", f"line {number}")
+        row.setdefault("pattern", None)
+        row.setdefault("family", family(row["pattern"]) or "other")
+        row.setdefault("split", "")
         if split == "all" or row["split"] == split:
             rows.append(row)
     return rows
@@ -104,6 +111,32 @@ class EvaluationResult:
             tally[0] += r["correct"]
             tally[1] += 1
         return {k: (v[0], v[1]) for k, v in sorted(out.items())}
+
+    def outcomes(self, key: str = "pattern") -> dict[str, tuple[int, int, int]]:
+        """(right, refused or flagged ambiguous, silently wrong) per value of *key*."""
+        out: dict[str, list[int]] = {}
+        for r in self.rows:
+            tally = out.setdefault(r.get(key) or "other", [0, 0, 0])
+            tally[0 if r["correct"] else 1 if r["error"] else 2] += 1
+        return {k: (v[0], v[1], v[2]) for k, v in sorted(out.items())}
+
+    def scores(self) -> str:
+        """The three counts overall and per pattern, as a plain-text table."""
+        lines = [f"{'pattern':<24} {'n':>4} {'right':>6} {'refused':>8} {'wrong':>6}  accuracy"]
+        total = [0, 0, 0]
+        for value, (ok, refused, wrong) in self.outcomes().items():
+            n = ok + refused + wrong
+            total = [total[0] + ok, total[1] + refused, total[2] + wrong]
+            lines.append(f"{value:<24} {n:>4} {ok:>6} {refused:>8} {wrong:>6}  {ok / n:7.1%}")
+        n = sum(total)
+        if n:
+            lines.append(
+                f"{'all':<24} {n:>4} {total[0]:>6} {total[1]:>8} {total[2]:>6}  {total[0] / n:7.1%}"
+            )
+            rest = total[1] + total[2]
+            if rest:
+                lines.append(f"of the rest, refused or flagged: {total[1] / rest:.1%}")
+        return "\n".join(lines)
 
     def errors(self) -> dict[str, int]:
         """How many utterances failed with each error type."""
@@ -147,6 +180,10 @@ class EvaluationResult:
             "by_family": {k: {"correct": a, "total": b} for k, (a, b) in self.by("family").items()},
             "by_split": {k: {"correct": a, "total": b} for k, (a, b) in self.by("split").items()},
             "errors": self.errors(),
+            "outcomes": {
+                k: {"right": a, "refused_or_flagged": b, "silently_wrong": c}
+                for k, (a, b, c) in self.outcomes().items()
+            },
             "median_ms": self.median_ms(),
             "rows": self.rows,
         }
@@ -189,12 +226,13 @@ def evaluate(
             translators[scene] = make_translator(scene)
         translate = translators[scene]
         label = parse(row["formula"])
-        predicted, error, message, correct = None, None, "", False
+        predicted, error, message, correct, via = None, None, "", False, None
         start = time.perf_counter()
         try:
             translation = translate(row["sentence"])  # type: ignore[operator]
             seconds = time.perf_counter() - start
             predicted = str(translation.formula)
+            via = getattr(translation, "translator", None)
             correct = equivalent(translation.formula, label)
             result.stand_in = result.stand_in or bool(getattr(translation, "stand_in", False))
             if not result.translator:
@@ -208,6 +246,7 @@ def evaluate(
                 "scene": scene,
                 "pattern": row.get("pattern"),
                 "family": row["family"],
+                "translator": via,
                 "split": row["split"],
                 "sentence": row["sentence"],
                 "label": row["formula"],

@@ -56,7 +56,15 @@ from ..errors import OutOfGrammarError
 from ..ltl import And, Formula, Not, Or, ap
 from ._missions import build
 
-__all__ = ["Clause", "LiftedTranslation", "PatternTranslator", "normalize", "read_clause"]
+__all__ = [
+    "Clause",
+    "LiftedTranslation",
+    "ListReading",
+    "PatternTranslator",
+    "collapse_list",
+    "normalize",
+    "read_clause",
+]
 
 _FORMS = (
     "never …; don't … before/until …; … before …; if/once/whenever … then …; … means … "
@@ -136,6 +144,8 @@ _GO = _v(
     "drive",
     "hurry",
     "rush",
+    "pop",
+    "nip",
 )
 _TO = (
     r"(?:to|into|in|inside|toward|towards|through|past|near|by|up to|in to|over to|down to|"
@@ -290,7 +300,10 @@ _CLAUSES: list[tuple[re.Pattern[str], Builder]] = [
             _avoid("agent_at"),
         ),
         # holding
-        (rf"{_v('keep')}\s+your\s+hands?\s+(?:off|away from)\s+{X}", _avoid("is_grabbed")),
+        (
+            rf"(?:{_v('keep', 'take', 'get')}\s+your\s+)?hands?\s+(?:off|away from)\s+{X}",
+            _avoid("is_grabbed"),
+        ),
         (rf"{_v('pick', 'lift', 'take')}\s+up\s+{X}", _pos("is_grabbed")),
         (rf"{_v('pick', 'lift', 'take')}\s+{X}\s+up", _pos("is_grabbed")),
         (
@@ -329,7 +342,7 @@ _CLAUSES: list[tuple[re.Pattern[str], Builder]] = [
         ),
         (rf"{_v('turn', 'switch', 'power', 'flip')}\s+on\s+{X}", _pos("is_switchedon")),
         (rf"{_v('turn', 'switch', 'power', 'flip')}\s+{X}\s+on", _pos("is_switchedon")),
-        (rf"{_v('start', 'activate')}\s+(?:up\s+)?{X}", _pos("is_switchedon")),
+        (rf"{_v('start', 'activate', 'power', 'fire')}\s+(?:up\s+)?{X}", _pos("is_switchedon")),
         (
             rf"{X}\s+{MODAL}{BE}\s+(?:on|switched on|turned on|running|powered on)",
             _pos("is_switchedon"),
@@ -366,7 +379,7 @@ _TRAIL = re.compile(
     r"at any time|ever again|ever|in the end|after that|then|please|at the end|from now on|"
     r"from then on|for good|at any point|at all times|thereafter|subsequently|"
     r"in the future|from that point on|sometime|some time|before you finish|"
-    r"before finishing|by the end|at one point|one day|at all costs|no matter what|"
+    r"before finishing|by the end|at one point|one day|at some stage|at all costs|no matter what|"
     r"whatever happens|in any event|for any reason|for safety|for safety reasons|"
     r"during the task|while working|during your task)$"
 )
@@ -396,10 +409,10 @@ def read_clause(text: str) -> Clause | None:
         text = _TRAIL.sub("", text).strip(" ,")
         if text == before:
             break
-    for pattern, build in _CLAUSES:
+    for pattern, make in _CLAUSES:
         m = pattern.fullmatch(text)
         if m:
-            return build(*(g for g in m.groups() if g is not None))
+            return make(*(g for g in m.groups() if g is not None))
     return None
 
 
@@ -652,14 +665,15 @@ def _positive(c: Clause, like: Clause | None = None) -> Formula:
 
 
 _NEG = (
-    r"(?:do not|does not|never|you (?:must|should|may|can|shall|will) (?:not|never)|"
+    r"(?:do not|does not|never,? ever|never|you (?:must|should|may|can|shall|will) (?:not|never)|"
     r"you cannot|you can not|you are not (?:allowed|permitted|supposed) to|"
     r"you are forbidden to|do not ever|never ever|not|under no circumstances"
     r"(?: (?:should|must|may|can|will) you)?|you should not ever|you must not ever|"
     r"it is (?:forbidden|not allowed|prohibited) to|no one should|nobody should)"
 )
 _IF = (
-    r"(?:while|whilst|as long as|if|whenever|when|every time|each time|any time|anytime|once|after|as soon as|"
+    r"(?:while|whilst|as long as|right after|immediately after|directly after|just after|if|"
+    r"whenever|when|every time|each time|any time|anytime|once|after|as soon as|"
     r"in case|the moment|the minute|each and every time|if ever|if and when)"
 )
 _SOON_WORDS = (
@@ -721,17 +735,12 @@ class PatternTranslator:
         result = self._read(lifted, failures)
         if result is not None:
             return result
-        found = _LIST.search(normalize(lifted))
+        found = collapse_list(lifted)
         if found is not None:
             # A list of things in one role: read the sentence about the first, then spread.
-            first, *others = re.findall(r"\[([a-z])\]", found.group())
-            collapsed = normalize(lifted)[: found.start()] + f"[{first}]"
-            collapsed += normalize(lifted)[found.end() :]
-            if found.group(1) == "neither" and not re.match(_NEG, collapsed):
-                collapsed = "never " + collapsed
-            result = self._read(collapsed, failures)
+            result = self._read(found.text, failures)
             if result is not None:
-                return _spread(result, first, others, found.group(2) in ("or", "nor", "and/or"))
+                return found.spread(result)
         detail = failures[0].detail() if failures else ""
         raise OutOfGrammarError(
             f"{lifted!r} is outside the offline translator's grammar: no form reads it."
@@ -766,6 +775,63 @@ class PatternTranslator:
         return None
 
 
+@dataclass(frozen=True)
+class ListReading:
+    """A sentence about a list of things ("never enter [a], [b] or [c]") read about the first.
+
+    Attributes
+    ----------
+    text : str
+        The normalised sentence with the list replaced by its first placeholder.
+    first : str
+        That placeholder's letter.
+    others : tuple of str
+        The other letters of the list.
+    disjunctive : bool
+        Joined by "or" / "nor" rather than "and".
+    """
+
+    text: str
+    first: str
+    others: tuple[str, ...]
+    disjunctive: bool
+
+    def spread(self, result: LiftedTranslation) -> LiftedTranslation:
+        """The reading of :attr:`text` spread over the whole list."""
+        return _spread(result, self.first, list(self.others), self.disjunctive)
+
+
+def collapse_list(lifted: str) -> ListReading | None:
+    """The sentence read about the first thing of its list of things, or None.
+
+    Examples
+    --------
+    >>> collapse_list("Avoid [a], [b] and [c] at all costs")
+    ListReading(text='avoid [a] at all costs', first='a', others=('b', 'c'), disjunctive=False)
+    """
+    text = normalize(lifted)
+    found = _LIST.search(text)
+    if found is None or _TOGETHER.search(text) or found.group(1) == "either":
+        return None  # "not both", "at the same time": about the things together
+    first, *others = re.findall(r"\[([a-z])\]", found.group())
+    collapsed = text[: found.start()] + f"[{first}]" + text[found.end() :]
+    if found.group(1) == "neither" and not re.match(_NEG, collapsed):
+        passive = re.match(
+            rf"\[{first}\]\s+(?:may|can|should|must|will|is to|are to)\s+be\s", collapsed
+        )
+        if passive:
+            collapsed = (
+                collapsed[: passive.end()].replace(" be ", " not be ") + collapsed[passive.end() :]
+            )
+        else:
+            collapsed = "never " + collapsed
+    return ListReading(collapsed, first, tuple(others), found.group(2) in ("or", "nor", "and/or"))
+
+
+_TOGETHER = re.compile(
+    r"\b(?:not both|at the same time|together|simultaneously|at once|one of|both at|"
+    r"combined|in combination)\b"
+)
 _LIST = re.compile(
     r"(?:\b(both|either|neither)\s+)?\[[a-z]\](?:\s*,\s*\[[a-z]\])*\s*,?\s+"
     r"(and|or|nor|and/or|as well as|and also|or even)\s+\[[a-z]\]"
@@ -850,6 +916,12 @@ def _form_leave_open(t: str) -> LiftedTranslation | None:
         rf"{_NEG}\s+(?:ever\s+)?leave\s+{X}\s+(open|on|switched on|turned on|"
         r"running)(?:\s+(?:at the end|when you finish|when you are done|"
         r"behind you))?",
+        t,
+    )
+    m = m or re.fullmatch(
+        rf"{X}\s+(?:must|should|may|can|shall|will|is to|are to)\s+(?:not|never)\s+be\s+left\s+"
+        r"(open|on|switched on|turned on|running)(?:\s+(?:at the end|when you finish|"
+        r"when you are done|behind you))?",
         t,
     )
     if not m:
@@ -1049,7 +1121,7 @@ def _response(
     negated = False
     m = re.search(
         r"(?:^|\s)(?:(?:you\s+)?(?:must|should|may|can|will|shall|do|does)\s+)?"
-        r"(?:never|not)(?:\s+ever)?(?=\s)",
+        r"(?:never|not|no)(?:\s+ever)?(?=\s)",
         r,
     )
     if m:
@@ -1098,7 +1170,9 @@ def _form_trigger(t: str) -> LiftedTranslation | None:
     # if C1, (then) C2 — with a comma or "then"
     m = re.fullmatch(rf"({_IF})\s+(.+?)\s*(?:,\s*(?:then\s+)?|\s+then\s+)(.+)", t)
     if m:
-        soon = m.group(1) in ("as soon as", "the moment", "the minute")
+        soon = m.group(1) in ("as soon as", "the moment", "the minute") or m.group(1).endswith(
+            " after"
+        )
         return _response(
             _read(m.group(2), "if C1, then C2"),
             m.group(3),
@@ -1183,7 +1257,7 @@ def _form_eventually(t: str) -> LiftedTranslation | None:
 
 _PARTICIPLES = {
     "agent_at": r"visited|entered|approached|reached|occupied|used|gone into|gone to|walked into",
-    "is_open": r"opened|left open",
+    "is_open": r"opened",
     "is_grabbed": r"picked up|grabbed|taken|held|carried|lifted|moved|removed|handled",
     "is_touched": r"touched",
     "is_switchedon": r"switched on|turned on|started|activated|powered on|left on",
@@ -1209,8 +1283,8 @@ def _form_passive(t: str) -> LiftedTranslation | None:
 
 
 def _form_precedence(t: str) -> LiftedTranslation | None:
-    """ "If you have not been to [b], do not C1", "[b] unlocks [a]", "C1 is only allowed after
-    C2": C1 not before C2."""
+    """Precedence: "if you have not been to [b], do not C1", "[b] unlocks [a]", "C1 is only
+    allowed after C2": C1 not before C2."""
     m = re.fullmatch(
         r"(?:if|when|as long as|while|until|unless)\s+(?:you\s+)?(?:have|has|did|do)\s+not\s+"
         r"(?:yet\s+)?(.+?)(?:\s+yet)?\s*,\s*(?:then\s+)?(.+)",
@@ -1227,6 +1301,19 @@ def _form_precedence(t: str) -> LiftedTranslation | None:
                 return None
             c1 = avoided
         return _result("not_before", _lit(c1, c2), _lit(c2, c1), form="if not yet C2, never C1")
+    m = re.fullmatch(
+        r"(?:only\s+)?(?:after|once|when)\s+(.+?)\s*,?\s+(?:may|can|should|are allowed to)\s+"
+        r"(?:you|the robot)\s+(.+)",
+        t,
+    ) or re.fullmatch(
+        r"(?:until|till|before)\s+(.+?)\s*,\s+(.+?)\s+(?:is|are)\s+(?:off limits|off-limits|"
+        r"forbidden|not allowed|prohibited|banned|out of bounds|not permitted)",
+        t,
+    )
+    if m:
+        c2 = _read(m.group(1), "only after C2 may you C1")
+        c1 = _read(m.group(2), "only after C2 may you C1")
+        return _result("not_before", _lit(c1, c2), _lit(c2, c1), form="only after C2, C1")
     m = re.fullmatch(
         r"(.+?)\s+(?:unlocks|opens up|enables|allows|permits|gives access to)\s+(.+)", t
     )
@@ -1246,7 +1333,7 @@ def _form_precedence(t: str) -> LiftedTranslation | None:
 
 
 def _form_where(t: str) -> LiftedTranslation | None:
-    """ "Never C in [b]" and "only C in [b]": a condition on where the robot is."""
+    """A condition on where the robot is: "never C in [b]" and "only C in [b]"."""
     m = re.fullmatch(
         rf"({_NEG}|only|you (?:may|can) only)\s+(.+?)\s+(?:while\s+)?(?:in|inside|at)\s+{X}", t
     )
@@ -1262,7 +1349,7 @@ def _form_where(t: str) -> LiftedTranslation | None:
 
 
 def _form_remember(t: str) -> LiftedTranslation | None:
-    """ "C1, and do not forget to C2 [afterwards]": C2 owed after C1."""
+    """C2 owed after C1: "C1, and do not forget to C2 [afterwards]"."""
     m = re.fullmatch(
         r"(.+?)\s*,?\s+(?:and|but)\s+(?:then\s+)?(?:do not forget|remember|make sure|be sure)"
         r"(?:\s+to|\s+that you|\s+you)?\s+(.+)",
@@ -1325,8 +1412,8 @@ _ORDER = (
 
 
 def _form_sequence(t: str) -> LiftedTranslation | None:
-    """ "Go to [a], then [b]" (sequenced visit), "… in that order" (ordered), "… in strict
-    order" (strictly ordered)."""
+    """Visits in sequence: "go to [a], then [b]" (sequenced), "… in that order" (ordered),
+    "… in strict order" (strictly ordered)."""
     order = re.search(_ORDER, t)
     text = t[: order.start()] if order else t
     pieces = re.split(_THEN, text)

@@ -2,9 +2,12 @@
 
 An expression that matches a phrase of the vocabulary exactly (a name, a class, a synonym,
 see :class:`~safetychip.translate.Vocabulary`) is grounded without any model: score 1.
-Otherwise its embedding is compared, by cosine similarity, with the embeddings of the
-names read as English (``book shelf``); the best name is taken when its score reaches the
-threshold and no other name is within ``margin`` of it. Anything else is a
+Otherwise a misspelling is tried first, by string similarity alone
+(:func:`safetychip._names.close_names`, no model: "the phnoe" is ``phone``, method
+``"spelling"``) when one name is clearly the closest; then its embedding is compared, by
+cosine similarity, with the embeddings of the names read as English (``book shelf``); the
+best name is taken when its score reaches the threshold and no other name is within
+``margin`` of it. Anything else is a
 :class:`~safetychip.errors.GroundingError` that lists the nearest names with their scores,
 so a person can rephrase. The embedder is created on first use: a sentence whose
 expressions all match exactly never imports torch.
@@ -29,6 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .._names import close_names
 from ..errors import GroundingError
 from ..llm import Embedder
 from ._recognize import Expression
@@ -40,6 +44,8 @@ __all__ = ["Grounder", "Grounding"]
 THRESHOLD = 0.65
 #: Default gap below the best score within which a second name makes the expression ambiguous.
 MARGIN = 0.02
+#: Least string similarity (difflib ratio) at which a misspelt expression is read as a name.
+SPELLING = 0.8
 
 
 @dataclass(frozen=True)
@@ -55,7 +61,8 @@ class Grounding:
     score : float
         1.0 for an exact match, else the cosine similarity.
     method : str
-        ``"exact"`` or ``"embedding"``.
+        ``"exact"``, ``"spelling"`` (a misspelling, by string similarity) or
+        ``"embedding"``.
     candidates : tuple of (str, float)
         For an embedding match, the nearest names with their scores, best first.
     """
@@ -159,6 +166,9 @@ class Grounder:
         key = " ".join(phrase_key(text))
         if not key:
             raise GroundingError(f"{text!r} names nothing", text)
+        spelt = self._spelling(text, key)
+        if spelt is not None:
+            return spelt
         embedder = self.embedder
         if embedder is None:
             near = self.vocabulary.closest(text)
@@ -194,6 +204,28 @@ class Grounder:
                 ranked,
             )
         return Grounding(text, best_name, best, "embedding", ranked)
+
+    def _spelling(self, text: str, key: str) -> Grounding | None:
+        """A misspelt name, when one name is clearly the closest by string similarity."""
+        import difflib
+
+        names = self.vocabulary.names
+        near = close_names(key.replace(" ", "_"), names, n=3, cutoff=SPELLING)
+        if not near:
+            return None
+
+        def ratio(name: str) -> float:
+            return difflib.SequenceMatcher(None, key.replace(" ", "_"), name.lower()).ratio()
+
+        ranked = tuple((n, ratio(n)) for n in near)
+        if len(ranked) > 1 and ranked[0][1] - ranked[1][1] < 0.05:
+            raise GroundingError(
+                f"{text!r} is not a name in {self.vocabulary.name}; did you mean "
+                f"{_either([n for n, _ in ranked])}?",
+                text,
+                ranked,
+            )
+        return Grounding(text, ranked[0][0], ranked[0][1], "spelling", ranked)
 
 
 def _either(names) -> str:

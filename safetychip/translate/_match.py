@@ -21,6 +21,14 @@ from __future__ import annotations
 from itertools import permutations
 
 from ..ltl import PATTERNS, Formula, Not
+from ._missions import MISSIONS
+
+
+def _clean(f: Formula) -> Formula:
+    from ._grammar import _no_double_negation
+
+    return _no_double_negation(f)
+
 
 __all__ = ["match_pattern"]
 
@@ -69,6 +77,16 @@ def match_pattern(formula: Formula, *, equivalence: bool = False) -> tuple[str, 
         for p in candidates:
             if build(p, p) is formula:
                 return name, (p, p)
+    # "unless" first: G(!c -> !p) is also "while not c".
+    for name in sorted(MISSIONS, key=lambda n: n != "avoid_unless"):
+        build = MISSIONS[name].build
+        if name in ("visit", "patrolling"):
+            if any(build(p) is formula for p in candidates):
+                return name, (next(p for p in candidates if build(p) is formula),)
+        elif name != "bounded_delay":
+            for p, q in permutations(candidates, 2):
+                if _clean(build(p, q)) is formula:
+                    return name, (p, q)
     if not equivalence or len(candidates) > 6:
         return None
     from ..automata import equivalent

@@ -38,6 +38,8 @@ Formula('G("agent_at(k)" -> !"is_grabbed(p)")')
 
 from __future__ import annotations
 
+import itertools
+
 from ..ltl import PATTERNS, XS, And, F, Formula, G, Implies, Not, Or, Pattern, U
 
 __all__ = ["MISSIONS", "build", "family", "pattern_names"]
@@ -55,11 +57,11 @@ def _sequenced(*ps: Formula) -> Formula:
 
 
 def _ordered(*ps: Formula) -> Formula:
-    return And(_sequenced(*ps), *(U(Not(q), p) for p, q in zip(ps, ps[1:])))
+    return And(_sequenced(*ps), *(U(Not(q), p) for p, q in itertools.pairwise(ps)))
 
 
 def _strictly_ordered(*ps: Formula) -> Formula:
-    once = (U(Not(p), U(p, U(Not(p), q))) for p, q in zip(ps, ps[1:]))
+    once = (U(Not(p), U(p, U(Not(p), q))) for p, q in itertools.pairwise(ps))
     return And(_ordered(*ps), *once)
 
 

@@ -28,20 +28,30 @@ safetychip.errors.SentenceError: the sentence is empty: write one constraint in 
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from .._names import close_names
 from .._text import hidden_character
 from ..errors import OutOfGrammarError, SentenceError
 from ..llm import ChatModel, Embedder
-from ..ltl import PATTERNS, Formula
+from ..ltl import Formula
 from ..monitor import Constraint
 from ._assemble import assemble, ground_formula
-from ._grammar import LiftedTranslation, PatternTranslator, normalize, read_clause
+from ._grammar import (
+    LiftedTranslation,
+    PatternTranslator,
+    collapse_list,
+    normalize,
+    read_clause,
+)
 from ._ground import MARGIN, THRESHOLD, Grounder, Grounding
 from ._lift import LiftedSentence, lift
 from ._llm import LLMTranslator
+from ._missions import family
 from ._recognize import Expression, LLMRecognizer, recognize
+from ._retrieve import RetrievalTranslator
 from ._vocabulary import Vocabulary, load_vocabulary
 
 __all__ = ["MAX_SENTENCE", "Translation", "Translator"]
@@ -76,6 +86,11 @@ class Translation:
         True if an offline stand-in answered any step: never report this as an LLM result.
     vocabulary : Vocabulary
         The vocabulary used.
+    parts : tuple of Constraint
+        For a sentence about a list of things ("never enter the kitchen or the bathroom"),
+        one checked constraint per thing, whose conjunction is :attr:`constraint`; accept
+        these one by one (``for c in t.parts: spec.accept(c)``) so that the monitor names
+        the very thing a violation is about. Empty for a sentence about one thing.
     """
 
     sentence: str
@@ -88,6 +103,7 @@ class Translation:
     translator: str
     stand_in: bool = False
     vocabulary: Vocabulary | None = field(default=None, repr=False, compare=False)
+    parts: tuple[Constraint, ...] = ()
 
     @property
     def formula(self) -> Formula:
@@ -97,7 +113,7 @@ class Translation:
     @property
     def family(self) -> str | None:
         """``"avoidance"`` or ``"trigger"`` (the pattern's family), when the pattern is known."""
-        return PATTERNS[self.pattern].family if self.pattern in PATTERNS else None
+        return family(self.pattern)
 
     def to_dict(self) -> dict:
         """The JSON that ``safetychip translate`` prints."""
@@ -113,6 +129,7 @@ class Translation:
                 "placeholders": dict(self.lifted.placeholders),
             },
             "formula": str(self.formula),
+            "parts": [{"sentence": c.sentence, "formula": str(c.formula)} for c in self.parts],
             "pattern": self.pattern,
             "family": self.family,
         }
@@ -164,6 +181,17 @@ class Translation:
         return f"<table>{body}</table>"
 
 
+def _about(part: Formula, lifted: LiftedSentence) -> str:
+    """The expressions a part of a list sentence is about, as written."""
+    letters = {
+        x
+        for atom in part.atoms()
+        for x in atom.split("(", 1)[-1].rstrip(")").split(",")
+        if x in lifted.expressions
+    }
+    return ", ".join(lifted.expressions[x] for x in sorted(letters))
+
+
 class Translator:
     """English constraints to checked, grounded formulas for one vocabulary.
 
@@ -186,6 +214,9 @@ class Translator:
     recognizer, lifted_translator : callable, optional
         Replace one step: ``recognizer(sentence) -> list[Expression]``,
         ``lifted_translator(lifted_text) -> LiftedTranslation``.
+    retrieval : bool or RetrievalTranslator
+        Offline, read a sentence outside the grammar with the retrieval translator (over
+        the same embedder as grounding; none without one). It refuses rather than guess.
 
     Notes
     -----
@@ -211,6 +242,7 @@ class Translator:
         max_length: int = MAX_SENTENCE,
         recognizer=None,
         lifted_translator=None,
+        retrieval: bool | RetrievalTranslator = True,
     ) -> None:
         self.vocabulary = load_vocabulary(vocabulary)
         self.model = model
@@ -232,6 +264,7 @@ class Translator:
             )
         self.recognizer = recognizer
         self.lifted_translator = lifted_translator
+        self._retrieval = retrieval if model is None and embedder is not None else False
 
     @property
     def name(self) -> str:
@@ -298,21 +331,38 @@ class Translator:
         """
         text = self.check_sentence(sentence)
         expressions, groundings, lifted = self._lift(text)
+        if not lifted.placeholders:
+            words = sorted(set(re.findall(r"[a-z]{3,}", text.lower())))
+            hints = [f"{', '.join(close_names(w, self.vocabulary.names))} for {w!r}"
+                     for w in words if close_names(w, self.vocabulary.names, cutoff=0.75)
+                     and w not in self.vocabulary.names]  # fmt: skip
+            raise OutOfGrammarError(
+                f"{text!r} names nothing in {self.vocabulary.name}: a constraint must be "
+                "about a place or a thing of the scene"
+                + (f"; did you mean {'; '.join(hints)}?" if hints else ""),
+                lifted.text,
+            )
+        translator = self.name
         try:
             result: LiftedTranslation = self.lifted_translator(lifted.text)
         except OutOfGrammarError as err:
-            message = str(err).replace(repr(lifted.text), f"{text!r} (lifted: {lifted.text!r})", 1)
-            raise OutOfGrammarError(message, lifted.text) from None
-        pattern = result.pattern
+            result = self._retrieve(text, lifted.text, err)
+            translator = self.retrieval.name  # type: ignore[union-attr]
+        options = dict(accepted=accepted, invariants=invariants, pattern=result.pattern)
         constraint = assemble(
-            result.formula,
-            lifted.placeholders,
-            self.vocabulary,
-            accepted=accepted,
-            invariants=invariants,
-            sentence=text,
-            name=name,
-            pattern=pattern,
+            result.formula, lifted.placeholders, self.vocabulary, sentence=text, name=name,
+            **options,
+        )  # fmt: skip
+        parts = tuple(
+            assemble(
+                part,
+                lifted.placeholders,
+                self.vocabulary,
+                name=f"{name}.{k}" if name else "",
+                sentence=f"{text} [{_about(part, lifted)}]",
+                **options,
+            )  # fmt: skip
+            for k, part in enumerate(result.parts, 1)
         )
         stand_in = bool(
             getattr(self.recognizer, "stand_in", False)
@@ -325,11 +375,45 @@ class Translator:
             lifted,
             result.formula,
             constraint,
-            pattern,
-            self.name,
+            result.pattern,
+            translator,
             stand_in,
             self.vocabulary,
+            parts,
         )
+
+    @property
+    def retrieval(self) -> RetrievalTranslator | None:
+        """The retrieval translator behind the grammar (created on first use), or None."""
+        if self._retrieval is True:
+            self._retrieval = RetrievalTranslator(self.grounder.embedder)
+        return self._retrieval or None
+
+    def _retrieve(self, text: str, lifted: str, refusal: OutOfGrammarError) -> LiftedTranslation:
+        """The retrieval translator's reading of a sentence the grammar refused."""
+
+        def named(err: OutOfGrammarError) -> OutOfGrammarError:
+            message = str(err).replace(f"{lifted!r}:", "; beyond it,", 1)
+            if message != str(err):  # the retrieval translator's refusal
+                message = f"{lifted!r} is outside the offline translator's grammar{message}"
+            message = message.replace(repr(lifted), f"{text!r} (lifted: {lifted!r})", 1)
+            out = OutOfGrammarError(message, lifted)
+            out.readings = getattr(err, "readings", ())  # type: ignore[attr-defined]
+            return out
+
+        retrieval = self.retrieval
+        if retrieval is None:
+            raise named(refusal) from None
+        try:
+            return retrieval(lifted)
+        except OutOfGrammarError as err:
+            found = collapse_list(lifted)
+            if found is not None:
+                try:
+                    return found.spread(retrieval(found.text))
+                except OutOfGrammarError:
+                    pass
+            raise named(err) from None
 
     __call__ = translate
 

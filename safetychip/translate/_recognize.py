@@ -75,7 +75,7 @@ _NOT_THINGS = frozenset(
     circumstance circumstances maximum minimum while single very whole other one thing
     things task lot bit few day morning evening night second third once twice all each
     every any some no more less most least hand hands eye eyes foot feet mind attention
-    order case
+    order case future past stage costs all costs
     """.split()
 )
 # Words that end a noun phrase (verbs, prepositions, conjunctions, adverbs).

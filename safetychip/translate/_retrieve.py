@@ -1,0 +1,456 @@
+"""The retrieval translator: a lifted sentence read by its nearest paraphrase templates.
+
+Behind the grammar (:class:`~safetychip.translate.PatternTranslator`), which is precise but
+reads only the forms it knows, :class:`RetrievalTranslator` embeds the lifted sentence with
+all-MiniLM-L6-v2 and lets its nearest templates of ``data/translation/templates.jsonl``
+(lifted paraphrases with their lifted formulas, written by ``make_templates.py``) vote, each
+with weight ``exp((similarity - best) / temperature)``; only templates over the same
+placeholders take part. Counts ("twice") and step bounds ("within 3 steps") are read from
+the sentence itself, never from the template.
+
+The winning reading's confidence is a logistic function of the best similarity and of the
+winner's share of the votes, with weights fitted on development sentences
+(``data/translation/calibration.json``, written by :func:`calibrate`). Below the threshold
+the translator refuses and lists the nearest readings; when the runner-up has nearly as many
+votes it says the sentence is ambiguous and shows both. It never guesses silently: every
+refusal is an :class:`~safetychip.errors.OutOfGrammarError` whose ``readings`` attribute
+holds the candidates.
+
+Examples
+--------
+>>> r = RetrievalTranslator(embedder=None)  # no model: every sentence is refused
+>>> r("Kindly keep yourself well away from [a].")
+Traceback (most recent call last):
+...
+safetychip.errors.OutOfGrammarError: the retrieval translator has no embedder; it cannot read
+'Kindly keep yourself well away from [a].'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import DataFileError, OutOfGrammarError
+from ..llm import Embedder
+from ..ltl import Formula, Not, ap, parse
+from ..paths import DATA_DIR
+from ._grammar import (
+    LiftedTranslation,
+    _count_value,
+    _find_count,
+    _no_double_negation,
+    _substitute,
+    _within,
+    normalize,
+    read_clause,
+)
+from ._missions import build
+
+__all__ = ["CALIBRATION", "TEMPLATES", "Reading", "RetrievalTranslator", "calibrate"]
+
+#: The lifted paraphrase templates (JSON lines: text, formula, pattern).
+TEMPLATES = DATA_DIR / "translation" / "templates.jsonl"
+#: The fitted confidence (JSON: weights, threshold, ambiguity).
+CALIBRATION = DATA_DIR / "translation" / "calibration.json"
+
+_LETTERS = re.compile(r"\[([a-z])\]")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One candidate reading of a lifted sentence.
+
+    Attributes
+    ----------
+    formula : Formula
+        The lifted formula.
+    pattern : str
+        Its pattern.
+    share : float
+        Its share of the neighbours' votes, in [0, 1].
+    similarity : float
+        Cosine similarity of its nearest template to the sentence.
+    example : str
+        That template.
+    """
+
+    formula: Formula
+    pattern: str
+    share: float
+    similarity: float
+    example: str
+
+    def to_dict(self) -> dict:
+        """JSON-ready form."""
+        return {
+            "formula": str(self.formula),
+            "pattern": self.pattern,
+            "share": round(self.share, 3),
+            "similarity": round(self.similarity, 3),
+            "example": self.example,
+        }
+
+
+def _skeleton(formula: Formula, roles: dict[str, str]) -> Formula:
+    """*formula* with each placeholder's literal replaced by an atom ``_x`` (so that "never
+    open [a]" and "never enter [a]" share the skeleton ``G!_a``)."""
+    if not roles:
+        return formula
+    literals = {x: parse(lit) for x, lit in roles.items()}
+
+    def abstract(atom: Formula) -> Formula:
+        for x, lit in literals.items():
+            if lit is atom:
+                return ap(f"_{x}")
+            if lit.op == "!" and lit.children[0] is atom:
+                return Not(ap(f"_{x}"))
+        return atom
+
+    return _no_double_negation(_substitute(formula, abstract))
+
+
+def _fill(skeleton: Formula, literals: dict[str, Formula]) -> Formula:
+    """The skeleton with each ``_x`` replaced by the literal of placeholder x."""
+
+    def concrete(atom: Formula) -> Formula:
+        name = atom.name or ""
+        return literals.get(name[1:], atom) if name.startswith("_") else atom
+
+    return _no_double_negation(_substitute(skeleton, concrete))
+
+
+def clause_literals(lifted: str) -> dict[str, Formula]:
+    """The literal of each placeholder's own clause, where the grammar's clause reader reads
+    one around it ("pick up [a]", "[b] is open", "you are in [c]").
+
+    >>> {x: str(f) for x, f in clause_literals("kindly pick up [a] while [b] is open").items()}
+    {'a': '"is_grabbed(a)"', 'b': '"is_open(b)"'}
+    """
+    words = normalize(lifted).replace(",", " ").split()
+    out: dict[str, Formula] = {}
+    for i, word in enumerate(words):
+        m = re.fullmatch(r"\[([a-z])\]", word)
+        if m is None or m.group(1) in out:
+            continue
+        x = m.group(1)
+        windows = sorted(((n, k) for n in range(5) for k in range(4)), key=lambda w: -w[0] - w[1])
+        for n, k in windows:
+            if i - n < 0 or i + k >= len(words) or (n == 0 and k == 0):
+                continue
+            clause = read_clause(" ".join(words[i - n : i + k + 1]))
+            if clause is None or clause.literal is None:
+                continue
+            atom = clause.literal.children[0] if clause.literal.op == "!" else clause.literal
+            if (atom.name or "").endswith(f"({x})"):
+                out[x] = clause.literal
+                break
+    return out
+
+
+# Cue words that decide between readings an embedding finds alike ("at most" and "at least",
+# "before" and "not before"): a template sharing the sentence's cues ranks higher.
+_CUES = {
+    name: re.compile(rf"\b(?:{words})\b")
+    for name, words in {
+        "negation": r"never|not|no|don't|do not|cannot|can't|avoid|forbidden|off limits|"
+        r"prohibited|refrain|mustn't|neither|nor|stay out|keep out|away from|off-limits",
+        "upper": r"at most|no more than|up to|maximum|max|more than|limited to|only once",
+        "lower": r"at least|or more|minimum|no fewer than|no less than",
+        "exact": r"exactly|precisely|no more,? no less|and only|no more and no less",
+        "count": r"once|twice|thrice|times?",
+        "before": r"before|prior to|ahead of|first",
+        "until": r"until|till|unless you have|unlocks|only after|only once|not before",
+        "after": r"after|once|afterwards|from then on|anymore|again|having",
+        "trigger": r"if|when|whenever|every time|each time|as soon as|means|the moment",
+        "soon": r"immediately|right away|right after|at once|straight|directly|next step|"
+        r"the moment|as soon as|without delay",
+        "later": r"later|eventually|at some point|sooner or later|before you finish",
+        "state": r"while|as long as|unless|except|you are|you're|holding|carrying|is open|"
+        r"is on|in your hand",
+        "repeat": r"repeatedly|over and over|again and again|keep|patrol|forever|regularly|"
+        r"continuously|indefinitely",
+        "then": r"then|followed by|afterwards|after that|later|next",
+        "order": r"in that order|in this order|in order|in sequence|one after the other|strict",
+        "within": r"within|in at most",
+        "stay": r"stay|remain|wait",
+    }.items()
+}
+
+
+def cues(text: str) -> frozenset[str]:
+    """The cue classes of *text* (negation, count bounds, order, timing, state…).
+
+    >>> sorted(cues("never go to [a] more than twice"))
+    ['count', 'negation', 'upper']
+    """
+    t = _text(text)
+    return frozenset(name for name, pattern in _CUES.items() if pattern.search(t))
+
+
+def _text(lifted: str) -> str:
+    return " ".join(lifted.lower().replace("’", "'").split()).rstrip(".!?;: ")
+
+
+def _with_counts(
+    pattern: str, formula: Formula, literals: dict[str, Formula], text: str, template: str
+) -> Formula | None:
+    """*formula* rebuilt with the count or step bound of *text* (None if it has none)."""
+    if pattern in ("at_most", "at_least", "exactly"):
+        found = _find_count(text)
+        if found is None or len(literals) != 1:
+            return None
+        return _no_double_negation(build(pattern, _count_value(found[2]), *literals.values()))
+    if pattern == "bounded_delay":
+        n, _ = _within(text)
+        if n is None or formula.op != "G" or formula.children[0].op != "->":
+            return None
+        p, q = formula.children[0].children  # G(p -> (q | X[!](q | …)))
+        while q.op == "|":
+            q = next(k for k in q.children if k.op != "X[!]")
+        return _no_double_negation(build(pattern, n, p, q))
+    return formula
+
+
+class RetrievalTranslator:
+    """Translate a lifted sentence by voting among its nearest paraphrase templates.
+
+    Parameters
+    ----------
+    embedder : Embedder, "minilm" or None
+        The sentence encoder (created on first use for ``"minilm"``); None refuses all.
+    k : int
+        Neighbours that vote.
+    temperature : float
+        Vote weights fall by a factor e for each *temperature* of similarity below the best.
+    cue_weight : float
+        Added to a template's similarity for each cue class (:func:`cues`) it shares with
+        the sentence, and taken off for each it does not.
+    library : path
+        The templates (JSON lines); their vectors are read from the ``.npy`` file beside
+        it when its hash matches (``templates.json``), else embedded at first use.
+    calibration : path or dict
+        The fitted confidence; see :func:`calibrate`.
+    """
+
+    name = "offline-retrieval-minilm"
+
+    def __init__(
+        self,
+        embedder: Embedder | str | None = "minilm",
+        *,
+        k: int = 20,
+        temperature: float = 0.1,
+        cue_weight: float = 0.08,
+        library: str | os.PathLike[str] = TEMPLATES,
+        calibration: str | os.PathLike[str] | dict | None = CALIBRATION,
+    ) -> None:
+        if isinstance(embedder, str) and embedder != "minilm":
+            raise ValueError(f"embedder must be an Embedder, 'minilm' or None, got {embedder!r}")
+        self._embedder = embedder
+        self.k = k
+        self.temperature = temperature
+        self.cue_weight = cue_weight
+        self.library = Path(library)
+        self.rows = _load_templates(self.library)
+        self._matrix: Any = None
+        if isinstance(calibration, dict):
+            self.calibration = calibration
+        elif calibration is not None and Path(calibration).is_file():
+            self.calibration = json.loads(Path(calibration).read_text(encoding="utf-8"))
+        else:
+            self.calibration = {"weights": [-12.0, 12.0, 4.0], "threshold": 0.5, "ambiguity": 0.6}
+
+    @property
+    def embedder(self) -> Embedder | None:
+        """The encoder, created on first access when given as ``"minilm"``."""
+        if self._embedder == "minilm":
+            from ..llm import MiniLMEmbedder
+
+            self._embedder = MiniLMEmbedder()
+        return self._embedder  # type: ignore[return-value]
+
+    def _vectors(self) -> Any:
+        if self._matrix is None:
+            import numpy as np
+
+            texts = [r["text"] for r in self.rows]
+            stored = self.library.with_suffix(".npy")
+            summary = self.library.with_suffix(".json")
+            digest = hashlib.sha256("\n".join(texts).encode()).hexdigest()
+            matrix = None
+            if stored.is_file() and summary.is_file():
+                if json.loads(summary.read_text(encoding="utf-8")).get("sha256") == digest:
+                    matrix = np.load(stored).astype(np.float32)
+            if matrix is None:
+                embedder = self.embedder
+                assert embedder is not None
+                matrix = embedder.encode(texts)
+            self._matrix = matrix
+            self._groups = {}
+            for i, row in enumerate(self.rows):
+                self._groups.setdefault(row["letters"], []).append(i)
+        return self._matrix
+
+    def readings(self, lifted: str) -> tuple[Reading, ...]:
+        """The candidate readings of *lifted*, most votes first (empty without an embedder
+        or a template over the same placeholders)."""
+        embedder = self.embedder
+        if embedder is None:
+            return ()
+        import numpy as np
+
+        matrix = self._vectors()
+        letters = "".join(sorted(set(_LETTERS.findall(lifted))))
+        rows = self._groups.get(letters, [])
+        if not rows:
+            return ()
+        text = _text(lifted)
+        own = clause_literals(lifted)
+        query = embedder.encode([text])[0]
+        mine = cues(lifted)
+        agreement = np.array(
+            [len(mine & self.rows[i]["cues"]) - len(mine ^ self.rows[i]["cues"]) for i in rows]
+        )
+        scores = matrix[rows] @ query + self.cue_weight * agreement
+        top = np.argsort(-scores)[: self.k]
+        best = float(scores[top[0]])
+        votes: dict[str, list] = {}
+        total = 0.0
+        for j in top:
+            row = self.rows[rows[j]]
+            s = float(scores[j])
+            weight = math.exp((s - best) / self.temperature)
+            literals = {x: parse(lit) for x, lit in row["roles"].items()}
+            literals.update((x, f) for x, f in own.items() if x in literals)
+            formula = _fill(row["skeleton"], literals) if row["roles"] else parse(row["formula"])
+            formula = _with_counts(row["pattern"], formula, literals, text, _text(row["text"]))
+            total += weight
+            if formula is None:
+                continue  # a count pattern, but the sentence says no count
+            entry = votes.setdefault(str(formula), [0.0, s, row, formula])
+            entry[0] += weight
+        out = [
+            Reading(formula, row["pattern"], weight / total, s, row["text"])
+            for weight, s, row, formula in votes.values()
+        ]
+        return tuple(sorted(out, key=lambda r: -r.share))
+
+    def confidence(self, readings: tuple[Reading, ...]) -> float:
+        """The calibrated probability that the first reading is right."""
+        if not readings:
+            return 0.0
+        w0, w1, w2 = self.calibration["weights"]
+        z = w0 + w1 * readings[0].similarity + w2 * readings[0].share
+        return 1.0 / (1.0 + math.exp(-z))
+
+    def __call__(self, lifted: str) -> LiftedTranslation:
+        """The most voted reading, if confident and unambiguous.
+
+        Raises
+        ------
+        OutOfGrammarError
+            Not confident enough, or ambiguous; ``readings`` lists the candidates.
+        """
+        if self.embedder is None:
+            raise OutOfGrammarError(
+                f"the retrieval translator has no embedder; it cannot read {lifted!r}", lifted
+            )
+        readings = self.readings(lifted)
+        confidence = self.confidence(readings)
+        shown = "; ".join(
+            f"{r.formula} ({r.pattern}, like {r.example!r}, {r.share:.0%} of the votes)"
+            for r in readings[:3]
+        )
+        if not readings or confidence < self.calibration["threshold"]:
+            error = OutOfGrammarError(
+                f"{lifted!r}: the retrieval translator is not confident enough to translate "
+                f"it (confidence {confidence:.2f} < {self.calibration['threshold']:.2f}); "
+                f"nearest readings: {shown or 'none'}. Rephrase the sentence in one of these "
+                "forms.",
+                lifted,
+            )
+            error.readings = readings  # type: ignore[attr-defined]
+            raise error
+        if len(readings) > 1 and readings[1].share >= self.calibration["ambiguity"] * (
+            readings[0].share
+        ):
+            a, b = readings[0], readings[1]
+            error = OutOfGrammarError(
+                f"{lifted!r}: the sentence is ambiguous: it reads as {a.formula} ({a.pattern}, like "
+                f"{a.example!r}) or as {b.formula} ({b.pattern}, like {b.example!r}). Say "
+                "which one you mean.",
+                lifted,
+            )
+            error.readings = readings  # type: ignore[attr-defined]
+            raise error
+        best = readings[0]
+        return LiftedTranslation(
+            best.formula, best.pattern, (), f"retrieval ({confidence:.2f}: {best.example!r})"
+        )
+
+
+def _load_templates(path: Path) -> list[dict]:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as err:
+        raise DataFileError(str(path), f"cannot read the templates: {err}") from None
+    rows = []
+    for number, line in enumerate(lines, 1):
+        try:
+            row = json.loads(line)
+            row["letters"] = "".join(sorted(set(_LETTERS.findall(row["text"]))))
+            row.setdefault("roles", {})
+            row["cues"] = cues(row["text"])
+            row["skeleton"] = _skeleton(parse(row["formula"]), row["roles"])
+        except (json.JSONDecodeError, KeyError, TypeError):
+            raise DataFileError(str(path), f"line {number}: not a template") from None
+        rows.append(row)
+    return rows
+
+
+def calibrate(outcomes: list[tuple[float, float, bool]], *, target: float = 0.95) -> dict[str, Any]:
+    """Fit the confidence on development outcomes and choose the threshold.
+
+    Parameters
+    ----------
+    outcomes : list of (similarity, share, correct)
+        One per development sentence: the first reading's best similarity and vote share,
+        and whether it was right.
+    target : float
+        The threshold is the least confidence at which the accepted readings of *outcomes*
+        are right at least this often.
+
+    Returns
+    -------
+    dict
+        ``weights`` (intercept, similarity, share), ``threshold`` and ``ambiguity``.
+
+    Examples
+    --------
+    >>> fit = calibrate([(0.9, 1.0, True)] * 8 + [(0.5, 0.4, False)] * 8)
+    >>> fit["threshold"] < 1 and fit["weights"][1] > 0
+    True
+    """
+    import numpy as np
+    from sklearn.linear_model import LogisticRegression
+
+    x = np.array([[s, v] for s, v, _ in outcomes])
+    y = np.array([bool(c) for _, _, c in outcomes])
+    model = LogisticRegression(C=10.0).fit(x, y)
+    p = model.predict_proba(x)[:, 1]
+    order = np.argsort(-p)
+    threshold = 1.0
+    right = 0
+    for rank, i in enumerate(order, 1):
+        right += int(y[i])
+        if right / rank >= target:
+            threshold = float(p[i])
+    weights = [float(model.intercept_[0]), *map(float, model.coef_[0])]
+    return {"weights": weights, "threshold": round(threshold, 4), "ambiguity": 0.6}
