@@ -100,7 +100,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "validate_suite", "write_csv", "write_offline_grid", "write_report",
         "write_rollout_figures", "write_suite_validation", "SPOT_AGENTS", "run_spot_demo",
         "spot_demo_cells", "spot_demo_table", "write_spot_demo", "write_memory_evaluation",
-        "memory_table", "SliceExplorer", "write_local_model_grid", "LOCAL_GRID_CACHE"
+        "memory_table", "SliceExplorer", "write_local_model_grid", "LOCAL_GRID_CACHE",
+        "local_model_cells"
     },
     "explain": {
         "AgentExplanation", "HumanAnswer", "LLMExplanation", "PlanStep", "RolloutQuery",

@@ -3,7 +3,9 @@
 ============================  ======================================================================
 name                          what it is
 ============================  ======================================================================
-:class:`BaseAgent`            SayCan / LLM-Planner style: one action per reply, grounded
+:class:`BaseAgent`            SayCan / LLM-Planner style: one action per reply, grounded; with
+                              ``structured=True`` a JSON reply over the admissible actions
+                              (:func:`action_schema`, :func:`read_action`)
 :class:`NLConstraintsAgent`   the same, with the constraints in English in the prompt
 :class:`Chip`                 the Safety Chip around any agent: the monitor as the shield's
                               first filter and a reprompt policy (:data:`REPROMPTS`), from
@@ -45,7 +47,15 @@ from ._chip import (
 from ._code import SKILLS, CodeAsPoliciesAgent, extract_program
 from ._episode import ENDS, STAND_IN_LABEL, Episode, judge
 from ._grounding import THRESHOLD, ActionGrounder, GroundedAction, first_line
-from ._planner import Agent, BaseAgent, Feedback, NLConstraintsAgent, task_propositions
+from ._planner import (
+    Agent,
+    BaseAgent,
+    Feedback,
+    NLConstraintsAgent,
+    action_schema,
+    read_action,
+    task_propositions,
+)
 from ._prompts import code_messages, example_program, planner_messages
 from ._sandbox import ProgramRun, check_program, run_program
 from ._standin import OfflineAgentModel, Rule, phrase_action, read_rule
@@ -87,8 +97,8 @@ __all__ = [
     "ActionGrounder", "Agent", "BaseAgent", "Chip", "CodeAsPoliciesAgent", "Episode",
     "Feedback", "GroundedAction", "NLConstraintsAgent", "OfflineAgentModel", "ProgramRun",
     "Rule", "SafetyChipAgent",
-    "check_program", "chip_constraints", "code_messages", "done_explanation",
+    "action_schema", "check_program", "chip_constraints", "code_messages", "done_explanation",
     "example_program", "extract_program", "first_line",
     "judge", "make_agent", "phrase_action", "planner_messages",
-    "read_rule", "repair_hint", "run_program", "task_propositions",
+    "read_action", "read_rule", "repair_hint", "run_program", "task_propositions",
 ]  # fmt: skip

@@ -397,7 +397,7 @@ class SafetyChipAgent(BaseAgent):
     reprompt, formulas, max_reprompts, explainer, check_goal, retry_temperature, safe_stop,
     adjacency, filters
         As for :class:`Chip`.
-    max_steps, grounder, observe
+    max_steps, grounder, observe, structured
         As for :class:`BaseAgent`.
     """
 
@@ -408,13 +408,14 @@ class SafetyChipAgent(BaseAgent):
                  max_reprompts: int = 3, explainer=None, check_goal: bool = True,
                  retry_temperature: float = 1.0, safe_stop: bool = True,
                  adjacency: bool = True, filters: Sequence[Filter] = (), max_steps: int = 20,
-                 grounder=None, observe: bool = True) -> None:  # fmt: skip
+                 grounder=None, observe: bool = True,
+                 structured: bool = False) -> None:  # fmt: skip
         chip = Chip(reprompt=reprompt, formulas=formulas, max_reprompts=max_reprompts,
                     explainer=explainer, check_goal=check_goal,
                     retry_temperature=retry_temperature, safe_stop=safe_stop,
                     adjacency=adjacency, filters=filters)  # fmt: skip
         super().__init__(model, max_steps=max_steps, grounder=grounder, observe=observe,
-                         chip=chip)  # fmt: skip
+                         chip=chip, structured=structured)  # fmt: skip
 
     @property
     def reprompt(self) -> str:

@@ -27,6 +27,7 @@ Examples
 from __future__ import annotations
 
 import abc
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -39,7 +40,8 @@ from ._episode import Episode, judge
 from ._grounding import ActionGrounder
 from ._prompts import planner_messages
 
-__all__ = ["Agent", "BaseAgent", "Feedback", "NLConstraintsAgent", "task_propositions"]
+__all__ = ["Agent", "BaseAgent", "Feedback", "NLConstraintsAgent", "action_schema",
+           "read_action", "task_propositions"]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -104,9 +106,10 @@ class _Run:
 
     # -- the model ------------------------------------------------------------------------------
 
-    def ask(self, model: ChatModel, messages: list[Message], temperature: float = 0.0) -> str:
-        """One call of *model*, counted."""
-        reply = model.complete(messages, temperature=temperature)
+    def ask(self, model: ChatModel, messages: list[Message], temperature: float = 0.0,
+            schema: dict[str, Any] | None = None) -> str:  # fmt: skip
+        """One call of *model* (asking for a reply following *schema*, if given), counted."""
+        reply = model.complete(messages, temperature=temperature, schema=schema)
         self.calls += 1
         self.prompt_tokens += reply.usage.prompt_tokens
         self.completion_tokens += reply.usage.completion_tokens
@@ -196,6 +199,65 @@ def task_propositions(task: Any) -> tuple[str, ...]:
         names += sorted(c.formula.atoms())
     names += [lit.lstrip("!") for lit in task.goal]
     return tuple(dict.fromkeys(names))
+
+
+def action_schema(env: Env) -> dict[str, Any]:
+    """The JSON schema of a structured action reply: ``{"action": <one admissible action>}``.
+
+    Examples
+    --------
+    >>> from safetychip.envs import VirtualHomeEnv
+    >>> env = VirtualHomeEnv("apartment_1")
+    >>> _ = env.reset(options={"initial": ["agent_at(bedroom)"]})
+    >>> schema = action_schema(env)
+    >>> schema["required"], schema["properties"]["action"]["enum"][:2]
+    (['action'], ['walk to hallway', 'walk to living room'])
+    """
+    return {
+        "type": "object",
+        "properties": {"action": {"type": "string", "enum": list(env.admissible_actions())}},
+        "required": ["action"],
+        "additionalProperties": False,
+    }
+
+
+def read_action(reply: str) -> str:
+    """The action of a structured reply (:func:`action_schema`), for the grounder to read.
+
+    A reply that is not JSON at all (a model or endpoint that ignored the schema) is returned
+    as it is, to be read as prose; a JSON reply without a string ``"action"`` is an error.
+
+    Raises
+    ------
+    ModelReplyError
+        If the reply starts as JSON but is not valid JSON, or is not an object whose
+        ``"action"`` is a string.
+
+    Examples
+    --------
+    >>> read_action('{"action": "walk to kitchen"}'), read_action("walk to kitchen")
+    ('walk to kitchen', 'walk to kitchen')
+    >>> read_action('{"action": "walk to')
+    Traceback (most recent call last):
+    ...
+    safetychip.errors.ModelReplyError: the model's structured reply '{"action": "walk to' is not
+    valid JSON (Unterminated string ...); expected {"action": "<one allowed action>"}
+    """
+    text = reply.strip()
+    if not text.startswith(("{", "[")):
+        return reply
+    expected = 'expected {"action": "<one allowed action>"}'
+    shown = repr(text[:80]) + ("…" if len(text) > 80 else "")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise ModelReplyError(f"the model's structured reply {shown} is not valid JSON ({exc}); "
+                              f"{expected}", reply) from None  # fmt: skip
+    action = data.get("action") if isinstance(data, dict) else None
+    if not isinstance(action, str):
+        raise ModelReplyError(f"the model's structured reply {shown} names no action; {expected}",
+                              reply)  # fmt: skip
+    return action
 
 
 class Agent(abc.ABC):
@@ -320,6 +382,13 @@ class BaseAgent(Agent):
         Show the environment's description of the current state in each prompt.
     chip : Chip, optional
         The Safety Chip around the agent.
+    structured : bool
+        Ask for each action as structured output: a JSON object ``{"action": …}`` whose
+        schema enumerates the environment's admissible actions (:func:`action_schema`), so
+        that a model behind an endpoint that supports it (OpenAI, vLLM, llama.cpp) can only
+        answer an admissible action. The reply is still checked (:func:`read_action`):
+        a model that ignores the schema and writes prose is read as prose, and invalid JSON
+        ends the episode as an error naming the reply.
     """
 
     name = "base"
@@ -327,10 +396,11 @@ class BaseAgent(Agent):
 
     def __init__(self, model: ChatModel, *, max_steps: int = 20,
                  grounder: ActionGrounder | None = None, observe: bool = True,
-                 chip: Any = None) -> None:  # fmt: skip
+                 chip: Any = None, structured: bool = False) -> None:  # fmt: skip
         super().__init__(model, max_steps=max_steps, chip=chip)
         self.grounder = grounder if grounder is not None else ActionGrounder()
         self.observe = observe
+        self.structured = structured
 
     def constraint_sentences(self, run: _Run) -> list[str]:
         """The sentences shown in the prompt (none for the base agent)."""
@@ -352,9 +422,12 @@ class BaseAgent(Agent):
             number = len(run.executed) + 1
             attempt = 0
             while True:
-                reply = run.ask(self.model, self.messages(run, number), self._temperature(attempt))
+                schema = action_schema(run.env) if self.structured else None
+                reply = run.ask(self.model, self.messages(run, number), self._temperature(attempt),
+                                schema)  # fmt: skip
                 try:
-                    grounded = self.grounder.ground(reply, run.env)
+                    text = read_action(reply) if self.structured else reply
+                    grounded = self.grounder.ground(text, run.env)
                 except ModelReplyError as exc:
                     run.error(reply, exc)
                     return

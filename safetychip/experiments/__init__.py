@@ -19,6 +19,7 @@ Contents
 :class:`SliceExplorer`
     Widgets that run one slice of the grid and show its rates (notebook 04).
 :func:`write_rollout_figures`, :func:`write_suite_validation`, :func:`write_offline_grid`,
+:func:`write_local_model_grid`, :func:`local_model_cells`,
 :func:`write_memory_evaluation`, :func:`memory_table`
     The files ``safetychip reproduce`` writes from the VirtualHome and memory data.
 :func:`spot_demo_cells`, :func:`run_spot_demo`, :func:`spot_demo_table`, :func:`write_spot_demo`
@@ -68,7 +69,10 @@ from ._report import (
 )
 from ._reproduce import (
     BOOK_TASK,
+    LOCAL_GRID_CACHE,
+    local_model_cells,
     memory_table,
+    write_local_model_grid,
     write_memory_evaluation,
     write_offline_grid,
     write_rollout_figures,
@@ -88,6 +92,7 @@ __all__ = [
     "stand_in_note", "write_csv", "write_report", "SliceExplorer",
     # what `safetychip reproduce` writes
     "BOOK_TASK", "memory_table", "write_memory_evaluation", "write_offline_grid",
+    "write_local_model_grid", "LOCAL_GRID_CACHE", "local_model_cells",
     "write_rollout_figures", "write_suite_validation",
     # the Spot robot demo (issue 9)
     "SPOT_AGENTS", "run_spot_demo", "spot_demo_cells", "spot_demo_table", "write_spot_demo",

@@ -7,9 +7,13 @@ many cells with :func:`run_cells` (local or Ray, resumable) and returns a tidy
 :class:`pandas.DataFrame`, one row per episode.
 
 The model of a cell is ``"offline-stand-in"`` (the default:
-:class:`~safetychip.agents.OfflineAgentModel`, seeded by the cell, never an LLM) or the name
-of a model behind an OpenAI-compatible endpoint (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``),
-optionally through a record/replay cache file (``"cache"``, ``"cache_mode"``).
+:class:`~safetychip.agents.OfflineAgentModel`, seeded by the cell, never an LLM),
+:data:`~safetychip.llm.LOCAL_MODEL` (SmolLM2-135M-Instruct behind ``make model-server``, see
+:func:`~safetychip.llm.local_model`) or the name of a model behind an OpenAI-compatible
+endpoint (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``), optionally through a record/replay cache
+file (``"cache"``, ``"cache_mode"``). A cell's ``"structured"`` asks the planner agents for
+structured output (:func:`~safetychip.agents.action_schema`); it is on by default for the
+local model only.
 
 Examples
 --------
@@ -111,6 +115,7 @@ def grid_cells(
     task_ids: Iterable[str] | None = None,
     cache: str | os.PathLike[str] | None = None,
     cache_mode: str = "auto",
+    structured: bool | None = None,
 ) -> list[dict[str, Any]]:
     """The cells of a grid, in a stable order.
 
@@ -140,6 +145,8 @@ def grid_cells(
         Keep only these tasks.
     cache, cache_mode : optional
         A record/replay cache for a real model (see :class:`~safetychip.llm.CachedModel`).
+    structured : bool, optional
+        Ask the planner agents for structured output (default: only for the local model).
 
     Raises
     ------
@@ -182,6 +189,8 @@ def grid_cells(
                         }  # fmt: skip
                         if cache is not None:
                             cell.update(cache=str(cache), cache_mode=cache_mode)
+                        if structured is not None:
+                            cell.update(structured=structured)
                         cells.append(cell)
     if wanted is not None:
         found = {c["task"] for c in cells}
@@ -199,9 +208,9 @@ def make_model(cell: dict[str, Any]) -> Any:
     if name == STAND_IN:
         deviation = float(cell.get("deviation", DEFAULT_DEVIATION))
         return OfflineAgentModel(int(cell.get("seed", 0)), deviation=deviation)
-    from ..llm import CachedModel, OpenAIChatModel
+    from ..llm import LOCAL_MODEL, CachedModel, OpenAIChatModel, local_model
 
-    model: Any = OpenAIChatModel(name)
+    model: Any = local_model() if name == LOCAL_MODEL else OpenAIChatModel(name)
     if cell.get("cache"):
         model = CachedModel(model, cell["cache"], mode=cell.get("cache_mode", "auto"))
     return model
@@ -227,6 +236,7 @@ def run_cell(cell: dict[str, Any]) -> dict[str, Any]:
     cell naming an unknown task raises ``KeyError``.
     """
     from ..agents import ActionGrounder, make_agent
+    from ..llm import LOCAL_MODEL
 
     began = time.perf_counter()
     tasks = {t.id: t for t in _tasks(cell.get("tasks_path"))}
@@ -241,6 +251,7 @@ def run_cell(cell: dict[str, Any]) -> dict[str, Any]:
         # The stand-in writes actions verbatim: ground exactly, never load an embedder.
         embedder = None if cell.get("model", STAND_IN) == STAND_IN else "minilm"
         options["grounder"] = ActionGrounder(embedder=embedder)
+        options["structured"] = bool(cell.get("structured", cell.get("model") == LOCAL_MODEL))
     if agent == "chip":
         options.update(reprompt=cell["reprompt"], formulas=cell["formulas"])
     elif agent == "cap_chip":

@@ -10,6 +10,8 @@ function                        writes
 :func:`write_rollout_figures`   notebook 03's floor plans and timelines of :data:`BOOK_TASK`
 :func:`write_suite_validation`  the suite validation table and shares, without timings
 :func:`write_offline_grid`      notebook 04's grid (offline stand-in): CSV, tables, figure
+:func:`write_local_model_grid`  notebook 04's grid with SmolLM2-135M-Instruct, replayed from
+                                the recordings under ``data/recordings/``: CSV, tables, figure
 :func:`write_memory_evaluation` notebook 06's episodic-memory table (:func:`memory_table`)
                                 and growth figure
 ==============================  ===========================================================
@@ -20,7 +22,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .._io import atomic_write_text
 from ..envs import VirtualHomeEnv, load_tasks, plot_floor_plan, plot_timeline, task_monitor
@@ -35,8 +37,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BOOK_TASK",
+    "LOCAL_GRID_CACHE",
     "memory_table",
     "write_memory_evaluation",
+    "local_model_cells",
+    "write_local_model_grid",
     "write_offline_grid",
     "write_rollout_figures",
     "write_suite_validation",
@@ -157,6 +162,72 @@ def write_offline_grid(
                         tasks_path=tasks / "contradictions.jsonl")  # fmt: skip
     frame = run_grid(cells, progress=progress)
     return write_report(frame, folder, prefix="04_")
+
+
+#: The recorded replies of :data:`~safetychip.llm.LOCAL_MODEL` in the grid, under the data
+#: folder.
+LOCAL_GRID_CACHE = Path("recordings") / "04_smollm2_135m_grid.sqlite"
+
+
+def local_model_cells(
+    *, data: str | os.PathLike[str] = DATA_DIR, mode: str = "replay", model: str | None = None
+) -> list[dict[str, Any]]:
+    """The cells of the grid recorded with the local model (:data:`~safetychip.llm.LOCAL_MODEL`,
+    structured output), through its record/replay cache :data:`LOCAL_GRID_CACHE`.
+
+    The grid, a part of :func:`write_offline_grid`'s for time (about 4 s a call on two loaded
+    cores, 20 calls an episode): the ``four_room`` suite × k = 1 × the five agents, the Safety
+    Chip with the main reprompt variant and expert formulas, seed 0.
+
+    Parameters
+    ----------
+    data : str or path
+        The folder holding ``virtualhome/tasks`` and :data:`LOCAL_GRID_CACHE`.
+    mode : str
+        ``"replay"`` (offline, no server: the committed recordings) or ``"auto"`` (record
+        what is missing, with ``make model-server`` running).
+    model : str, optional
+        Another model for the same cells (:data:`~safetychip.experiments.STAND_IN`: the
+        offline stand-in, to compare; no cache then).
+
+    Examples
+    --------
+    >>> cells = local_model_cells()
+    >>> len(cells), cells[0]["id"]
+    (70, 'four_room/apartment_1/01|k=1|base|-|-|seed=0|SmolLM2-135M-Instruct')
+    """
+    from ..llm import LOCAL_MODEL
+
+    tasks = Path(data) / "virtualhome" / "tasks" / "four_room.jsonl"
+    cache = None if model is not None else Path(data) / LOCAL_GRID_CACHE
+    return grid_cells(suites=["four_room"], ks=[1], reprompts=[MAIN_REPROMPT],
+                      formulas=["expert"], model=model or LOCAL_MODEL, tasks_path=tasks,
+                      cache=cache, cache_mode=mode)  # fmt: skip
+
+
+def write_local_model_grid(
+    folder: str | os.PathLike[str],
+    *,
+    data: str | os.PathLike[str] = DATA_DIR,
+    mode: str = "replay",
+    progress: bool = False,
+) -> list[Path]:
+    """Run :func:`local_model_cells` and write its report with the prefix ``04_smollm2_``;
+    return the CSV, the tables and the figure.
+
+    Parameters
+    ----------
+    folder : str or path
+        Where to write.
+    data, mode
+        As for :func:`local_model_cells`.
+    progress : bool
+        Show a progress bar.
+    """
+    from ..llm import LOCAL_MODEL
+
+    frame = run_grid(local_model_cells(data=data, mode=mode), progress=progress, desc=LOCAL_MODEL)
+    return write_report(frame, folder, prefix="04_smollm2_")
 
 
 def memory_table(evaluations: Sequence[Evaluation]) -> str:

@@ -3,7 +3,9 @@
 ::
 
     ChatModel                  complete(messages, *, temperature, stop, max_tokens) -> Completion
-    ├── OpenAIChatModel        any OpenAI-compatible endpoint (OpenAI, vLLM, Ollama, llama.cpp)
+    ├── OpenAIChatModel        any OpenAI-compatible endpoint (OpenAI, vLLM, Ollama, llama.cpp),
+    │                          structured output (a JSON schema for the reply) where supported;
+    │                          local_model(): SmolLM2-135M-Instruct behind `make model-server`
     ├── CachedModel            record/replay wrapper around any ChatModel, in an SQLite file
     └── StandInModel           offline, deterministic, every completion labelled stand_in=True
         └── ScriptedModel      replies from a list, for tests
@@ -38,7 +40,13 @@ from safetychip.llm._base import (
 )
 from safetychip.llm._cache import CachedModel, CacheMode
 from safetychip.llm._embeddings import Embedder, MiniLMEmbedder, OpenAIEmbedder
-from safetychip.llm._openai import OpenAIChatModel, OpenAIEndpoint
+from safetychip.llm._openai import (
+    LOCAL_MODEL,
+    STRUCTURED,
+    OpenAIChatModel,
+    OpenAIEndpoint,
+    local_model,
+)
 from safetychip.llm._prompts import PROMPT_DIR, PROMPTS, fill, load_prompt
 from safetychip.llm._standin import ScriptedModel, StandInModel
 
@@ -52,6 +60,9 @@ __all__ = [
     "UsageCounter",
     "OpenAIEndpoint",
     "OpenAIChatModel",
+    "LOCAL_MODEL",
+    "STRUCTURED",
+    "local_model",
     "CacheMode",
     "CachedModel",
     "StandInModel",

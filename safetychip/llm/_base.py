@@ -84,6 +84,10 @@ class ChatRequest:
         Sequences at which generation stops (not included in the reply).
     max_tokens : int or None
         Upper bound on the reply's length in tokens; ``None`` leaves it to the server.
+    schema : str or None
+        A JSON schema the reply must follow (structured output), as canonical JSON; a
+        model that supports structured output constrains its reply to it (see
+        :class:`~safetychip.llm.OpenAIChatModel`), others ignore it. ``None``: free text.
 
     Examples
     --------
@@ -93,12 +97,18 @@ class ChatRequest:
     >>> request.to_dict()
     {'messages': [{'role': 'user', 'content': 'Pick up the phone'}], 'temperature': 0.0,
      'stop': ['.'], 'max_tokens': None}
+
+    A schema is part of the request (and of its cache key) only when given:
+
+    >>> ChatRequest.build("Go", schema={"type": "string", "enum": ["walk to kitchen"]}).schema
+    '{"enum":["walk to kitchen"],"type":"string"}'
     """
 
     messages: tuple[Message, ...]
     temperature: float = 0.0
     stop: tuple[str, ...] = ()
     max_tokens: int | None = None
+    schema: str | None = None
 
     @classmethod
     def build(
@@ -108,6 +118,7 @@ class ChatRequest:
         temperature: float = 0.0,
         stop: str | Sequence[str] | None = None,
         max_tokens: int | None = None,
+        schema: Mapping[str, Any] | None = None,
     ) -> ChatRequest:
         """Validate and normalise the arguments of :meth:`ChatModel.complete`.
 
@@ -116,8 +127,8 @@ class ChatRequest:
         Raises
         ------
         LLMUsageError
-            If there are no messages, a message is malformed, or ``max_tokens`` is not a
-            positive integer.
+            If there are no messages, a message is malformed, ``max_tokens`` is not a
+            positive integer, or *schema* is not a JSON object.
         """
         if isinstance(messages, str):
             messages = [Message("user", messages)]
@@ -127,16 +138,31 @@ class ChatRequest:
         stops = (stop,) if isinstance(stop, str) else tuple(stop or ())
         if max_tokens is not None and (isinstance(max_tokens, bool) or max_tokens < 1):
             raise LLMUsageError(f"max_tokens must be a positive integer, got {max_tokens!r}")
-        return cls(turns, float(temperature), stops, max_tokens)
+        return cls(turns, float(temperature), stops, max_tokens, _schema_json(schema))
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the request as plain JSON-ready data."""
-        return {
+        """Return the request as plain JSON-ready data (``schema`` only when there is one)."""
+        data: dict[str, Any] = {
             "messages": [message._asdict() for message in self.messages],
             "temperature": self.temperature,
             "stop": list(self.stop),
             "max_tokens": self.max_tokens,
         }
+        if self.schema is not None:
+            data["schema"] = json.loads(self.schema)
+        return data
+
+
+def _schema_json(schema: Mapping[str, Any] | None) -> str | None:
+    """*schema* as canonical JSON, or None; anything but a JSON object is an error."""
+    if schema is None:
+        return None
+    if not isinstance(schema, Mapping):
+        raise LLMUsageError(f"a schema is a JSON object (a mapping), got {type(schema).__name__}")
+    try:
+        return canonical_json(dict(schema))
+    except (TypeError, ValueError) as exc:
+        raise LLMUsageError(f"the schema is not JSON data: {exc}") from None
 
 
 @dataclass(frozen=True)
@@ -256,6 +282,7 @@ class ChatModel(ABC):
         temperature: float = 0.0,
         stop: str | Sequence[str] | None = None,
         max_tokens: int | None = None,
+        schema: Mapping[str, Any] | None = None,
     ) -> Completion:
         """Send a conversation and return the reply.
 
@@ -269,6 +296,9 @@ class ChatModel(ABC):
             Generation stops before any of these sequences.
         max_tokens : int, optional
             Upper bound on the reply's length in tokens.
+        schema : mapping, optional
+            A JSON schema for the reply (structured output), honoured by models that
+            support it and ignored by the others: a caller must still check the reply.
 
         Returns
         -------
@@ -281,7 +311,7 @@ class ChatModel(ABC):
             A subclass saying what went wrong (see :mod:`safetychip.errors`).
         """
         request = ChatRequest.build(
-            messages, temperature=temperature, stop=stop, max_tokens=max_tokens
+            messages, temperature=temperature, stop=stop, max_tokens=max_tokens, schema=schema
         )
         completion = self._complete(request)
         self.usage.add(completion.usage)

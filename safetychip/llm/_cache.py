@@ -127,10 +127,10 @@ class CacheMode(Enum):
 class CachedModel(ChatModel):
     """Wrap a chat model with a record/replay cache in an SQLite file.
 
-    Requests are keyed by the model's name, the messages and the parameters (a SHA-256
-    of their canonical JSON). Each write is one transaction, so an interrupted run never
-    leaves a partial row. The file is checked whole when the wrapper is made, and each
-    entry when it is read (see :mod:`safetychip.llm._cache`).
+    Requests are keyed by the model's name, the messages and the parameters, the reply's
+    schema included when there is one (a SHA-256 of their canonical JSON). Each write is one
+    transaction, so an interrupted run never leaves a partial row. The file is checked whole
+    when the wrapper is made, and each entry when it is read (see :mod:`safetychip.llm._cache`).
 
     Parameters
     ----------
@@ -212,6 +212,7 @@ class CachedModel(ChatModel):
             temperature=request.temperature,
             stop=request.stop,
             max_tokens=request.max_tokens,
+            schema=None if request.schema is None else json.loads(request.schema),
         )
         stored = canonical_json(completion.to_dict())
         with self._transaction() as db:

