@@ -141,6 +141,8 @@ def check_explanation(
     else:
         missing.append("say which constraint the action breaks (by its name or its words)")
     lits = _literals(explanation)
+    relevant = set().union(*(c.formula.atoms() for c in culprits))
+    lits = [a for a in lits if a in relevant] or lits  # what the broken constraints speak of
     atom = next((a for a in lits if set(_atom_words(a)) <= set(words) or a in text), None)
     if atom is not None:
         found.append(f"the proposition ({atom})")

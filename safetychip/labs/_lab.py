@@ -45,6 +45,9 @@ class Summary(str):
         self.correct, self.wrong, self.not_attempted = right, wrong, skipped
         return self
 
+    def __repr__(self) -> str:
+        return str(self)
+
 
 class Lab:
     """The exercises of one lab notebook: each method runs a checker, records its feedback
