@@ -3,18 +3,28 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+# PyTorch's CPU build, from PyTorch's own wheel index: PyPI's default torch is the CUDA build
+# (gigabytes of nvidia-* packages). The pin is pyproject's (the embeddings extra).
+TORCH       := torch==2.13.0
+TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 
-.PHONY: reproduce test lint benchmarks clean local-model model-server model-stop record-local-model
+.PHONY: reproduce test lab lint benchmarks clean local-model model-server model-stop record-local-model
 
 $(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+	# torch alone first, so only it is looked up on PyTorch's index (its +cpu build ranks
+	# above PyPI's build of the same version); its dependencies come from PyPI with the rest.
+	$(PY) -m pip install --quiet --no-deps --extra-index-url $(TORCH_INDEX) "$(TORCH)"
 	$(PY) -m pip install --quiet -e ".[all,dev]"
 	# The virtualhome wheel pins ancient dependencies: install it alone, and never import its
 	# top-level package (safetychip.envs imports evolving_graph directly).
 	$(PY) -m pip install --quiet --no-deps virtualhome==2.3.0
 	@if $(PY) -m pip list 2>/dev/null | grep -qi '^nvidia-'; then \
-	  echo "error: CUDA packages were installed; use the CPU wheel: pip install torch==2.13.0" >&2; exit 1; fi
+	  echo "error: the CUDA build of PyTorch was installed (nvidia-* packages), not the CPU" \
+	    "build: $(TORCH_INDEX) could not be reached. Reach it (or a mirror of it:" \
+	    "make TORCH_INDEX=URL), then start again: make clean, and the same make command." >&2; \
+	  exit 1; fi
 	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
 	touch $(STAMP)
 
@@ -27,6 +37,11 @@ test: $(STAMP)
 	$(PY) -m mypy
 	MPLBACKEND=Agg $(PY) -m pytest -q --nbval --nbval-sanitize-with notebooks/sanitize.cfg \
 	  tests safetychip notebooks
+
+# JupyterLab on 127.0.0.1 (no other machine can reach it), opening the quickstart tutorial.
+lab: $(STAMP)
+	$(VENV)/bin/jupyter lab --ServerApp.ip=127.0.0.1 $(if $(filter 0,$(shell id -u)),--allow-root) \
+	  notebooks/00_quickstart.ipynb
 
 benchmarks: $(STAMP)
 	for f in benchmarks/bench_*.py; do $(PY) $$f || exit 1; done
