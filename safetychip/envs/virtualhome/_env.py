@@ -419,6 +419,21 @@ class VirtualHomeEnv(Env):
         props = self._propositions(propositions)
         return {name: self._holds(p, self._state, self._event) for name, p in props}
 
+    def graph(self) -> dict[str, Any]:
+        """Return the current world as a graph dict in VirtualHome's format.
+
+        Examples
+        --------
+        >>> env = VirtualHomeEnv("apartment_1")
+        >>> _ = env.reset(options={"initial": ["agent_at(kitchen)"]})
+        >>> fridge = env.scene.id("fridge")
+        >>> _ = env.step("walk to fridge"); _ = env.step("open fridge")
+        >>> sorted(next(n["states"] for n in env.graph()["nodes"] if n["id"] == fridge))
+        ['OFF', 'OPEN', 'PLUGGED_IN']
+        """
+        self._require_state()
+        return dict(self._state.to_dict())
+
     def goal_reached(self) -> bool:
         """Whether every goal literal holds in the current world (true without a goal)."""
         self._require_state()

@@ -410,12 +410,13 @@ class _Preparation:
     def _properties_of(self, name: str) -> list[str]:
         if name in self.properties:
             return list(self.properties[name])
+        valid = evolving_graph().environment.Property.__members__  # PUTOFF asks for "CLOHES"
         needed: dict[str, None] = {}
         for line in self.script:
             requirements = line.action.value[2] if len(line.action.value) > 2 else []
             for parameter, required in zip(line.parameters, requirements, strict=False):
                 if parameter.name == name:
-                    needed.update(dict.fromkeys(required[:1]))
+                    needed.update(dict.fromkeys(p for p in required[:1] if p in valid))
         self.notes.append(
             f"{name!r} is not in the graph and no properties were given: it was added with "
             f"the properties its actions need ({', '.join(needed) or 'none'})"
