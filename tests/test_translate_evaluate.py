@@ -62,8 +62,10 @@ def test_bad_utterance_files(tmp_path):
     f.write_text("nope\n", encoding="utf-8")
     with pytest.raises(DataFileError, match="line 1: not JSON"):
         load_utterances(f)
-    f.write_text('{"sentence": "Never go to the kitchen", "scene": "apartment_1", '
-                 '"formula": "G!\\"agent_at(kitchen)\\"", "pattern": "never"}\n')
+    f.write_text(
+        '{"sentence": "Never go to the kitchen", "scene": "apartment_1", '
+        '"formula": "G!\\"agent_at(kitchen)\\"", "pattern": "never"}\n'
+    )
     (row,) = load_utterances(f)  # only sentence, scene and formula are required
     assert (row["id"], row["family"], row["split"]) == ("line 1", "avoidance", "")
 

@@ -83,11 +83,14 @@ def test_template_back_translation(formula, text):
 
 
 def test_formulas_of_no_pattern_are_read_operator_by_operator():
-    f = parse('G("is_switchedon(stove)" -> !"is_open(fridge)")')
+    f = parse('G("is_switchedon(stove)" -> "is_open(fridge)")')
     assert match_pattern(f) is None
     result = back_translate(f)
     assert result.source == "literal"
-    assert result.text == "Always (if the stove is switched on, then the fridge is closed)."
+    assert result.text == "Always (if the stove is switched on, then the fridge is open)."
+    # With the consequent negated it is a state condition, read by its template.
+    state = back_translate(parse('G("is_switchedon(stove)" -> !"is_open(fridge)")'))
+    assert state.text == "Never open the fridge while the stove is switched on."
     assert (
         describe(parse("a U (b | X[!] c)"))
         == "(a) until (b or at the next step (c)), which must happen"

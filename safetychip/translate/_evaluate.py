@@ -242,12 +242,12 @@ def evaluate(
             error, message = type(err).__name__, str(err)
         result.rows.append(
             {
-                "id": row["id"],
+                "id": row.get("id", ""),
                 "scene": scene,
                 "pattern": row.get("pattern"),
-                "family": row["family"],
+                "family": row.get("family") or family(row.get("pattern")) or "other",
                 "translator": via,
-                "split": row["split"],
+                "split": row.get("split", ""),
                 "sentence": row["sentence"],
                 "label": row["formula"],
                 "predicted": predicted,

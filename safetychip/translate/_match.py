@@ -77,14 +77,15 @@ def match_pattern(formula: Formula, *, equivalence: bool = False) -> tuple[str, 
         for p in candidates:
             if build(p, p) is formula:
                 return name, (p, p)
-    # "unless" first: G(!c -> !p) is also "while not c".
-    for name in sorted(MISSIONS, key=lambda n: n != "avoid_unless"):
+    for name in MISSIONS:
         build = MISSIONS[name].build
         if name in ("visit", "patrolling"):
             if any(build(p) is formula for p in candidates):
                 return name, (next(p for p in candidates if build(p) is formula),)
         elif name != "bounded_delay":
             for p, q in permutations(candidates, 2):
+                if name.startswith("avoid_") and "!" in (p.op, q.op):
+                    continue  # "unless c", not "while not c"; a state to avoid, not to keep
                 if _clean(build(p, q)) is formula:
                     return name, (p, q)
     if not equivalence or len(candidates) > 6:

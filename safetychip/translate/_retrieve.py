@@ -76,7 +76,8 @@ class Reading:
     share : float
         Its share of the neighbours' votes, in [0, 1].
     similarity : float
-        Cosine similarity of its nearest template to the sentence.
+        Score of its nearest template: cosine similarity to the sentence, plus the cue
+        agreement (see :class:`RetrievalTranslator`).
     example : str
         That template.
     """

