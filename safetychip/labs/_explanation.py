@@ -24,6 +24,7 @@ action).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -79,7 +80,8 @@ def _names_constraint(said: set[str], words: list[str], c: Constraint) -> bool:
     if c.name.lower() in words:
         return True
     key = _content(c.sentence) or {w for a in c.formula.atoms() for w in _atom_words(a)}
-    return len(key & said) * 2 >= len(key)
+    # a paraphrase shares most of the sentence's words, not just the room it speaks of
+    return len(key & said) >= min(len(key), max(2, math.ceil(0.6 * len(key))))
 
 
 def _names_action(words: list[str], action: str) -> bool:

@@ -93,7 +93,9 @@ def write_student_version(source: str | os.PathLike[str], target: str | os.PathL
     """
     try:
         nb = nbformat.read(os.fspath(source), as_version=4)
-    except (nbformat.reader.NotJSONError, nbformat.ValidationError, KeyError) as err:
+        nbformat.validate(nb)
+    except (nbformat.reader.NotJSONError, nbformat.ValidationError, KeyError, TypeError,
+            AttributeError) as err:  # fmt: skip
         raise ValueError(f"{source}: not a Jupyter notebook ({err})") from None
     text = nbformat.writes(student_version(nb))
     return atomic_write_text(target, text if text.endswith("\n") else text + "\n")

@@ -10,7 +10,8 @@ Examples
 >>> print(check_verdict("safe", m, {"agent_at(kitchen)"}, action="walk to kitchen"))
 ✗ incorrect: the monitor says VIOLATION for 'walk to kitchen', not safe: it would break c1
 (Don't enter the kitchen before the bathroom). The automata:
-  c1: 0 —start with nothing true→ 1 ⇒ walk to kitchen: (walk to kitchen)→ 2 (dead: c1 can never be met now)
+  c1: 0 —start with nothing true→ 1 ⇒ walk to kitchen: (walk to kitchen)→ 2 (dead: c1 can
+  never be met now)
 """
 
 from __future__ import annotations
@@ -62,8 +63,9 @@ def automaton_paths(
     --------
     >>> m = Monitor(['G !"is_grabbed(phone)"'])
     >>> _ = m.reset(set())
-    >>> automaton_paths(m, {"is_grabbed(phone)"}, action="grab phone")
-    ['c1: 0 —start with nothing true→ 1 ⇒ grab phone: (grab phone)→ 2 (dead: c1 can never be met now)']
+    >>> print(*automaton_paths(m, {"is_grabbed(phone)"}, action="grab phone"))
+    c1: 0 —start with nothing true→ 1 ⇒ grab phone: (grab phone)→ 2 (dead: c1 can never be met
+    now)
     """
     proposed = [] if states is None else proposition_states(states, monitor.atoms)
     history = list(monitor.history)
