@@ -24,10 +24,13 @@ import ast
 import copy
 import os
 from pathlib import Path
-
-import nbformat
+from typing import TYPE_CHECKING, Any
 
 from .._io import atomic_write_text
+from ..errors import MissingDependencyError
+
+if TYPE_CHECKING:
+    from nbformat import NotebookNode
 
 __all__ = ["SOLUTION", "INSTRUCTOR", "student_version", "write_student_version"]
 
@@ -55,7 +58,17 @@ def _placeholder(source: str, where: str) -> str:
     return "\n".join(out)
 
 
-def student_version(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
+def _nbformat() -> Any:
+    try:
+        import nbformat
+    except ImportError:
+        raise MissingDependencyError(
+            "student versions need nbformat: pip install 'safetychip[notebooks]'"
+        ) from None
+    return nbformat
+
+
+def student_version(notebook: NotebookNode) -> NotebookNode:
     """The student version of an instructor's lab *notebook* (a new notebook).
 
     Raises
@@ -91,6 +104,7 @@ def write_student_version(source: str | os.PathLike[str], target: str | os.PathL
     ValueError
         If *source* is not a notebook or a solution cell is malformed.
     """
+    nbformat = _nbformat()
     try:
         nb = nbformat.read(os.fspath(source), as_version=4)
         nbformat.validate(nb)
