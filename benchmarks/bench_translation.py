@@ -7,10 +7,17 @@ family. As an independent check it also translates the constraint sentences of t
 VirtualHome task suites (written by another session for the environment), against their
 formulas. Refusals (out of grammar, ungroundable) count as wrong.
 
-Speed: the median time to translate one constraint offline, after the vocabulary is loaded
-(target <= 50 ms), on a first pass (automaton caches cold) and a second; then, unless
-``--no-embed``, the cost of grounding by embedding: importing torch and loading MiniLM once,
-and the median time to ground one unseen phrase.
+Speed: the median and worst time to translate one constraint offline, after the vocabulary is
+loaded: the grammar path alone (target < 1 ms; the grammar step by itself, and the whole
+pipeline on a first pass with cold automaton caches and a second), and, unless
+``--no-embed``, with the retrieval translator behind the grammar once MiniLM is loaded
+(target <= 20 ms median): every sentence, and the sentences the retrieval step read. Then the
+cost of grounding by embedding: importing torch and loading MiniLM once, and the median time
+to ground one unseen phrase.
+
+Accuracy with the retrieval step: the three counts (right / refused or flagged ambiguous /
+silently wrong) per pattern on ``utterances.jsonl`` and on ``paraphrases.jsonl`` (issue 12's
+development sentences).
 
 With ``--model NAME`` (an OpenAI-compatible endpoint configured by OPENAI_API_KEY and
 OPENAI_BASE_URL; ``--cache FILE`` to record and replay), the same evaluation is run with the
@@ -71,9 +78,36 @@ def task_rows(conventions: str = "suite") -> list[dict]:
     return rows
 
 
+def _report(label: str, times: list[float]) -> None:
+    times = sorted(times)
+    print(
+        f"  {label}: median {statistics.median(times) * 1e3:.2f} ms, "
+        f"p90 {times[int(0.9 * len(times))] * 1e3:.2f} ms, worst {times[-1] * 1e3:.2f} ms "
+        f"over {len(times)} sentences"
+    )
+
+
 def speed(rows: list[dict]) -> None:
+    from safetychip.translate import PatternTranslator
+
     translators = {scene: offline(scene) for scene in {r["scene"] for r in rows}}
-    for label in ("first pass (cold automaton caches)", "second pass"):
+    grammar = PatternTranslator()
+    lifted = []
+    for r in rows:
+        try:
+            lifted.append(translators[r["scene"]].lift(r["sentence"]).text)
+        except Exception:
+            pass
+    times = []
+    for text in lifted:
+        start = time.perf_counter()
+        try:
+            grammar(text)
+        except Exception:
+            pass
+        times.append(time.perf_counter() - start)
+    _report("the grammar step alone (lifted sentence -> lifted formula)", times)
+    for label in ("whole pipeline, first pass (cold automaton caches)", "second pass"):
         times = []
         for r in rows:
             start = time.perf_counter()
@@ -82,12 +116,41 @@ def speed(rows: list[dict]) -> None:
             except Exception:
                 pass
             times.append(time.perf_counter() - start)
-        times.sort()
-        print(
-            f"  {label}: median {statistics.median(times) * 1e3:.2f} ms, "
-            f"p90 {times[int(0.9 * len(times))] * 1e3:.2f} ms, max {times[-1] * 1e3:.2f} ms "
-            f"over {len(times)} sentences"
-        )
+        _report(label, times)
+
+
+def retrieval_speed(rows: list[dict]) -> None:
+    """Grammar, then retrieval, with MiniLM and the template vectors loaded; each sentence
+    seen once (the embedder caches vectors by text, so a second pass would flatter it)."""
+    from safetychip.llm import MiniLMEmbedder
+
+    embedder = MiniLMEmbedder()
+    start = time.perf_counter()
+    translators = {
+        scene: Translator(scene_vocabulary(scene), embedder=embedder)
+        for scene in {r["scene"] for r in rows}
+    }
+    warm = translators["apartment_1"]
+    for s in ("Steer well clear of the cellar.", "Kindly keep away from the kitchen."):
+        try:
+            warm(s)
+        except Exception:
+            pass
+    print(f"  load MiniLM and the template vectors: {time.perf_counter() - start:.1f} s (once)")
+    every, retrieved = [], []
+    for r in rows:
+        start = time.perf_counter()
+        try:
+            name = translators[r["scene"]](r["sentence"]).translator
+        except Exception as err:
+            name = "retrieval" if "retrieval translator" in str(err) else ""
+        seconds = time.perf_counter() - start
+        every.append(seconds)
+        if "retrieval" in name:
+            retrieved.append(seconds)
+    _report("with retrieval behind the grammar, every sentence", every)
+    if retrieved:
+        _report("the sentences the retrieval step read (or refused)", retrieved)
 
 
 def embedding_speed() -> None:
@@ -149,7 +212,7 @@ def embedding_speed() -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--split", choices=("all", "dev", "test"), default="all")
+    parser.add_argument("--split", default="all", help="all, dev or test")
     parser.add_argument("--no-embed", action="store_true", help="skip the embedding timings")
     parser.add_argument("--no-tasks", action="store_true", help="skip the task-suite check")
     parser.add_argument("--model", help="also evaluate this chat model")
@@ -157,8 +220,14 @@ def main() -> int:
     parser.add_argument("-v", "--verbose", action="store_true", help="list the failures")
     args = parser.parse_args()
 
-    print("== offline translation speed (vocabulary loaded; target: median <= 50 ms)")
-    speed(load_utterances())
+    from safetychip.translate._evaluate import UTTERANCES
+
+    paraphrases = load_utterances(UTTERANCES.with_name("paraphrases.jsonl"))
+    print("== offline translation speed, grammar path (vocabulary loaded; target: < 1 ms)")
+    speed(load_utterances() + paraphrases)
+    if not args.no_embed:
+        print("\n== with the retrieval translator behind the grammar (target: median <= 20 ms)")
+        retrieval_speed(load_utterances() + paraphrases)
 
     rows = load_utterances(split=args.split)
     print(
@@ -197,6 +266,13 @@ def main() -> int:
                     print(f"    x {r['id']}: {r['sentence']!r} -> {r['predicted'] or r['error']}")
 
     if not args.no_embed:
+
+        def with_retrieval(scene: str) -> Translator:
+            return Translator(scene_vocabulary(scene))
+
+        for label, labelled in (("utterances.jsonl", rows), ("paraphrases.jsonl", paraphrases)):
+            print(f"\n== grammar + retrieval on {label} ({len(labelled)} sentences)")
+            print(evaluate(with_retrieval, labelled).scores())
         print("\n== grounding by embedding (all-MiniLM-L6-v2, CPU)")
         embedding_speed()
 

@@ -20,6 +20,7 @@ you finish.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..ltl import Formula
@@ -82,7 +83,7 @@ def _sentence(text: str) -> str:
     return text[0].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
-_MISSION_TEXT = {
+_MISSION_TEXT: dict[str, Callable[..., str]] = {
     "visit": lambda p: f"at some point before you finish, {literal_text(p)}",
     "sequenced_visit": lambda p, q: (
         f"{literal_text(p)}, and at some later step {literal_text(q)} (both before you finish)"

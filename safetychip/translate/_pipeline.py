@@ -348,20 +348,22 @@ class Translator:
         except OutOfGrammarError as err:
             result = self._retrieve(text, lifted.text, err)
             translator = self.retrieval.name  # type: ignore[union-attr]
-        options = dict(accepted=accepted, invariants=invariants, pattern=result.pattern)
-        constraint = assemble(
-            result.formula, lifted.placeholders, self.vocabulary, sentence=text, name=name,
-            **options,
-        )  # fmt: skip
-        parts = tuple(
-            assemble(
-                part,
+
+        def check(formula: Formula, sentence: str, label: str) -> Constraint:
+            return assemble(
+                formula,
                 lifted.placeholders,
                 self.vocabulary,
-                name=f"{name}.{k}" if name else "",
-                sentence=f"{text} [{_about(part, lifted)}]",
-                **options,
-            )  # fmt: skip
+                accepted=accepted,
+                invariants=invariants,
+                sentence=sentence,
+                name=label,
+                pattern=result.pattern,
+            )
+
+        constraint = check(result.formula, text, name)
+        parts = tuple(
+            check(part, f"{text} [{_about(part, lifted)}]", f"{name}.{k}" if name else "")
             for k, part in enumerate(result.parts, 1)
         )
         stand_in = bool(

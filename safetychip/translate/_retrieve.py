@@ -260,7 +260,6 @@ class RetrievalTranslator:
         self.cue_weight = cue_weight
         self.library = Path(library)
         self.rows = _load_templates(self.library)
-        self._matrix: Any = None
         if isinstance(calibration, dict):
             self.calibration = calibration
         elif calibration is not None and Path(calibration).is_file():
@@ -278,7 +277,10 @@ class RetrievalTranslator:
         return self._embedder  # type: ignore[return-value]
 
     def _vectors(self) -> Any:
-        if self._matrix is None:
+        """The template vectors: stored beside the library when the hash matches, else
+        embedded once; shared by every translator over the same library."""
+        key = (str(self.library.resolve()), self.library.stat().st_mtime_ns)
+        if key not in _VECTORS:
             import numpy as np
 
             texts = [r["text"] for r in self.rows]
@@ -293,11 +295,18 @@ class RetrievalTranslator:
                 embedder = self.embedder
                 assert embedder is not None
                 matrix = embedder.encode(texts)
-            self._matrix = matrix
-            self._groups = {}
+            groups: dict[str, list[int]] = {}
             for i, row in enumerate(self.rows):
-                self._groups.setdefault(row["letters"], []).append(i)
-        return self._matrix
+                groups.setdefault(row["letters"], []).append(i)
+            cue_matrix = np.array(
+                [[name in row["cues"] for name in _CUES] for row in self.rows], dtype=np.int8
+            )
+            _VECTORS[key] = (
+                matrix,
+                {g: np.array(ix) for g, ix in groups.items()},
+                cue_matrix,
+            )
+        return _VECTORS[key]
 
     def readings(self, lifted: str) -> tuple[Reading, ...]:
         """The candidate readings of *lifted*, most votes first (empty without an embedder
@@ -307,18 +316,18 @@ class RetrievalTranslator:
             return ()
         import numpy as np
 
-        matrix = self._vectors()
+        matrix, groups, cue_matrix = self._vectors()
         letters = "".join(sorted(set(_LETTERS.findall(lifted))))
-        rows = self._groups.get(letters, [])
-        if not rows:
+        rows = groups.get(letters)
+        if rows is None:
             return ()
         text = _text(lifted)
         own = clause_literals(lifted)
         query = embedder.encode([text])[0]
-        mine = cues(lifted)
-        agreement = np.array(
-            [len(mine & self.rows[i]["cues"]) - len(mine ^ self.rows[i]["cues"]) for i in rows]
-        )
+        mine = np.array([name in cues(lifted) for name in _CUES], dtype=np.int8)
+        # shared cues minus cues in one only: 3 * shared - |mine| - |theirs|
+        sub = cue_matrix[rows]
+        agreement = 3 * (sub @ mine) - int(mine.sum()) - sub.sum(axis=1)
         scores = matrix[rows] @ query + self.cue_weight * agreement
         top = np.argsort(-scores)[: self.k]
         best = float(scores[top[0]])
@@ -328,9 +337,9 @@ class RetrievalTranslator:
             row = self.rows[rows[j]]
             s = float(scores[j])
             weight = math.exp((s - best) / self.temperature)
-            literals = {x: parse(lit) for x, lit in row["roles"].items()}
+            literals = dict(row["literals"])
             literals.update((x, f) for x, f in own.items() if x in literals)
-            formula = _fill(row["skeleton"], literals) if row["roles"] else parse(row["formula"])
+            formula = _fill(row["skeleton"], literals) if literals else row["parsed"]
             formula = _with_counts(row["pattern"], formula, literals, text, _text(row["text"]))
             total += weight
             if formula is None:
@@ -384,9 +393,9 @@ class RetrievalTranslator:
         ):
             a, b = readings[0], readings[1]
             error = OutOfGrammarError(
-                f"{lifted!r}: the sentence is ambiguous: it reads as {a.formula} ({a.pattern}, like "
-                f"{a.example!r}) or as {b.formula} ({b.pattern}, like {b.example!r}). Say "
-                "which one you mean.",
+                f"{lifted!r}: the sentence is ambiguous: it reads as {a.formula} ({a.pattern}, "
+                f"like {a.example!r}) or as {b.formula} ({b.pattern}, like {b.example!r}). "
+                "Say which one you mean.",
                 lifted,
             )
             error.readings = readings  # type: ignore[attr-defined]
@@ -397,7 +406,22 @@ class RetrievalTranslator:
         )
 
 
+# Loaded libraries and their vectors, by (path, modification time): shared by translators.
+_LIBRARIES: dict[tuple[str, int], list[dict]] = {}
+_VECTORS: dict[tuple[str, int], tuple[Any, dict[str, Any], Any]] = {}
+
+
 def _load_templates(path: Path) -> list[dict]:
+    try:
+        key = (str(path.resolve()), path.stat().st_mtime_ns)
+    except OSError as err:
+        raise DataFileError(str(path), f"cannot read the templates: {err}") from None
+    if key not in _LIBRARIES:
+        _LIBRARIES[key] = _read_templates(path)
+    return _LIBRARIES[key]
+
+
+def _read_templates(path: Path) -> list[dict]:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as err:
@@ -409,7 +433,9 @@ def _load_templates(path: Path) -> list[dict]:
             row["letters"] = "".join(sorted(set(_LETTERS.findall(row["text"]))))
             row.setdefault("roles", {})
             row["cues"] = cues(row["text"])
-            row["skeleton"] = _skeleton(parse(row["formula"]), row["roles"])
+            row["parsed"] = parse(row["formula"])
+            row["literals"] = {x: parse(lit) for x, lit in row["roles"].items()}
+            row["skeleton"] = _skeleton(row["parsed"], row["roles"])
         except (json.JSONDecodeError, KeyError, TypeError):
             raise DataFileError(str(path), f"line {number}: not a template") from None
         rows.append(row)
@@ -440,7 +466,7 @@ def calibrate(outcomes: list[tuple[float, float, bool]], *, target: float = 0.95
     True
     """
     import numpy as np
-    from sklearn.linear_model import LogisticRegression
+    from sklearn.linear_model import LogisticRegression  # type: ignore[import-untyped]
 
     x = np.array([[s, v] for s, v, _ in outcomes])
     y = np.array([bool(c) for _, _, c in outcomes])
