@@ -6,6 +6,11 @@ action in, ``step`` without a preview before it, and ``step`` right after ``prev
 same action (which reuses the preview's simulation). It then times VirtualHome's own
 deep-copying step (``in_place=False``) against the shallow fork the environment uses.
 
+It then times ``step`` on an official-size scene: our 324-node house in the TrimmedTestScene
+format, each of our twelve programs in the dataset's format prepared on it and run line by
+line in literal mode (every line of each program up to where it stops), fresh worlds only
+(the simulation cache is cleared before each program run).
+
 Usage: ``python benchmarks/bench_virtualhome.py`` (target: medians <= 2 ms).
 """
 
@@ -20,6 +25,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from safetychip.envs import VirtualHomeEnv, load_tasks
+from safetychip.envs.virtualhome import (
+    OFFICIAL_GRAPH,
+    PROGRAM_DIR,
+    VIRTUALHOME_PREDICATES,
+    prepare_program,
+    read_program,
+)
 
 REPEATS = 5
 
@@ -72,7 +84,48 @@ def main() -> int:
         f"{verb} {ms(statistics.median(v)):.2f}" for verb, v in sorted(by_verb.items())
     ))  # fmt: skip
     copy_versus_fork(envs["apartment_1"])
+    official_scene_steps()
     return 0
+
+
+def official_scene_steps() -> None:
+    """Time step, preview and lookahead on the 324-node official-format house."""
+    times: dict[str, list[float]] = defaultdict(list)
+    programs = [prepare_program(OFFICIAL_GRAPH, read_program(p))
+                for p in sorted(PROGRAM_DIR.glob("*.txt"))]  # fmt: skip
+    nodes = len(programs[0].scene.graph["nodes"])
+    for _ in range(REPEATS):
+        for prepared in programs:
+            scene = prepared.scene
+            objects = sorted({i for i in prepared.ids.values() if i != scene.character})
+            props = [f"{p}({scene.name_of(i)})" for i in objects for p in VIRTUALHOME_PREDICATES
+                     if VIRTUALHOME_PREDICATES[p] == 1 and p != "is_pluggedin"
+                     and not (scene.is_room(i) and p != "agent_at")]  # fmt: skip
+            env = VirtualHomeEnv(scene, mode="literal").track(props)
+            for how in ("step", "preview then step"):
+                env.reset()
+                env._outcomes.clear()  # fresh simulations only
+                for line in prepared.lines:
+                    if how == "step":
+                        seconds, (*_, info) = timed(env.step, line)
+                        times["step (literal)"].append(seconds)
+                    else:
+                        seconds, _ = timed(env.preview, line, props)
+                        times["preview"].append(seconds)
+                        seconds, (*_, info) = timed(env.step, line)
+                        times["step after preview"].append(seconds)
+                    if info["error"] is not None:
+                        break
+    lines = len(times["step (literal)"]) // REPEATS
+    print(f"\nOfficial-size scene: {OFFICIAL_GRAPH.name} ({nodes} nodes after preparation), "
+          f"{len(programs)} programs, {lines} lines, x{REPEATS}, "
+          f"{len(props)} propositions tracked in the last")  # fmt: skip
+    print(f"{'operation':<22}{'median ms':>10}{'p90 ms':>10}{'max ms':>10}")
+    for name, values in times.items():
+        values = sorted(values)
+        p90 = values[int(0.9 * (len(values) - 1))]
+        print(f"{name:<22}{ms(statistics.median(values)):>10.3f}{ms(p90):>10.3f}"
+              f"{ms(values[-1]):>10.3f}")  # fmt: skip
 
 
 def copy_versus_fork(env: VirtualHomeEnv) -> None:

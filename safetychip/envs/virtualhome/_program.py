@@ -383,7 +383,7 @@ class _Preparation:
             room_name = located.get(obj, start)
             room = next((n["id"] for n in self.nodes if n["class_name"] == room_name), None)
             if room is None:
-                raise DataFileError(self.source, f"{name} ({obj[1]}) is in {room_name!r}, "
+                raise DataFileError(self.program.source, f"{name} ({obj[1]}) is in {room_name!r}, "
                                     "which is not a room of the graph")  # fmt: skip
             if name in _POSSIBLE_ROOMS:
                 ids[obj] = next(n["id"] for n in self.nodes if n["class_name"] == name)
@@ -443,7 +443,7 @@ class _Preparation:
             key = (_key(name), int(number))
             if key not in ids:
                 raise DataFileError(
-                    self.source, f"the initial state names {name} ({number}), "
+                    self.program.source, f"the initial state names {name} ({number}), "
                     "which the program does not use"
                 )  # fmt: skip
             return ids[key]

@@ -193,5 +193,7 @@ def run_program(
 
 
 def _violated(monitor: Monitor, names: Sequence[str]) -> str:
-    parts = [f"{c.name} ({c.formula})" for c in monitor.constraints if c.name in names]
+    parts = [
+        f"{c.name} ({c.sentence or c.formula})" for c in monitor.constraints if c.name in names
+    ]
     return (", ".join(parts) or "a constraint") + " would be violated"
