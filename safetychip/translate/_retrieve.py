@@ -301,11 +301,10 @@ class RetrievalTranslator:
             cue_matrix = np.array(
                 [[name in row["cues"] for name in _CUES] for row in self.rows], dtype=np.int8
             )
-            _VECTORS[key] = (
-                matrix,
-                {g: np.array(ix) for g, ix in groups.items()},
-                cue_matrix,
-            )
+            _VECTORS[key] = {
+                g: (np.array(ix), matrix[ix], cue_matrix[ix], cue_matrix[ix].sum(axis=1))
+                for g, ix in groups.items()
+            }
         return _VECTORS[key]
 
     def readings(self, lifted: str) -> tuple[Reading, ...]:
@@ -316,20 +315,22 @@ class RetrievalTranslator:
             return ()
         import numpy as np
 
-        matrix, groups, cue_matrix = self._vectors()
         letters = "".join(sorted(set(_LETTERS.findall(lifted))))
-        rows = groups.get(letters)
-        if rows is None:
+        group = self._vectors().get(letters)
+        if group is None:
             return ()
+        rows, vectors, cue_rows, cue_counts = group
         text = _text(lifted)
         own = clause_literals(lifted)
         query = embedder.encode([text])[0]
-        mine = np.array([name in cues(lifted) for name in _CUES], dtype=np.int8)
+        found = cues(lifted)
+        mine = np.array([name in found for name in _CUES], dtype=np.int8)
         # shared cues minus cues in one only: 3 * shared - |mine| - |theirs|
-        sub = cue_matrix[rows]
-        agreement = 3 * (sub @ mine) - int(mine.sum()) - sub.sum(axis=1)
-        scores = matrix[rows] @ query + self.cue_weight * agreement
-        top = np.argsort(-scores)[: self.k]
+        agreement = 3 * (cue_rows @ mine) - int(mine.sum()) - cue_counts
+        scores = vectors @ query + self.cue_weight * agreement
+        k = min(self.k, len(scores))
+        top = np.argpartition(-scores, k - 1)[:k]
+        top = top[np.argsort(-scores[top])]
         best = float(scores[top[0]])
         votes: dict[str, list] = {}
         total = 0.0
@@ -408,7 +409,7 @@ class RetrievalTranslator:
 
 # Loaded libraries and their vectors, by (path, modification time): shared by translators.
 _LIBRARIES: dict[tuple[str, int], list[dict]] = {}
-_VECTORS: dict[tuple[str, int], tuple[Any, dict[str, Any], Any]] = {}
+_VECTORS: dict[tuple[str, int], dict[str, tuple[Any, Any, Any, Any]]] = {}
 
 
 def _load_templates(path: Path) -> list[dict]:
