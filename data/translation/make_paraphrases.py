@@ -5,7 +5,7 @@ These sentences were written for issue 12 (lists, state conditions, precedence p
 passive voice, mission patterns, chatty and terse styles) by the same hand as the templates,
 so they are development data, not an independent test: they calibrate the retrieval
 translator's confidence (``split`` ``cal``) and check it (``split`` ``check``), alternately
-by paraphrase group. All are over ``apartment_1``; labels are built from the patterns of
+by paraphrase group. The ``fresh`` split was written after the tuning and measured once. All are over ``apartment_1``; labels are built from the patterns of
 :mod:`safetychip.translate._missions` and :data:`safetychip.ltl.PATTERNS`.
 """
 
@@ -313,10 +313,71 @@ GROUPS = [
     ),
 ]
 
+# Written after the translator was tuned on GROUPS, and measured once without changes
+# afterwards (split "fresh"): the same hand, but sentences the translator never saw.
+FRESH = [
+    ("never", build("never", at("bathroom")), [
+        "Please don't wander into the bathroom.",
+        "Bathroom: strictly no entry.",
+        "Under no circumstances go in the bathroom!",
+    ]),
+    ("never", build("never", opened("microwave")), [
+        "Leave the microwave shut.",
+        "The microwave is never to be opened.",
+    ]),
+    ("never", And(build("never", grab("keys")), build("never", grab("book"))), [
+        "Don't pick up the keys or the book.",
+        "Keep your hands off the keys and the book.",
+    ]),
+    ("avoid_while", build("avoid_while", at("bedroom"), on("television")), [
+        "Don't switch on the TV while you're in the bedroom.",
+        "No turning the television on when you are in the bedroom.",
+    ]),
+    ("avoid_unless", build("avoid_unless", at("living_room"), on("television")), [
+        "Only turn on the television when you're in the living room.",
+    ]),
+    ("not_before", build("not_before", at("bedroom"), Not(on("stove"))), [
+        "Don't go to the bedroom until you've switched off the stove.",
+        "The bedroom is off limits until the stove is off.",
+    ]),
+    ("response", build("response", grab("book"), at("living_room")), [
+        "Whenever you grab the book, head to the living room at some point.",
+    ]),
+    ("immediate_response", build("immediate_response", on("stove"), at("kitchen")), [
+        "As soon as the stove is on, go to the kitchen.",
+    ]),
+    ("absence_after", build("absence_after", on("stove"), at("bathroom")), [
+        "Once you've turned the stove on, don't go into the bathroom anymore.",
+    ]),
+    ("at_most", build("at_most", 3, opened("fridge")), [
+        "Open the fridge no more than three times.",
+        "You may open the fridge three times at most.",
+    ]),
+    ("at_least", build("at_least", 2, at("hallway")), [
+        "Pass through the hallway at least twice.",
+    ]),
+    ("visit", build("visit", at("living_room")), [
+        "Make your way to the living room.",
+        "At some point, go to the living room.",
+    ]),
+    ("sequenced_visit", build("sequenced_visit", at("bathroom"), at("kitchen")), [
+        "Go to the bathroom and then to the kitchen.",
+        "Visit the bathroom, after that the kitchen.",
+    ]),
+    ("patrolling", build("patrolling", at("living_room")), [
+        "Keep returning to the living room.",
+    ]),
+    ("wait", build("wait", at("kitchen"), Not(on("stove"))), [
+        "Stay in the kitchen until the stove is off.",
+    ]),
+]
+
 
 def main() -> None:
+    groups = [(g, "cal" if g % 2 == 0 else "check", x) for g, x in enumerate(GROUPS)]
+    groups += [(len(GROUPS) + g, "fresh", x) for g, x in enumerate(FRESH)]
     with open(Path(__file__).with_name("paraphrases.jsonl"), "w", encoding="utf-8") as out:
-        for g, (pattern, formula, sentences) in enumerate(GROUPS):
+        for g, split, (pattern, formula, sentences) in groups:
             for k, sentence in enumerate(sentences, 1):
                 row = {
                     "id": f"para-{g}/{k}",
@@ -325,7 +386,7 @@ def main() -> None:
                     "formula": str(formula),
                     "pattern": pattern,
                     "family": family(pattern) or "other",
-                    "split": "cal" if g % 2 == 0 else "check",
+                    "split": split,
                 }
                 out.write(json.dumps(row, ensure_ascii=False) + "\n")
 
