@@ -335,3 +335,91 @@ def test_monitored_program_stops_before_the_unsafe_line():
                           monitor=Monitor(["G agent_at(tv)", "G !agent_at(tv)"]))  # fmt: skip
     assert aborted.stopped_at == 0 and aborted.steps == ()
     assert aborted.reason.startswith("the monitor aborted")
+
+
+def test_preparation_matches_the_datasets_own_code(monkeypatch):
+    """The wheel's ``check_one_program`` prepares the same graph, ids and initial state.
+
+    Its resource tables are absent from the wheel: names are taken as they are (an empty
+    equivalence), properties come from the house, and its executor is not run (it would
+    crash on a far FIND); no random objects are placed. The dataset's random start room is
+    given to ours. Two choices differ by design: the order in which several added objects
+    get their ids (the dataset's is Python's set order) and the floor a ``free`` seat's
+    objects move to (the dataset's is random); ids are compared through both mappings and
+    floors as floors.
+    """
+    vh = evolving_graph()
+    import evolving_graph.check_programs as dataset
+    import evolving_graph.utils as utils
+
+    monkeypatch.setattr(utils, "load_name_equivalence", lambda *args, **kwargs: {})
+
+    class NotRun:
+        def __init__(self, *args):
+            pass
+
+        def execute(self, *args, **kwargs):
+            return True, None, []
+
+    monkeypatch.setattr(dataset, "ScriptExecutor", NotRun)
+    graph = json.loads(OFFICIAL_GRAPH.read_text(encoding="utf-8"))
+    table = {"water": ["GRABBABLE", "POURABLE"]}
+    for node in graph["nodes"]:
+        table.setdefault(node["class_name"], node["properties"])
+    properties = {c: [vh.environment.Property[p] for p in ps] for c, ps in table.items()}
+    floors = {n["id"] for n in graph["nodes"] if n["class_name"] == "floor"}
+    saved = random.getstate()
+    try:
+        for path in OURS:
+            program = read_program(path)
+            helper = utils.graph_dict_helper(properties_data=properties, object_placing={},
+                                             object_states={}, max_nodes=500)  # fmt: skip
+            script = vh.scripts.read_script_from_list_string(list(program.lines))
+            theirs = json.loads(json.dumps(graph))
+            random.seed(len(path.stem))
+            *_, their_ids, _, _ = dataset.check_one_program(
+                helper, script, json.loads(json.dumps(program.initial)), theirs,
+                w_graph_list=False, place_other_objects=False, id_mapping={},
+            )  # fmt: skip
+            character = next(n["id"] for n in theirs["nodes"] if n["class_name"] == "character")
+            start = next(
+                n["class_name"] for e in theirs["edges"] for n in theirs["nodes"]
+                if e["from_id"] == character and e["relation_type"] == "INSIDE"
+                and n["id"] == e["to_id"]
+            )  # fmt: skip
+            ours = prepare_program(OFFICIAL_GRAPH, program, start=start, properties=table)
+            assert set(their_ids) == set(ours.ids), path.stem
+            found = {k: v for k, v in their_ids.items() if v < 1000}
+            assert found == {k: v for k, v in ours.ids.items() if v < 1000}, path.stem
+            relabel = {their_ids[k]: ours.ids[k] for k in their_ids if their_ids[k] >= 1000}
+
+            def same(graph: dict[str, Any], ids: dict[int, int]) -> Any:
+                def name(i: int) -> Any:
+                    return "floor" if i in floors else ids.get(i, i)
+
+                nodes = {(name(n["id"]), n["class_name"], frozenset(n["states"]),
+                          frozenset(n["properties"])) for n in graph["nodes"]}  # fmt: skip
+                edges = {(name(e["from_id"]), e["relation_type"], name(e["to_id"]))
+                         for e in graph["edges"]}  # fmt: skip
+                return nodes, edges
+
+            assert same(theirs, relabel) == same(ours.scene.graph, {}), path.stem
+            assert ours.start == start
+    finally:
+        random.setstate(saved)
+
+
+def test_the_house_file_is_what_its_script_writes():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "make_official_graph", OFFICIAL_GRAPH.parents[1] / "make_official_graph.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert OFFICIAL_GRAPH.read_text(encoding="utf-8") == module.render()
+    graph = json.loads(module.render())
+    assert len(graph["nodes"]) >= 300
+    assert {"id", "class_name", "category", "prefab_name", "obj_transform", "bounding_box",
+            "properties", "states"} <= set(graph["nodes"][1])  # fmt: skip

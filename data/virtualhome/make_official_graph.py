@@ -11,7 +11,7 @@ The file is ours (no dataset file is copied). It has the official graphs' shape:
 ways), ``FACING`` (seats to what they face) and ``BETWEEN`` (doors and doorjambs to the
 rooms they join); the script class names the dataset's programs use (``couch``, ``tv``,
 ``computer``, ``kitchen_counter``, ``dishwasher``, …); walls, floors and ceilings in tiles
-as in the official scenes. There is no character: loading it adds one.
+as in the official scenes; the character (id 1) stands in the living room.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ OUT = Path(__file__).resolve().parent / "graphs" / "TrimmedTestHouse_graph.json"
 
 # class name -> (category, properties, default states)
 CATALOGUE: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
+    "character": ("Characters", (), ()),
     # structure
     "bathroom": ("Rooms", (), ()), "bedroom": ("Rooms", (), ()),
     "kitchen": ("Rooms", (), ()), "living_room": ("Rooms", (), ()),
@@ -282,6 +283,8 @@ def build() -> dict[str, list[dict[str, object]]]:
             if seat in latest and target in latest:
                 edge(latest[seat], "FACING", latest[target])
         ids[room] = latest
+    nodes.insert(0, _node(1, "character", 0))
+    edge(1, "INSIDE", ROOM_IDS["living_room"])
     next_id = max(int(n["id"]) for n in nodes) + 1  # type: ignore[call-overload]
     for cls, a, b in DOORS:
         nodes.append(_node(next_id, cls, 0))
