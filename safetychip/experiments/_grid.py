@@ -35,6 +35,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ..errors import missing
+
 __all__ = [
     "AGENT_NAMES", "COLUMNS", "DEFAULT_DEVIATION", "STAND_IN", "SUITES", "config_label",
     "grid_cells", "make_model", "run_cell", "run_grid", "write_csv",
@@ -265,6 +267,20 @@ def run_cell(cell: dict[str, Any]) -> dict[str, Any]:
     return {key: row.get(key) for key in COLUMNS}
 
 
+def _pandas() -> Any:
+    """The ``pandas`` module, or the error that says how to install it (the experiments
+    extra): results are DataFrames.
+
+    >>> _pandas().__name__
+    'pandas'
+    """
+    try:
+        import pandas as pd
+    except ImportError:
+        raise missing("pandas", "experiments") from None
+    return pd
+
+
 def run_grid(
     cells: Sequence[dict[str, Any]],
     *,
@@ -290,8 +306,7 @@ def run_grid(
     desc : str, optional
         The bar's label.
     """
-    import pandas as pd
-
+    pd = _pandas()
     from ._executors import run_cells
 
     results = run_cells(run_cell, cells, executor=executor, results_path=results_path,
