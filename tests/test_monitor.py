@@ -396,7 +396,7 @@ def test_search_budget_exhaustion_fails_safe():
     v = m.check({"a"})
     assert v.status is Status.VIOLATION
     assert v.reason.startswith("cannot decide, so the action is refused: ")
-    assert "outgrew 5 BDD nodes" in v.reason
+    assert "explored more than 5 product states" in v.reason
     assert Monitor(["a -> " + "X[!] " * 30 + "b"]).check({"a"}).safe
 
 
@@ -404,7 +404,7 @@ def test_search_budget_exhaustion_at_reset_says_undecided():
     m = Monitor(["X[!] " * 30 + "a"], budget=5)
     v = m.reset()
     assert v.status is Status.ABORT
-    assert "outgrew 5 BDD nodes" in v.reason
+    assert "explored more than 5 product states" in v.reason
     assert "invariant" not in v.reason
 
 

@@ -205,6 +205,15 @@ def to_dfa(formula: Formula, *, backend: str = "native") -> DFA:
 
             return spot_dfa(formula)
         raise ValueError(f"unknown backend {backend!r}; choose 'native' or 'spot'")
+    # The construction's BDDs stay small in declaration order; sifting them would only cost.
+    MANAGER.configure(reordering=False)
+    try:
+        return _construct(formula)
+    finally:
+        MANAGER.configure(reordering=True)
+
+
+def _construct(formula: Formula) -> DFA:
     init = _obligation(nnf(formula), strong=True)
     index: dict[Guard, int] = {init: 0}
     states = [init]

@@ -147,7 +147,10 @@ class DFA:
 
     def dead_states(self) -> frozenset[int]:
         """States from which no continuation is accepted (a violation is certain)."""
-        return frozenset(range(self.num_states)) - self.live_states()
+        found = self._cache.get("dead")
+        if found is None:
+            found = self._cache["dead"] = frozenset(range(self.num_states)) - self.live_states()
+        return found
 
     def distances(self) -> tuple[float, ...]:
         """Fewest letters from each state to an accepting state (``inf`` if dead)."""

@@ -21,7 +21,12 @@ except ImportError:  # pragma: no cover
     from dd import autoref as _dd
 
 MANAGER = _dd.BDD()
-MANAGER.configure(reordering=False)  # keep variable order, and so output, deterministic
+# Dynamic variable reordering (sifting) on: with the declaration order, conjoining the letter
+# guards of a few hundred constraints over 60 propositions built BDDs of 35,000 nodes (half a
+# second per conjunction, 80 s for one monitor step); sifting keeps them under 200. Output does
+# not depend on the order: guards print by atom name, letters are picked in a given atom
+# order, and tables enumerate full minterms.
+MANAGER.configure(reordering=True, max_swaps=20_000)
 # CUDD asserts, when a manager is freed, that no node is still referenced; at interpreter exit
 # objects are freed in no particular order. The shared manager lives as long as the process.
 ctypes.pythonapi.Py_IncRef(ctypes.py_object(MANAGER))

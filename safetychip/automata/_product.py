@@ -1,29 +1,68 @@
-"""A lazily explored product of DFAs, with the joint-satisfiability search the monitor uses.
+"""A lazily explored product of DFAs, with the exact joint-satisfiability decision the monitor
+uses.
 
-The product is never built up front: successors of a product state are enumerated on demand by
-conjoining the component guards (and the invariant), and the question "can every component
-still accept at the same time?" is answered by a greedy witness search that usually finishes in
-a few letters, backed by exact symbolic fixpoints (:class:`LiveSet`) on growing cones of
-components.
+The product is never built up front. The question "can every component still accept at the
+same time?" is answered by a sequence of steps, cheapest first, each exact where it answers:
+
+1. a component that cannot accept on its own (no);
+2. the witness of the state this one was reached from, on the components that moved (yes);
+3. a greedy witness search that usually finishes in a few letters (yes);
+4. the *usable letters*: the letters each component could still use on a way to acceptance,
+   intersected over the components until nothing changes (a sound over-approximation of the
+   letters of any joint witness); a component with no usable letter left refutes (no);
+5. pairwise products under those letters, the pairs with a component that moved first (no);
+6. the components split into independent groups (sharing no proposition the usable letters
+   leave free), each searched exactly (best-first over its product states, cached per
+   group), and the group witnesses joined when their lengths can be padded to one (yes / no).
+
+Every loop checks an optional *deadline* (:class:`DeadlineExceeded`) and the *budget* of
+product states an exact search may explore (:class:`SearchBudgetExceeded`); callers fail safe
+on both. Nothing recurses on the number of components.
 """
 
 from __future__ import annotations
 
+import heapq
+import time
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from ..errors import SafetyChipError, TraceError
 from ._dfa import DFA
 from ._guards import MANAGER, Guard, atom_of, pick_letter
-from ._symbolic import LiveSet
 
-__all__ = ["Product", "SearchBudgetExceeded"]
+__all__ = ["DeadlineExceeded", "Product", "SearchBudgetExceeded"]
 
 ProductState = tuple[int, ...]
+Path = list[frozenset[str]]
 
 
 class SearchBudgetExceeded(SafetyChipError):
-    """A symbolic live set outgrew its budget of BDD nodes before the answer was known."""
+    """An exact search explored more product states than its budget before the answer was
+    known."""
+
+
+class DeadlineExceeded(SearchBudgetExceeded):
+    """The decision ran past its deadline; :attr:`members` are the components it was deciding
+    (indices into the product's components)."""
+
+    def __init__(self, message: str, members: Sequence[int] = ()) -> None:
+        super().__init__(message)
+        self.members = tuple(members)
+
+
+class _Clock:
+    """An optional absolute deadline (``time.perf_counter()`` seconds), checked cheaply."""
+
+    __slots__ = ("deadline", "members")
+
+    def __init__(self, deadline: float | None, members: Sequence[int] = ()) -> None:
+        self.deadline = deadline
+        self.members: Sequence[int] = members
+
+    def check(self) -> None:
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise DeadlineExceeded("the decision ran past its deadline", self.members)
 
 
 class Product:
@@ -36,7 +75,7 @@ class Product:
     invariant : Guard, optional
         A Boolean guard every letter must satisfy (e.g. "the agent is in one room").
     budget : int, optional
-        BDD nodes a symbolic live set may have before the search gives up (callers then fail
+        Product states one exact search may explore before it gives up (callers then fail
         safe).
 
     Examples
@@ -64,16 +103,20 @@ class Product:
         self._live: dict[ProductState, bool] = {}
         self._alive: list[dict[int, Guard]] = [{} for _ in self.dfas]
         self._better: list[dict[int, Guard]] = [{} for _ in self.dfas]
-        self._nbrs: list[set[int]] | None = None
+        self._loops: list[dict[int, Guard]] = [{} for _ in self.dfas]
+        self._usables: dict[tuple[int, int, Guard], Guard] = {}
+        self._pairs: dict[tuple[int, int, int, int, Guard], bool] = {}
+        self._groups: dict[tuple[tuple[int, ...], ProductState, Guard], Path | None] = {}
         self._cores: dict[ProductState, tuple[int, ...] | None] = {}
         self._witnesses: dict[ProductState, tuple[frozenset[str], ...]] = {}
-        self._live_sets: dict[tuple[int, ...], LiveSet] = {}
         self._fast: list | None = None
+        self._coupled: frozenset[str] | None = None
         #: After :meth:`witness` returns None: components that cannot all accept together.
         self.core: tuple[int, ...] | None = None
 
     def __repr__(self) -> str:
-        sizes = "x".join(str(d.num_states) for d in self.dfas) or "1"
+        sizes = "x".join(str(d.num_states) for d in self.dfas[:8]) or "1"
+        sizes += "x…" if len(self.dfas) > 8 else ""
         restricted = "" if self.invariant == MANAGER.true else ", letters restricted"
         decided = len(self._live)
         return (f"<Product of {len(self.dfas)} automata ({sizes} states) over "
@@ -119,34 +162,132 @@ class Product:
         return tuple(out)
 
     def successors(
-        self, state: ProductState, live_only: bool = True, members: Sequence[int] | None = None
-    ):
+        self,
+        state: ProductState,
+        live_only: bool = True,
+        members: Sequence[int] | None = None,
+        letters: Guard | None = None,
+    ) -> Iterator[tuple[ProductState, Guard]]:
         """Yield ``(successor, guard)`` pairs; with *live_only*, skip successors in which some
         component is dead. With *members*, only those components move (the others keep their
-        state and their guards are ignored)."""
+        state and their guards are ignored); *letters* restricts the letters further.
+
+        The enumeration is iterative (a stack of partial successors), so any number of
+        components is fine.
+        """
         dfas = self.dfas
         order = range(len(dfas)) if members is None else members
-
-        def rec(k: int, guard: Guard, acc: list[int]):
+        start = self.invariant if letters is None else self.invariant & letters
+        stack: list[tuple[int, Guard, tuple[int, ...]]] = [(0, start, ())]
+        while stack:
+            k, guard, acc = stack.pop()
             if k == len(order):
-                yield tuple(acc), guard
-                return
+                target = list(state)
+                for i, t in zip(order, acc):
+                    target[i] = t
+                yield tuple(target), guard
+                continue
             i = order[k]
             d = dfas[i]
             dead = d.dead_states() if live_only else ()
-            for t, g in d.edges[state[i]]:
+            for t, g in reversed(d.edges[state[i]]):
                 if t in dead:
                     continue
                 h = guard & g
                 if h != MANAGER.false:
-                    saved = acc[i]
-                    acc[i] = t
-                    yield from rec(k + 1, h, acc)
-                    acc[i] = saved
-
-        yield from rec(0, self.invariant, list(state))
+                    stack.append((k + 1, h, (*acc, t)))
 
     # -- joint satisfiability -------------------------------------------------------------
+    def is_live(
+        self,
+        state: ProductState,
+        hint: ProductState | None = None,
+        *,
+        deadline: float | None = None,
+    ) -> bool:
+        """Whether some continuation from *state* is accepted by every component (cached).
+
+        *hint* is a state known to be live that *state* was reached from: its witness is tried
+        first, and only on the components that moved, which usually settles the question in a
+        few table look-ups. *deadline* is a ``time.perf_counter()`` time past which the
+        decision gives up (:class:`DeadlineExceeded`); nothing is cached then.
+        """
+        found = self._live.get(state)
+        if found is None:
+            if state != self.initial and self.accepting(state):
+                found = True
+                self._witnesses[state] = ()
+            else:
+                path = self._reuse(state, hint)
+                if path is None:
+                    path = self.witness(state, hint=hint, deadline=deadline)
+                found = path is not None
+                if found:
+                    self._witnesses[state] = tuple(path or ())
+                else:
+                    self._cores[state] = self.core
+            self._live[state] = found
+        return found
+
+    def witness(
+        self,
+        state: ProductState,
+        *,
+        hint: ProductState | None = None,
+        deadline: float | None = None,
+    ) -> Path | None:
+        """A non-empty continuation from *state* that every component accepts, or None if
+        there is none (see the module's steps; :attr:`core` then names components that cannot
+        accept together). *hint*, a state this one was reached from, orders the pairwise
+        checks by the components that moved.
+
+        Raises
+        ------
+        SearchBudgetExceeded
+            If an exact search explores more than ``budget`` product states.
+        DeadlineExceeded
+            If the decision runs past *deadline* (a ``time.perf_counter()`` time).
+        """
+        self.core = None
+        n = len(self.dfas)
+        everyone = range(n)
+        clock = _Clock(deadline, [i for i in everyone if not self.dfas[i].accepting[state[i]]])
+        dead = self.dead_components(state)
+        if dead:
+            self.core = tuple(dead)
+            return None
+        path = self._greedy(state, clock)
+        if path is not None:
+            return path
+        letters, blamed = self._restrict(state, clock)
+        if letters is None:
+            self.core = self._cone(blamed[-1:], blamed[:-1])
+            return None
+        moved = set(everyone) if hint is None else {i for i in everyone if state[i] != hint[i]}
+        pair = self._pair_conflict(state, letters, moved, clock)
+        if pair is not None:
+            self.core = self._cone(pair, blamed)
+            return None
+        path, group = self._grouped(state, letters, clock)
+        if path is None:
+            self.core = self._cone(group, blamed)
+        return path
+
+    def _cone(self, seed: Sequence[int], blamed: Sequence[int]) -> tuple[int, ...]:
+        """*seed* with the components of *blamed* (those that narrowed the usable letters)
+        connected to it through shared propositions: the components a refutation used."""
+        atoms = {a for i in seed for a in self.dfas[i].aps}
+        core, rest = set(seed), [i for i in dict.fromkeys(blamed) if i not in seed]
+        grown = True
+        while grown:
+            grown = False
+            for i in rest:
+                if i not in core and atoms.intersection(self.dfas[i].aps):
+                    core.add(i)
+                    atoms.update(self.dfas[i].aps)
+                    grown = True
+        return tuple(sorted(core))
+
     def _alive_guard(self, i: int, q: int) -> Guard:
         found = self._alive[i].get(q)
         if found is None:
@@ -172,11 +313,23 @@ class Product:
             self._better[i][q] = found
         return found
 
-    def _greedy(self, state: ProductState) -> list[frozenset[str]] | None:
+    def _loop_guard(self, i: int, q: int) -> Guard:
+        """Letters that keep component i in state q."""
+        found = self._loops[i].get(q)
+        if found is None:
+            found = MANAGER.false
+            for t, g in self.dfas[i].edges[q]:
+                if t == q:
+                    found |= g
+            self._loops[i][q] = found
+        return found
+
+    def _greedy(self, state: ProductState, clock: _Clock) -> Path | None:
         dists = [d.distances() for d in self.dfas]
-        path: list[frozenset[str]] = []
+        path: Path = []
         seen = {state}
         for _ in range(4 * len(self.dfas) + 16):
+            clock.check()
             g = self.invariant
             for i, q in enumerate(state):
                 g &= self._alive_guard(i, q)
@@ -200,95 +353,231 @@ class Product:
             seen.add(state)
         return None
 
-    def live_set(self, members: Sequence[int] | None = None) -> LiveSet:
-        """The symbolic live set of the components in *members* (default: all), cached."""
-        key = tuple(range(len(self.dfas))) if members is None else tuple(members)
-        found = self._live_sets.get(key)
-        if found is None:
-            found = LiveSet([self.dfas[i] for i in key], self.invariant, self.budget)
-            self._live_sets[key] = found
+    def _usable(self, i: int, q: int, letters: Guard) -> Guard:
+        """The letters component i can read, from q, on some way to acceptance that reads only
+        *letters* (cached)."""
+        key = (i, q, letters)
+        found = self._usables.get(key)
+        if found is not None:
+            return found
+        d = self.dfas[i]
+        edges = [[(t, g & letters) for t, g in out] for out in d.edges]
+        preds: list[list[int]] = [[] for _ in d.accepting]
+        for s, out in enumerate(edges):
+            for t, g in out:
+                if g != MANAGER.false:
+                    preds[t].append(s)
+        live = {s for s, a in enumerate(d.accepting) if a}
+        todo = list(live)
+        while todo:
+            for p in preds[todo.pop()]:
+                if p not in live:
+                    live.add(p)
+                    todo.append(p)
+        found = MANAGER.false
+        seen, todo = {q}, [q]
+        while todo:
+            for t, g in edges[todo.pop()]:
+                if t in live and g != MANAGER.false:
+                    found |= g
+                    if t not in seen:
+                        seen.add(t)
+                        todo.append(t)
+        if len(self._usables) > 50_000:
+            self._usables.clear()
+        self._usables[key] = found
         return found
 
-    def _neighbours(self) -> list[set[int]]:
-        """Components that share an atom with each component (the invariant's atoms count as
-        one atom, since it couples them)."""
-        found = self._nbrs
-        if found is None:
-            coupled = {atom_of(v) for v in MANAGER.support(self.invariant)}
-            by_atom: dict[str, set[int]] = {}
-            for i, d in enumerate(self.dfas):
-                for a in d.aps:
-                    by_atom.setdefault("(invariant)" if a in coupled else a, set()).add(i)
-            key = {a: "(invariant)" if a in coupled else a for d in self.dfas for a in d.aps}
-            found = [set().union(*(by_atom[key[a]] for a in d.aps)) - {i} if d.aps else set()
-                     for i, d in enumerate(self.dfas)]  # fmt: skip
-            self._nbrs = found
-        return found
+    def _restrict(self, state: ProductState, clock: _Clock) -> tuple[Guard | None, tuple[int, ...]]:
+        """The usable letters of the whole product at *state* (a witness, which is non-empty
+        here, reads only those), and the components that restricted them in order; None and
+        the blamed components, the last one left without a usable letter, if there is none."""
+        letters = self.invariant
+        blamed: list[int] = []
+        changed = True
+        while changed:
+            changed = False
+            for i, q in enumerate(state):
+                clock.check()
+                usable = self._usable(i, q, letters)
+                if usable == MANAGER.false:
+                    return None, (*blamed, i)
+                narrower = letters & usable
+                if narrower != letters:
+                    letters = narrower
+                    blamed.append(i)
+                    changed = True
+        return letters, tuple(blamed)
 
-    def witness(self, state: ProductState) -> list[frozenset[str]] | None:
-        """A non-empty continuation from *state* that every component accepts, or None if
-        there is none.
+    def _pair_conflict(
+        self, state: ProductState, letters: Guard, moved: set[int], clock: _Clock
+    ) -> tuple[int, int] | None:
+        """Two components sharing a free proposition, one of them in *moved*, with no joint
+        witness under *letters*, or None. A pair of components that did not move had one at
+        the state this one was reached from; the exact search settles what this misses."""
+        forced = self._forced(letters)
+        by_atom: dict[str, list[int]] = {}
+        for i, d in enumerate(self.dfas):
+            for a in d.aps:
+                if a not in forced:
+                    by_atom.setdefault(a, []).append(i)
+        pairs = {(i, j) for members in by_atom.values()
+                 for x, i in enumerate(members) for j in members[x + 1:]
+                 if i in moved or j in moved}  # fmt: skip
+        for i, j in sorted(pairs):
+            key = (i, j, state[i], state[j], letters)
+            found = self._pairs.get(key)
+            if found is None:
+                clock.members = (i, j)
+                path = self._search((i, j), (state[i], state[j]), letters, clock)
+                found = self._pairs[key] = path is not None
+            if not found:
+                return i, j
+        return None
 
-        A greedy search finds a witness in a few letters in the usual case. Otherwise the
-        exact symbolic search runs on growing *cones*: the components that do not accept yet, then
-        those sharing atoms with them, and so on; a cone without a witness proves the whole
-        product has none (:attr:`core` then names it), and the last cone is the whole product.
+    def _forced(self, letters: Guard) -> dict[str, bool]:
+        """Propositions that *letters* fix, with their value."""
+        out = {}
+        for v in MANAGER.support(letters):
+            a = atom_of(v)
+            if a is None:
+                continue
+            x = MANAGER.var(v)
+            if letters & x == MANAGER.false:
+                out[a] = False
+            elif letters & ~x == MANAGER.false:
+                out[a] = True
+        return out
 
-        Raises
-        ------
-        SearchBudgetExceeded
-            If a live set needs more than ``budget`` BDD nodes (callers fail safe).
-        """
-        self.core = None
-        dead = self.dead_components(state)
-        if dead:
-            self.core = tuple(dead)
-            return None
-        path = self._greedy(state)
-        if path is not None:
-            return path
-        n = len(self.dfas)
-        cone = {i for i, (d, q) in enumerate(zip(self.dfas, state)) if not d.accepting[q]}
-        if not cone:
-            cone = set(range(n))
-        nbrs = self._neighbours()
-        while True:
-            members = sorted(cone)
-            live = self.live_set(members)
+    def _grouped(
+        self, state: ProductState, letters: Guard, clock: _Clock
+    ) -> tuple[Path | None, tuple[int, ...]]:
+        """Decide the components in independent groups, then join the group witnesses; the
+        witness, or None and the group without one."""
+        forced = self._forced(letters)
+        coupled = {a for v in MANAGER.support(self.invariant)
+                   if (a := atom_of(v)) is not None and a not in forced}  # fmt: skip
+        parent = list(range(len(self.dfas)))
+
+        def find(i: int) -> int:
+            while parent[i] != i:
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            return i
+
+        owner: dict[str, int] = {}
+        for i, d in enumerate(self.dfas):
+            for a in d.aps:
+                if a in forced:
+                    continue
+                key = "(invariant)" if a in coupled else a
+                j = owner.setdefault(key, i)
+                parent[find(i)] = find(j)
+        groups: dict[int, list[int]] = {}
+        for i in range(len(self.dfas)):
+            groups.setdefault(find(i), []).append(i)
+        paths = []
+        for members in sorted(groups.values(), key=len):
             sub = tuple(state[i] for i in members)
-            if not live.contains(sub) or (state == self.initial and live.distance(sub) == 0):
-                self.core = tuple(members)
-                return None
-            if len(cone) == n:
-                return live.path(sub)
-            grown = cone.union(*(nbrs[i] for i in cone))
-            cone = grown if len(grown) > len(cone) else set(range(n))
+            atoms = {a for i in members for a in self.dfas[i].aps} - set(forced)
+            if coupled & atoms:
+                atoms |= coupled
+            keep = atoms | set(forced)
+            own = MANAGER.exist({v for v in MANAGER.support(letters)
+                                 if atom_of(v) not in keep}, letters)  # fmt: skip
+            clock.members = members
+            path = self._search(tuple(members), sub, own, clock)
+            if path is None:
+                return None, tuple(members)
+            paths.append((members, sub, own, path))
+        joined = self._join(paths, forced)
+        if joined is None and len(paths) > 1:  # lengths that cannot be padded: all at once
+            clock.members = range(len(self.dfas))
+            path = self._search(tuple(range(len(self.dfas))), state, letters, clock)
+            if path is None:
+                return None, tuple(range(len(self.dfas)))
+            return path, ()
+        return joined, ()
 
-    def is_live(self, state: ProductState, hint: ProductState | None = None) -> bool:
-        """Whether some continuation from *state* is accepted by every component (cached).
+    def _join(self, paths: list, forced: dict[str, bool]) -> Path | None:
+        """One witness from group witnesses of different lengths, padding each shorter one by
+        a letter that keeps its (accepting) end state; None if one cannot be padded."""
+        length = max((len(p) for *_, p in paths), default=0)
+        true = frozenset(a for a, v in forced.items() if v)
+        out: list[set[str]] = [set(true) for _ in range(length)]
+        for members, sub, own, path in paths:
+            if len(path) < length:
+                end = sub
+                for letter in path:
+                    end = tuple(self.dfas[i].next_state(q, letter)
+                                for i, q in zip(members, end))  # fmt: skip
+                stay = own
+                for i, q in zip(members, end):
+                    stay &= self._loop_guard(i, q)
+                pad = pick_letter(stay, sorted({a for i in members for a in self.dfas[i].aps}))
+                if pad is None:
+                    return None
+                path = [*path, *[pad] * (length - len(path))]
+            for k, letter in enumerate(path):
+                out[k] |= letter
+        return [frozenset(letter) for letter in out]
 
-        *hint* is a state known to be live that *state* was reached from: its witness is tried
-        first, and only on the components that moved, which usually settles the question in a
-        few table look-ups.
-        """
-        found = self._live.get(state)
-        if found is None:
-            if state != self.initial and self.accepting(state):
-                found = True
-                self._witnesses[state] = ()
-            else:
-                path = self._reuse(state, hint)
-                if path is None:
-                    path = self.witness(state)
-                found = path is not None
-                if found:
-                    self._witnesses[state] = tuple(path)
-                else:
-                    self._cores[state] = self.core
-            self._live[state] = found
+    def _search(
+        self,
+        members: tuple[int, ...],
+        sub: ProductState,
+        letters: Guard,
+        clock: _Clock,
+    ) -> Path | None:
+        """An exact best-first search of the product of *members* from *sub* under *letters*
+        for a state where they all accept after at least one letter: the letters
+        of a shortest-found path, or None (cached per group)."""
+        key = (members, sub, letters)
+        if key in self._groups:
+            return self._groups[key]
+        dfas = [self.dfas[i] for i in members]
+        dists = [d.distances() for d in dfas]
+        atoms = sorted({a for d in dfas for a in d.aps})
+        view = Product(dfas, self.invariant)
+        parent: dict[ProductState, tuple[ProductState, Guard] | None] = {sub: None}
+        heap = [(0.0, 0, sub)]
+        count = 0
+        found: Path | None = None
+        while heap and found is None:
+            _, _, u = heapq.heappop(heap)
+            for v, g in view.successors(u, letters=letters):
+                count += 1
+                if count % 64 == 0:
+                    clock.check()
+                if all(d.accepting[q] for d, q in zip(dfas, v)):
+                    found = self._path(parent, u, g, atoms)
+                    break
+                if v in parent:
+                    continue
+                parent[v] = (u, g)
+                if len(parent) > self.budget:
+                    raise SearchBudgetExceeded(
+                        f"joint satisfiability undecided: the search of {len(members)} automata "
+                        f"explored more than {self.budget} product states"
+                    )
+                h = sum(dist[q] for dist, q in zip(dists, v))
+                heapq.heappush(heap, (h, count, v))
+        if len(self._groups) > 50_000:
+            self._groups.clear()
+        self._groups[key] = found
         return found
 
-    def _reuse(self, state: ProductState, hint: ProductState | None):
+    @staticmethod
+    def _path(parent: dict, u: ProductState, last: Guard, atoms: list[str]) -> Path:
+        guards = [last]
+        while (step := parent[u]) is not None:
+            u, g = step
+            guards.append(g)
+        letters = [pick_letter(g, atoms) for g in reversed(guards)]
+        assert all(letter is not None for letter in letters), "an edge's guard is not empty"
+        return [letter for letter in letters if letter is not None]
+
+    def _reuse(self, state: ProductState, hint: ProductState | None) -> Path | None:
         """The witness of *hint*, if it also leads every moved component of *state* to
         acceptance (the others follow the same path as before)."""
         if hint is None:
@@ -299,7 +588,7 @@ class Product:
         for d, q, old in zip(self.dfas, state, hint):
             if q != old and not d.accepting[d.run(path, q)]:
                 return None
-        return path
+        return list(path)
 
     def core_of(self, state: ProductState) -> tuple[int, ...] | None:
         """Components proven unable to accept together from *state* (after :meth:`is_live`

@@ -4,6 +4,7 @@ all be met, and says which constraint an unsafe action breaks."""
 from __future__ import annotations
 
 import html
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import combinations
@@ -12,6 +13,7 @@ from typing import Any
 from ..automata import (
     DFA,
     MANAGER,
+    DeadlineExceeded,
     Product,
     SearchBudgetExceeded,
     guard_of,
@@ -60,8 +62,14 @@ class Monitor:
         :func:`exactly_one` over the rooms. ``G(p)`` with p propositional restricts the letters;
         other formulas join the product as unattributed components.
     budget : int, optional
-        BDD nodes a symbolic satisfiability search may build; beyond it the monitor fails
-        safe.
+        Product states one exact satisfiability search may explore; beyond it the monitor
+        fails safe.
+    deadline : float or None, optional
+        Seconds each decision (:meth:`check`, :meth:`commit`, :meth:`reset`, :meth:`finish`)
+        may take, 0.05 by default; None for no limit (offline use). A decision past it is a
+        fail-safe refusal that says so and names the constraints it was deciding; it is
+        counted in :attr:`deadline_refusals`, and queued: :meth:`idle` finishes it, so the
+        same state answers properly next time.
 
     Notes
     -----
@@ -100,7 +108,17 @@ class Monitor:
         invariants: Iterable[Formula | str] = (),
         *,
         budget: int = 1_000_000,
+        deadline: float | None = 0.05,
     ) -> None:
+        if deadline is not None and not deadline > 0:
+            raise ValueError(f"the deadline must be a positive number of seconds or None, "
+                             f"got {deadline!r}")  # fmt: skip
+        self.deadline = deadline
+        #: Decisions refused because they ran past the deadline.
+        self.deadline_refusals = 0
+        # Product states whose decision missed its deadline, with the live state they were
+        # reached from: finished by idle().
+        self._pending: dict[tuple[int, ...], tuple[int, ...] | None] = {}
         self.constraints = as_constraints(constraints)
         self.invariants = tuple(parse(i) if isinstance(i, str) else i for i in invariants)
         self.budget = budget
@@ -149,8 +167,11 @@ class Monitor:
         self.history: list[dict[str, bool]] = []
         self._finished = False
         self._broken: str | None = None
-        start = self._decide(self._state, [])
-        if start.status is Status.VIOLATION:
+        start = self._decide(self._state, [], until=self._until())
+        if start.reason.startswith(_LATE):  # not an abort: each action is decided on its own
+            reason = start.reason.replace("the action is refused", "this start is refused", 1)
+            start = Verdict(Status.VIOLATION, reason)
+        elif start.status is Status.VIOLATION:
             culprits = "; ".join(_describe(c) for c in self.constraints if c.name in start.violated)
             if culprits:
                 reason = f"the specification is unsatisfiable: no trace can meet {culprits}"
@@ -244,6 +265,34 @@ class Monitor:
 
     step = commit
 
+    def idle(self, seconds: float | None = None) -> int:
+        """Finish the decisions that missed their deadline, for at most *seconds* (None: no
+        limit), so their states answer properly next time; returns how many were settled.
+
+        Call it when the agent has nothing to decide (e.g. while the robot acts). A decision
+        still unfinished when *seconds* run out stays queued.
+
+        Examples
+        --------
+        >>> m = Monitor(["F a"])
+        >>> m.idle()
+        0
+        """
+        until = None if seconds is None else time.perf_counter() + seconds
+        settled = 0
+        for q, hint in list(self._pending.items()):
+            try:
+                self._decisions[q] = self._judge(q, hint, until)
+            except DeadlineExceeded:
+                break
+            del self._pending[q]
+            settled += 1
+        return settled
+
+    def _until(self) -> float | None:
+        """The ``time.perf_counter()`` time the decision starting now must end by."""
+        return None if self.deadline is None else time.perf_counter() + self.deadline
+
     def finish(self) -> Verdict:
         """DONE: SAFE if the trace satisfies every constraint and invariant, else a VIOLATION
         listing the pending obligations."""
@@ -274,7 +323,8 @@ class Monitor:
         return Verdict(Status.VIOLATION, reason, pending, pending=pending)
 
     def evaluate(self, trace: Sequence) -> list[Verdict]:
-        """Offline use: reset, commit each state of *trace* in turn, then :meth:`finish`.
+        """Offline use: reset, commit each state of *trace* in turn, then :meth:`finish`,
+        every decision exact (without the deadline).
 
         An unsatisfiable specification yields the single ABORT verdict of the reset.
 
@@ -291,11 +341,15 @@ class Monitor:
             raise TraceError("a trace must have at least one proposition state (position 0)")
         read = self._reader.read
         letters = [read(s, "the state at position {} of the trace", i) for i, s in enumerate(trace)]
-        verdicts = [self.reset(letters[0])]
-        if verdicts[0].status is Status.ABORT:
-            return verdicts
-        verdicts += [self.commit([s]) for s in letters[1:]]
-        verdicts.append(self.finish())
+        deadline, self.deadline = self.deadline, None  # offline: every decision is exact
+        try:
+            verdicts = [self.reset(letters[0])]
+            if verdicts[0].status is Status.ABORT:
+                return verdicts
+            verdicts += [self.commit([s]) for s in letters[1:]]
+            verdicts.append(self.finish())
+        finally:
+            self.deadline = deadline
         return verdicts
 
     # -- internals ------------------------------------------------------------------------
@@ -371,7 +425,7 @@ class Monitor:
             return None, None, _refused(err, changes), breach
         if broken is None and self._broken is None:
             try:
-                return q, prev, self._decide(q, changes, hint=self._state), None
+                return q, prev, self._decide(q, changes, self._state, self._until()), None
             except Exception as err:  # undecided (search budget) or internal error: fail safe
                 return q, prev, _refused(err, changes), None
         breach = None
@@ -396,24 +450,51 @@ class Monitor:
         q: tuple[int, ...],
         changes: list[tuple[tuple[str, ...], bool]],
         hint: tuple[int, ...] | None = None,
+        until: float | None = None,
     ) -> Verdict:
         decision = self._decisions.get(q)
         if decision is None:
-            decision = self._decisions[q] = self._judge(q, hint)
+            try:
+                decision = self._decisions[q] = self._judge(q, hint, until)
+                self._pending.pop(q, None)
+            except DeadlineExceeded as err:
+                self.deadline_refusals += 1
+                self._pending[q] = hint
+                decision = Status.VIOLATION, self._late(err), ()
         status, reason, violated = decision
         return Verdict(status, reason, violated, _lines(status is Status.SAFE, changes),
                        automaton_states=q[: len(self.dfas)])  # fmt: skip
 
+    def _late(self, err: DeadlineExceeded) -> str:
+        """The reason of a deadline refusal: the time limit and the constraints involved."""
+        n = len(self.constraints)
+        names = [self.constraints[i].name for i in err.members if i < n]
+        listed = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+        about = f"whether {listed} can still all be met" if names else "joint satisfiability"
+        assert self.deadline is not None, "only a decision with a deadline can be late"
+        return (f"{_LATE}, so the action is refused: the monitor could not decide within its "
+                f"{self.deadline * 1e3:g} ms deadline {about} (deadline refusal "
+                f"{self.deadline_refusals}; idle() finishes the decision)")  # fmt: skip
+
     def _judge(
-        self, q: tuple[int, ...], hint: tuple[int, ...] | None
+        self, q: tuple[int, ...], hint: tuple[int, ...] | None, until: float | None = None
     ) -> tuple[Status, str, tuple[str, ...]]:
+        """The decision at *q*: SAFE, or a VIOLATION attributed to constraints.
+
+        Raises
+        ------
+        DeadlineExceeded
+            Past *until*: nothing is decided (the caller refuses and queues it).
+        """
         try:
-            live = self.product.is_live(q, hint)
+            live = self.product.is_live(q, hint, deadline=until)
+        except DeadlineExceeded:
+            raise
         except SearchBudgetExceeded as err:
             return Status.VIOLATION, f"cannot decide, so the action is refused: {err}", ()
         if live:
             return Status.SAFE, "every constraint can still be satisfied", ()
-        culprits, alone = self._attribute(q)
+        culprits, alone = self._attribute(q, until)
         names = tuple(self.constraints[i].name for i in culprits)
         described = "; ".join(_describe(self.constraints[i]) for i in culprits)
         if alone:
@@ -424,39 +505,54 @@ class Monitor:
             reason = "it would break a domain invariant"
         return Status.VIOLATION, reason, names
 
-    def _attribute(self, q: tuple[int, ...]) -> tuple[tuple[int, ...], bool]:
+    def _attribute(
+        self, q: tuple[int, ...], until: float | None = None
+    ) -> tuple[tuple[int, ...], bool]:
         """Constraints unsatisfiable on their own at *q* (and True), else a smallest jointly
-        unsatisfiable subset (exhaustive up to three among twelve, deletion-minimal beyond)."""
+        unsatisfiable subset (exhaustive up to three among twelve, deletion-minimal beyond).
+        Past *until* the minimisation stops: the set named is still a conflict, if not a
+        smallest one."""
         n = len(self.dfas)
         alone = tuple(i for i in range(n) if q[i] in self.dfas[i].dead_states())
         if alone:
             return alone, True
 
         def unsat(members: tuple[int, ...]) -> bool:
+            if until is not None and time.perf_counter() > until:
+                raise DeadlineExceeded("the attribution ran past the deadline")
             sub = self._product(members)
             state = tuple(q[i] for i in members) + q[n:]
             try:
-                return not sub.is_live(state)
+                return not sub.is_live(state, deadline=until)
+            except DeadlineExceeded:
+                raise
             except SearchBudgetExceeded:
                 return False
 
-        if unsat(()):
-            return (), False
-        # The search that found the violation proved a cone of components unsatisfiable:
-        # minimise within it.
-        core = self.product.core_of(q) or range(n)
-        candidates = [i for i in core if i < n]
-        if len(candidates) <= 12:
-            for size in (2, 3):
-                for combo in combinations(candidates, size):
-                    if unsat(combo):
-                        return combo, False
-        members = list(candidates)
-        for i in candidates:
-            trial = tuple(m for m in members if m != i)
-            if unsat(trial):
-                members = list(trial)
-        return tuple(members), False
+        best = tuple(range(n))  # a conflict, shrunk as the minimisation goes
+        try:
+            if unsat(()):
+                return (), False
+            # The search that found the violation proved a set of components unsatisfiable:
+            # minimise within it.
+            core = tuple(i for i in self.product.core_of(q) or () if i < n)
+            if core and unsat(core):
+                best = core
+            if len(best) <= 12:
+                for size in (2, 3):
+                    for combo in combinations(best, size):
+                        if unsat(combo):
+                            return combo, False
+            for i in best:
+                trial = tuple(m for m in best if m != i)
+                if unsat(trial):
+                    best = trial
+        except DeadlineExceeded:
+            pass
+        return best, False
+
+
+_LATE = "cannot decide in time"
 
 
 def _refused(err: Exception, changes: list[tuple[tuple[str, ...], bool]]) -> Verdict:

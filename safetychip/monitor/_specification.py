@@ -56,7 +56,7 @@ def smallest_conflict(
     >>> smallest_conflict(["F a"], invariants=["G !a"])
     ('c1',)
     """
-    monitor = Monitor(list(constraints), invariants)
+    monitor = Monitor(list(constraints), invariants, deadline=None)  # offline: exact
     verdict = monitor.reset()
     if verdict.status is Status.ABORT:
         return verdict.violated or tuple(c.name for c in monitor.constraints)
