@@ -128,6 +128,17 @@ def test_never_over_a_list(offline, sentence):
     assert equivalent(t.formula, And(build("never", at("kitchen")), build("never", at("bathroom"))))
 
 
+def test_two_prohibitions_in_one_sentence_give_one_part_each(offline):
+    t = offline("The knife: do not touch it, do not pick it up.")
+    assert [str(p.formula) for p in t.parts] == ['G!"is_touched(knife)"', 'G!"is_grabbed(knife)"']
+
+
+def test_never_come_back_allows_one_visit(offline):
+    t = offline("Never come back to the living room.")
+    assert t.pattern == "at_most"
+    assert equivalent(t.formula, build("at_most", 1, at("living_room")))
+
+
 def test_or_in_a_condition_stays_one_formula(offline):
     t = offline("Don't go to the kitchen before the bathroom or the bedroom.")
     assert t.parts == ()

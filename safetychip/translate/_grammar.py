@@ -149,7 +149,7 @@ _GO = _v(
 )
 _TO = (
     r"(?:to|into|in|inside|toward|towards|through|past|near|by|up to|in to|over to|down to|"
-    r"round to|around|back to|back into|over|across|out to)"
+    r"round to|around|back to|back into|over|across|out to|on to|onto|on over to)"
 )
 _ADV = r"(?:(?:back|straight|directly|right|over|immediately|quickly|again)\s+)*"
 _ENTER = _v(
@@ -267,6 +267,7 @@ _CLAUSES: list[tuple[re.Pattern[str], Builder]] = [
         ),
         # being somewhere
         (rf"{_GO}\s+{_ADV}{_TO}\s+{X}", _pos("agent_at")),
+        (rf"(?:in|inside|at)\s+{X}", _pos("agent_at")),
         (rf"{_ENTER}\s+(?:through\s+|by\s+|into\s+)?{X}", _pos("agent_at")),
         (
             rf"{_v('stop', 'call', 'drop', 'swing', 'pop')}\s+(?:at|by|in|into)\s+{X}",
@@ -305,6 +306,7 @@ _CLAUSES: list[tuple[re.Pattern[str], Builder]] = [
             _avoid("is_grabbed"),
         ),
         (rf"{_v('pick', 'lift', 'take')}\s+up\s+{X}", _pos("is_grabbed")),
+        (rf"{_v('take', 'get', 'pull')}\s+out\s+{X}", _pos("is_grabbed")),
         (rf"{_v('pick', 'lift', 'take')}\s+{X}\s+up", _pos("is_grabbed")),
         (
             rf"{_GRAB}\s+(?:hold of\s+)?{X}(?:\s+(?:out|away|along|with you|in your hands?))?",
@@ -741,12 +743,39 @@ class PatternTranslator:
             result = self._read(found.text, failures)
             if result is not None:
                 return found.spread(result)
+        both = self._read_each(lifted, failures)
+        if both is not None:
+            return both
         detail = failures[0].detail() if failures else ""
         raise OutOfGrammarError(
             f"{lifted!r} is outside the offline translator's grammar: no form reads it."
             f"{detail} It reads: {_FORMS}. Rephrase the sentence, or translate it with a "
             "language model.",
             lifted,
+        )
+
+    @classmethod
+    def _read_each(cls, lifted: str, failures: list[_NoReading]) -> LiftedTranslation | None:
+        """Two or three prohibitions in one sentence ("do not touch [a], do not pick [a]
+        up"): one part each, all of them read or none."""
+        text = re.sub(r"^\[[a-z]\]\s*:\s*", "", normalize(lifted))
+        pieces = _EACH.split(text)
+        if not 2 <= len(pieces) <= 3:
+            return None
+        results = [cls._read(piece, []) for piece in pieces]
+        if any(r is None or not r.formula.atoms() for r in results):
+            return None
+        read = [r for r in results if r is not None]
+        if {x for r in read for x in _letters(r.formula)} != set(_LETTERS_IN.findall(text)):
+            return None
+        parts = tuple(p for r in read for p in (r.parts or (r.formula,)))
+        patterns = {r.pattern for r in read}
+        return LiftedTranslation(
+            And(*parts),
+            patterns.pop() if len(patterns) == 1 else None,
+            (),
+            " and ".join(r.form for r in read),
+            parts,
         )
 
     @staticmethod
@@ -773,6 +802,16 @@ class PatternTranslator:
                     break  # try the next reading of the pronouns
                 return result
         return None
+
+
+_EACH = re.compile(
+    rf"\s*[,;]\s*(?:and\s+|but\s+|also\s+)*(?={_NEG}\s)|\s+and\s+(?:also\s+)?(?={_NEG}\s)"
+)
+_LETTERS_IN = re.compile(r"\[([a-z])\]")
+
+
+def _letters(f: Formula) -> set[str]:
+    return {x for a in f.atoms() for x in a.split("(", 1)[1].rstrip(")").split(",")}
 
 
 @dataclass(frozen=True)
@@ -1214,6 +1253,10 @@ def _form_never(t: str) -> LiftedTranslation | None:
         c = _read(m.group(1), "never C")
         if c.avoid:
             return None
+        if re.match(rf"(?:{_v('come', 'go', 'get', 'walk')} back|{_v('return', 'revisit')})\b",
+                    m.group(1)):  # fmt: skip
+            # "never come back to [a]": you may be there once, not again
+            return _result("at_most", 1, _lit(c), form="never come back to C")
         return _result("never", _lit(c), form="never C")
     m = re.fullmatch(r"(?:avoid|no)\s+(.+)", t)
     if m:
