@@ -1,17 +1,17 @@
 """The episodic safety memory: add unsafe episodes and rules, check new commands against them.
 
 Retrieval is vectorised: the stored embeddings form one unit-norm matrix, so the text
-similarity of a command to every episode is one matrix-vector product. The scene similarity
-is object-centred (:func:`~safetychip.memory.scene_similarity` with ``targets``: the objects
-the command and the episode's command act on, their hazards, the rest of the object and its
-neighbours, then the rest of the scene), so the same unsafe action in another room still
-resembles the episode. It is computed only for the episodes that could still exceed δ_ep
-(``alpha * text + 1 - alpha > delta_ep``) and for the nearest one by text, in order of text
-similarity until no further episode can beat the best so far, and once per distinct scene
-and target; so the result is exact. Each
-episode's score is weighted: 1 while live, :attr:`MemoryConfig.consolidated_weight` once a
-rule summarises it, 0 once archived (unless ``include_archived``, which weighs archived
-episodes like live ones).
+similarity of a command to every episode is one matrix-vector product, on one BLAS thread (it
+is memory-bound, and on a busy machine extra threads only wait for a time slice). The scene
+similarity is object-centred (:func:`~safetychip.memory.scene_similarity` with ``targets``:
+the objects the command and the episode's command act on, their hazards, the rest of the
+object and its neighbours, then the rest of the scene), so the same unsafe action in another
+room still resembles the episode. It is computed only for the nearest episode by text and
+the episodes that could still exceed δ_ep (``alpha * text + 1 - alpha > delta_ep``), once
+per group of episodes sharing a scene and a target, the groups in order of their best bound
+until none can beat the best so far; so the result is exact. Each episode's score is
+weighted: 1 while live, :attr:`MemoryConfig.consolidated_weight` once a rule summarises it,
+0 once archived (unless ``include_archived``, which weighs archived episodes like live ones).
 
 Lifecycle
 ---------
@@ -49,6 +49,7 @@ False
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -57,6 +58,7 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 import numpy as np
+from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
 
 from ..llm import Embedder
 from ._config import MemoryConfig
@@ -67,6 +69,13 @@ from ._scene import SceneGraph, scene_similarity
 from ._store import MemoryStore, open_store
 
 __all__ = ["EpisodicMemory"]
+
+
+@functools.cache
+def _blas() -> ThreadpoolController:
+    """The process's BLAS libraries, found once (about a millisecond)."""
+    return ThreadpoolController()
+
 
 _Item = TypeVar("_Item", Episode, Rule)
 
@@ -115,7 +124,7 @@ class EpisodicMemory:
         self._matrix: np.ndarray | None = None
         self._weights: dict[tuple[bool, float], np.ndarray] = {}
         self._rules = self.store.load_rules()
-        self._targets: dict[str, str | None] = {}  # episode id: its target's id
+        self._grouping: tuple[np.ndarray, list[tuple[SceneGraph, str | None]]] | None = None
         self._negatives = self.store.load_negatives()
 
     @property
@@ -153,6 +162,7 @@ class EpisodicMemory:
             self._episodes.append(stored)
             self._rows.append(vector)
             self._matrix = None
+            self._grouping = None
             self._weights.clear()
             self._archive_beyond_capacity()
         return stored
@@ -313,6 +323,7 @@ class EpisodicMemory:
         except BaseException:
             self._episodes, self._rows, self._rules, self._negatives = saved
             self._matrix = None
+            self._grouping = None
             self._weights.clear()
             raise
 
@@ -409,45 +420,62 @@ class EpisodicMemory:
     def _nearest(self, command: str, vector: np.ndarray, scene: SceneGraph | None,
                  weight: np.ndarray
                  ) -> tuple[Episode | None, float, float | None, float]:  # fmt: skip
-        """The episode of highest weighted episodic similarity, with its text, scene and
-        (weighted) episodic similarities; the scene similarity is centred on the objects the
-        command and the episode's command act on."""
+        """The episode of highest weighted episodic similarity among the nearest one by text
+        and those that could exceed δ_ep, with its text, scene and (weighted) episodic
+        similarities; the scene similarity is centred on the objects the command and the
+        episode's command act on, computed once per group of episodes sharing a scene and a
+        target, the groups in order of their best bound until none can beat the best."""
         if not weight.any():
             return None, 0.0, None, 0.0
-        text = self._vectors() @ vector
+        with _blas().limit(limits=1, user_api="blas"):  # memory-bound: threads only wait
+            text = self._vectors() @ vector
         alpha = self.config.alpha
         bound = weight * (text if scene is None else alpha * text + (1 - alpha))
-        candidates = np.flatnonzero(bound > self.config.delta_ep)
-        candidates = candidates[np.argsort(-text[candidates], kind="stable")]
-        best: tuple[float, int, float | None] = (-np.inf, 0, None)
-        known: dict[tuple[int, str | None], float] = {}  # by the episode's scene and target
+        nearest = int(np.argmax(np.where(weight > 0, text, -np.inf)))
+        candidates = np.union1d(np.flatnonzero(bound > self.config.delta_ep), [nearest])
+        if scene is None:
+            scores = weight[candidates] * text[candidates]
+            i = int(candidates[np.argmax(scores)])
+            return self._episodes[i], float(text[i]), None, float(scores.max())
         acted = acted_object(command, scene)
         target = None if acted is None else acted.id
-        nearest = int(np.argmax(np.where(weight > 0, text, -np.inf)))
-        for i in [nearest, *candidates.tolist()]:
-            if bound[i] <= best[0]:
+        of, groups = self._groups()
+        order = np.argsort(of[candidates], kind="stable")
+        ranked, group_of = candidates[order], of[candidates][order]
+        firsts, starts = np.unique(group_of, return_index=True)
+        ends = [*starts[1:].tolist(), len(ranked)]
+        tops = np.maximum.reduceat(bound[ranked], starts)
+        best: tuple[float, int, float | None] = (-np.inf, nearest, None)
+        for k in np.argsort(-tops, kind="stable").tolist():
+            if tops[k] <= best[0]:
                 break
-            episode_scene = self._episodes[i].scene
-            if scene is None or not episode_scene.objects:
-                similar, score = None, float(text[i])
-            else:
-                key = (id(episode_scene), self._target(self._episodes[i]))
-                if key not in known:
-                    known[key] = scene_similarity(scene, episode_scene, targets=(target, key[1]))
-                similar = known[key]
-                score = alpha * float(text[i]) + (1 - alpha) * similar
-            score *= float(weight[i])
-            if score > best[0]:
-                best = (score, i, similar)
+            members = ranked[starts[k] : ends[k]]
+            similar = None
+            if firsts[k] >= 0:
+                other, their = groups[firsts[k]]
+                similar = scene_similarity(scene, other, targets=(target, their))
+            near = text[members]
+            scores = weight[members] * (near if similar is None
+                                        else alpha * near + (1 - alpha) * similar)  # fmt: skip
+            j = int(np.argmax(scores))
+            if scores[j] > best[0]:
+                best = (float(scores[j]), int(members[j]), similar)
         score, i, similar = best
         return self._episodes[i], float(text[i]), similar, score
 
-    def _target(self, episode: Episode) -> str | None:
-        """The id of the object *episode*'s command acts on in its scene (computed once)."""
-        if episode.id not in self._targets:
-            acted = acted_object(episode.command, episode.scene)
-            self._targets[episode.id] = None if acted is None else acted.id
-        return self._targets[episode.id]
+    def _groups(self) -> tuple[np.ndarray, list[tuple[SceneGraph, str | None]]]:
+        """Each episode's group, -1 for an episode without a scene, and the groups: the
+        distinct pairs of a scene and the id of the object the command acts on there."""
+        if self._grouping is None:
+            index: dict[tuple[SceneGraph, str | None], int] = {}
+            of = np.full(len(self._episodes), -1, np.int64)
+            for i, episode in enumerate(self._episodes):
+                if episode.scene.objects:
+                    acted = acted_object(episode.command, episode.scene)
+                    key = (episode.scene, None if acted is None else acted.id)
+                    of[i] = index.setdefault(key, len(index))
+            self._grouping = (of, list(index))
+        return self._grouping
 
     def close(self) -> None:
         """Close the memory file."""
