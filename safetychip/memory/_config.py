@@ -17,7 +17,8 @@ class MemoryConfig:
 
     The episodic similarity of a command to an episode is
     ``alpha * text + (1 - alpha) * scene`` (cosine of the commands' embeddings, and
-    :func:`~safetychip.memory.scene_similarity`), times ``consolidated_weight`` for an
+    :func:`~safetychip.memory.scene_similarity` centred on the objects the two commands act
+    on), times ``consolidated_weight`` for an
     episode already summarised by a rule; a command is blocked when it exceeds ``delta_ep``,
     or when a rule of confidence θ ≥ ``theta_min`` matches it above ``delta_sem``.
 
