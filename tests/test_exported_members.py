@@ -15,7 +15,7 @@ EXPECTED = {
     "SafetyChipError", "Specification", "Status", "Verdict", "absence_after", "ap", "at_least",
     "at_most", "before", "counterexample", "equivalent", "evaluate", "exactly", "exactly_one",
     "immediate_response", "includes", "never", "not_before", "parse", "parse_prefix",
-    "response", "to_dfa",
+    "response", "to_dfa", "display_widget",
     # loaded on first use
     "Chip", "Env", "PropositionEnv", "Shield", "TraceRecord", "Translator", "VirtualHomeEnv",
     "load_tasks", "make_agent", "run_monitored", "run_unmonitored", "task_monitor",
@@ -110,7 +110,8 @@ SUBPACKAGES: dict[str, set[str]] = {
     },
     "labs": {
         "CONFUSIONS", "CORRECT", "INCORRECT", "INSTRUCTOR", "INVALID", "MAX_ANSWER_CHARS",
-        "MAX_ATOMS", "MAX_NODES", "NOT_ATTEMPTED", "SOLUTION", "Confusion", "Feedback", "Lab",
+        "MAX_ATOMS", "MAX_NODES", "NOT_ATTEMPTED", "SOLUTION", "TIME_LIMIT_S", "Confusion",
+        "Feedback", "Lab",
         "Summary", "automaton_paths", "check_answer", "check_explanation", "check_formula",
         "check_impossible", "check_verdict", "confusions", "student_version", "trace_words",
         "write_student_version"

@@ -19,11 +19,12 @@ anything else              :func:`check_answer` with a judge function
 
 Every checker returns a :class:`Feedback` and never raises on a student's answer: a
 placeholder ``...`` is *not attempted*; an empty, mistyped, unparsable (the parser's caret
-message), too large (:data:`MAX_NODES`, :data:`MAX_ATOMS`, :data:`MAX_ANSWER_CHARS`) or
-unknown-proposition answer gets feedback saying so. :class:`Lab` records a notebook's
-feedback and prints its :class:`Summary`. :func:`student_version` and
-:func:`write_student_version` write the student notebook from the instructor's (solution
-cells tagged ``solution``); ``safetychip labs student SRC DST`` does it from a shell.
+message), too large (:data:`MAX_NODES`, :data:`MAX_ATOMS`, :data:`MAX_ANSWER_CHARS`), too
+slow to check (:data:`TIME_LIMIT_S`) or unknown-proposition answer gets feedback saying so.
+:class:`Lab` records a notebook's feedback and prints its :class:`Summary`.
+:func:`student_version` and :func:`write_student_version` write the student notebook from the
+instructor's (solution cells tagged ``solution``); ``safetychip labs student SRC DST`` does it
+from a shell.
 
 Examples
 --------
@@ -42,6 +43,7 @@ from ._feedback import (
     MAX_ATOMS,
     MAX_NODES,
     NOT_ATTEMPTED,
+    TIME_LIMIT_S,
     Feedback,
     check_answer,
     trace_words,
@@ -54,8 +56,8 @@ from ._verdict import automaton_paths, check_verdict
 
 __all__ = [
     "CONFUSIONS", "CORRECT", "INCORRECT", "INSTRUCTOR", "INVALID", "MAX_ANSWER_CHARS",
-    "MAX_ATOMS", "MAX_NODES", "NOT_ATTEMPTED", "SOLUTION", "Confusion", "Feedback", "Lab",
-    "Summary", "automaton_paths", "check_answer", "check_explanation", "check_formula",
-    "check_impossible", "check_verdict", "confusions", "student_version", "trace_words",
-    "write_student_version",
+    "MAX_ATOMS", "MAX_NODES", "NOT_ATTEMPTED", "SOLUTION", "TIME_LIMIT_S", "Confusion",
+    "Feedback", "Lab", "Summary", "automaton_paths", "check_answer", "check_explanation",
+    "check_formula", "check_impossible", "check_verdict", "confusions", "student_version",
+    "trace_words", "write_student_version",
 ]  # fmt: skip

@@ -20,7 +20,11 @@ Formula('G!a')
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import wraps
 from itertools import pairwise
@@ -39,11 +43,14 @@ __all__ = [
     "MAX_ATOMS",
     "MAX_NODES",
     "NOT_ATTEMPTED",
+    "TIME_LIMIT_S",
     "Feedback",
+    "OutOfTime",
     "check_answer",
     "guarded",
     "not_attempted",
     "read_formula",
+    "time_limit",
     "trace_words",
 ]
 
@@ -56,6 +63,65 @@ _MARK = {CORRECT: "✓", INCORRECT: "✗", INVALID: "✗", NOT_ATTEMPTED: "…"}
 MAX_ANSWER_CHARS = 2_000
 MAX_NODES = 120
 MAX_ATOMS = 10
+#: Seconds a checker may spend on one answer (where a timer can interrupt it: the main
+#: thread, as in a notebook cell, on a system with ``SIGALRM``); beyond it, feedback says so.
+TIME_LIMIT_S = 10.0
+
+
+class OutOfTime(Exception):
+    """A :func:`time_limit` ran out."""
+
+
+class _Expired(BaseException):
+    """The timer of one :func:`time_limit` fired (not an ``Exception``: nothing in between
+    catches it by accident)."""
+
+    def __init__(self, token: object) -> None:
+        super().__init__("time limit")
+        self.token = token
+
+
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise :class:`OutOfTime` if the block runs longer than *seconds*.
+
+    Nests: an inner limit that would end after an enclosing one leaves the enclosing one in
+    charge. Where no timer can interrupt (not the main thread, no ``SIGALRM``), the block
+    runs unbounded and the checkers rely on their size bounds.
+
+    Examples
+    --------
+    >>> with time_limit(5):
+    ...     pass
+    """
+    if threading.current_thread() is not threading.main_thread() or not hasattr(
+        signal, "setitimer"
+    ):
+        yield
+        return
+    remaining = signal.getitimer(signal.ITIMER_REAL)[0]
+    if remaining and remaining <= seconds:  # an enclosing limit ends first
+        yield
+        return
+    token = object()
+
+    def expire(signum: int, frame: Any) -> None:
+        raise _Expired(token)
+
+    start = time.monotonic()
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    except _Expired as err:
+        if err.token is not token:
+            raise
+        raise OutOfTime(f"more than {seconds:g} s") from None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        if remaining:  # give the enclosing limit what is left of its time
+            signal.setitimer(signal.ITIMER_REAL, max(remaining - (time.monotonic() - start), 1e-3))
 
 
 @dataclass(frozen=True)
@@ -114,14 +180,23 @@ P = ParamSpec("P")
 
 
 def guarded(check: Callable[P, Feedback]) -> Callable[P, Feedback]:
-    """Make a checker total: any exception it did not turn into feedback becomes an
-    ``invalid`` feedback naming it (so a notebook cell never shows a traceback)."""
+    """Make a checker total and bounded: an error it did not turn into feedback, or a check
+    longer than :data:`TIME_LIMIT_S`, becomes an ``invalid`` feedback saying so (so a
+    notebook cell never shows a traceback, nor hangs)."""
 
     @wraps(check)
     def run(*args: P.args, **kwargs: P.kwargs) -> Feedback:
         exercise = str(kwargs.get("exercise", "") or "")
         try:
-            return check(*args, **kwargs)
+            with time_limit(TIME_LIMIT_S):
+                return check(*args, **kwargs)
+        except OutOfTime:
+            return Feedback(
+                exercise,
+                INVALID,
+                f"this answer is too complex to check in {TIME_LIMIT_S:g} s: every exercise "
+                "here has a short answer",
+            )
         except (SafetyChipError, ValueError, TypeError, RecursionError, MemoryError) as err:
             return Feedback(exercise, INVALID, f"this answer could not be checked: {err}")
 

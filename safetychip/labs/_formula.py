@@ -23,9 +23,18 @@ from typing import Any, NamedTuple
 
 from ..automata import counterexample, equivalent
 from ..ltl import XS, And, F, Formula, X, at_least, evaluate, parse
-from ._feedback import CORRECT, INCORRECT, Feedback, guarded, read_formula, trace_words
+from ._feedback import (
+    CORRECT,
+    INCORRECT,
+    Feedback,
+    OutOfTime,
+    guarded,
+    read_formula,
+    time_limit,
+    trace_words,
+)
 
-__all__ = ["CONFUSIONS", "Confusion", "check_formula", "confusions"]
+__all__ = ["CONFUSIONS", "CONFUSION_BUDGET_S", "Confusion", "check_formula", "confusions"]
 
 
 class Confusion(NamedTuple):
@@ -66,6 +75,9 @@ CONFUSIONS: dict[str, Confusion] = {
         "'p before q' is `!q W p`",
     ),
 }
+
+#: Seconds the search for a confusion may take within a check.
+CONFUSION_BUDGET_S = 3.0
 
 _SWAP = {"U": "W", "W": "U", "M": "R", "R": "M", "X": "X[!]", "X[!]": "X"}
 _KIND = {"U": "until_vs_weak_until", "M": "until_vs_weak_until", "X": "weak_vs_strong_next"}
@@ -144,13 +156,17 @@ def confusions(
     """
     inv = list(invariants)
     target = And(*inv, answer)
-    deadline = time.monotonic() + budget_s
     found: set[str] = set()
-    for kind, variant in _mutations(reference):
-        if time.monotonic() > deadline:
-            break
-        if kind not in found and equivalent(target, And(*inv, variant)):
-            found.add(kind)
+    try:
+        with time_limit(budget_s):
+            deadline = time.monotonic() + budget_s  # where no timer can interrupt
+            for kind, variant in _mutations(reference):
+                if time.monotonic() > deadline:
+                    break
+                if kind not in found and equivalent(target, And(*inv, variant)):
+                    found.add(kind)
+    except OutOfTime:
+        pass  # the confusions found so far
     return [k for k in CONFUSIONS if k in found]
 
 
@@ -206,7 +222,7 @@ def check_formula(
         side = "your formula allows this, the constraint forbids it"
     else:
         side = "the constraint allows this, your formula forbids it"
-    found = confusions(f, ref, invariants=inv)
+    found = confusions(f, ref, invariants=inv, budget_s=CONFUSION_BUDGET_S)
     message = f"{words}: {side}."
     if found:
         c = CONFUSIONS[found[0]]
