@@ -133,6 +133,18 @@ def test_two_prohibitions_in_one_sentence_give_one_part_each(offline):
     assert [str(p.formula) for p in t.parts] == ['G!"is_touched(knife)"', 'G!"is_grabbed(knife)"']
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Could you please never go into the kitchen?",
+        "Hey robot, I want you to avoid the kitchen, ok?",
+        "For safety reasons, do not enter the kitchen.",
+    ],
+)
+def test_chat_around_the_constraint_is_ignored(offline, sentence):
+    assert str(offline(sentence).formula) == 'G!"agent_at(kitchen)"'
+
+
 def test_never_come_back_allows_one_visit(offline):
     t = offline("Never come back to the living room.")
     assert t.pattern == "at_most"

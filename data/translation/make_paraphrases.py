@@ -47,8 +47,7 @@ GROUPS = [
             "Hands off the knife.",
             "The knife must never be picked up.",
             "Don't even think about grabbing the knife.",
-            "knife: do not touch it, do not pick it up",
-            "Picking up the knife is strictly off limits.",
+                "Picking up the knife is strictly off limits.",
         ],
     ),
     (
@@ -310,6 +309,11 @@ GROUPS = [
             "If you open the fridge, close it within two steps.",
             "Close the fridge within 2 steps of opening it.",
         ],
+    ),
+    (
+        "never",
+        And(build("never", touch("knife")), build("never", grab("knife"))),
+        ["knife: do not touch it, do not pick it up"],
     ),
 ]
 

@@ -454,6 +454,23 @@ _AFTER_PREPOSITION = re.compile(
 # "go there" reads "go to [a]".
 
 
+# Politeness and chat around the constraint itself ("could you please …", "…, ok?").
+_POLITE_START = re.compile(
+    r"^(?:please|robot|hey robot|hey there|hey|hi|(?:ok|okay|so|listen|look|alright|right)\s*,|"
+    r"one more thing|important|note|rule|safety rule|reminder|just so you know|"
+    r"could you(?: please)?|can you(?: please)?|would you(?: please)?|will you(?: please)?|"
+    r"would you mind|i want you to|i would like you to|i'd like you to|i need you to|"
+    r"i would like it if you|you should know that|it is important that you|"
+    r"it is important that|it is essential that you|keep in mind that you|keep in mind:|"
+    r"remember that you|for safety reasons|for safety|to be safe|to stay safe|"
+    r"as a rule|in general|generally)\s*[,:]?\s+"
+)
+_POLITE_END = re.compile(
+    r"\s*,?\s+(?:please|thanks|thank you|ok|okay|alright|got it|understood|if you can|"
+    r"if possible|for me|for now|thx|ty)$"
+)
+
+
 def normalize(text: str) -> str:
     """Lower case, contractions expanded, punctuation at the end dropped, spaces collapsed,
     and pronouns replaced by the nearest placeholder before them.
@@ -484,8 +501,12 @@ def readings(text: str, limit: int = 6) -> list[str]:
     t = re.sub(r"\s+", " ", t)
     t = re.sub(r"\s*([,;:])\s*", r"\1 ", t)
     t = t.strip().rstrip(".!?;: ").strip()
-    t = re.sub(r"^(?:please|robot|hey robot|hey)\s*,?\s+", "", t)
-    t = re.sub(r",?\s+please$", "", t)
+    while True:
+        before = t
+        t = _POLITE_START.sub("", t)
+        t = _POLITE_END.sub("", t).rstrip(".!?;: ").strip()
+        if t == before:
+            break
 
     def choices(m: re.Match[str]) -> list[str]:
         found = [(x.group(1), x.start()) for x in re.finditer(r"\[([a-z])\]", t[: m.start()])]
