@@ -10,6 +10,7 @@ Examples
 (True, ('c1',))
 """
 
+from ._display import display_widget
 from .automata import DFA, Product, counterexample, equivalent, includes, to_dfa
 from .errors import SafetyChipError
 from .ltl import (
@@ -57,7 +58,7 @@ __all__ = [
     "SafetyChipError", "Specification", "Status", "Verdict", "absence_after", "ap",
     "at_least", "at_most", "before", "counterexample", "equivalent", "evaluate", "exactly",
     "exactly_one", "immediate_response", "includes", "never", "not_before", "parse",
-    "parse_prefix", "response", "to_dfa",
+    "parse_prefix", "response", "to_dfa", "display_widget",
     # loaded on first use
     "Chip", "Env", "PropositionEnv", "Shield", "TraceRecord", "Translator", "VirtualHomeEnv",
     "load_tasks", "make_agent", "run_monitored", "run_unmonitored", "task_monitor",

@@ -89,16 +89,26 @@ def figure_png(fig: Any, dpi: int = 100) -> bytes:
     return buf.getvalue()
 
 
-def display_widget(widget: Any, *, png: bytes | None = None, html: str | None = None,
-                   dpi: int = 100) -> None:  # fmt: skip
+def display_widget(widget: Any, *, figure: Any = None, png: bytes | None = None,
+                   html: str | None = None, dpi: int = 100) -> None:  # fmt: skip
     """Display *widget* with a static picture for where widgets are not shown.
 
-    The display bundle holds the live widget view and, beside it, *html* and/or the PNG
-    *png* (drawn at *dpi*): JupyterLab shows the live view when the notebook is trusted and
-    its kernel knows the widget, else the picture (a fresh clone, a notebook viewer).
+    The display bundle holds the live widget view and, beside it, a picture: a matplotlib
+    *figure* or *png* bytes (drawn at *dpi*), and/or *html*. JupyterLab shows the live view
+    when the notebook is trusted and its kernel knows the widget, else the picture: a fresh
+    clone shows the widget's first output instead of ``VBox(children=…)``.
+
+    Examples
+    --------
+    In a notebook, a slider with the figure it first draws::
+
+        controls = ipywidgets.interactive(redraw, rigidity=slider)
+        sc.display_widget(controls, figure=plot_smalltalk(study))
     """
     from IPython.display import display
 
+    if figure is not None:
+        png = figure_png(figure, dpi=dpi)
     data, meta = widget._repr_mimebundle_(), {}
     if isinstance(data, tuple):
         data, meta = data
