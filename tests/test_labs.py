@@ -351,7 +351,8 @@ def _instructor() -> nbformat.NotebookNode:
         v4.new_code_cell("# Hint: W\nimport math\nanswer_1 = 'a W b'\nanswer_2: int = 3",
                          metadata={"tags": ["solution"]}),
         v4.new_code_cell("lab.formula('1', answer_1, 'a W b')", execution_count=4,
-                         outputs=[v4.new_output("stream", text="1 ✓ correct")]),
+                         outputs=[v4.new_output("stream", text="1 ✓ correct")],
+                         metadata={"execution": {"iopub.status.busy": "2026-11-23T21:31"}}),
         v4.new_markdown_cell("The answer is W.", metadata={"tags": ["solution"]}),
         v4.new_code_cell("print('demo')", metadata={"tags": ["instructor"]}),
     ])  # fmt: skip
@@ -367,6 +368,7 @@ def test_the_student_version_replaces_solutions_and_keeps_checks():
     ]
     assert student.cells[1].metadata["tags"] == ["answer"]
     assert student.cells[2].outputs == [] and student.cells[2].execution_count is None
+    assert student.cells[2].metadata == {}
 
 
 def test_a_solution_cell_without_an_assignment_is_refused():

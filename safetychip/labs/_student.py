@@ -5,7 +5,7 @@ A lab notebook is written once, with its solutions. Cells tagged ``solution`` (c
 comments and every top-level assignment with its value replaced by ``...`` (the placeholder
 the checkers report as *not attempted*); a ``solution`` markdown cell and any cell tagged
 ``instructor`` are dropped. Every other cell (the exercise, its check) is kept as it is.
-Outputs and execution counts are cleared.
+Outputs, execution counts and execution timings are cleared.
 
 Examples
 --------
@@ -88,6 +88,7 @@ def student_version(notebook: NotebookNode) -> NotebookNode:
                 cell.metadata["tags"] = [t for t in tags if t != SOLUTION] + ["answer"]
             cell.outputs = []
             cell.execution_count = None
+            cell.metadata.pop("execution", None)  # the instructor run's timings
         cells.append(cell)
     out.cells = cells
     return out
