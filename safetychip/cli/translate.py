@@ -212,6 +212,10 @@ def _human(answer: dict) -> str:
         if g["method"] != "exact"
     ]
     rows += [("part", f"{p['formula']}   {p['sentence']}") for p in answer["parts"]]
+    rows += [
+        ("respelled", f"{c['written']!r} read as {c['read']!r}")
+        for c in answer.get("corrections", ())
+    ]
     return "".join(f"{k:<13} {v}\n" for k, v in rows)
 
 

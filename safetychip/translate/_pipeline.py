@@ -52,6 +52,7 @@ from ._llm import LLMTranslator
 from ._missions import family
 from ._recognize import Expression, LLMRecognizer, recognize
 from ._retrieve import RetrievalTranslator
+from ._spelling import respell
 from ._vocabulary import Vocabulary, load_vocabulary
 
 __all__ = ["MAX_SENTENCE", "Translation", "Translator"]
@@ -91,6 +92,10 @@ class Translation:
         one checked constraint per thing, whose conjunction is :attr:`constraint`; accept
         these one by one (``for c in t.parts: spec.accept(c)``) so that the monitor names
         the very thing a violation is about. Empty for a sentence about one thing.
+    corrections : tuple of (str, str)
+        Misspelt words read as another word before translation ("kitchn" as *kitchen*), by
+        string similarity (:func:`~safetychip.translate._spelling.respell`); shown in the
+        read-back. The spans of :attr:`expressions` refer to the sentence so corrected.
     """
 
     sentence: str
@@ -104,6 +109,7 @@ class Translation:
     stand_in: bool = False
     vocabulary: Vocabulary | None = field(default=None, repr=False, compare=False)
     parts: tuple[Constraint, ...] = ()
+    corrections: tuple[tuple[str, str], ...] = ()
 
     @property
     def formula(self) -> Formula:
@@ -130,6 +136,7 @@ class Translation:
             },
             "formula": str(self.formula),
             "parts": [{"sentence": c.sentence, "formula": str(c.formula)} for c in self.parts],
+            "corrections": [{"written": a, "read": b} for a, b in self.corrections],
             "pattern": self.pattern,
             "family": self.family,
         }
@@ -330,7 +337,8 @@ class Translator:
             See :mod:`safetychip.errors`; also any ``LLMError`` of the model.
         """
         text = self.check_sentence(sentence)
-        expressions, groundings, lifted = self._lift(text)
+        respelt, corrections = respell(text, self.vocabulary)
+        expressions, groundings, lifted = self._lift(respelt)
         if not lifted.placeholders:
             words = sorted(set(re.findall(r"[a-z]{3,}", text.lower())))
             hints = [f"{', '.join(close_names(w, self.vocabulary.names))} for {w!r}"
@@ -382,6 +390,7 @@ class Translator:
             stand_in,
             self.vocabulary,
             parts,
+            corrections,
         )
 
     @property
@@ -442,7 +451,7 @@ class Translator:
         >>> lifted.text, dict(lifted.placeholders)
         ('Will you go to [a]?', {'a': 'kitchen'})
         """
-        return self._lift(self.check_sentence(sentence))[2]
+        return self._lift(respell(self.check_sentence(sentence), self.vocabulary)[0])[2]
 
     def ground(self, formula: Formula, placeholders: Mapping[str, str]) -> Formula:
         """*formula* over placeholders, grounded by *placeholders* (letter -> name) and

