@@ -1,4 +1,6 @@
-r"""Atomic file writing: a file is either written whole or left as it was.
+r"""Atomic file writing, and JSON reading that hostile input cannot hurt.
+
+**Writing**: a file is either written whole or left as it was.
 
 Everything the library writes (rollout and episode records, CSV files, tables, figures) goes
 to a hidden temporary file in the target's folder first, then replaces the target with
@@ -6,6 +8,11 @@ to a hidden temporary file in the target's folder first, then replaces the targe
 temporary file and leaves the target as it was: never a partial file, never a stray one.
 (A process killed outright, by ``SIGKILL`` or a power cut, can still leave the temporary
 file, but never a partial target.)
+
+**Reading**: :func:`read_json` is the one JSON reader of the library's input files
+(constraint, trace and record files, batch lines). Nesting deeper than
+:data:`MAX_JSON_DEPTH` is refused with the file and the line before any parsing (so never a
+``RecursionError``), and invalid JSON names the line and column.
 
 Examples
 --------
@@ -20,13 +27,21 @@ note.txt 'hello\n' ['note.txt']
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import re
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-__all__ = ["atomic_path", "atomic_write_text", "atomic_savefig"]
+__all__ = ["MAX_JSON_DEPTH", "atomic_path", "atomic_write_text", "atomic_savefig", "read_json"]
+
+#: The deepest nesting of arrays and objects :func:`read_json` accepts (the library's files
+#: nest five or six levels).
+MAX_JSON_DEPTH = 64
+
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[{]|[\]}]')
 
 
 @contextlib.contextmanager
@@ -84,3 +99,48 @@ def atomic_savefig(fig: Any, path: str | os.PathLike[str], **kwargs: Any) -> Pat
     with atomic_path(target) as tmp:
         fig.savefig(tmp, format=fmt, **kwargs)
     return target
+
+
+def read_json(text: str, where: str = "", error: Callable[[str], Exception] = ValueError) -> Any:
+    """Parse the JSON *text* of the input *where* names (a file; empty for a batch line, whose
+    caller names it).
+
+    Raises
+    ------
+    Exception
+        ``error(message)``, the message starting with *where*: nesting deeper than
+        :data:`MAX_JSON_DEPTH` (with the line where it goes deeper), or text that is not JSON
+        (with the line and column).
+
+    Examples
+    --------
+    >>> read_json('{"a": [1, 2]}', "a.json")
+    {'a': [1, 2]}
+    >>> read_json("[" * 100 + "]" * 100, "deep.json")
+    Traceback (most recent call last):
+    ...
+    ValueError: deep.json: not usable JSON: nested too deeply (more than 64 levels, at line 1)
+    >>> read_json('{"a": ]', "bad.json")
+    Traceback (most recent call last):
+    ...
+    ValueError: bad.json: not valid JSON: Expecting value at line 1 column 7
+    """
+    head = f"{where}: " if where else ""
+    if text.count("[") + text.count("{") > MAX_JSON_DEPTH:  # else it cannot nest too deeply
+        depth = 0
+        for token in _JSON_TOKEN.finditer(text):
+            mark = token.group()[0]
+            if mark in "[{":
+                depth += 1
+                if depth > MAX_JSON_DEPTH:
+                    line = text.count("\n", 0, token.start()) + 1
+                    raise error(f"{head}not usable JSON: nested too deeply (more than "
+                                f"{MAX_JSON_DEPTH} levels, at line {line})")  # fmt: skip
+            elif mark in "]}":
+                depth -= 1
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise error(
+            f"{head}not valid JSON: {err.msg} at line {err.lineno} column {err.colno}"
+        ) from None

@@ -14,11 +14,16 @@ from __future__ import annotations
 from functools import cache
 from typing import cast
 
+from ..errors import FormulaError
 from ..ltl import Formula, Not
 from ._dfa import DFA
 from ._guards import MANAGER, Guard, atom_var, guard_order
 
-__all__ = ["to_dfa", "nnf"]
+__all__ = ["MAX_ATOMS", "to_dfa", "nnf"]
+
+#: Propositions one automaton may read: its alphabet has ``2**n`` letters, and splitting or
+#: printing a guard takes a step (a stack frame, when printing) per proposition.
+MAX_ATOMS = 256
 
 _DUAL = {"&": "|", "|": "&", "X": "X[!]", "X[!]": "X", "F": "G", "G": "F",
          "U": "R", "R": "U", "W": "M", "M": "W"}  # fmt: skip
@@ -150,44 +155,56 @@ def _accepts(state: Guard) -> bool:
 
 
 def _successors(state: Guard) -> dict[Guard, Guard]:
-    """Map each successor state to its guard, by splitting on the atom variables."""
+    """Map each successor state to its guard, by splitting on the atom variables (Shannon
+    expansion on the first atom in name order, with an explicit stack: no recursion)."""
     subst = {v: _prog(_MEANING[v][0]) for v in MANAGER.support(state)}
     after = MANAGER.let(subst, state) if subst else state
     memo: dict[Guard, dict[Guard, Guard]] = {}
-
-    def split(g: Guard) -> dict[Guard, Guard]:
-        found = memo.get(g)
-        if found is not None:
-            return found
-        atoms = sorted(v for v in MANAGER.support(g) if v[0] == "p")
-        if not atoms:
-            out = {g: MANAGER.true}
-        else:
+    halves: dict[Guard, tuple[Guard, Guard, Guard]] = {}  # g -> (atom, g if true, g if false)
+    stack = [after]
+    while stack:
+        g = stack[-1]
+        if g in memo:
+            stack.pop()
+            continue
+        split = halves.get(g)
+        if split is None:
+            atoms = sorted(v for v in MANAGER.support(g) if v[0] == "p")
+            if not atoms:
+                memo[g] = {g: MANAGER.true}
+                stack.pop()
+                continue
             v = atoms[0]
-            x = MANAGER.var(v)
-            out = {}
-            for value, lit in ((True, x), (False, ~x)):
-                for target, guard in split(MANAGER.let({v: value}, g)).items():
-                    out[target] = out.get(target, MANAGER.false) | (lit & guard)
+            split = halves[g] = (MANAGER.var(v), MANAGER.let({v: True}, g),
+                                 MANAGER.let({v: False}, g))  # fmt: skip
+        x, high, low = split
+        todo = [h for h in (high, low) if h not in memo]
+        if todo:
+            stack.extend(todo)
+            continue
+        out: dict[Guard, Guard] = {}
+        for lit, half in ((x, high), (~x, low)):
+            for target, guard in memo[half].items():
+                out[target] = out.get(target, MANAGER.false) | (lit & guard)
         memo[g] = out
-        return out
-
-    result = split(after)
-    # Break the cycle split -> memo -> BDDs (split refers to itself): left to Python's cyclic
-    # garbage collector, these BDDs would be freed at an arbitrary allocation, possibly inside
-    # dd between a CUDD call and the reference it takes on the (still unreferenced) result,
-    # which corrupts CUDD's reference counts (Cudd_DebugCheck errors, then an abort in
-    # cuddGarbageCollect). Freed here, by reference counting, they are released at a safe point.
-    memo.clear()
-    return result
+        stack.pop()
+    return memo[after]
 
 
 def to_dfa(formula: Formula, *, backend: str = "native") -> DFA:
     """The minimal complete DFA accepting the non-empty finite traces that satisfy *formula*.
 
     Its alphabet is every valuation of ``formula.atoms()``; the rejecting sink, where there is
-    one, is a state like any other. ``backend="spot"`` builds it with Spot instead (needs
-    Spot's Python bindings); both give the same minimal DFA.
+    one, is a state like any other. A conjunction is built as the product of its conjuncts'
+    minimal DFAs (a state with a dead component is the one rejecting sink), then minimised.
+    ``backend="spot"`` builds it with Spot instead (needs Spot's Python bindings); both give
+    the same minimal DFA.
+
+    Raises
+    ------
+    FormulaError
+        If the formula has more than :data:`MAX_ATOMS` propositions (the message gives the
+        number); :func:`~safetychip.ltl.evaluate` decides a trace without an automaton.
 
     Examples
     --------
@@ -196,6 +213,12 @@ def to_dfa(formula: Formula, *, backend: str = "native") -> DFA:
     >>> dfa.num_states, dfa.accepts([[], ["a", "b"], ["a"]]), dfa.accepts([["a"]])
     (4, True, False)
     """
+    n = len(formula.atoms())
+    if n > MAX_ATOMS:
+        raise FormulaError(
+            f"the formula has {n:,} propositions; an automaton reads at most {MAX_ATOMS} "
+            "(evaluate(formula, trace) decides a trace without one)"
+        )
     _OBLIGATION.clear()
     _MEANING.clear()
     _PROGRESSION.clear()
@@ -205,12 +228,58 @@ def to_dfa(formula: Formula, *, backend: str = "native") -> DFA:
 
             return spot_dfa(formula)
         raise ValueError(f"unknown backend {backend!r}; choose 'native' or 'spot'")
+    if formula.op == "&" and len(formula.children) > 1:
+        return _conjunction(formula)
     # The construction's BDDs stay small in declaration order; sifting them would only cost.
     MANAGER.configure(reordering=False)
     try:
         return _construct(formula)
     finally:
         MANAGER.configure(reordering=True)
+
+
+def _conjunction(formula: Formula) -> DFA:
+    """The minimal DFA of a conjunction: the reachable product of the conjuncts' minimal
+    DFAs, every state with a dead component merged into one sink, minimised."""
+    parts = [to_dfa(k) for k in formula.children]
+    dead = [d.dead_states() for d in parts]
+    sink: tuple[int, ...] = ()  # the product's rejecting sink
+    start = tuple(d.initial for d in parts)
+    index = {start: 0}
+    states = [start]
+    edges: list[list[tuple[int, Guard]]] = []
+    i = 0
+    while i < len(states):
+        here = states[i]
+        out: dict[tuple[int, ...], Guard] = {}
+        if here == sink:
+            out[sink] = MANAGER.true
+        stack: list[tuple[int, Guard, tuple[int, ...]]] = []
+        if here != sink:
+            stack.append((0, MANAGER.true, ()))
+        while stack:  # the successors, one component at a time
+            k, guard, acc = stack.pop()
+            if k == len(parts):
+                out[acc] = out.get(acc, MANAGER.false) | guard
+                continue
+            for t, g in parts[k].edges[here[k]]:
+                h = guard & g
+                if h == MANAGER.false:
+                    continue
+                if t in dead[k]:
+                    out[sink] = out.get(sink, MANAGER.false) | h
+                else:
+                    stack.append((k + 1, h, (*acc, t)))
+        row = []
+        for target, guard in out.items():
+            if target not in index:
+                index[target] = len(states)
+                states.append(target)
+            row.append((index[target], guard))
+        edges.append(row)
+        i += 1
+    accepting = [s != sink and all(d.accepting[q] for d, q in zip(parts, s)) for s in states]
+    return minimize(formula, accepting, edges)
 
 
 def _construct(formula: Formula) -> DFA:

@@ -14,11 +14,11 @@ Examples
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from functools import lru_cache
 from typing import Any, TextIO
 
+from .._io import read_json
 from ..automata import DFA
 from ..errors import SafetyChipError
 from ..ltl import Formula, evaluate
@@ -112,17 +112,8 @@ def _run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _json_error(err: json.JSONDecodeError) -> str:
-    return f"not valid JSON: {err.msg} at line {err.lineno} column {err.colno}"
-
-
 def _check_line(line: str, syntax: str, engine: str) -> tuple[str, bool]:
-    try:
-        record = json.loads(line)
-    except json.JSONDecodeError as err:
-        raise InputError(_json_error(err)) from None
-    except RecursionError:
-        raise InputError("not usable JSON: nested too deeply") from None
+    record = read_json(line, "", InputError)
     if not isinstance(record, dict):
         raise InputError(f'expected an object {{"formula": …, "trace": […]}}, got '
                          f"{json_type(record)}")  # fmt: skip

@@ -40,7 +40,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, TextIO
 
-from .._io import atomic_write_text
+from .._io import atomic_write_text, read_json
+from .._names import did_you_mean
 from ..errors import SafetyChipError, SpecificationError, TraceError
 from ..ltl import Formula, canonical_atom, parse, parse_prefix
 from ._constraint import Constraint, as_constraints
@@ -318,7 +319,8 @@ def trace_from_json(
     TraceError
         Naming *name* and the position: an empty trace, a state that is neither a list of
         atom names nor an object of booleans, an object state that gives no value to one of
-        *atoms*.
+        *atoms*, a name that is not one of *atoms* but close to one the trace never names (a
+        misspelling; the message suggests the name meant).
 
     Examples
     --------
@@ -329,6 +331,11 @@ def trace_from_json(
     ...
     safetychip.errors.TraceError: t.json: position 0 gives no value for b (an object state must
     give every proposition; a list state names the true ones)
+    >>> trace_from_json([[], ["is_grabbed(phnoe)"]], ["is_grabbed(phone)"], name="t.json")
+    Traceback (most recent call last):
+    ...
+    safetychip.errors.TraceError: t.json: position 1 names is_grabbed(phnoe), which is not a
+    proposition of the specification; did you mean is_grabbed(phone)?
     """
     if not isinstance(data, list):
         raise TraceError(
@@ -350,7 +357,32 @@ def trace_from_json(
                 f"{name}: position {i} gives no value for {missing} (an object state must "
                 "give every proposition; a list state names the true ones)"
             )
+    _misspelt(states, wanted, name)
     return [true for true, _ in states]
+
+
+def _misspelt(
+    states: list[tuple[frozenset[str], frozenset[str] | None]], wanted: frozenset[str], name: str
+) -> None:
+    """Refuse a trace naming a proposition that is not one of *wanted* but is close to one the
+    trace never names: a misspelling, which would silently leave the meant one false.
+
+    Names far from every proposition asked about are propositions of a larger alphabet that
+    the formula does not mention (finite-trace LTL allows them).
+    """
+    named = [known if known is not None else true for true, known in states]
+    every = frozenset().union(*named)
+    unnamed = wanted - every
+    if not unnamed:
+        return
+    for i, atoms in enumerate(named):
+        for atom in sorted(atoms - wanted):
+            hint = did_you_mean(atom, unnamed)
+            if hint:
+                raise TraceError(
+                    f"{name}: position {i} names {atom}, which is not a proposition of the "
+                    f"specification{hint}"
+                )
 
 
 def _state(state: Any) -> tuple[frozenset[str], frozenset[str] | None]:
@@ -443,14 +475,7 @@ def _load(source: Source, name: str | None, error: type[SafetyChipError]) -> tup
             f"expected a path or a text file open for reading, got {type(source).__name__}; "
             "for JSON data already parsed, use constraints_from_json or trace_from_json"
         )
-    try:
-        return json.loads(text), where
-    except json.JSONDecodeError as err:
-        raise error(
-            f"{where}: not valid JSON: {err.msg} at line {err.lineno} column {err.colno}"
-        ) from None
-    except RecursionError:
-        raise error(f"{where}: not usable JSON: nested too deeply") from None
+    return read_json(text, where, error), where
 
 
 def _read_text(path: str, where: str, error: type[SafetyChipError]) -> str:

@@ -26,12 +26,12 @@ boolean: give True or False
 
 from __future__ import annotations
 
-import difflib
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import itemgetter
 from typing import Any
 
+from .._names import close_names, did_you_mean
 from ..errors import TraceError
 
 __all__ = ["proposition_state", "proposition_states"]
@@ -196,14 +196,14 @@ class _StateReader:
         missing = [a for a in self.names if a not in state]
         text = f"{where} has no value for {', '.join(missing)}"
         strays = [k for k in state if isinstance(k, str) and k not in self.known]
-        close = [k for k in strays if difflib.get_close_matches(k, missing, 1)]
+        close = [k for k in strays if close_names(k, missing, 1)]
         return text + (f" (it names {', '.join(close)}: a misspelling?)" if close else "")
 
     def _unknown(self, unknown: Iterable[Any], where: str) -> str:
         name = sorted(map(str, unknown))[0]
-        close = difflib.get_close_matches(name, self.names, 3)
-        if close:
-            fix = f"did you mean {' or '.join(close)}?"
+        hint = did_you_mean(name, self.names)
+        if hint:
+            fix = hint.removeprefix("; ")
         elif self.names:
             listed = ", ".join(self.names[:8]) + (", …" if len(self.names) > 8 else "")
             fix = f"the specification's propositions are {listed}"

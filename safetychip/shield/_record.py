@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .._io import atomic_write_text
+from .._io import atomic_write_text, read_json
 from ..errors import DataFileError, SafetyChipError, TraceError
 from ..monitor import Constraint, Status, Verdict, as_constraints, proposition_state
 from ._judgement import DONE, Judgement
@@ -354,12 +354,9 @@ class TraceRecord:
             text = Path(path).read_text(encoding="utf-8")
         except (FileNotFoundError, IsADirectoryError):
             raise DataFileError(str(path), "no such file") from None
+        data = read_json(text, error=lambda message: DataFileError(str(path), message))
         try:
-            return cls.from_dict(json.loads(text))
-        except json.JSONDecodeError as exc:
-            raise DataFileError(str(path), f"not valid JSON: {exc}") from None
-        except RecursionError:
-            raise DataFileError(str(path), "nested too deeply to be a trace record") from None
+            return cls.from_dict(data)
         except TraceError as exc:
             raise DataFileError(str(path), str(exc)) from None
 
