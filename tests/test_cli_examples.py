@@ -43,7 +43,8 @@ def test_every_command_has_a_sample_in_the_examples_readme():
 
 
 def test_check_one_trace_and_a_batch():
-    [answer] = safetychip("check", 'G !"is_grabbed(phone)"', "--trace", "data/examples/trace.json")
+    [answer] = safetychip("check", '!"is_grabbed(book)" W "agent_at(statue)"', "--trace",
+                          "data/examples/trace.json")  # fmt: skip
     assert answer["holds"] is True
     answers = safetychip("check", "--input", "data/examples/formulas.jsonl")
     assert [a["holds"] for a in answers] == [True, False, True]
