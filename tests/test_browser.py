@@ -37,13 +37,13 @@ NOTEBOOK_LIMIT, STEP_LIMIT = 240.0, 60.0
 
 if not (CHROMIUM and DRIVER):
     message = (
-        "SKIPPED THE BROWSER TEST: Debian's chromium and chromium-driver are not installed "
+        "the browser test needs Debian's chromium and chromium-driver "
         "(apt-get install chromium chromium-driver; .ci/run installs them)"
     )
     if os.environ.get("CI"):
-        raise RuntimeError(message + " — CI must run it")
-    warnings.warn(message, stacklevel=1)
-    print(f"\n*** {message} ***", file=sys.stderr)
+        raise RuntimeError(message + ": CI must run it")
+    warnings.warn("SKIPPED THE BROWSER TEST: " + message, stacklevel=1)
+    print(f"\n*** SKIPPED THE BROWSER TEST: {message} ***", file=sys.stderr)
     pytest.skip(message, allow_module_level=True)
 
 webdriver = pytest.importorskip("selenium.webdriver")
