@@ -405,3 +405,21 @@ def test_write_student_version_leaves_the_target_alone_on_a_bad_source(tmp_path)
     with pytest.raises(ValueError, match="not a Jupyter notebook"):
         write_student_version(bad, dst)
     assert dst.read_text() == "kept"
+
+
+def test_a_broken_exercise_is_reported_not_graded():
+    impossible_task = [f"F {K}", f"G !{K}"]
+    fb = check_impossible(f"G !{B}", impossible_task)
+    assert fb.status == "invalid" and "impossible already" in fb.message
+    refused = [("walk to kitchen", {"agent_at(kitchen)"})]
+    fb = check_impossible(f"F {H}", TASK, plan=refused, initial={"agent_at(bedroom)"},
+                          invariants=[ONE_ROOM], atoms=ROOMS)  # fmt: skip
+    assert fb.status == "invalid" and "refuse this plan already" in fb.message
+
+
+def test_a_plan_may_name_propositions_the_task_does_not_judge():
+    plan = [("walk to bathroom", {"agent_at(bathroom)", "is_open(fridge)"}),
+            ("walk to kitchen", [{"agent_at(kitchen)"}])]  # fmt: skip
+    fb = check_impossible(f"F {H}", TASK, plan=plan, initial={"agent_at(bedroom)"},
+                          invariants=[ONE_ROOM])  # fmt: skip
+    assert fb.correct and "DONE" in fb.message

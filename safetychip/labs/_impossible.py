@@ -15,13 +15,13 @@ included.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..automata import to_dfa
 from ..ltl import And, Formula, parse
 from ..monitor import Constraint, Monitor, Status, as_constraints
-from ._feedback import CORRECT, INCORRECT, Feedback, guarded, read_formula, trace_words
+from ._feedback import CORRECT, INCORRECT, INVALID, Feedback, guarded, read_formula, trace_words
 
 __all__ = ["check_impossible"]
 
@@ -73,6 +73,13 @@ def check_impossible(
             for s in states if isinstance(states, list) else [states]:
                 known.update(s)
         atoms = known
+    if Monitor(task, inv).reset().status is Status.ABORT:
+        return Feedback(exercise, INVALID, "the task is impossible already, before any added "
+                        "constraint: the exercise is broken (tell your instructor)")  # fmt: skip
+    if plan is not None and not _passes(Monitor(task, inv), plan, initial):
+        return Feedback(exercise, INVALID, "the task's constraints refuse this plan already, "
+                        "before any added constraint: the exercise is broken (tell your "
+                        "instructor)")  # fmt: skip
     f = read_formula(answer, atoms=atoms, exercise=exercise, what="your constraint")
     if isinstance(f, Feedback):
         return f
@@ -105,10 +112,31 @@ def check_impossible(
     return _block(monitor, plan, initial, exercise)
 
 
+def _only(states: Any, atoms: Sequence[str]) -> Any:
+    """*states* (one state or a list of them) over *atoms* only: a plan's states may name
+    propositions that a monitor does not judge."""
+    if states is None:
+        return None
+    if isinstance(states, list):
+        return [_only(s, atoms) for s in states]
+    if isinstance(states, Mapping):
+        return {a: v for a, v in states.items() if a in atoms}
+    return {a for a in states if a in atoms}
+
+
+def _passes(monitor: Monitor, plan: Sequence[tuple[str, Any]], initial: Any) -> bool:
+    if not monitor.reset(_only(initial, monitor.atoms)).safe:
+        return False
+    for _, states in plan:
+        if not monitor.commit(_only(states, monitor.atoms)).safe:
+            return False
+    return monitor.finish().safe
+
+
 def _block(
     monitor: Monitor, plan: Sequence[tuple[str, Any]], initial: Any, exercise: str
 ) -> Feedback:
-    start = monitor.reset(initial)
+    start = monitor.reset(_only(initial, monitor.atoms))
     if start.status is Status.ABORT:
         return Feedback(
             exercise,
@@ -121,7 +149,8 @@ def _block(
         return Feedback(exercise, INCORRECT, f"too strong: the start is already refused "
                         f"({start.reason}); block an action of the plan instead")  # fmt: skip
     done: list[str] = []
-    for i, (action, states) in enumerate(plan, 1):
+    for i, (action, full) in enumerate(plan, 1):
+        states = _only(full, monitor.atoms)
         verdict = monitor.check(states)
         if not verdict.safe:
             return Feedback(
