@@ -39,8 +39,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "planner_messages", "read_action", "read_rule", "repair_hint", "run_program", "task_propositions"
     },
     "automata": {
-        "DFA", "DeadlineExceeded", "Guard", "MANAGER", "Product", "SVG", "SearchBudgetExceeded",
-        "atom_var", "counterexample", "equivalent", "guard_of", "guard_str", "holds", "includes",
+        "DFA", "DeadlineExceeded", "Guard", "MANAGER", "MAX_ATOMS", "Product", "SVG",
+        "SearchBudgetExceeded", "atom_var", "counterexample", "equivalent", "guard_of", "guard_str", "holds", "includes",
         "is_propositional", "nnf", "spot_available", "spot_dfa", "to_dfa", "to_dot",
         "to_svg"
     },

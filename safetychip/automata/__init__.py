@@ -10,7 +10,7 @@ Examples
 True
 """
 
-from ._build import nnf, to_dfa
+from ._build import MAX_ATOMS, nnf, to_dfa
 from ._compare import counterexample, equivalent, includes
 from ._dfa import DFA
 from ._draw import SVG, to_dot, to_svg
@@ -19,7 +19,8 @@ from ._product import DeadlineExceeded, Product, SearchBudgetExceeded
 from ._spot import spot_available, spot_dfa
 
 __all__ = [
-    "DFA", "DeadlineExceeded", "MANAGER", "SVG", "Guard", "Product", "SearchBudgetExceeded",
-    "atom_var", "counterexample", "equivalent", "guard_of", "guard_str", "holds", "includes",
-    "is_propositional", "nnf", "spot_available", "spot_dfa", "to_dfa", "to_dot", "to_svg",
+    "DFA", "DeadlineExceeded", "MANAGER", "MAX_ATOMS", "SVG", "Guard", "Product",
+    "SearchBudgetExceeded", "atom_var", "counterexample", "equivalent", "guard_of", "guard_str",
+    "holds", "includes", "is_propositional", "nnf", "spot_available", "spot_dfa", "to_dfa",
+    "to_dot", "to_svg",
 ]  # fmt: skip

@@ -61,14 +61,25 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("constraints", metavar="CONSTRAINTS.json", help="the constraints ('-': stdin)")
     p.add_argument("trace", metavar="TRACE.json", help="the trace ('-': stdin)")
     add_syntax(p)
+    p.add_argument(
+        "--deadline",
+        type=float,
+        metavar="MS",
+        help="refuse, as the robot's monitor would, a decision taking longer than MS "
+        "milliseconds (default: every decision exact, however long)",
+    )
 
 
 def _run(args: argparse.Namespace) -> int:
     if args.constraints == STDIN and args.trace == STDIN:
         raise InputError("only one of CONSTRAINTS.json and TRACE.json can be read from stdin")
     constraints, invariants = load_constraints(args.constraints, args.syntax)
+    if args.deadline is not None and not args.deadline > 0:
+        raise InputError(f"--deadline must be a positive number of milliseconds, "
+                         f"got {args.deadline:g}")  # fmt: skip
+    deadline = None if args.deadline is None else args.deadline / 1e3
     try:
-        monitor = Monitor(constraints, invariants)
+        monitor = Monitor(constraints, invariants, deadline=deadline)
     except SafetyChipError as err:
         raise InputError(f"{label(args.constraints)}: {err}") from None
     trace = sys.stdin if args.trace == STDIN else args.trace

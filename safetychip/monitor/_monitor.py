@@ -287,6 +287,8 @@ class Monitor:
                 break
             del self._pending[q]
             settled += 1
+        if settled:
+            self._checked = None  # the last check may have been one of them
         return settled
 
     def _until(self) -> float | None:
