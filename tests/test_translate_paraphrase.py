@@ -158,9 +158,33 @@ def test_or_in_a_condition_stays_one_formula(offline):
     assert equivalent(t.formula, expected)
 
 
-def test_things_together_are_not_spread(offline):
-    with pytest.raises(OutOfGrammarError):
-        offline("Never hold the knife and the phone at the same time.")
+def test_things_together_are_one_formula_about_all_at_once(offline):
+    t = offline("Never hold the knife and the phone at the same time.")
+    assert t.parts == () and equivalent(
+        t.formula, parse('G!("is_grabbed(knife)" & "is_grabbed(phone)")')
+    )
+    with pytest.raises(OutOfGrammarError):  # "not both" is not read as a list
+        offline("Either visit the bedroom or the bathroom, but not both.")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("The bathroom must be visited before the kitchen.",
+         build("before", at("bathroom"), at("kitchen"))),
+        ("The microwave may only be opened while you are in the kitchen.",
+         build("avoid_unless", at("kitchen"), opened("microwave"))),
+        ("The knife is not to be touched.", build("never", ap("is_touched(knife)"))),
+        ("Unless you are in the kitchen, do not touch the knife.",
+         build("avoid_unless", at("kitchen"), ap("is_touched(knife)"))),
+        ("Avoid the kitchen unless you are holding the keys.",
+         build("avoid_unless", grab("keys"), at("kitchen"))),
+        ("dont go bathroom", build("never", at("bathroom"))),
+        ("go kitchen then bathroom", build("sequenced_visit", at("kitchen"), at("bathroom"))),
+    ],
+)  # fmt: skip
+def test_passive_terse_and_leading_unless(offline, sentence, expected):
+    assert equivalent(offline(sentence).formula, expected), sentence
 
 
 # -- 1. mission patterns and paraphrases -------------------------------------------------------

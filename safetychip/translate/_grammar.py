@@ -267,7 +267,8 @@ _CLAUSES: list[tuple[re.Pattern[str], Builder]] = [
         ),
         # being somewhere
         (rf"{_GO}\s+{_ADV}{_TO}\s+{X}", _pos("agent_at")),
-        (rf"(?:in|inside|at)\s+{X}", _pos("agent_at")),
+        (rf"(?:in|inside|at|into)\s+{X}", _pos("agent_at")),
+        (rf"{_v('go', 'walk', 'head', 'come', 'run')}\s+{X}", _pos("agent_at")),
         (rf"{_ENTER}\s+(?:through\s+|by\s+|into\s+)?{X}", _pos("agent_at")),
         (
             rf"{_v('stop', 'call', 'drop', 'swing', 'pop')}\s+(?:at|by|in|into)\s+{X}",
@@ -689,7 +690,7 @@ def _positive(c: Clause, like: Clause | None = None) -> Formula:
 
 _NEG = (
     r"(?:do not|does not|never,? ever|never|you (?:must|should|may|can|shall|will) (?:not|never)|"
-    r"you cannot|you can not|you are not (?:allowed|permitted|supposed) to|"
+    r"you cannot|you can not|you are not (?:allowed|permitted|supposed)(?: to)?|"
     r"you are forbidden to|do not ever|never ever|not|under no circumstances"
     r"(?: (?:should|must|may|can|will) you)?|you should not ever|you must not ever|"
     r"it is (?:forbidden|not allowed|prohibited) to|no one should|nobody should)"
@@ -803,7 +804,9 @@ class PatternTranslator:
     def _read(lifted: str, failures: list[_NoReading]) -> LiftedTranslation | None:
         # Each way of resolving the pronouns, best first; a reading that puts a thing in or
         # on itself ("put [b] in [b]") resolved a pronoun wrongly.
-        for text in readings(lifted):
+        texts = readings(lifted)
+        texts += [a for a in map(_active, texts) if a is not None]
+        for text in texts:
             letters = set(re.findall(r"\[([a-z])\]", text))
             for form in _FORM_ORDER:
                 try:
@@ -855,9 +858,20 @@ class ListReading:
     first: str
     others: tuple[str, ...]
     disjunctive: bool
+    together: bool = False
 
     def spread(self, result: LiftedTranslation) -> LiftedTranslation:
-        """The reading of :attr:`text` spread over the whole list."""
+        """The reading of :attr:`text` spread over the whole list (for things *together*,
+        "never hold [a] and [b] at the same time", one formula about all of them at once)."""
+        if self.together:
+
+            def jointly(atom: Formula) -> Formula:
+                if not re.search(rf"[(,]{self.first}[),]", atom.name or ""):
+                    return atom
+                return And(atom, *(_renamed(atom, self.first, x) for x in self.others))
+
+            formula = _no_double_negation(_substitute(result.formula, jointly))
+            return LiftedTranslation(formula, None, (), result.form + " (things together)")
         return _spread(result, self.first, list(self.others), self.disjunctive)
 
 
@@ -867,14 +881,26 @@ def collapse_list(lifted: str) -> ListReading | None:
     Examples
     --------
     >>> collapse_list("Avoid [a], [b] and [c] at all costs")
-    ListReading(text='avoid [a] at all costs', first='a', others=('b', 'c'), disjunctive=False)
+    ListReading(text='avoid [a] at all costs', first='a', others=('b', 'c'), disjunctive=False,
+                together=False)
     """
     text = normalize(lifted)
     found = _LIST.search(text)
-    if found is None or _TOGETHER.search(text) or found.group(1) == "either":
-        return None  # "not both", "at the same time": about the things together
+    if found is None or found.group(1) == "either":
+        return None
     first, *others = re.findall(r"\[([a-z])\]", found.group())
     collapsed = text[: found.start()] + f"[{first}]" + text[found.end() :]
+    together = _TOGETHER.search(collapsed)
+    if together is not None:
+        # "never hold [a] and [b] at the same time": all of them at once, one formula
+        if found.group(2) != "and" or not re.search(
+            r"\bat the same time|together|"
+            r"simultaneously|both at once",
+            collapsed,
+        ):
+            return None  # "not both", "one of": no reading here
+        collapsed = re.sub(r"\s+", " ", _TOGETHER.sub(" ", collapsed)).strip()
+        return ListReading(collapsed, first, tuple(others), False, True)
     if found.group(1) == "neither" and not re.match(_NEG, collapsed):
         passive = re.match(
             rf"\[{first}\]\s+(?:may|can|should|must|will|is to|are to)\s+be\s", collapsed
@@ -886,6 +912,52 @@ def collapse_list(lifted: str) -> ListReading | None:
         else:
             collapsed = "never " + collapsed
     return ListReading(collapsed, first, tuple(others), found.group(2) in ("or", "nor", "and/or"))
+
+
+_PASSIVE = {
+    "visited": "visit",
+    "entered": "enter",
+    "approached": "approach",
+    "reached": "reach",
+    "used": "use",
+    "opened": "open",
+    "closed": "close",
+    "shut": "shut",
+    "touched": "touch",
+    "picked up": "pick up",
+    "grabbed": "grab",
+    "taken": "take",
+    "held": "hold",
+    "carried": "carry",
+    "moved": "move",
+    "switched on": "switch on",
+    "turned on": "turn on",
+    "switched off": "switch off",
+    "turned off": "turn off",
+    "started": "start",
+}
+_PASSIVE_SUBJECT = re.compile(
+    r"\[([a-z])\]\s+(?:(?:must|should|may|can|shall|will|has to|have to|needs to|need to|"
+    r"is to|are to|is|are|cannot|can not)\s+)?(only\s+)?(not\s+|never\s+|no longer\s+)?"
+    r"(only\s+)?(?:ever\s+)?(?:to\s+)?(?:be|get|gets|is|are)\s+(?:ever\s+)?"
+    rf"({'|'.join(sorted(_PASSIVE, key=len, reverse=True))})\b(.*)"
+)
+
+
+def _active(text: str) -> str | None:
+    """A passive sentence about a thing, said actively: "[a] must be visited before [b]" is
+    "visit [a] before [b]", "[a] is not to be touched" is "never touch [a]".
+
+    >>> _active("[a] may only be opened while you are in [b]")
+    'only open [a] while you are in [b]'
+    """
+    m = _PASSIVE_SUBJECT.fullmatch(text)
+    if m is None:
+        return None
+    negated = m.group(3) is not None or re.match(r"\[[a-z]\]\s+(?:cannot|can not)\b", text)
+    only = "only " if (m.group(2) or m.group(4)) else ""
+    verb = _PASSIVE[m.group(5)]
+    return f"{'never ' if negated else ''}{only}{verb} [{m.group(1)}]{m.group(6)}"
 
 
 _TOGETHER = re.compile(
@@ -1081,11 +1153,15 @@ def _form_not_before(t: str) -> LiftedTranslation | None:
         if m.group(2).startswith(("unless", "except")) and _is_state(m.group(3)):
             return _result("avoid_unless", _lit(c2, c1), _lit(c1, c2), form="never C1 unless C2")
         return _result("not_before", _lit(c1, c2), _lit(c2, c1), form="do not C1 before C2")
-    m = re.fullmatch(r"(.+?)\s+(?:until|till)\s+(.+)", t)
+    m = re.fullmatch(r"(.+?)\s+(until|till|unless|except when|except while)\s+(.+)", t)
     if m:
         avoided = read_clause(m.group(1))
         if avoided is not None and avoided.avoid:
-            c2 = _read(m.group(2), "stay out of [a] until C2")
+            c2 = _read(m.group(3), "stay out of [a] until C2")
+            if m.group(2) not in ("until", "till") and _is_state(m.group(3)):
+                return _result(
+                    "avoid_unless", _lit(c2, avoided), _lit(avoided), form="avoid C1 unless C2"
+                )
             return _result("not_before", _lit(avoided), _lit(c2, avoided), form="avoid C1 until C2")
     return None
 
@@ -1396,6 +1472,26 @@ def _form_precedence(t: str) -> LiftedTranslation | None:
     return None
 
 
+def _form_unless_first(t: str) -> LiftedTranslation | None:
+    """A leading "unless": "unless you are in [a], do not C" is a state condition, "unless you
+    have been to [a], do not C" precedence."""
+    m = re.fullmatch(r"(?:unless|except when|except while|except if)\s+(.+?)\s*,\s*(.+)", t)
+    if not m:
+        return None
+    main = re.fullmatch(rf"{_NEG}\s+(.+)", m.group(2))
+    condition = _read(m.group(1), "unless C1, never C2")
+    if main is not None:
+        avoided = _read(main.group(1), "unless C1, never C2")
+    else:
+        avoided = _read(m.group(2), "unless C1, never C2")
+        if not avoided.avoid:
+            return None
+    p, q = _lit(condition, avoided), _lit(avoided, condition)
+    if _is_state(m.group(1)):
+        return _result("avoid_unless", p, q, form="unless C1, never C2")
+    return _result("not_before", q, p, form="unless C1, never C2")
+
+
 def _form_where(t: str) -> LiftedTranslation | None:
     """A condition on where the robot is: "never C in [b]" and "only C in [b]"."""
     m = re.fullmatch(
@@ -1510,6 +1606,7 @@ _FORM_ORDER: tuple[Callable[[str], LiftedTranslation | None], ...] = (
     _form_leave_open,
     _form_count,
     _form_precedence,
+    _form_unless_first,
     _form_where,
     _form_only_after,
     _form_wait_until,

@@ -76,6 +76,8 @@ _NOT_THINGS = frozenset(
     things task lot bit few day morning evening night second third once twice all each
     every any some no more less most least hand hands eye eyes foot feet mind attention
     order case future past stage costs all costs
+    go come visit enter head walk move open close take put turn switch pick grab touch leave
+    stay keep get run return
     """.split()
 )
 # Words that end a noun phrase (verbs, prepositions, conjunctions, adverbs).
