@@ -27,6 +27,13 @@ other actions are defined in :data:`~safetychip.envs.virtualhome.VIRTUALHOME_PRE
 leaves a carried object INSIDE the room it was picked up in until the next walk, so
 ``is_in(x, room)`` lags for carried objects; ``is_in`` is meant for containers.
 
+**The executor's own quirks are kept**, since they decide what a VirtualHome program
+means: it reads the character's posture (SITTING, LYING) from the scene file, not from the
+current world, so after ``sit on sofa`` it refuses ``stand up`` ("the agent is not sitting
+or lying") yet lets the agent walk away, and a character that starts sitting can never
+walk; SIT and LIE leave the character ON the seat after standing up. ``agent_sitting_on``
+and ``agent_lying_on`` read the current world (posture state and ON edge).
+
 **Speed.** The executor's ``change_state`` deep-copies its state's change sets at every
 step. Nodes are copy-on-write in the executor (it copies a node before changing its
 states), so the environment instead runs every action on a shallow fork of those dicts and
