@@ -18,7 +18,8 @@ check reads no file). Then, for 100 new commands in one of those scenes:
 Then the encoder side by side: all-MiniLM-L6-v2 on ONNX Runtime (the default when
 onnxruntime is installed; exported once, the export's own time printed when it happens) and
 on PyTorch: loading (the first encode, a cold process has imported neither), one new
-sentence at a time, and a cached sentence.
+sentence at a time, and a cached sentence; then torch again on one thread (ONNX Runtime runs
+on one).
 
 Then one consolidation of 100 episodes (the first 100 stored commands, each in one of the
 10 scenes, in a fresh SQLite file so that its transaction is written and synced):
@@ -139,6 +140,11 @@ def encoders(texts: list[str]) -> None:
         for label in ("one new sentence", "a cached sentence"):
             report(f"  {label} ({backend})",
                    [timed(lambda t=t, e=embedder: e.encode(t)) for t in texts])  # fmt: skip
+    import torch  # loaded by now: torch's own threads wait for time slices on a busy machine
+
+    torch.set_num_threads(1)
+    report("  one new sentence (torch, 1 thread)",
+           [timed(lambda t=t, e=embedder: e.encode(f"and {t}")) for t in texts])  # fmt: skip
 
 
 def consolidation(embedder: Embedder, commands: list[str], scenes: list[SceneGraph]) -> None:
