@@ -10,10 +10,10 @@ candidates of 5–60 words after a 20-turn history: ``observer.evaluate(candidat
 (features, assessments, decision), and the same through a majority ensemble of three such
 observers. Then the Safety Chip as an overlay: the constraint monitor judging 2,000 previewed
 proposals inside an observer, against the monitor filter directly.
-Then the same observer with :class:`TopicDrift` on the real MiniLM added, on ONNX Runtime and
-on PyTorch (the ``embeddings`` extra; each utterance embedded once, so a candidate costs one
-new embedding; 200 candidates,
-the model loaded and the history embedded beforehand; skipped without the extra), and the same
+Then the same observer with :class:`TopicDrift` on the real MiniLM added, on ONNX Runtime, on
+PyTorch and on PyTorch with one thread as ONNX Runtime has (the ``embeddings`` extra; each
+utterance embedded once, so a candidate costs one new embedding; 200 candidates, the model
+loaded and the history embedded beforehand; skipped without the extra), and the same
 candidates evaluated again (every embedding cached, as on a re-evaluation).
 Then the small-talk drift study of 50 turns, without and with the observer (target ≤ 10 s).
 
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -79,7 +80,7 @@ def _drift(observer: Observer, state: ObserverState, candidates: Sequence[Candid
            backend: str) -> None:  # fmt: skip
     """The observer with TopicDrift on MiniLM run by *backend* added: new candidates, then
     the same again."""
-    drift = TopicDrift(MiniLMEmbedder(backend=backend), n=4)
+    drift = TopicDrift(MiniLMEmbedder(backend=backend.split(",")[0]), n=4)
     with_drift = Observer([*observer.extractors, drift], observer.overlays)
     try:
         _times(lambda c: with_drift.evaluate(c, state), candidates[:20])  # load, history
@@ -115,6 +116,9 @@ def main() -> None:
     )
     for backend in ("onnx", "torch"):
         _drift(observer, state, candidates, backend)
+    if "torch" in sys.modules:  # one thread, as ONNX Runtime has: torch's wait on a busy machine
+        sys.modules["torch"].set_num_threads(1)
+        _drift(observer, state, candidates, "torch, 1 thread")
     ensemble = Ensemble({"a": observer, "b": observer, "c": observer})
     _report(
         "ensemble of three observers (majority)",
