@@ -162,3 +162,12 @@ def test_the_patched_executor_runs_far_finds_and_putoff():
     executor = script_executor(graph)
     ok, _, _ = executor.execute(putoff)
     assert not ok and "is not on" in executor.info.get_error_string()
+
+
+def test_check_env_passes_on_a_prepared_official_scene_in_literal_mode():
+    from safetychip.envs import check_env
+    from safetychip.envs.virtualhome import PROGRAM_DIR, prepare_program, read_program
+
+    prepared = prepare_program(OFFICIAL_GRAPH, read_program(PROGRAM_DIR / "watch_tv.txt"))
+    env = VirtualHomeEnv(prepared.scene, mode="literal").track(["agent_sitting_on(couch)"])
+    check_env(env, refused="sit on couch", steps=3)
