@@ -83,11 +83,13 @@ def test_template_back_translation(formula, text):
 
 
 def test_formulas_of_no_pattern_are_read_operator_by_operator():
-    f = parse('G("is_switchedon(stove)" -> "is_open(fridge)")')
+    f = parse('G("is_switchedon(stove)" -> ("is_open(fridge)" | "agent_at(kitchen)"))')
     assert match_pattern(f) is None
     result = back_translate(f)
     assert result.source == "literal"
-    assert result.text == "Always (if the stove is switched on, then the fridge is open)."
+    assert result.text == (
+        "Always (if the stove is switched on, then the fridge is open or you are at the kitchen)."
+    )
     # With the consequent negated it is a state condition, read by its template.
     state = back_translate(parse('G("is_switchedon(stove)" -> !"is_open(fridge)")'))
     assert state.text == "Never open the fridge while the stove is switched on."

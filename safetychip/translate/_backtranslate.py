@@ -101,6 +101,9 @@ _MISSION_TEXT: dict[str, Callable[..., str]] = {
         f"keep it so that {literal_text(p, 'state')} until "
         f"{literal_text(q, 'state')}, which must happen"
     ),
+    "instantaneous_reaction": lambda c, p: (
+        f"whenever {literal_text(c, 'state')}, {_must(p)} at that same step"
+    ),
     "avoid_while": lambda c, p: f"never {literal_text(p)} while {literal_text(c, 'state')}",
     "avoid_unless": lambda c, p: f"never {literal_text(p)} unless {literal_text(c, 'state')}",
 }

@@ -268,6 +268,7 @@ _CLAUSES: list[tuple[re.Pattern[str], Builder]] = [
         # being somewhere
         (rf"{_GO}\s+{_ADV}{_TO}\s+{X}", _pos("agent_at")),
         (rf"(?:in|inside|at|into)\s+{X}", _pos("agent_at")),
+        (rf"{_v('look', 'glance', 'stare')}\s+(?:at|into)\s+{X}", _pos("agent_at")),
         (rf"{_v('go', 'walk', 'head', 'come', 'run')}\s+{X}", _pos("agent_at")),
         (rf"{_ENTER}\s+(?:through\s+|by\s+|into\s+)?{X}", _pos("agent_at")),
         (
@@ -805,7 +806,7 @@ class PatternTranslator:
         # Each way of resolving the pronouns, best first; a reading that puts a thing in or
         # on itself ("put [b] in [b]") resolved a pronoun wrongly.
         texts = readings(lifted)
-        texts += [a for a in map(_active, texts) if a is not None]
+        texts += [a for a in map(_rephrase, texts) if a is not None]
         for text in texts:
             letters = set(re.findall(r"\[([a-z])\]", text))
             for form in _FORM_ORDER:
@@ -829,7 +830,8 @@ class PatternTranslator:
 
 
 _EACH = re.compile(
-    rf"\s*[,;]\s*(?:and\s+|but\s+|also\s+)*(?={_NEG}\s)|\s+and\s+(?:also\s+)?(?={_NEG}\s)"
+    rf"\s*[,;]\s*(?:and\s+|but\s+|also\s+)*(?={_NEG}\s)|\s+and\s+(?:also\s+)?(?={_NEG}\s)|"
+    r"\s*;\s*|\s*,\s+and\s+(?:also\s+)?"
 )
 _LETTERS_IN = re.compile(r"\[([a-z])\]")
 
@@ -944,6 +946,65 @@ _PASSIVE_SUBJECT = re.compile(
 )
 
 
+# Other ways of saying a form the grammar reads, tried when the sentence as written is not read.
+_REPHRASINGS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(p), r)
+    for p, r in [
+        # "i'd prefer if you didn't C" -> "do not C"
+        (
+            r"^i(?: would|'d)? (?:prefer|rather|like it)(?: it)? if you (?:did not|would not|"
+            r"never) ",
+            "do not ",
+        ),
+        (r"^i(?: would|'d)? rather you (?:did not|didn't) ", "do not "),
+        # "you are only allowed to C1 after C2" -> "only C1 after C2"
+        (r"^(?:you )?(?:are|is) only (?:allowed|permitted) to ", "only "),
+        (r"^(?:you )?(?:are|is) (?:allowed|permitted) to (.+?) only ", r"only \1 "),
+        # "before C2, C1" -> "C1 before C2"
+        (
+            r"^(?:before|prior to) (.+?), (?:you (?:must|should|have to|need to) )?(.+)$",
+            r"\2 before \1",
+        ),
+        # "within n steps of C1, C2" -> "if C1, C2 within n steps"
+        (
+            r"^within (\w+) (steps?|actions?|moves?) (?:of|after) (.+?), (.+)$",
+            r"if you \3, \4 within \1 \2",
+        ),
+        # "n visits to [a]" -> "visit [a] n times"
+        (
+            r"((?:at most|no more than|at least|exactly|only) )?(\w+) (?:visits|trips|entries) "
+            r"(?:to|into|in) (\[[a-z]\])",
+            r"visit \3 \1\2 times",
+        ),
+        # "do not C1 if you have not C2 (yet)" -> "do not C1 until you have C2"
+        (
+            r"^(.+?) (?:if|as long as|while) you (?:have not|did not|do not) (?:yet )?"
+            r"(.+?)(?: yet)?$",
+            r"\1 until you have \2",
+        ),
+        # "don't let [a] stay open" -> "do not leave [a] open"
+        (r"\b(?:let|allow) (\[[a-z]\]) (?:to )?(?:stay|remain|be) (open|on)\b", r"leave \1 \2"),
+    ]
+]
+
+
+def _rephrase(text: str) -> str | None:
+    """*text* said in a form the grammar reads, or None.
+
+    >>> _rephrase("before going to [a], visit [b]")
+    'visit [b] before going to [a]'
+    >>> _rephrase("[a] may only be opened while you are in [b]")
+    'only open [a] while you are in [b]'
+    """
+    out = text
+    for pattern, replacement in _REPHRASINGS:
+        out = pattern.sub(replacement, out)
+    active = _active(out)
+    if active is not None:
+        out = active
+    return out if out != text else None
+
+
 def _active(text: str) -> str | None:
     """A passive sentence about a thing, said actively: "[a] must be visited before [b]" is
     "visit [a] before [b]", "[a] is not to be touched" is "never touch [a]".
@@ -951,6 +1012,10 @@ def _active(text: str) -> str | None:
     >>> _active("[a] may only be opened while you are in [b]")
     'only open [a] while you are in [b]'
     """
+    lead = re.match(r"(?:make sure|ensure|be sure|see to it)(?: that)?\s+", text)
+    if lead is not None:
+        rest = _active(text[lead.end() :])
+        return None if rest is None else "make sure you " + rest
     m = _PASSIVE_SUBJECT.fullmatch(text)
     if m is None:
         return None
@@ -1257,7 +1322,7 @@ def _response(
     negated = False
     m = re.search(
         r"(?:^|\s)(?:(?:you\s+)?(?:must|should|may|can|will|shall|do|does)\s+)?"
-        r"(?:never|not|no)(?:\s+ever)?(?=\s)",
+        r"(?:never|not|no|cannot|can not|may no longer|can no longer|no longer)(?:\s+ever)?(?=\s)",
         r,
     )
     if m:
@@ -1273,6 +1338,17 @@ def _response(
             return _result("avoid_while", p, q, form=form + " (a state condition)")
         return _result("absence_after", p, q, form=form)
     q = _lit(c2, trigger)
+    if (
+        state
+        and not soon
+        and re.match(
+            rf"(?:you\s+)?(?:must\s+|should\s+|have to\s+)?"
+            rf"{_v('stay', 'remain', 'keep', 'be')}\b",
+            r,
+        )
+    ):
+        # "while the kettle is on, stay in the kitchen": at the same time, not later
+        return _result("instantaneous_reaction", p, q, form=form + " (a state condition)")
     if delay is not None:
         return _result("bounded_delay", delay, p, q, form=form + " within n steps")
     return _result("immediate_response" if soon else "response", p, q, form=form)
@@ -1543,7 +1619,9 @@ _REPEAT = (
 def _form_patrol(t: str) -> LiftedTranslation | None:
     m = re.fullmatch(
         rf"(?:(?:keep|continue|go on)\s+(?:on\s+)?(?:going back to|returning to|coming back to|"
-        rf"visiting|going to|patrolling|checking|revisiting|cycling through)|patrol|"
+        rf"visiting|going to|patrolling|checking|revisiting|cycling through|"
+        rf"(?:going|moving|walking) (?:back and forth )?between)|patrol|"
+        rf"(?:go|move|walk) back and forth between|alternate between|"
         rf"(?:do\s+)?rounds?\s+(?:of|between|through)|patrol between|cycle through)\s+{X}"
         rf"(?:\s+{_REPEAT})?",
         t,
@@ -1587,7 +1665,7 @@ def _form_sequence(t: str) -> LiftedTranslation | None:
         return None
     first = next((c for c in clauses if c is not None and c.literal is not None), None)
     if first is None:
-        return None
+        first = Clause(_atom("agent_at", "a"))  # "[a], then [b]": places
     lits = [_lit(c, first) for c in clauses if c is not None]
     strict = order is not None and re.search(r"strict", order.group()) is not None
     name = ("strictly_ordered_visit" if strict else "ordered_visit") if order else "sequenced_visit"

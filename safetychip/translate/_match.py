@@ -12,7 +12,7 @@ Examples
 ('not_before', (Formula('"agent_at(k)"'), Formula('"agent_at(b)"')))
 >>> match_pattern(at_most(2, "a"))
 ('at_most', (2, Formula('a')))
->>> match_pattern(parse("G(a -> b)")) is None
+>>> match_pattern(parse("G(a -> (b | c))")) is None
 True
 """
 
@@ -77,7 +77,8 @@ def match_pattern(formula: Formula, *, equivalence: bool = False) -> tuple[str, 
         for p in candidates:
             if build(p, p) is formula:
                 return name, (p, p)
-    for name in MISSIONS:
+    # the state conditions before G(p -> q), which reads "!q" as "while p, not q"
+    for name in sorted(MISSIONS, key=lambda n: n == "instantaneous_reaction"):
         build = MISSIONS[name].build
         if name in ("visit", "patrolling"):
             if any(build(p) is formula for p in candidates):
@@ -86,6 +87,8 @@ def match_pattern(formula: Formula, *, equivalence: bool = False) -> tuple[str, 
             for p, q in permutations(candidates, 2):
                 if name.startswith("avoid_") and "!" in (p.op, q.op):
                     continue  # "unless c", not "while not c"; a state to avoid, not to keep
+                if name == "instantaneous_reaction" and q.op == "!":
+                    continue
                 if _clean(build(p, q)) is formula:
                     return name, (p, q)
     if not equivalence or len(candidates) > 6:

@@ -17,6 +17,7 @@ ordered_visit              ``F(p & F q) & (!q U p)``                 p, and q on
 strictly_ordered_visit     ordered, and ``!p U (p U (!p U q))``      p once, then q
 patrolling                 ``G F p``                                 keep coming back to p
 wait                       ``p U q``                                 p until q, which must come
+instantaneous_reaction     ``G(p -> q)``                             while p, q
 bounded_delay              ``G(p -> (q | X[!](q | …)))``             q within n steps of p
 avoid_while                ``G(c -> !p)``                            never p while c holds
 avoid_unless               ``G(!c -> !p)``                           never p unless c holds
@@ -73,6 +74,10 @@ def _wait(p: Formula, q: Formula) -> Formula:
     return U(p, q)
 
 
+def _instantaneous(p: Formula, q: Formula) -> Formula:
+    return G(Implies(p, q))
+
+
 def _bounded_delay(n: int, p: Formula, q: Formula) -> Formula:
     within: Formula = q
     for _ in range(n):
@@ -106,6 +111,7 @@ MISSIONS: dict[str, Pattern] = {
         ),
         Pattern("patrolling", "movement", _patrolling, "keep coming back to {p} until the end"),
         Pattern("wait", "trigger", _wait, "{p} until {q}, which must happen"),
+        Pattern("instantaneous_reaction", "trigger", _instantaneous, "whenever {p}, also {q}"),
         Pattern("bounded_delay", "trigger", _bounded_delay, "whenever {p}, {q} within {n} steps"),
         Pattern("avoid_while", "avoidance", _avoid_while, "while {p}, never {q}"),
         Pattern("avoid_unless", "avoidance", _avoid_unless, "unless {p}, never {q}"),
