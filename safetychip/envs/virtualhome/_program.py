@@ -297,7 +297,9 @@ class _Preparation:
                       for p in line.parameters)
             for line in self.script
         )  # fmt: skip
-        self.graph["name"] = f"{self.graph.get('name') or Path(self.source).stem}"
+        # one name per prepared world, so snapshots of two programs never mix
+        graph_name = self.graph.get("name") or Path(self.source).stem
+        self.graph["name"] = f"{graph_name}/{Path(self.program.source).stem.strip('<>')}"
         scene = official_scene(self.graph, source=self.source)
         return PreparedProgram(
             self.program, scene, lines, ids, tuple(added), start_room, tuple(self.notes)
