@@ -79,7 +79,7 @@ from safetychip.envs.virtualhome._propositions import (
     parse_proposition,
 )
 from safetychip.envs.virtualhome._scene import Scene, load_scene
-from safetychip.envs.virtualhome._simulator import evolving_graph, script_executor
+from safetychip.envs.virtualhome._simulator import evolving_graph, script_executor, state_class
 from safetychip.envs.virtualhome._tasks import Task
 from safetychip.errors import PropositionError, ResetNeeded
 from safetychip.ltl import Formula
@@ -595,7 +595,7 @@ class VirtualHomeEnv(Env):
 
     def _fork(self, state: Any) -> Any:
         """Copy the executor's state cheaply: its change dicts and edge sets, not the nodes."""
-        copy = self._vh.environment.EnvironmentState(self._graph, {}, instance_selection=True)
+        copy = state_class()(self._graph, {}, instance_selection=True)
         copy._new_nodes = dict(state._new_nodes)
         copy._removed_edges_from = {k: set(v) for k, v in state._removed_edges_from.items()}
         copy._new_edges_from = {k: set(v) for k, v in state._new_edges_from.items()}

@@ -15,6 +15,12 @@ with those calls fixed; the wheel's modules are left unchanged, and every other 
 the wheel's executor as it is. A FIND whose id is not in the graph, on which the wheel would
 also raise ``TypeError``, is refused like any missing object.
 
+:func:`state_class` is the wheel's ``EnvironmentState`` with one shortcut, for speed: when
+an action is applied in place and deletes a node's edges "to any node" (walking, grabbing),
+only the nodes it has such edges with are visited, not every node of the scene. The result
+is the same (deleting an edge that does not exist changes nothing); on a 325-node scene a
+walk takes a fraction of the time.
+
 Examples
 --------
 >>> vh = evolving_graph()
@@ -32,6 +38,7 @@ import importlib
 import importlib.util
 import random
 import sys
+import weakref
 from functools import cache
 from pathlib import Path
 from types import FunctionType, SimpleNamespace
@@ -39,7 +46,7 @@ from typing import Any, ClassVar
 
 from safetychip.errors import MissingDependencyError
 
-__all__ = ["INSTALL", "evolving_graph", "implemented_actions", "script_executor"]
+__all__ = ["INSTALL", "evolving_graph", "implemented_actions", "script_executor", "state_class"]
 
 #: The command that installs the executor (its own pins would break the environment).
 INSTALL = "pip install --no-deps virtualhome==2.3.0 termcolor"
@@ -145,3 +152,64 @@ def _patched_class() -> type:
         }
 
     return Patched
+
+
+def state_class() -> type:
+    """The executor's ``EnvironmentState``, applying in-place "delete to any node" quickly."""
+    return _state_class()
+
+
+@cache
+def _state_class() -> type:
+    env = evolving_graph().environment
+    incoming: weakref.WeakKeyDictionary[Any, dict[Any, set[int]]] = weakref.WeakKeyDictionary()
+
+    def sources(graph: Any) -> dict[Any, set[int]]:
+        """(to id, relation) -> ids with that edge to it, in the scene file."""
+        found = incoming.get(graph)
+        if found is None:
+            found = {}
+            for (a, relation), targets in graph._edge_map.items():
+                for b in targets:
+                    found.setdefault((b, relation), set()).add(a)
+            incoming[graph] = found
+        return found
+
+    class FastState(env.EnvironmentState):  # type: ignore[name-defined]
+        def change_state(self, changers, node=None, obj=None, in_place=False):
+            if not in_place:
+                return super().change_state(changers, node, obj, in_place)
+            new = FastState(self._graph, self._name_equivalence, self.instance_selection)
+            new._new_nodes, new._removed_edges_from = self._new_nodes, self._removed_edges_from
+            new._new_edges_from, new._script_objects = self._new_edges_from, self._script_objects
+            new.executor_data = self.executor_data
+            if obj is not None and node is not None:
+                new._script_objects[(obj.name, obj.instance)] = node.id
+            for changer in changers:
+                if isinstance(changer, env.DeleteEdges) and type(changer.to_node) is env.AnyNode:
+                    new._delete_to_any(changer)
+                else:
+                    changer.apply_changes(new)
+            return new
+
+        def _delete_to_any(self, changer: Any) -> None:
+            """``DeleteEdges(x, relations, AnyNode())`` visiting only x's neighbours."""
+            graph, added = self._graph, self._new_edges_from
+            into = sources(graph)
+            for a in changer.from_node.enumerate(self):
+                for relation in changer.relations:
+                    targets = {
+                        *graph._get_node_maps_from(a.id, relation),
+                        *added.get((a.id, relation), ()),
+                    }
+                    for b in targets:
+                        self.delete_edge(a, relation, env.Node(b))
+                    if changer.delete_reverse:
+                        back = set(into.get((a.id, relation), ()))
+                        back.update(
+                            f for (f, r), ids in added.items() if r == relation and a.id in ids
+                        )
+                        for b in back:
+                            self.delete_edge(env.Node(b), relation, a)
+
+    return FastState
