@@ -368,6 +368,7 @@ _CLAUSES: list[tuple[re.Pattern[str], Builder]] = [
 
 _LEAD = re.compile(
     r"^(?:please|and|so|then|also|firstly|first|always|still|just|really|actually|already|"
+    r"(?:have|has|had) (?:already|just|ever|previously)|"
     r"definitely|to|make sure(?: that)?|be sure(?: to)?|ensure(?: that)?|remember(?: to)?|"
     r"do not forget(?: to)?|you|the robot|the agent|robot|we|i|one|ever|yourself|"
     r"must|should|need to|needs to|have to|has to|had to|will|would|can|could|may|might|"
@@ -831,7 +832,8 @@ class PatternTranslator:
 
 _EACH = re.compile(
     rf"\s*[,;]\s*(?:and\s+|but\s+|also\s+)*(?={_NEG}\s)|\s+and\s+(?:also\s+)?(?={_NEG}\s)|"
-    r"\s*;\s*|\s*,\s+and\s+(?:also\s+)?"
+    r"\s*;\s*|\s*,\s+and\s+(?:also\s+)?|\s+(?:and|but)\s+(?=(?:avoid|stay out of|keep out of|"
+    r"stay away from|keep away from)\s)"
 )
 _LETTERS_IN = re.compile(r"\[([a-z])\]")
 
@@ -1165,6 +1167,8 @@ def _form_count(t: str) -> LiftedTranslation | None:
         rest = rest[negated.end() :]
         if kind == "at_least" and shift == 1:  # never … more than n times
             kind, shift = "at_most", 0
+        elif kind == "exactly" and not qualifier and n > 0:  # never … twice: at most once
+            kind, shift = "at_most", -1
         else:
             return None
     only = re.match(r"(?:you (?:may|can|should|must) )?only\s+", rest)
@@ -1354,6 +1358,22 @@ def _response(
     return _result("immediate_response" if soon else "response", p, q, form=form)
 
 
+_PERMISSION = re.compile(
+    r"(?:you\s+)?(?:may|can|are allowed to|are permitted to|are free to|get to)\s+"
+    r"(?:only\s+)?(?!not\b|never\b)"
+)
+
+
+def _permission(permitted: str, condition: str) -> LiftedTranslation:
+    """Permission: "you may C2 once C1" is C2 not before C1; for a condition on the current
+    state ("you may C2 if you are in [a]"), never C2 unless it holds."""
+    c2 = _read(_PERMISSION.sub("", permitted, count=1), "you may C2 once C1")
+    c1 = _read(condition, "you may C2 once C1")
+    if _is_state(condition):
+        return _result("avoid_unless", _lit(c1, c2), _lit(c2, c1), form="you may C2 while C1")
+    return _result("not_before", _lit(c2, c1), _lit(c1, c2), form="you may C2 once C1")
+
+
 def _state_condition(word: str, condition: str) -> bool:
     return word in ("while", "whilst", "as long as") or (
         word in _STATE_WORDS and _is_state(condition)
@@ -1381,6 +1401,8 @@ def _form_trigger(t: str) -> LiftedTranslation | None:
         )
     # if C1, (then) C2 — with a comma or "then"
     m = re.fullmatch(rf"({_IF})\s+(.+?)\s*(?:,\s*(?:then\s+)?|\s+then\s+)(.+)", t)
+    if m and _PERMISSION.match(m.group(3)):
+        return _permission(m.group(3), m.group(2))
     if m:
         soon = m.group(1) in ("as soon as", "the moment", "the minute") or m.group(1).endswith(
             " after"
@@ -1410,6 +1432,8 @@ def _form_trigger(t: str) -> LiftedTranslation | None:
         soon = re.fullmatch(_RIGHT_AFTER, m.group(2)) is not None
         if re.match(rf"{_NEG}\s", m.group(1)) and m.group(2) in ("after", "once", "when"):
             return None  # "never C2 after C1" is absence_after, read by its own form
+        if _PERMISSION.match(m.group(1)):
+            return _permission(m.group(1), m.group(3))
         return _response(
             _read(m.group(3), "C2 if you ever C1"),
             m.group(1),
@@ -1447,6 +1471,33 @@ def _form_never(t: str) -> LiftedTranslation | None:
     if avoided is not None and avoided.avoid:
         return _result("never", _lit(avoided), form="stay out of [a] / keep [a] shut")
     return None
+
+
+def _form_always(t: str) -> LiftedTranslation | None:
+    """A state kept all the time: "[a] must always be closed", "always stay in [a]"."""
+    m = re.fullmatch(
+        r"(?:(?:you|the robot)\s+)?(?:(?:must|should|have to|need to)\s+)?(?:always|at all times,?"
+        r"|constantly)\s+(.+)",
+        t,
+    ) or re.fullmatch(r"(.+?)\s+(?:at all times|all the time|always|constantly)", t)
+    always = re.fullmatch(
+        rf"{X}\s+(?:must|should|has to|needs to|will)\s+always\s+(?:be|stay|remain)\s+(.+)", t
+    )
+    text = f"[{always.group(1)}] is {always.group(2)}" if always else (m.group(1) if m else None)
+    if text is None:
+        return None
+    c = read_clause(re.sub(r"^(?:be|stay|remain|keep)\s+(?=in|at|inside)", "are ", text))
+    if (
+        c is None
+        or c.literal is None
+        or c.avoid
+        or not re.search(
+            r"\b(?:is|are|be|stay|remain|keep|kept|closed|shut|off|on|open|in|at|inside|holding)\b",
+            text,
+        )
+    ):
+        return None
+    return _result("never", Not(c.literal), form="always C")
 
 
 def _form_eventually(t: str) -> LiftedTranslation | None:
@@ -1697,6 +1748,7 @@ _FORM_ORDER: tuple[Callable[[str], LiftedTranslation | None], ...] = (
     _form_passive,
     _form_patrol,
     _form_never,
+    _form_always,
     _form_eventually,
     _form_sequence,
     _form_visit,
