@@ -21,7 +21,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_one_atomic_writer_for_the_whole_library():
-    for name in safetychip._io.__all__:
+    writers = [name for name in safetychip._io.__all__ if name.startswith("atomic_")]
+    assert writers
+    for name in writers:
         assert getattr(safetychip.envs._io, name) is getattr(safetychip._io, name)
 
 
