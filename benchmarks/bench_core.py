@@ -146,7 +146,8 @@ def measure_hard(kind: str, n: int, props: int, seed: int, steps: int) -> None:
         compile_dfa(c.formula)
     _emit({"compile_ms": (time.perf_counter() - t0) * 1e3, "phase": "abort check"})
     t0 = time.perf_counter()
-    monitor = Monitor(constraints, deadline=None)  # the DFAs are cached: the abort check
+    exact = {"deadline": None} if "deadline" in _parameters(Monitor) else {}  # older trees
+    monitor = Monitor(constraints, **exact)  # the DFAs are cached: the abort check
     _emit({"abort_ms": (time.perf_counter() - t0) * 1e3, "phase": "repair"})
     start = monitor.reset()
     if start.status is Status.ABORT:
@@ -156,7 +157,7 @@ def measure_hard(kind: str, n: int, props: int, seed: int, steps: int) -> None:
             break
         drop = start.violated[-1] if start.violated else constraints[-1].name
         constraints = [c for c in constraints if c.name != drop]
-        monitor = Monitor(constraints, deadline=None)
+        monitor = Monitor(constraints, **exact)
         start = monitor.reset()
     if start.status is Status.ABORT:
         _emit({"phase": "done", "unrepaired": True})
@@ -188,6 +189,12 @@ def measure_hard(kind: str, n: int, props: int, seed: int, steps: int) -> None:
             refused += 1
             undecided += verdict.reason.startswith("cannot decide")
     _emit({"phase": "done", **_stats(times, refused, undecided, monitor)})
+
+
+def _parameters(cls: type) -> set[str]:
+    import inspect
+
+    return set(inspect.signature(cls).parameters)
 
 
 def _stats(times: list[float], refused: int, undecided: int, monitor) -> dict:

@@ -430,6 +430,8 @@ class Product:
             if found is None:
                 clock.members = (i, j)
                 path = self._search((i, j), (state[i], state[j]), letters, clock)
+                if len(self._pairs) > 50_000:
+                    self._pairs.clear()
                 found = self._pairs[key] = path is not None
             if not found:
                 return i, j
