@@ -123,7 +123,7 @@ def test_refusals_are_sentences_and_change_nothing():
         ("grab salmon", "cannot grab salmon: the agent is not close to it"),
         ("walk to salmon", None),
         ("grab salmon", "cannot grab salmon: it is inside something closed"),
-        ("grab fridge", "cannot grab fridge: it is not grabbable"),
+        ("grab fridge", "cannot grab fridge: it cannot be grabbed"),
         ("close fridge", "cannot close fridge: it is already closed"),
         ("open fridge", None),
         ("open fridge", "cannot open fridge: it is already open"),

@@ -171,3 +171,26 @@ def test_check_env_passes_on_a_prepared_official_scene_in_literal_mode():
     prepared = prepare_program(OFFICIAL_GRAPH, read_program(PROGRAM_DIR / "watch_tv.txt"))
     env = VirtualHomeEnv(prepared.scene, mode="literal").track(["agent_sitting_on(couch)"])
     check_env(env, refused="sit on couch", steps=3)
+
+
+def test_refusals_of_every_action_are_sentences(house):
+    import re
+
+    env = VirtualHomeEnv(house, mode="literal")
+    env.reset()
+    reasons = {}
+    for verb, template in ALL_VERBS.items():
+        if verb == "done":
+            continue
+        action = parse_action(template.format("bathtub", "toilet"), house)
+        *_, info = env.step(action)
+        if info["error"] is not None:
+            reasons[verb] = info["error"]
+            assert info["error"].startswith(f"cannot {action}: "), info["error"]
+            assert not re.search(r"<\w+>|\(\d+\)|\bnode\b", info["error"]), info["error"]
+        env.reset()
+    assert len(reasons) >= 30  # far away, empty-handed, standing: most actions are refused
+    assert reasons["sit"] == "cannot sit on bathtub: the agent is not close to it"
+    assert reasons["pour"] == "cannot pour bathtub into toilet: bathtub cannot be poured"
+    assert reasons["putback"] == "cannot put back bathtub: it was not picked up"
+    assert reasons["grab"] == "cannot grab bathtub: it cannot be grabbed"

@@ -120,6 +120,8 @@ _REASONS = (
     (" is not lying or sitting", " is neither lying nor sitting"),
     (" is not sitting", " is not sitting or lying"),
     (" is not on the agent", " is not worn"),
+    (" is not grabbable", " cannot be grabbed"),
+    (" not grabbed", " was not picked up"),
 )
 # Messages whose start the executor words oddly; the first match applies.
 _OPENINGS = (
