@@ -474,6 +474,20 @@ _POLITE_END = re.compile(
 )
 
 
+def _unchat(text: str) -> str:
+    """*text* (normalised) without the politeness and chat around the constraint.
+
+    >>> _unchat("could you please never go into [a], ok")
+    'never go into [a]'
+    """
+    while True:
+        before = text
+        text = _POLITE_START.sub("", text)
+        text = _POLITE_END.sub("", text).rstrip(".!?;: ").strip()
+        if text == before:
+            return text
+
+
 def normalize(text: str) -> str:
     """Lower case, contractions expanded, punctuation at the end dropped, spaces collapsed,
     and pronouns replaced by the nearest placeholder before them.
@@ -504,12 +518,8 @@ def readings(text: str, limit: int = 6) -> list[str]:
     t = re.sub(r"\s+", " ", t)
     t = re.sub(r"\s*([,;:])\s*", r"\1 ", t)
     t = t.strip().rstrip(".!?;: ").strip()
-    while True:
-        before = t
-        t = _POLITE_START.sub("", t)
-        t = _POLITE_END.sub("", t).rstrip(".!?;: ").strip()
-        if t == before:
-            break
+    t = re.sub(r"^(?:please|robot|hey robot|hey)\s*,?\s+", "", t)
+    t = re.sub(r",?\s+please$", "", t)
 
     def choices(m: re.Match[str]) -> list[str]:
         found = [(x.group(1), x.start()) for x in re.finditer(r"\[([a-z])\]", t[: m.start()])]
@@ -806,7 +816,7 @@ class PatternTranslator:
     def _read(lifted: str, failures: list[_NoReading]) -> LiftedTranslation | None:
         # Each way of resolving the pronouns, best first; a reading that puts a thing in or
         # on itself ("put [b] in [b]") resolved a pronoun wrongly.
-        texts = readings(lifted)
+        texts = [_unchat(x) for x in readings(lifted)]
         texts += [a for a in map(_rephrase, texts) if a is not None]
         for text in texts:
             letters = set(re.findall(r"\[([a-z])\]", text))
