@@ -388,6 +388,10 @@ class VirtualHomeEnv(Env):
     def admissible_actions(self) -> list[str]:
         """Return the actions the executor would accept now, in the order of ``VERBS``.
 
+        Only the paper's verbs (:data:`~safetychip.envs.virtualhome.VERBS`) are enumerated,
+        the set agents are offered; ``step`` accepts every verb of
+        :data:`~safetychip.envs.virtualhome.ALL_VERBS`.
+
         Candidates are each verb applied to each object (walk: also to each room; put: each
         held object on each SURFACES object; put in: into each CONTAINERS object). Each is
         checked with the executor's own ``check_one_step`` on its decisive script line,
