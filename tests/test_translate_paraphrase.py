@@ -294,8 +294,8 @@ def library(tmp_path):
         ("take a trip to [a]", 'F"agent_at(a)"', "visit", {"a": '"agent_at(a)"'}),
         ("toggle [a] at most twice", str(build("at_most", 2, opened("a"))), "at_most",
          {"a": '"is_open(a)"'}),
-        ("wander to [a] or away from [a]", 'F"agent_at(a)"', "visit", {"a": '"agent_at(a)"'}),
-        ("wander to [a] or away from [a] ok", 'G!"agent_at(a)"', "never",
+        ("only wander around [a]", 'F"agent_at(a)"', "visit", {"a": '"agent_at(a)"'}),
+        ("only wander around [a] ok", 'G!"agent_at(a)"', "never",
          {"a": '"agent_at(a)"'}),
     ]  # fmt: skip
     path = tmp_path / "templates.jsonl"
@@ -338,25 +338,34 @@ def test_retrieval_refuses_below_the_threshold_and_lists_readings(library):
 def test_retrieval_says_ambiguous_and_shows_both(library):
     r = RetrievalTranslator(
         WordsEmbedder(), library=library, calibration={**CALIBRATED, "threshold": 0.0,
-                                                       "ambiguity": 0.5}, k=2
+                                                       "ambiguity": 0.3}, k=2
     )  # fmt: skip
     with pytest.raises(OutOfGrammarError, match=r"ambiguous: it reads as .* or as ") as e:
-        r("wander to [a] or away from [a]")
+        r("only wander around [a]")
     assert {str(x.formula) for x in e.value.readings} == {'F"agent_at(a)"', 'G!"agent_at(a)"'}
 
 
 def test_cues_and_calibration():
     assert {"negation", "upper", "count"} <= cues("never go to [a] more than twice")
-    good = [(0.9, 1.0, True)] * 20 + [(0.85, 0.9, True)] * 5
-    bad = [(0.5, 0.4, False)] * 20 + [(0.86, 0.9, False)]
+    good = [(0.9, 1.0, 0.0, True)] * 20 + [(0.85, 0.9, 0.0, True)] * 5
+    bad = [(0.5, 0.4, 1.0, False)] * 20 + [(0.86, 0.9, 0.5, False)]
     fit = calibrate(good + bad, target=0.95)
     r = RetrievalTranslator(None, calibration=fit)
     from safetychip.translate import Reading
 
-    def confidence(s, v):
-        return r.confidence((Reading(ap("x"), "", v, s, ""),))
+    def confidence(s, v, u):
+        return r.confidence((Reading(ap("x"), "", v, s, "", u),))
 
-    assert confidence(0.9, 1.0) > fit["threshold"] > confidence(0.5, 0.4)
+    assert confidence(0.9, 1.0, 0.0) > fit["threshold"] > confidence(0.5, 0.4, 1.0)
+
+
+def test_retrieval_does_not_read_a_prohibition_into_a_sentence_that_forbids_nothing(library):
+    r = RetrievalTranslator(
+        WordsEmbedder(), library=library, calibration={**CALIBRATED, "threshold": 0.0}, k=3
+    )
+    # The nearest templates are prohibitions; the sentence asks for a visit.
+    assert all(x.pattern != "never" for x in r.readings("please stay well over to [a]"))
+    assert r.readings("grab anything in [a]") == ()  # things the sentence does not name
 
 
 def test_the_pipeline_uses_retrieval_only_behind_the_grammar(library):

@@ -56,7 +56,7 @@ def outcomes() -> tuple[list, list]:
                                parse(row["formula"]))  # fmt: skip
         except SafetyChipError:
             right = False
-        item = (best.similarity, best.share, bool(right))
+        item = (best.similarity, best.share, best.unread, bool(right))
         (cal if row["split"] in CAL else check).append(item)
     return cal, check
 
@@ -67,12 +67,14 @@ def main() -> None:
     probe = RetrievalTranslator(embedder=None, calibration=fit)
     from safetychip.translate._retrieve import Reading
 
-    def confidence(s: float, v: float) -> float:
-        return probe.confidence((Reading(parse("a"), "", v, s, ""),))
+    def confidence(s: float, v: float, u: float) -> float:
+        return probe.confidence((Reading(parse("a"), "", v, s, "", u),))
 
     report = {"calibration_sentences": len(cal), "check_sentences": len(check), "bins": []}
     for name, items in (("calibration", cal), ("check", check)):
-        accepted = [(c, ok) for s, v, ok in items if (c := confidence(s, v)) >= fit["threshold"]]
+        accepted = [
+            (c, ok) for s, v, u, ok in items if (c := confidence(s, v, u)) >= fit["threshold"]
+        ]
         right = sum(ok for _, ok in accepted)
         report[name] = {
             "first_reading_right": sum(ok for *_, ok in items),
@@ -81,7 +83,7 @@ def main() -> None:
             "accepted_right": right,
         }
     for lo in (0.0, 0.2, 0.4, 0.6, 0.8):
-        inside = [ok for s, v, ok in check if lo <= confidence(s, v) < lo + 0.2 + 1e-9]
+        inside = [ok for s, v, u, ok in check if lo <= confidence(s, v, u) < lo + 0.2 + 1e-9]
         if inside:
             report["bins"].append(
                 {

@@ -80,6 +80,9 @@ class Reading:
         agreement (see :class:`RetrievalTranslator`).
     example : str
         That template.
+    unread : float
+        The share of the sentence's placeholders whose own clause the grammar's clause reader
+        could not read (their literal then comes from the template).
     """
 
     formula: Formula
@@ -87,6 +90,7 @@ class Reading:
     share: float
     similarity: float
     example: str
+    unread: float = 0.0
 
     def to_dict(self) -> dict:
         """JSON-ready form."""
@@ -96,6 +100,7 @@ class Reading:
             "share": round(self.share, 3),
             "similarity": round(self.similarity, 3),
             "example": self.example,
+            "unread": round(self.unread, 3),
         }
 
 
@@ -185,13 +190,30 @@ _CUES = {
 }
 
 
+# Readings that forbid something need a sentence that restricts; movement needs one that
+# does not forbid. "don't forget to" asks for something.
+_PROHIBITIONS = frozenset({"never", "avoid_while", "avoid_unless", "absence_after", "not_before"})
+_MISSIONS_ONLY = frozenset({"visit", "sequenced_visit", "ordered_visit", "patrolling"})
+_RESTRICTIVE = re.compile(
+    r"\b(?:only|unlocks?|no longer|no more|off the table|no-go|"
+    r"banned|forbidden|prohibited|not allowed|refrain|hands off|"
+    r"(?:keep|steer|stay)(?: \w+)? (?:clear|away|out))\b"
+)
+
+
+_QUANTIFIED = re.compile(
+    r"\b(?:anything|everything|something|nothing|any object|all objects|any item|all items|"
+    r"all the \w+|any \w+|every \w+) (?:in|inside|at|on|from|near|of) \["
+)
+
+
 def cues(text: str) -> frozenset[str]:
     """The cue classes of *text* (negation, count bounds, order, timing, state…).
 
     >>> sorted(cues("never go to [a] more than twice"))
     ['count', 'negation', 'upper']
     """
-    t = _text(text)
+    t = re.sub(r"\b(?:do not|don't|never) forget\b", "remember", _text(text))
     return frozenset(name for name, pattern in _CUES.items() if pattern.search(t))
 
 
@@ -265,7 +287,11 @@ class RetrievalTranslator:
         elif calibration is not None and Path(calibration).is_file():
             self.calibration = json.loads(Path(calibration).read_text(encoding="utf-8"))
         else:
-            self.calibration = {"weights": [-12.0, 12.0, 4.0], "threshold": 0.5, "ambiguity": 0.6}
+            self.calibration = {
+                "weights": [-12.0, 12.0, 4.0, -2.0],
+                "threshold": 0.5,
+                "ambiguity": 0.6,
+            }
 
     @property
     def embedder(self) -> Embedder | None:
@@ -321,9 +347,13 @@ class RetrievalTranslator:
             return ()
         rows, vectors, cue_rows, cue_counts = group
         text = _text(lifted)
+        if _QUANTIFIED.search(text):
+            return ()  # "anything in [a]": about things the sentence does not name
         own = clause_literals(lifted)
         query = embedder.encode([text])[0]
         found = cues(lifted)
+        negative = "negation" in found or bool(_RESTRICTIVE.search(text))
+        unread = 1.0 - len(own) / max(1, len(letters))
         mine = np.array([name in found for name in _CUES], dtype=np.int8)
         # shared cues minus cues in one only: 3 * shared - |mine| - |theirs|
         agreement = 3 * (cue_rows @ mine) - int(mine.sum()) - cue_counts
@@ -345,10 +375,14 @@ class RetrievalTranslator:
             total += weight
             if formula is None:
                 continue  # a count pattern, but the sentence says no count
+            if (row["pattern"] in _PROHIBITIONS and not negative) or (
+                row["pattern"] in _MISSIONS_ONLY and "negation" in found
+            ):
+                continue  # a prohibition from a sentence that forbids nothing, or the reverse
             entry = votes.setdefault(str(formula), [0.0, s, row, formula])
             entry[0] += weight
         out = [
-            Reading(formula, row["pattern"], weight / total, s, row["text"])
+            Reading(formula, row["pattern"], weight / total, s, row["text"], unread)
             for weight, s, row, formula in votes.values()
         ]
         return tuple(sorted(out, key=lambda r: -r.share))
@@ -357,8 +391,9 @@ class RetrievalTranslator:
         """The calibrated probability that the first reading is right."""
         if not readings:
             return 0.0
-        w0, w1, w2 = self.calibration["weights"]
-        z = w0 + w1 * readings[0].similarity + w2 * readings[0].share
+        w0, w1, w2, *w3 = self.calibration["weights"]
+        best = readings[0]
+        z = w0 + w1 * best.similarity + w2 * best.share + (w3[0] * best.unread if w3 else 0.0)
         return 1.0 / (1.0 + math.exp(-z))
 
     def __call__(self, lifted: str) -> LiftedTranslation:
@@ -443,14 +478,16 @@ def _read_templates(path: Path) -> list[dict]:
     return rows
 
 
-def calibrate(outcomes: list[tuple[float, float, bool]], *, target: float = 0.95) -> dict[str, Any]:
+def calibrate(
+    outcomes: list[tuple[float, float, float, bool]], *, target: float = 0.95
+) -> dict[str, Any]:
     """Fit the confidence on development outcomes and choose the threshold.
 
     Parameters
     ----------
-    outcomes : list of (similarity, share, correct)
-        One per development sentence: the first reading's best similarity and vote share,
-        and whether it was right.
+    outcomes : list of (similarity, share, unread, correct)
+        One per development sentence: the first reading's best score, vote share and share
+        of unread clauses (see :class:`Reading`), and whether it was right.
     target : float
         The threshold is the least confidence at which the accepted readings of *outcomes*
         are right at least this often.
@@ -458,19 +495,19 @@ def calibrate(outcomes: list[tuple[float, float, bool]], *, target: float = 0.95
     Returns
     -------
     dict
-        ``weights`` (intercept, similarity, share), ``threshold`` and ``ambiguity``.
+        ``weights`` (intercept, similarity, share, unread), ``threshold`` and ``ambiguity``.
 
     Examples
     --------
-    >>> fit = calibrate([(0.9, 1.0, True)] * 8 + [(0.5, 0.4, False)] * 8)
+    >>> fit = calibrate([(0.9, 1.0, 0.0, True)] * 8 + [(0.5, 0.4, 1.0, False)] * 8)
     >>> fit["threshold"] < 1 and fit["weights"][1] > 0
     True
     """
     import numpy as np
     from sklearn.linear_model import LogisticRegression  # type: ignore[import-untyped]
 
-    x = np.array([[s, v] for s, v, _ in outcomes])
-    y = np.array([bool(c) for _, _, c in outcomes])
+    x = np.array([[s, v, u] for s, v, u, _ in outcomes])
+    y = np.array([bool(c) for *_, c in outcomes])
     model = LogisticRegression(C=10.0).fit(x, y)
     p = model.predict_proba(x)[:, 1]
     order = np.argsort(-p)
