@@ -4,12 +4,17 @@ Behind the grammar (:class:`~safetychip.translate.PatternTranslator`), which is 
 reads only the forms it knows, :class:`RetrievalTranslator` embeds the lifted sentence with
 all-MiniLM-L6-v2 and lets its nearest templates of ``data/translation/templates.jsonl``
 (lifted paraphrases with their lifted formulas, written by ``make_templates.py``) vote, each
-with weight ``exp((similarity - best) / temperature)``; only templates over the same
-placeholders take part. Counts ("twice") and step bounds ("within 3 steps") are read from
-the sentence itself, never from the template.
+with weight ``exp((score - best) / temperature)``, where a template's score is its cosine
+similarity plus a small bonus per cue word class it shares with the sentence (:func:`cues`);
+only templates over the same placeholders take part. A template votes for its formula's
+*shape*, with each placeholder's literal taken from the sentence's own clause where the
+grammar's clause reader reads one (:func:`clause_literals`). Counts ("twice") and step
+bounds ("within 3 steps") are read from the sentence itself, never from the template. A
+prohibition is never read into a sentence that forbids nothing.
 
-The winning reading's confidence is a logistic function of the best similarity and of the
-winner's share of the votes, with weights fitted on development sentences
+The winning reading's confidence is a logistic function of its best score, its share of the
+votes and the share of placeholders whose clause was not read, with weights fitted on
+development sentences
 (``data/translation/calibration.json``, written by :func:`calibrate`). Below the threshold
 the translator refuses and lists the nearest readings; when the runner-up has nearly as many
 votes it says the sentence is ambiguous and shows both. It never guesses silently: every
@@ -53,7 +58,15 @@ from ._grammar import (
 )
 from ._missions import build
 
-__all__ = ["CALIBRATION", "TEMPLATES", "Reading", "RetrievalTranslator", "calibrate"]
+__all__ = [
+    "CALIBRATION",
+    "TEMPLATES",
+    "Reading",
+    "RetrievalTranslator",
+    "calibrate",
+    "clause_literals",
+    "cues",
+]
 
 #: The lifted paraphrase templates (JSON lines: text, formula, pattern).
 TEMPLATES = DATA_DIR / "translation" / "templates.jsonl"
