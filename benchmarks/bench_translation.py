@@ -280,9 +280,9 @@ def main() -> int:
         os.environ.get("SAFETYCHIP_MODEL") if os.environ.get("OPENAI_API_KEY") else None
     )
     if model:
-        from safetychip.llm import CachedModel, OpenAIChatModel
+        from safetychip.llm import CachedModel, ChatModel, OpenAIChatModel
 
-        llm = OpenAIChatModel(model)
+        llm: ChatModel = OpenAIChatModel(model)
         if args.cache:
             llm = CachedModel(llm, args.cache, mode="auto")
         print(f"\n== language model {model} (recognition and lifted translation)")
