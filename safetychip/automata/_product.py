@@ -10,7 +10,8 @@ same time?" is answered by a sequence of steps, cheapest first, each exact where
 4. the *usable letters*: the letters each component could still use on a way to acceptance,
    intersected over the components until nothing changes (a sound over-approximation of the
    letters of any joint witness); a component with no usable letter left refutes (no);
-5. pairwise products under those letters, the pairs with a component that moved first (no);
+5. pairwise products under those letters, for the pairs with a component that moved, then
+   small connected sets grown from each moved component (no);
 6. the components split into independent groups (sharing no proposition the usable letters
    leave free), each searched exactly (best-first over its product states, cached per
    group), and the group witnesses joined when their lengths can be padded to one (yes / no).
@@ -110,7 +111,7 @@ class Product:
         self._cores: dict[ProductState, tuple[int, ...] | None] = {}
         self._witnesses: dict[ProductState, tuple[frozenset[str], ...]] = {}
         self._fast: list | None = None
-        self._coupled: frozenset[str] | None = None
+        self._clock: _Clock | None = None  # checked while enumerating, during a search
         #: After :meth:`witness` returns None: components that cannot all accept together.
         self.core: tuple[int, ...] | None = None
 
@@ -179,7 +180,11 @@ class Product:
         order = range(len(dfas)) if members is None else members
         start = self.invariant if letters is None else self.invariant & letters
         stack: list[tuple[int, Guard, tuple[int, ...]]] = [(0, start, ())]
+        clock, popped = self._clock, 0
         while stack:
+            popped += 1
+            if clock is not None and popped % 256 == 0:
+                clock.check()
             k, guard, acc = stack.pop()
             if k == len(order):
                 target = list(state)
@@ -264,9 +269,11 @@ class Product:
             self.core = self._cone(blamed[-1:], blamed[:-1])
             return None
         moved = set(everyone) if hint is None else {i for i in everyone if state[i] != hint[i]}
-        pair = self._pair_conflict(state, letters, moved, clock)
-        if pair is not None:
-            self.core = self._cone(pair, blamed)
+        small = self._pair_conflict(state, letters, moved, clock)
+        if small is None:
+            small = self._chain_conflict(state, letters, moved, clock)
+        if small is not None:
+            self.core = self._cone(small, blamed)
             return None
         path, group = self._grouped(state, letters, clock)
         if path is None:
@@ -437,6 +444,32 @@ class Product:
                 return i, j
         return None
 
+    def _chain_conflict(
+        self, state: ProductState, letters: Guard, moved: set[int], clock: _Clock, size: int = 6
+    ) -> tuple[int, ...] | None:
+        """Small connected sets with no joint witness under *letters*: from each component in
+        *moved* (those still owing something first), grow a set one component at a time, the
+        one sharing the most free propositions with it, up to *size*, checking each set."""
+        forced = self._forced(letters)
+        free = [frozenset(d.aps) - forced.keys() for d in self.dfas]
+        owing = sorted(moved, key=lambda i: (self.dfas[i].accepting[state[i]], i))
+        for start in owing:
+            members, atoms = [start], set(free[start])
+            while len(members) < size:
+                scores = [(len(atoms & free[j]), -j) for j in range(len(self.dfas))
+                          if j not in members and atoms & free[j]]  # fmt: skip
+                if not scores:
+                    break
+                best = -max(scores)[1]
+                members.append(best)
+                atoms |= free[best]
+                chosen = tuple(sorted(members))
+                clock.members = chosen
+                if len(chosen) > 2 and self._search(chosen, tuple(state[i] for i in chosen),
+                                                    letters, clock) is None:  # fmt: skip
+                    return chosen
+        return None
+
     def _forced(self, letters: Guard) -> dict[str, bool]:
         """Propositions that *letters* fix, with their value."""
         out = {}
@@ -541,6 +574,7 @@ class Product:
         dists = [d.distances() for d in dfas]
         atoms = sorted({a for d in dfas for a in d.aps})
         view = Product(dfas, self.invariant)
+        view._clock = clock
         parent: dict[ProductState, tuple[ProductState, Guard] | None] = {sub: None}
         heap = [(0.0, 0, sub)]
         count = 0
