@@ -269,7 +269,7 @@ class Product:
             self.core = self._cone(blamed[-1:], blamed[:-1])
             return None
         moved = set(everyone) if hint is None else {i for i in everyone if state[i] != hint[i]}
-        small = self._pair_conflict(state, letters, moved, clock)
+        small: tuple[int, ...] | None = self._pair_conflict(state, letters, moved, clock)
         if small is None:
             small = self._chain_conflict(state, letters, moved, clock)
         if small is not None:
