@@ -1,13 +1,14 @@
 """``safetychip experiment``: run a slice of the grid from the shell; and the reproduction
-steps of the VirtualHome data: notebook 03's rollout figures, the suite validation and the
-offline grid; the Spot robot demo's table; and the episodic memory's evaluation
-(:mod:`safetychip.experiments` writes them; these steps find the inputs).
+steps of the VirtualHome data: notebook 03's rollout figures, the suite validation, the
+offline grid and the grid recorded with the local model (replayed); the Spot robot demo's
+table; and the episodic memory's evaluation (:mod:`safetychip.experiments` writes them; these
+steps find the inputs).
 
 Examples
 --------
 >>> [c.name for c in COMMANDS], [s.name for s in REPRODUCTION_STEPS]
 (['experiment'], ['virtualhome_rollouts', 'virtualhome_suite', 'virtualhome_experiments', \
-'spot_demo', 'memory_evaluation'])
+'local_model_grid', 'spot_demo', 'memory_evaluation'])
 >>> parse_ks("1..5"), parse_ks("2,4"), parse_ks("all")
 ([1, 2, 3, 4, 5], [2, 4], None)
 """
@@ -231,6 +232,17 @@ def _offline_grid(root: Path) -> list[Path]:
     return write_offline_grid(root / "figures", data=root / "data", progress=sys.stderr.isatty())
 
 
+_LOCAL_MODEL_INPUTS = (*_INPUTS[:3], "data/recordings/04_smollm2_135m_grid.sqlite")
+
+
+def _local_model_grid(root: Path) -> list[Path]:
+    _prepare(root, _LOCAL_MODEL_INPUTS)
+    from ..experiments import write_local_model_grid
+
+    return write_local_model_grid(root / "figures", data=root / "data",
+                                  progress=sys.stderr.isatty())  # fmt: skip
+
+
 _SPOT_INPUTS = ("data/spot/lab.json", "data/spot/tasks.jsonl")
 _MEMORY_INPUTS = ("data/memory/scenarios.jsonl",)
 
@@ -256,6 +268,9 @@ REPRODUCTION_STEPS = (
                      "plans, violation shares", _suite_validation, _SUITES),
     ReproductionStep("virtualhome_experiments", "the offline grid of agents x k x reprompt "
                      "variants (stand-in): CSV, tables, figure", _offline_grid, _INPUTS),
+    ReproductionStep("local_model_grid", "the grid with SmolLM2-135M-Instruct, replayed offline "
+                     "from data/recordings: CSV, tables, figure", _local_model_grid,
+                     _LOCAL_MODEL_INPUTS),
     ReproductionStep("spot_demo", "the Spot robot demo (stand-in): deliveries x k x agents and "
                      "task abortion, CSV and table", _spot_demo, _SPOT_INPUTS),
     ReproductionStep("memory_evaluation", "the episodic memory against no safety and static "

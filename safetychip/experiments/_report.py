@@ -343,12 +343,15 @@ def plot_rates(frame: Any, *, reprompt: str = MAIN_REPROMPT,
 
 
 def write_report(frame: Any, folder: str | os.PathLike[str], *, prefix: str = "04_",
-                 reprompt: str = MAIN_REPROMPT,
-                 timings: str | None = None) -> list[Path]:  # fmt: skip
+                 reprompt: str = MAIN_REPROMPT, timings: str | None = None,
+                 step: str = "virtualhome_experiments",
+                 about: str | None = None) -> list[Path]:  # fmt: skip
     """Write the CSV, the Markdown tables and the figure into *folder*; return the paths.
 
     Files: ``<prefix>experiment_results.csv``, ``<prefix>experiment_tables.md`` and
-    ``<prefix>rates_vs_constraints.png``. *timings* is a line added to the tables' notes.
+    ``<prefix>rates_vs_constraints.png``. *timings* is a line added to the tables' notes;
+    *step* names the ``safetychip reproduce`` step that writes them; *about* is Markdown
+    put after the heading (what the grid is, and what to compare it with).
     """
     import matplotlib.pyplot as plt
 
@@ -363,9 +366,11 @@ def write_report(frame: Any, folder: str | os.PathLike[str], *, prefix: str = "0
     parts = [
         "# Experiments: agents, reprompting and task abortion",
         "",
-        "Written by `python -m safetychip reproduce virtualhome_experiments` (or `safetychip "
+        f"Written by `python -m safetychip reproduce {step}` (or `safetychip "
         "experiment`); do not edit.",
     ]
+    if about:
+        parts += ["", about]
     if note == STAND_IN_LABEL:
         parts += ["", f"**Every number below comes from the {STAND_IN_LABEL}**: a "
                   "deterministic program that follows the in-context example, takes an unknown "

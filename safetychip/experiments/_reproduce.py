@@ -29,7 +29,7 @@ from ..envs import VirtualHomeEnv, load_tasks, plot_floor_plan, plot_timeline, t
 from ..paths import DATA_DIR
 from ..shield import run_monitored
 from ._grid import grid_cells, run_grid
-from ._report import MAIN_REPROMPT, markdown_table, write_report
+from ._report import MAIN_REPROMPT, markdown_table, paper_table, write_report
 from ._suite import find_safe_plan, validate_suite
 
 if TYPE_CHECKING:
@@ -225,9 +225,22 @@ def write_local_model_grid(
         Show a progress bar.
     """
     from ..llm import LOCAL_MODEL
+    from ._grid import STAND_IN
 
-    frame = run_grid(local_model_cells(data=data, mode=mode), progress=progress, desc=LOCAL_MODEL)
-    return write_report(frame, folder, prefix="04_smollm2_")
+    cells = local_model_cells(data=data, mode=mode)
+    frame = run_grid(cells, progress=progress, desc=LOCAL_MODEL)
+    stand_in = run_grid(local_model_cells(data=data, model=STAND_IN), progress=False)
+    tasks = sorted({c["task"] for c in cells})
+    about = (
+        f"**A real language model: {LOCAL_MODEL}** (135M parameters, Q4_1 GGUF, llama.cpp on "
+        "127.0.0.1, greedy decoding, each action asked as structured output over the admissible "
+        "actions), replayed from `data/recordings/`. A part of the offline grid, for time: "
+        f"{len(tasks)} Four Room tasks × k = 1 × the five agents, the Safety Chip with the "
+        f"`{MAIN_REPROMPT}` variant and expert formulas, seed 0 ({len(cells)} episodes). "
+        f"Beside it, the offline stand-in (not a language model) on the same episodes:\n\n"
+        f"{paper_table(stand_in, reprompt=MAIN_REPROMPT)}"
+    )
+    return write_report(frame, folder, prefix="04_smollm2_", step="local_model_grid", about=about)
 
 
 def memory_table(evaluations: Sequence[Evaluation]) -> str:
