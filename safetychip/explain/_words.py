@@ -24,6 +24,16 @@ _ACTIONS = {
     "is_touched": ("touch {0}", "stop touching {0}"),
     "is_on": ("put {0} on {1}", "take {0} off {1}"),
     "is_in": ("put {0} in {1}", "take {0} out of {1}"),
+    "agent_sitting_on": ("sit on {0}", "stand up from {0}"),
+    "agent_lying_on": ("lie on {0}", "get up from {0}"),
+    "agent_facing": ("turn to {0}", "walk away from {0}"),
+    "is_grabbed_rh": ("grab {0} with the right hand", "put down {0} from the right hand"),
+    "is_grabbed_lh": ("grab {0} with the left hand", "put down {0} from the left hand"),
+    "is_worn": ("put on {0}", "take off {0}"),
+    "is_dirty": ("get {0} dirty", "wash {0}"),
+    "is_clean": ("wash {0}", "get {0} dirty"),
+    "is_pluggedin": ("plug in {0}", "unplug {0}"),
+    "is_poured": ("pour {0}", "stop pouring {0}"),
 }
 
 

@@ -47,6 +47,47 @@ _WORDS = {
     "is_touched": ("touch {0}", "you touch {0}", "stop touching {0}", "you are not touching {0}"),
     "is_on": ("put {0} on {1}", "{0} is on {1}", "take {0} off {1}", "{0} is not on {1}"),
     "is_in": ("put {0} in {1}", "{0} is in {1}", "take {0} out of {1}", "{0} is not in {1}"),
+    # the predicates of VirtualHome's other actions
+    "agent_sitting_on": (
+        "sit on {0}",
+        "you are sitting on {0}",
+        "stand up from {0}",
+        "you are not sitting on {0}",
+    ),
+    "agent_lying_on": (
+        "lie on {0}",
+        "you are lying on {0}",
+        "get up from {0}",
+        "you are not lying on {0}",
+    ),
+    "agent_facing": (
+        "face {0}",
+        "you are facing {0}",
+        "turn away from {0}",
+        "you are not facing {0}",
+    ),
+    "is_grabbed_rh": (
+        "hold {0} in your right hand",
+        "you are holding {0} in your right hand",
+        "put down {0} from your right hand",
+        "you are not holding {0} in your right hand",
+    ),
+    "is_grabbed_lh": (
+        "hold {0} in your left hand",
+        "you are holding {0} in your left hand",
+        "put down {0} from your left hand",
+        "you are not holding {0} in your left hand",
+    ),
+    "is_worn": ("wear {0}", "you are wearing {0}", "take off {0}", "you are not wearing {0}"),
+    "is_dirty": ("make {0} dirty", "{0} is dirty", "clean {0}", "{0} is not dirty"),
+    "is_clean": ("clean {0}", "{0} is clean", "make {0} dirty", "{0} is not clean"),
+    "is_pluggedin": (
+        "plug in {0}",
+        "{0} is plugged in",
+        "unplug {0}",
+        "{0} is unplugged",
+    ),
+    "is_poured": ("pour {0}", "you pour {0}", "stop pouring {0}", "you are not pouring {0}"),
 }
 
 

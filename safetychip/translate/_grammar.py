@@ -18,7 +18,17 @@ C1 means C2 later; must C2 if ever C1; do not leave [a] open
 C at most / no more than / only … n times                    at_most
 C exactly n times; once and only once; n times               exactly
 C at least n times; n or more times; make sure you C         at_least
+always hold [a] with your right hand (never in the left)     never
+do not pour anything near [a] (each thing that pours)        avoid_while
 ==========================================================  ==================================
+
+The clauses cover VirtualHome's other actions too: ``sit on [a]``, ``lie on [a]``, ``face
+[a]``, ``hold [a] in your left hand``, ``wear [a]``, ``wash [a]`` / ``[a] is dirty``, ``plug
+in [a]`` / ``unplug [a]``, ``pour [a]``; ``do not leave [a] dirty`` (or plugged in) reads like
+``do not leave [a] open``: on a finite run, [a] is not dirty at the end. "Anything" in ``do
+not pour anything near [a]`` stands for :data:`ANYTHING`, which the translator replaces by
+each thing of the scene that can be poured (one part per thing; see
+:meth:`~safetychip.translate.Vocabulary.able_names`).
 
 Pronouns (*it*, *them*, *there*) refer to the nearest placeholder before them. Anything
 else raises :class:`~safetychip.errors.OutOfGrammarError`, which says plainly that the
@@ -61,9 +71,11 @@ __all__ = [
     "LiftedTranslation",
     "ListReading",
     "PatternTranslator",
+    "ANYTHING",
     "collapse_list",
     "normalize",
     "read_clause",
+    "spread_anything",
 ]
 
 _FORMS = (
@@ -101,6 +113,11 @@ _IRREGULAR = {
     "travel": "travel travels travelling traveling travelled traveled",
     "end": "end ends ending ended",
     "wander": "wander wanders wandering wandered",
+    "sit": "sit sits sitting sat",
+    "lie": "lie lies lying lay lain",
+    "wear": "wear wears wearing wore worn",
+    "plug": "plug plugs plugging plugged",
+    "unplug": "unplug unplugs unplugging unplugged",
 }
 
 
@@ -206,6 +223,8 @@ _PUT = _v(
     "slide",
 )
 _IN = r"(?:back\s+)?(?:in|into|inside|in to|within)"
+_HOLD = rf"(?:{_GRAB}|{_v('pick', 'lift')}\s+up)"
+_HAND = r"(?:with|in|using)\s+(?:your\s+|the\s+|one's\s+|its\s+)?"
 _ON = r"(?:back\s+)?(?:on|onto|on top of|upon|on to)"
 
 # Clause grammar: (regex over a cleaned clause, builder from the placeholder letters).
@@ -302,6 +321,15 @@ _CLAUSES: list[tuple[re.Pattern[str], Builder]] = [
             rf"{X}\s+{BE}\s+(?:off limits|off-limits|out of bounds|forbidden|prohibited|banned)",
             _avoid("agent_at"),
         ),
+        # holding, in one hand
+        (
+            rf"{_HOLD}\s+{X}\s+{_HAND}right\s+hand",
+            _pos("is_grabbed_rh"),
+        ),
+        (
+            rf"{_HOLD}\s+{X}\s+{_HAND}left\s+hand",
+            _pos("is_grabbed_lh"),
+        ),
         # holding
         (
             rf"(?:{_v('keep', 'take', 'get')}\s+your\s+)?hands?\s+(?:off|away from)\s+{X}",
@@ -336,7 +364,7 @@ _CLAUSES: list[tuple[re.Pattern[str], Builder]] = [
         (rf"{X}\s+{MODAL}{BE}\s+(?:closed|shut)", _neg("is_open")),
         # switched on and off
         (
-            rf"{_v('keep', 'leave')}\s+{X}\s+(?:off|switched off|turned off|unplugged)",
+            rf"{_v('keep', 'leave')}\s+{X}\s+(?:off|switched off|turned off)",
             _avoid("is_switchedon"),
         ),
         (
@@ -361,6 +389,33 @@ _CLAUSES: list[tuple[re.Pattern[str], Builder]] = [
         # touching
         (rf"{_v('touch')}\s+{X}", _pos("is_touched")),
         (rf"{X}\s+{MODAL}{BE}\s+touched", _pos("is_touched")),
+        # the predicates of VirtualHome's other actions: sitting, lying, facing
+        (rf"{_v('sit')}\s+(?:down\s+)?(?:on|in|upon|onto)\s+{X}", _pos("agent_sitting_on")),
+        (rf"{_v('lie', 'lay')}\s+(?:down\s+)?(?:on|in|upon|onto)\s+{X}", _pos("agent_lying_on")),
+        (
+            rf"(?:{_v('face')}|{_v('turn')}\s+(?:to face|to|towards|toward))\s+{X}",
+            _pos("agent_facing"),
+        ),
+        (rf"{_v('stand', 'get')}\s+up\s+(?:from|off)\s+{X}", _neg("agent_sitting_on")),
+        # wearing
+        (rf"(?:{_v('wear')}|{_v('put')}\s+on|{_v('dress')}\s+in)\s+{X}", _pos("is_worn")),
+        (rf"{_v('put')}\s+{X}\s+on", _pos("is_worn")),
+        (rf"{X}\s+{MODAL}{BE}\s+(?:worn|put on)", _pos("is_worn")),
+        (rf"{_v('take')}\s+(?:off\s+{X}|{X}\s+off)", _neg("is_worn")),
+        # clean and dirty
+        (rf"{_v('keep', 'leave')}\s+{X}\s+clean", _avoid("is_dirty")),
+        (rf"{_v('wash', 'clean', 'rinse', 'scrub', 'wipe')}\s+(?:up\s+)?{X}", _pos("is_clean")),
+        (rf"{X}\s+{MODAL}{BE}\s+(?:clean|washed|cleaned)", _pos("is_clean")),
+        (rf"{_v('get', 'make')}\s+{X}\s+dirty", _pos("is_dirty")),
+        (rf"{X}\s+{MODAL}(?:{BE}|{_v('get')})\s+dirty", _pos("is_dirty")),
+        # plugged in
+        (rf"{_v('plug')}\s+(?:in\s+{X}|{X}\s+in)(?:\s+(?:again|back))?", _pos("is_pluggedin")),
+        (rf"{X}\s+{MODAL}{BE}\s+plugged in", _pos("is_pluggedin")),
+        (rf"{_v('unplug', 'disconnect')}\s+{X}", _neg("is_pluggedin")),
+        (rf"{_v('keep', 'leave')}\s+{X}\s+unplugged", _avoid("is_pluggedin")),
+        (rf"{X}\s+{MODAL}{BE}\s+unplugged", _neg("is_pluggedin")),
+        # pouring
+        (rf"{_v('pour')}\s+(?:out\s+)?{X}(?:\s+out)?", _pos("is_poured")),
         # a bare placeholder: its predicate comes from the context
         (rf"{X}", lambda x: Clause(None, False, (x,))),
     ]
@@ -1121,23 +1176,70 @@ def _result(pattern: str, *args, form: str) -> LiftedTranslation:
 
 
 def _form_leave_open(t: str) -> LiftedTranslation | None:
+    states = r"(open|on|switched on|turned on|running|dirty|plugged in)"
     m = re.fullmatch(
-        rf"{_NEG}\s+(?:ever\s+)?leave\s+{X}\s+(open|on|switched on|turned on|"
-        r"running)(?:\s+(?:at the end|when you finish|when you are done|"
-        r"behind you))?",
+        rf"{_NEG}\s+(?:ever\s+)?leave\s+{X}\s+{states}(?:\s+(?:at the end|when you finish|"
+        r"when you are done|behind you))?",
         t,
     )
     m = m or re.fullmatch(
         rf"{X}\s+(?:must|should|may|can|shall|will|is to|are to)\s+(?:not|never)\s+be\s+left\s+"
-        r"(open|on|switched on|turned on|running)(?:\s+(?:at the end|when you finish|"
-        r"when you are done|behind you))?",
+        rf"{states}(?:\s+(?:at the end|when you finish|when you are done|behind you))?",
         t,
     )
     if not m:
         return None
-    predicate = "is_open" if m.group(2) == "open" else "is_switchedon"
+    predicate = {"open": "is_open", "dirty": "is_dirty", "plugged in": "is_pluggedin"}.get(
+        m.group(2), "is_switchedon"
+    )
     p = _atom(predicate, m.group(1))
     return _result("response", p, Not(p), form="do not leave [a] open")
+
+
+def _form_one_hand(t: str) -> LiftedTranslation | None:
+    """Always hold [a] with your right hand: whenever you hold it, not in the other hand."""
+    m = re.fullmatch(
+        rf"(?:always|only|ever)\s+{_HOLD}\s+{X}\s+{_HAND}(right|left)\s+hand(?:\s+only)?", t
+    ) or re.fullmatch(rf"{_HOLD}\s+{X}\s+(?:only\s+)?{_HAND}(right|left)\s+hand(?:\s+only)?", t)
+    if not m:
+        return None
+    other = "is_grabbed_lh" if m.group(2) == "right" else "is_grabbed_rh"
+    return _result("never", _atom(other, m.group(1)), form="always hold [a] with one hand")
+
+
+#: The argument of a reading about every thing a predicate can hold of ("pour anything near
+#: [a]"); the translator puts in the scene's things of the right kind (``Vocabulary.able_names``).
+ANYTHING = "anything"
+
+
+def _form_pour_near(t: str) -> LiftedTranslation | None:
+    """Do not pour anything near [a]: never pour a thing that can be poured while at [a]."""
+    m = re.fullmatch(
+        rf"{_NEG}\s+(?:ever\s+)?{_v('pour', 'spill')}\s+(?:anything|any liquids?|liquids?|"
+        r"something|drinks?|any drinks?)\s+(?:near|close to|next to|by|beside|around|over|on|"
+        rf"onto|into|in)\s+{X}",
+        t,
+    )
+    if not m:
+        return None
+    return _result(
+        "avoid_while",
+        _atom("agent_at", m.group(1)),
+        _atom("is_poured", ANYTHING),
+        form="do not pour anything near [a]",
+    )
+
+
+def spread_anything(result: LiftedTranslation, names: list[str]) -> LiftedTranslation:
+    """*result*, whose atoms take :data:`ANYTHING`, made one formula per name of *names*.
+
+    >>> r = PatternTranslator()("never pour anything near [a]")
+    >>> print(spread_anything(r, ["milk", "juice"]).formula)
+    G("agent_at(a)" -> !"is_poured(milk)") & G("agent_at(a)" -> !"is_poured(juice)")
+    """
+    first = _renamed(result.formula, ANYTHING, names[0])
+    one = LiftedTranslation(first, result.pattern, result.args, result.form)
+    return _spread(one, names[0], names[1:], False)
 
 
 def _find_count(t: str) -> tuple[re.Match[str], str, str] | None:
@@ -1282,7 +1384,7 @@ _STATE = re.compile(
     r"(?:(?:you|the robot|the agent|we|i)\s+)?(?:are|is|am)\s+(?:still\s+)?"
     r"(?!going\b|supposed\b|allowed\b|about\b|done\b|finished\b)"
     r"|(?:(?:you|the robot|the agent)\s+)?(?:are\s+)?(?:still\s+)?(?:holding|carrying|standing|"
-    r"staying|sitting|inside|being)\b"
+    r"staying|sitting|lying|facing|wearing|inside|being)\b"
     r"|\[[a-z]\]\s+(?:is|are)\s+(?:still\s+)?(?!not\b)"
     r"|(?:in|inside|at|within)\s+\[[a-z]\]$"
 )
@@ -1743,6 +1845,8 @@ def _form_visit(t: str) -> LiftedTranslation | None:
 
 _FORM_ORDER: tuple[Callable[[str], LiftedTranslation | None], ...] = (
     _form_leave_open,
+    _form_one_hand,
+    _form_pour_near,
     _form_count,
     _form_precedence,
     _form_unless_first,

@@ -31,6 +31,7 @@ import html
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from .._names import close_names
 from .._text import hidden_character
@@ -40,11 +41,13 @@ from ..ltl import Formula
 from ..monitor import Constraint
 from ._assemble import assemble, ground_formula
 from ._grammar import (
+    ANYTHING,
     LiftedTranslation,
     PatternTranslator,
     collapse_list,
     normalize,
     read_clause,
+    spread_anything,
 )
 from ._ground import MARGIN, THRESHOLD, Grounder, Grounding
 from ._lift import LiftedSentence, lift
@@ -53,7 +56,7 @@ from ._missions import family
 from ._recognize import Expression, LLMRecognizer, recognize
 from ._retrieve import RetrievalTranslator
 from ._spelling import respell
-from ._vocabulary import Vocabulary, load_vocabulary
+from ._vocabulary import NEEDS, Vocabulary, load_vocabulary
 
 __all__ = ["MAX_SENTENCE", "Translation", "Translator"]
 
@@ -356,6 +359,7 @@ class Translator:
         except OutOfGrammarError as err:
             result = self._retrieve(text, lifted.text, err)
             translator = self.retrieval.name  # type: ignore[union-attr]
+        result, lifted = self._anything(text, result, lifted)
 
         def check(formula: Formula, sentence: str, label: str) -> Constraint:
             return assemble(
@@ -391,6 +395,34 @@ class Translator:
             self.vocabulary,
             parts,
             corrections,
+        )
+
+    def _anything(
+        self, text: str, result: LiftedTranslation, lifted: LiftedSentence
+    ) -> tuple[LiftedTranslation, LiftedSentence]:
+        """*result* with the argument :data:`ANYTHING` ("pour anything near [a]") read as each
+        thing of the scene the predicate can hold of, one part per thing."""
+        found = re.compile(rf"^(\w+)\((?:.*,)?{ANYTHING}[,)]")
+        predicates = {m.group(1) for a in result.formula.atoms() if (m := found.match(a))}
+        if not predicates:
+            return result, lifted
+        names = [n for n in self.vocabulary.names
+                 if self.vocabulary.properties.get(n) is not None
+                 and all(self.vocabulary.able(p, n) for p in predicates)]  # fmt: skip
+        if not names or any(p not in NEEDS for p in predicates):
+            what = ", ".join(sorted(predicates))
+            raise OutOfGrammarError(
+                f"{text!r} is about anything that {what}(…) can hold of, but "
+                f"{self.vocabulary.name} does not say which things those are"
+                + ("" if names else " (no thing has the property it needs)")
+                + ": name the things instead",
+                lifted.text,
+            )
+        spread = spread_anything(result, names)
+        placeholders = {**lifted.placeholders, **{n: n for n in names}}
+        expressions = {**lifted.expressions, **{n: n.replace("_", " ") for n in names}}
+        return spread, LiftedSentence(
+            lifted.text, MappingProxyType(placeholders), MappingProxyType(expressions)
         )
 
     @property

@@ -66,6 +66,7 @@ __all__ = [
     "calibrate",
     "clause_literals",
     "cues",
+    "verb_conflict",
 ]
 
 #: The lifted paraphrase templates (JSON lines: text, formula, pattern).
@@ -218,6 +219,79 @@ _QUANTIFIED = re.compile(
     r"\b(?:anything|everything|something|nothing|any object|all objects|any item|all items|"
     r"all the \w+|any \w+|every \w+) (?:in|inside|at|on|from|near|of) \["
 )
+
+
+_HELD = frozenset({"is_grabbed", "is_grabbed_rh", "is_grabbed_lh", "is_in", "is_on"})
+_WORN = frozenset({"is_worn", "is_grabbed", "is_grabbed_rh", "is_grabbed_lh", "is_in", "is_on"})
+# Verbs -> the predicates a reading of their clause may use (empty: an action that no
+# predicate records, such as drinking). Only verbs that say one thing are listed ("put",
+# "turn", "move" and "get" say several).
+_VERB_PREDICATES: dict[frozenset[str], frozenset[str]] = {
+    frozenset({"sit", "sits", "sitting", "sat"}): frozenset({"agent_sitting_on"}),
+    frozenset({"lie", "lies", "lying", "lain"}): frozenset({"agent_lying_on"}),
+    frozenset({"face", "faces", "facing", "faced"}): frozenset({"agent_facing"}),
+    frozenset({"wear", "wears", "wearing", "wore", "worn"}): _WORN,
+    frozenset("plug plugs plugging plugged unplug unplugs unplugging unplugged".split()): (
+        frozenset({"is_pluggedin"})
+    ),
+    frozenset({"pour", "pours", "pouring", "poured"}): frozenset({"is_poured"}),
+    frozenset(
+        "wash washes washing washed rinse rinses rinsing rinsed scrub scrubs scrubbing scrubbed "
+        "wipe wipes wiping wiped".split()
+    ): frozenset({"is_clean", "is_dirty"}),
+    frozenset({"touch", "touches", "touching", "touched"}): frozenset({"is_touched"}),
+    # not "close" ("go close to [a]") nor "closed" ("[a] is closed", after its placeholder)
+    frozenset("open opens opening opened closes closing shut shuts shutting".split()): (
+        frozenset({"is_open"})
+    ),
+    frozenset("switch switches switching switched".split()): frozenset({"is_switchedon"}),
+    frozenset(
+        "grab grabs grabbing grabbed pick picks picking picked carry carries carrying carried "
+        "hold holds holding held lift lifts lifting lifted".split()
+    ): _HELD,
+    frozenset(
+        "drink drinks drinking drank eat eats eating ate eaten read reads reading type types "
+        "typing typed push pushes pushing pushed pull pulls pulling pulled watch watches "
+        "watching watched cut cuts cutting squeeze squeezes squeezing squeezed kick kicks "
+        "kicking kicked lick licks licking licked smell smells smelling smelled cook cooks "
+        "cooking cooked climb climbs climbing climbed sleep sleeps sleeping slept".split()
+    ): frozenset(),
+}
+_VERB_OF = {word: group for group in _VERB_PREDICATES for word in group}
+
+
+def verb_conflict(lifted: str, formula: Formula) -> str | None:
+    """Why *formula* cannot be what *lifted* says, or None: the verb of a placeholder's
+    clause (the last one of the few words before it) maps to predicates the formula does
+    not use for it, or to none at all ("drink [a]").
+
+    >>> verb_conflict("never plug in [a]", parse('G!"agent_at(a)"'))
+    "it says 'plug' of [a], which is_pluggedin(…) records, not agent_at(…)"
+    >>> verb_conflict("kindly never drink [a]", parse('G!"agent_at(a)"'))
+    "it says 'drink' of [a], an action no predicate records"
+    >>> verb_conflict("never plug in [a]", parse('G!"is_pluggedin(a)"')) is None
+    True
+    """
+    used: dict[str, set[str]] = {}
+    for atom in formula.atoms():
+        m = re.fullmatch(r"(\w+)\((.*)\)", atom)
+        if m:
+            for x in m.group(2).split(","):
+                used.setdefault(x.strip(), set()).add(m.group(1))
+    for before, x in re.findall(r"((?:[a-z']+[ ,]+){0,4})\[([a-z])\]", _text(lifted)):
+        verb = next((w for w in reversed(before.split()) if w.strip(",") in _VERB_OF), None)
+        if verb is None:
+            continue
+        verb = verb.strip(",")
+        allowed = _VERB_PREDICATES[_VERB_OF[verb]]
+        mine = used.get(x, set())
+        if not allowed:
+            return f"it says {verb!r} of [{x}], an action no predicate records"
+        if mine and not mine & allowed:
+            says = " or ".join(f"{p}(…)" for p in sorted(allowed))
+            reads = ", ".join(f"{p}(…)" for p in sorted(mine))
+            return f"it says {verb!r} of [{x}], which {says} records, not {reads}"
+    return None
 
 
 def cues(text: str) -> frozenset[str]:
@@ -450,6 +524,16 @@ class RetrievalTranslator:
             error.readings = readings  # type: ignore[attr-defined]
             raise error
         best = readings[0]
+        conflict = verb_conflict(lifted, best.formula)
+        if conflict is not None:
+            error = OutOfGrammarError(
+                f"{lifted!r}: the retrieval translator's reading {best.formula} ({best.pattern}, "
+                f"like {best.example!r}) does not fit the sentence's verb: {conflict}. Rephrase "
+                "the sentence, or translate it with a language model.",
+                lifted,
+            )
+            error.readings = readings  # type: ignore[attr-defined]
+            raise error
         return LiftedTranslation(
             best.formula, best.pattern, (), f"retrieval ({confidence:.2f}: {best.example!r})"
         )

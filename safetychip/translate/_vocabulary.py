@@ -36,6 +36,7 @@ from ..paths import DATA_DIR
 __all__ = [
     "PREDICATES",
     "SYNONYMS",
+    "NEEDS",
     "Vocabulary",
     "load_vocabulary",
     "phrase_key",
@@ -68,6 +69,16 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("alarm_clock", "alarm"),
     ("office_table", "desk"),
 )
+
+#: Predicates that hold only of things with one of a scene's properties, and what they say of
+#: their argument ("the sofa cannot be plugged in").
+NEEDS: Mapping[str, tuple[frozenset[str], str]] = MappingProxyType({
+    "is_pluggedin": (frozenset({"HAS_PLUG"}), "plugged in"),
+    "agent_sitting_on": (frozenset({"SITTABLE"}), "sat on"),
+    "agent_lying_on": (frozenset({"LIEABLE"}), "lain on"),
+    "is_worn": (frozenset({"CLOTHES"}), "worn"),
+    "is_poured": (frozenset({"POURABLE", "DRINKABLE"}), "poured"),
+})  # fmt: skip
 
 _ROOM_WORDS = frozenset(
     """
@@ -156,6 +167,10 @@ class Vocabulary:
         Predicate name -> number of arguments.
     classes : mapping of str to str
         Unique name -> its class (``kitchen_sink`` -> ``sink``).
+    properties : mapping of str to frozenset of str
+        Unique name -> the scene's properties of it (``HAS_PLUG``, ``SITTABLE``…), when the
+        scene has them; a predicate of :data:`NEEDS` holds only of the names that have one of
+        its properties (nothing is checked for a name whose properties are unknown).
     """
 
     name: str
@@ -163,6 +178,7 @@ class Vocabulary:
     rooms: frozenset[str] = frozenset()
     predicates: Mapping[str, int] = field(default_factory=lambda: PREDICATES)
     classes: Mapping[str, str] = field(default_factory=dict)
+    properties: Mapping[str, frozenset[str]] = field(default_factory=dict)
     _index: dict[tuple[str, ...], tuple[str, ...]] = field(
         default_factory=dict, init=False, repr=False
     )
@@ -265,7 +281,19 @@ class Vocabulary:
         classes = {n: scene.node(i)["class_name"] for i, n in scene.names.items()}
         names = tuple(sorted(scene.names.values()))
         predicates = getattr(scene, "predicates", PREDICATES)
-        return cls(scene.name, names, frozenset(scene.rooms), predicates, MappingProxyType(classes))
+        properties = {
+            n: frozenset(scene.node(i)["properties"])
+            for i, n in scene.names.items()
+            if "properties" in scene.node(i)
+        }
+        return cls(
+            scene.name,
+            names,
+            frozenset(scene.rooms),
+            predicates,
+            MappingProxyType(classes),
+            MappingProxyType(properties),
+        )
 
     @classmethod
     def from_file(cls, path: str | os.PathLike[str]) -> Vocabulary:
@@ -384,6 +412,34 @@ class Vocabulary:
                     raise VocabularyError(
                         f"in {atom!r}: {arg!r} is not a name in {self.name}{hint}"
                     )
+            if not self.able(prop.predicate, prop.args[0]):
+                needs, what = NEEDS[prop.predicate]
+                able = ", ".join(self.able_names(prop.predicate)) or "nothing"
+                raise VocabularyError(
+                    f"in {atom!r}: {prop.args[0]} cannot be {what} in {self.name} (it has no "
+                    f"{' or '.join(needs)} property); what can: {able}"
+                )
+
+    def able(self, predicate: str, name: str) -> bool:
+        """Whether *predicate* can hold of *name*: true unless the predicate is one of
+        :data:`NEEDS` and *name* has known properties, none of them one it needs.
+
+        Examples
+        --------
+        >>> v = Vocabulary("s", ("sofa", "toaster"),
+        ...                properties={"sofa": frozenset({"SITTABLE"}), "toaster": frozenset()})
+        >>> v.able("agent_sitting_on", "sofa"), v.able("agent_sitting_on", "toaster")
+        (True, False)
+        """
+        props = self.properties.get(name)
+        return predicate not in NEEDS or props is None or bool(props & NEEDS[predicate][0])
+
+    def able_names(self, predicate: str) -> tuple[str, ...]:
+        """The names *predicate* can hold of, by their properties (see :meth:`able`); all
+        names for a predicate that needs none."""
+        if predicate not in NEEDS:
+            return self.names
+        return tuple(n for n in self.names if self.able(predicate, n))
 
     def closest(self, text: str, n: int = 3) -> tuple[str, ...]:
         """Up to *n* names spelled most like *text* (difflib), best first."""
