@@ -51,6 +51,8 @@ LIFTED = [
     ("never wear [a]", never(ap("is_worn(a)"))),
     ("Don't put on [a].", never(ap("is_worn(a)"))),
     ("never pour [a]", never(ap("is_poured(a)"))),
+    ("[a] must never be sat on", never(ap("agent_sitting_on(a)"))),
+    ("[a] should not be plugged in", never(ap("is_pluggedin(a)"))),
     ("never pick up [a] with your left hand", never(ap("is_grabbed_lh(a)"))),
     # holding with one hand: never in the other
     ("Always hold [a] with your right hand.", never(ap("is_grabbed_lh(a)"))),
@@ -93,10 +95,17 @@ def test_clauses_of_the_new_actions(clause, literal):
     assert found is not None and found.literal == parse(literal)
 
 
-def test_the_old_clauses_keep_their_predicates():
-    assert read_clause("put [a] on [b]").literal == parse("is_on(a,b)")
-    assert read_clause("turn [a] on").literal == parse("is_switchedon(a)")
-    assert read_clause("hold [a]").literal == parse("is_grabbed(a)")
+@pytest.mark.parametrize(
+    ("clause", "literal"),
+    [
+        ("put [a] on [b]", "is_on(a,b)"),
+        ("turn [a] on", "is_switchedon(a)"),
+        ("hold [a]", "is_grabbed(a)"),
+    ],
+)
+def test_the_old_clauses_keep_their_predicates(clause, literal):
+    found = read_clause(clause)
+    assert found is not None and found.literal == parse(literal)
 
 
 @pytest.mark.parametrize(

@@ -1640,6 +1640,13 @@ _PARTICIPLES = {
     "is_grabbed": r"picked up|grabbed|taken|held|carried|lifted|moved|removed|handled",
     "is_touched": r"touched",
     "is_switchedon": r"switched on|turned on|started|activated|powered on|left on",
+    "agent_sitting_on": r"sat on|sat in",
+    "agent_lying_on": r"lain on|lain in|lied on|laid on",
+    "agent_facing": r"faced",
+    "is_worn": r"worn|put on",
+    "is_pluggedin": r"plugged in|plugged into the wall|plugged into the socket",
+    "is_poured": r"poured|poured out",
+    "is_clean": r"washed|cleaned|rinsed|scrubbed|wiped",
 }
 
 
