@@ -65,6 +65,7 @@ LIFTED = [
         "never switch on [a] while you are sitting on [b]",
         avoid_while(ap("agent_sitting_on(b)"), ap("is_switchedon(a)")),
     ),
+    ("never pour [a] near [b]", avoid_while(ap("agent_at(b)"), ap("is_poured(a)"))),
     (
         "do not pour [a] while you are at [b]",
         avoid_while(ap("agent_at(b)"), ap("is_poured(a)")),
@@ -268,3 +269,14 @@ def test_explanation_actions_of_the_new_predicates():
     assert action_words("agent_sitting_on(bed)") == "sit on bed"
     assert action_words("!is_pluggedin(toaster)") == "unplug toaster"
     assert action_words("is_grabbed_rh(cup)") == "grab cup with the right hand"
+
+
+def test_questions_about_the_plan_read_the_new_actions(apartment):
+    from safetychip.explain import question_formula
+
+    assert question_formula("Will you sit on the bed?", apartment) == parse(
+        'F"agent_sitting_on(bed)"'
+    )
+    assert question_formula("Are you going to wear the shoes?", apartment) == parse(
+        'F"is_worn(shoes)"'
+    )

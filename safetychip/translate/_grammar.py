@@ -1215,17 +1215,18 @@ ANYTHING = "anything"
 def _form_pour_near(t: str) -> LiftedTranslation | None:
     """Do not pour anything near [a]: never pour a thing that can be poured while at [a]."""
     m = re.fullmatch(
-        rf"{_NEG}\s+(?:ever\s+)?{_v('pour', 'spill')}\s+(?:anything|any liquids?|liquids?|"
-        r"something|drinks?|any drinks?)\s+(?:near|close to|next to|by|beside|around|over|on|"
-        rf"onto|into|in)\s+{X}",
+        rf"{_NEG}\s+(?:ever\s+)?{_v('pour', 'spill')}\s+(anything|any liquids?|liquids?|"
+        rf"something|drinks?|any drinks?|{X})\s+(?:near|close to|next to|by|beside|around|over|"
+        rf"on|onto|into|in)\s+{X}",
         t,
     )
     if not m:
         return None
+    poured = m.group(2) or ANYTHING
     return _result(
         "avoid_while",
-        _atom("agent_at", m.group(1)),
-        _atom("is_poured", ANYTHING),
+        _atom("agent_at", m.group(3)),
+        _atom("is_poured", poured),
         form="do not pour anything near [a]",
     )
 
