@@ -7,7 +7,9 @@ appearance) with its lifted formula, its pattern and its *roles* (the literal ea
 placeholder's clause contributes: the translator votes over the formula's shape and puts
 the sentence's own clauses in their place). They are made by filling sentence *frames*
 (written here by hand, in varied styles: terse, chatty, formal, passive, polite, with
-gerunds and nouns) with *clauses* over six predicates, sampled with a fixed seed. The frames
+gerunds and nouns) with *clauses* over seven predicates, sampled with a fixed seed; a second
+pass (its own seed) adds templates each with a clause over the predicates of VirtualHome's
+other actions (sitting, lying, facing, wearing, plugged in, clean, poured, left hand). The frames
 were written from the pattern definitions, not from any evaluation sentence; the held-out
 set under ``heldout/`` was never read.
 
@@ -24,6 +26,7 @@ import json
 import random
 import re
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -177,6 +180,104 @@ CLAUSES: dict[str, tuple[str, bool, dict[str, list[str]]]] = {
         },
     ),
 }
+
+# The predicates of VirtualHome's other actions (issue 16). They take part only in a second
+# pass (its own seed, PER_ACTION per pattern), so the templates of the first pass stay as they
+# were.
+ACTION_CLAUSES: dict[str, tuple[str, bool, dict[str, list[str]]]] = {
+    "sit": (
+        "agent_sitting_on",
+        True,
+        {
+            "imp": ["sit on {x}", "sit down on {x}", "take a seat on {x}", "sit in {x}"],
+            "ger": ["sitting on {x}", "sitting down on {x}"],
+            "perf": ["sat on {x}", "sat down on {x}"],
+            "state": ["you are sitting on {x}", "you are seated on {x}"],
+        },
+    ),
+    "lie": (
+        "agent_lying_on",
+        True,
+        {
+            "imp": ["lie on {x}", "lie down on {x}", "lie down in {x}"],
+            "ger": ["lying on {x}", "lying down on {x}"],
+            "perf": ["lain on {x}", "lain down on {x}"],
+            "state": ["you are lying on {x}", "you are lying down on {x}"],
+        },
+    ),
+    "face": (
+        "agent_facing",
+        True,
+        {
+            "imp": ["face {x}", "turn to face {x}", "turn towards {x}"],
+            "ger": ["facing {x}", "turning towards {x}"],
+            "perf": ["faced {x}", "turned towards {x}"],
+            "state": ["you are facing {x}"],
+        },
+    ),
+    "wear": (
+        "is_worn",
+        True,
+        {
+            "imp": ["wear {x}", "put on {x}", "put {x} on"],
+            "ger": ["wearing {x}", "putting on {x}"],
+            "perf": ["worn {x}", "put on {x}"],
+            "state": ["you are wearing {x}", "{x} is worn"],
+        },
+    ),
+    "plug": (
+        "is_pluggedin",
+        True,
+        {
+            "imp": ["plug in {x}", "plug {x} in", "plug {x} into the wall"],
+            "ger": ["plugging in {x}", "plugging {x} in"],
+            "perf": ["plugged in {x}", "plugged {x} in"],
+            "state": ["{x} is plugged in"],
+        },
+    ),
+    "unplug": (
+        "is_pluggedin",
+        False,
+        {
+            "imp": ["unplug {x}", "pull the plug of {x}", "disconnect {x}"],
+            "ger": ["unplugging {x}"],
+            "perf": ["unplugged {x}"],
+            "state": ["{x} is unplugged"],
+        },
+    ),
+    "wash": (
+        "is_clean",
+        True,
+        {
+            "imp": ["wash {x}", "clean {x}", "rinse {x}", "scrub {x}"],
+            "ger": ["washing {x}", "cleaning {x}"],
+            "perf": ["washed {x}", "cleaned {x}"],
+            "state": ["{x} is clean"],
+        },
+    ),
+    "pour": (
+        "is_poured",
+        True,
+        {
+            "imp": ["pour {x}", "pour out {x}", "pour {x} out"],
+            "ger": ["pouring {x}", "pouring out {x}"],
+            "perf": ["poured {x}", "poured out {x}"],
+            "state": ["you are pouring {x}"],
+        },
+    ),
+    "grab_left": (
+        "is_grabbed_lh",
+        True,
+        {
+            "imp": ["hold {x} in your left hand", "pick up {x} with your left hand"],
+            "ger": ["holding {x} in your left hand", "carrying {x} in your left hand"],
+            "perf": ["picked up {x} with your left hand"],
+            "state": ["you are holding {x} in your left hand"],
+        },
+    ),
+}
+CLAUSES.update(ACTION_CLAUSES)
+PER_ACTION = 24
 
 COUNTS = {
     1: ["once", "one time", "1 time"],
@@ -525,27 +626,48 @@ def _steps(text: str) -> int:
 
 
 def generate(seed: int = 12) -> list[dict]:
-    rng = random.Random(seed)
+    """The templates: the first pass over the guide's seven predicates, then the second."""
     rows: dict[str, dict] = {}
-    kinds_all = list(CLAUSES)
+    first = [k for k in CLAUSES if k not in ACTION_CLAUSES]
+    rng = random.Random(seed)
+    _sample(rng, rows, first, PER_PATTERN, ["at", "at", "grab", "open", "on"])
+    _same(rng, rows, SAME_PAIRS)
+    # second pass, its own seed: each template has a clause of VirtualHome's other actions
+    rng = random.Random(seed + 1)
+    states = ["sit", "lie", "wear", "grab_left", "at"]
+    _sample(rng, rows, first + list(ACTION_CLAUSES), PER_ACTION, states, ACTION_CLAUSES)
+    _same(rng, rows, [("plug", "unplug", "plugged in")])
+    return list(rows.values())
+
+
+def _sample(
+    rng: random.Random,
+    rows: dict[str, dict],
+    kinds_all: list[str],
+    per_pattern: int,
+    states: list[str],
+    required: Mapping[str, object] | None = None,
+) -> None:
+    """Add *per_pattern* templates per pattern of FRAMES to *rows*, clauses drawn from
+    *kinds_all* (at least one of *required*, when given)."""
     for pattern, frames in FRAMES.items():
         made, tries = 0, 0
         name = "never" if pattern == "never_at" else pattern
-        while made < PER_PATTERN and tries < PER_PATTERN * 20:
+        while made < per_pattern and tries < per_pattern * 20:
             tries += 1
             frame = rng.choice(frames)
             kinds = {"A": rng.choice(kinds_all), "B": rng.choice(kinds_all)}
             if "{x}" in frame or pattern in ("never_at", "wait"):
                 kinds["A"] = "at"
             if "state" in frame and pattern in ("avoid_while", "avoid_unless", "wait"):
-                kinds["A" if pattern != "wait" else "B"] = rng.choice(
-                    ["at", "at", "grab", "open", "on"]
-                )
+                kinds["A" if pattern != "wait" else "B"] = rng.choice(states)
             n = rng.choice([1, 2, 3, 4] if pattern != "exactly" else [1, 2, 3])
             text, letters = _lift(_fill(frame, rng, kinds, n, "{S}" in frame))
             if len(letters) != len(
                 {r for r in re.findall(r"\{([AB])", frame)} | ({"A"} if "{x}" in frame else set())
             ):
+                continue
+            if required is not None and not any(kinds[role] in required for role in letters):
                 continue
             lit = {role: _literal(kinds[role], letter) for role, letter in letters.items()}
             if pattern in ("at_most", "at_least", "exactly"):
@@ -562,8 +684,12 @@ def generate(seed: int = 12) -> list[dict]:
             roles = {letter: str(lit[role]) for role, letter in letters.items()}
             rows[text] = {"text": text, "formula": str(formula), "pattern": name, "roles": roles}
             made += 1
+
+
+def _same(rng: random.Random, rows: dict[str, dict], pairs: list[tuple[str, str, str]]) -> None:
+    """Add the templates of SAME for each (trigger, response, adjective) of *pairs*."""
     for pattern, frames in SAME.items():
-        for trigger, response, adjective in SAME_PAIRS:
+        for trigger, response, adjective in pairs:
             for frame in frames:
                 for _ in range(4):
                     text = _fill(frame, rng, {"A": trigger, "B": response}, 1, 0)
@@ -573,7 +699,6 @@ def generate(seed: int = 12) -> list[dict]:
                     rows.setdefault(
                         text, {"text": text, "formula": str(f), "pattern": pattern, "roles": {}}
                     )
-    return list(rows.values())
 
 
 def main() -> None:
