@@ -472,7 +472,8 @@ class Monitor:
         n = len(self.constraints)
         names = [self.constraints[i].name for i in err.members if i < n]
         listed = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
-        about = f"whether {listed} can still all be met" if names else "joint satisfiability"
+        every = "all " if len(names) > 1 else ""
+        about = f"whether {listed} can still {every}be met" if names else "joint satisfiability"
         assert self.deadline is not None, "only a decision with a deadline can be late"
         return (f"{_LATE}, so the action is refused: the monitor could not decide within its "
                 f"{self.deadline * 1e3:g} ms deadline {about} (deadline refusal "
