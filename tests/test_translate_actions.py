@@ -280,3 +280,8 @@ def test_questions_about_the_plan_read_the_new_actions(apartment):
     assert question_formula("Are you going to wear the shoes?", apartment) == parse(
         'F"is_worn(shoes)"'
     )
+
+
+def test_leaving_a_thing_dirty_reads_back_as_cleaning_it_later():
+    text = str(back_translate(response(ap("is_dirty(plate)"), Not(ap("is_dirty(plate)")))))
+    assert "the plate must not be dirty then or at some later step" in text

@@ -196,6 +196,8 @@ def _must(literal: Formula) -> str:
             )
     if state.startswith("you "):
         return "you must " + state[4:]
+    if " is not " in state:  # the plate is not dirty -> the plate must not be dirty
+        return state.replace(" is not ", " must not be ", 1)
     return state.replace(" is ", " must be ", 1)
 
 
