@@ -95,6 +95,25 @@ def test_abort_and_lifecycle_errors():
         Shield(env, [object()])
 
 
+@pytest.mark.parametrize("idle_seconds", [None, 0])
+def test_a_refusal_for_want_of_time_is_settled_while_the_agent_thinks_again(idle_seconds):
+    env = PropositionEnv(["a", "b", "c"])
+    monitor = Monitor(["F a", "G(a -> F b)", "G(c -> X !a)"], deadline=None)
+    shield = Shield.of(env, monitor, idle_seconds=idle_seconds)
+    assert shield.reset().admitted
+    monitor.deadline = 1e-9  # no search can finish in a nanosecond
+    step = shield.propose("set c")
+    assert step.outcome == "pruned" and env.truth(["c"]) == {"c": False}
+    assert step.judgement.reason.startswith("cannot decide in time, so the action is refused")
+    assert monitor.deadline_refusals == 1
+    if idle_seconds == 0:  # the shield left it queued: only an explicit idle settles it
+        assert shield.propose("set c").outcome == "pruned"
+        assert shield.idle() == 1
+    again = shield.propose("set c")  # the same state now has its real answer
+    assert again.outcome == "executed", again.judgement.reason
+    assert monitor.deadline_refusals == 1  # a state still queued is refused, not re-counted
+
+
 def test_done_refused_by_the_monitor_keeps_the_episode_going():
     env = PropositionEnv(["a"])
     shield = Shield.of(env, Monitor(["F a"]))

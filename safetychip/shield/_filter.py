@@ -56,6 +56,11 @@ class Filter(abc.ABC):
         """The admitted *proposal* ran and produced *states*; return a judgement only when
         what happened differs from what was admitted."""
 
+    def idle(self, seconds: float | None) -> int:
+        """Spend at most *seconds* (None: no limit) finishing work a judgement deferred, so
+        the same question answers properly next time; returns how many items were settled."""
+        return 0
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
 
@@ -98,6 +103,10 @@ class MonitorFilter(Filter):
         monitor = self.monitor
         verdict = monitor.finish() if proposal.done else monitor.commit(states)
         return None if verdict.safe else Judgement.of_verdict(verdict, self.name)
+
+    def idle(self, seconds: float | None) -> int:
+        """Finish the monitor's decisions that missed their deadline (``Monitor.idle``)."""
+        return self.monitor.idle(seconds)
 
     def __repr__(self) -> str:
         return f"<MonitorFilter: {len(self.monitor.constraints)} constraints>"

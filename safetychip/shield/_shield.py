@@ -60,6 +60,11 @@ class Shield:
         (:meth:`of` puts it there); no filter at all records an unshielded run.
     propositions : iterable of str
         More propositions to record in every state (the filters' own are always tracked).
+    idle_seconds : float or None
+        After a refusal, the agent is about to think again: the shield gives the filters up
+        to this long (None: no limit, 0: never) to finish what they deferred, so that a
+        decision the monitor refused for want of time answers properly when the same state
+        comes back. Call :meth:`idle` yourself for other quiet moments.
 
     Attributes
     ----------
@@ -74,7 +79,8 @@ class Shield:
     """
 
     def __init__(self, env: Env, filters: Sequence[Filter] = (), *,
-                 propositions: Iterable[str] = ()) -> None:  # fmt: skip
+                 propositions: Iterable[str] = (),
+                 idle_seconds: float | None = 1.0) -> None:  # fmt: skip
         if not isinstance(env, Env):
             raise TypeError(f"env must be a safetychip.envs.Env, got {type(env).__name__}")
         bad = [f for f in filters if not isinstance(f, Filter)]
@@ -83,6 +89,7 @@ class Shield:
         self.env = env
         self.filters = tuple(filters)
         self.extra = tuple(propositions)
+        self.idle_seconds = idle_seconds
         self.propositions = self._propositions()
         self.steps: list[Step] = []
         self.trace: list[dict[str, bool]] = []
@@ -91,10 +98,16 @@ class Shield:
 
     @classmethod
     def of(cls, env: Env, monitor: Monitor | None, *filters: Filter,
-           propositions: Iterable[str] = ()) -> Shield:  # fmt: skip
+           propositions: Iterable[str] = (),
+           idle_seconds: float | None = 1.0) -> Shield:  # fmt: skip
         """A shield with *monitor* as its first filter (None: no monitor), then *filters*."""
         first = [MonitorFilter(monitor)] if monitor is not None else []
-        return cls(env, [*first, *filters], propositions=propositions)
+        return cls(env, [*first, *filters], propositions=propositions, idle_seconds=idle_seconds)
+
+    def idle(self, seconds: float | None = None) -> int:
+        """Give every filter up to *seconds* (None: no limit) to finish deferred work;
+        returns how many deferred decisions were settled."""
+        return sum(f.idle(seconds) for f in self.filters)
 
     # -- views ------------------------------------------------------------------------------
 
@@ -200,7 +213,10 @@ class Shield:
         proposal = Proposal(text, tuple(ahead.states))
         judgement = self._judge(proposal)
         if not judgement.admitted:
-            return self._add(Step(text, "pruned", proposal.states, judgement, reply=reply))
+            step = self._add(Step(text, "pruned", proposal.states, judgement, reply=reply))
+            if self.idle_seconds != 0:
+                self.idle(self.idle_seconds)
+            return step
         *_, truncated, info = env.step(parsed)
         self._stopped = bool(truncated)  # the environment ended the episode
         produced = tuple(info["states"])  # fresh dicts from the environment, kept as they are
