@@ -62,8 +62,8 @@ COMMANDS = (
         "course labs: write a lab notebook's student version",
         _configure,
         _run,
-        epilog="example:\n  safetychip labs student notebooks/labs/01_ltl_basics.ipynb "
-        "notebooks/labs/student/01_ltl_basics.ipynb\n\nexit status: 0 written; 2 bad input "
+        epilog="example:\n  safetychip labs student notebooks/labs/instructor/01_ltl_basics.ipynb "
+        "notebooks/labs/01_ltl_basics.ipynb\n\nexit status: 0 written; 2 bad input "
         "(unreadable file, not a notebook, a malformed solution cell)",
     ),
 )
