@@ -255,6 +255,9 @@ class Product:
         """
         self.core = None
         n = len(self.dfas)
+        if n == 0:  # nothing to accept together: one letter the invariant allows is a witness
+            letter = pick_letter(self.invariant, self.atoms)
+            return None if letter is None else [letter]
         everyone = range(n)
         clock = _Clock(deadline, [i for i in everyone if not self.dfas[i].accepting[state[i]]])
         dead = self.dead_components(state)
