@@ -68,3 +68,17 @@ def test_a_request_that_was_never_recorded_is_a_replay_miss_not_a_call(tmp_path)
     player = CachedModel(local_model(port=9), DATA_DIR / LOCAL_GRID_CACHE, mode="replay")
     with pytest.raises(ReplayMissError, match=LOCAL_MODEL):
         player.complete("a request nobody recorded")
+
+
+def test_recordings_that_lack_replies_stop_the_report_with_the_way_to_record_them(tmp_path):
+    from safetychip.errors import ReplayMissError
+    from safetychip.experiments import write_local_model_grid
+    from safetychip.llm import CachedModel, ScriptedModel
+
+    (tmp_path / "virtualhome").symlink_to(DATA_DIR / "virtualhome", target_is_directory=True)
+    (tmp_path / LOCAL_GRID_CACHE).parent.mkdir()
+    CachedModel(ScriptedModel([]), tmp_path / LOCAL_GRID_CACHE, mode="record")  # empty
+    n = len(local_model_cells())
+    with pytest.raises(ReplayMissError, match=rf"{n} of {n} episodes.*make record-local-model"):
+        write_local_model_grid(tmp_path / "figures", data=tmp_path)
+    assert not (tmp_path / "figures").exists()

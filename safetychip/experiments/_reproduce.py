@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._io import atomic_write_text
 from ..envs import VirtualHomeEnv, load_tasks, plot_floor_plan, plot_timeline, task_monitor
+from ..errors import ReplayMissError
 from ..paths import DATA_DIR
 from ..shield import run_monitored
 from ._grid import grid_cells, run_grid
@@ -223,12 +224,25 @@ def write_local_model_grid(
         As for :func:`local_model_cells`.
     progress : bool
         Show a progress bar.
+
+    Raises
+    ------
+    ReplayMissError
+        If an episode asked for a reply the recordings lack: nothing is written.
     """
     from ..llm import LOCAL_MODEL
     from ._grid import STAND_IN
 
     cells = local_model_cells(data=data, mode=mode)
     frame = run_grid(cells, progress=progress, desc=LOCAL_MODEL)
+    missed = frame[frame["reason"].fillna("").str.startswith("ReplayMissError")]
+    if len(missed):
+        raise ReplayMissError(
+            f"{len(missed)} of {len(frame)} episodes asked {LOCAL_MODEL} for replies that "
+            f"{Path(data) / LOCAL_GRID_CACHE} lacks (the first: {missed['id'].iloc[0]}): the "
+            "prompts, scenes or tasks changed since the recording; record again with "
+            "`make record-local-model` (the local model, about 50 minutes on two cores)"
+        )
     stand_in = run_grid(local_model_cells(data=data, model=STAND_IN), progress=False)
     tasks = sorted({c["task"] for c in cells})
     about = (
