@@ -396,7 +396,11 @@ def test_reproduce_list_and_errors(capsys, tmp_path):
     assert "(reads data/spot_demo/constraints.json)" in out
     status, out, err = run(capsys, "reproduce", "nope")
     assert_error(
-        status, out, err, "reproduce", "unknown step nope; choose from local_model_grid, memory_evaluation, spot_demo"
+        status,
+        out,
+        err,
+        "reproduce",
+        "unknown step nope; choose from local_model_grid, memory_evaluation, spot_demo",
     )
     status, out, err = run(capsys, "reproduce", "--root", str(tmp_path / "none"))
     assert_error(status, out, err, "reproduce", "no such directory")
