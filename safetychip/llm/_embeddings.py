@@ -156,8 +156,10 @@ class MiniLMEmbedder(Embedder):
     batch_size : int
         Texts per forward pass.
     threads : int
-        ONNX Runtime's threads per forward pass; one is fastest for one sentence on a busy
-        machine.
+        ONNX Runtime's threads per forward pass: 0 (the default) lets ONNX Runtime use one per
+        physical core, the fastest on a machine with cores to spare (3.1 ms against 5.7 ms on
+        one thread for a 25-word sentence on two idle cores); 1 is better on a machine busy
+        with other work.
     onnx_dir : str or path-like, optional
         Where the exported model is kept (default :data:`ONNX_DIR`).
     cache_path : str or path-like, optional
@@ -184,7 +186,7 @@ class MiniLMEmbedder(Embedder):
         backend: str = "auto",
         device: str = "cpu",
         batch_size: int = 64,
-        threads: int = 1,
+        threads: int = 0,
         onnx_dir: str | os.PathLike[str] | None = None,
         cache_path: str | os.PathLike[str] | None = None,
     ) -> None:
