@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
+from _embedders import WordsEmbedder
 
 from safetychip.automata import equivalent
 from safetychip.envs import load_scene
 from safetychip.errors import OutOfGrammarError, VocabularyError
 from safetychip.explain._words import action_words
-from safetychip.llm import Embedder
 from safetychip.ltl import Formula, Not, ap, never, parse, response
 from safetychip.translate import (
     PatternTranslator,
@@ -179,20 +178,6 @@ def test_a_scene_without_the_predicates_refuses_them():
 
 
 # -- the retrieval translator: no verb on the wrong predicate ------------------------------------
-
-
-class WordsEmbedder(Embedder):
-    """A deterministic test stand-in for MiniLM (not a model): hashed bags of words."""
-
-    def __init__(self):
-        super().__init__("bag-of-words test stand-in")
-
-    def _embed(self, texts):
-        out = np.zeros((len(texts), 64), dtype=np.float32)
-        for i, t in enumerate(texts):
-            for w in t.lower().replace(",", " ").split():
-                out[i, sum(map(ord, w)) % 64] += 1
-        return out
 
 
 @pytest.fixture

@@ -9,13 +9,13 @@ import io
 import json
 import sys
 
-import numpy as np
 import pytest
+from _embedders import WordsEmbedder
 
 from safetychip.automata import equivalent
 from safetychip.envs import load_scene
 from safetychip.errors import OutOfGrammarError, SentenceError, TranslationReplyError
-from safetychip.llm import Embedder, ScriptedModel
+from safetychip.llm import ScriptedModel
 from safetychip.ltl import And, Not, ap, parse
 from safetychip.translate import (
     MISSIONS,
@@ -268,20 +268,6 @@ def test_every_mission_pattern_has_an_english_reading():
 
 
 # -- 3. the retrieval translator ---------------------------------------------------------------
-
-
-class WordsEmbedder(Embedder):
-    """A deterministic test stand-in for MiniLM (not a model): hashed bags of words."""
-
-    def __init__(self):
-        super().__init__("bag-of-words test stand-in")
-
-    def _embed(self, texts):
-        out = np.zeros((len(texts), 64), dtype=np.float32)
-        for i, t in enumerate(texts):
-            for w in t.lower().replace(",", " ").split():
-                out[i, sum(map(ord, w)) % 64] += 1
-        return out
 
 
 @pytest.fixture
