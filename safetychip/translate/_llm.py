@@ -2,7 +2,11 @@
 
 The prompt (``data/prompts/lifted_translation.txt``) asks for one line ``LTL: <formula>``
 in the prefix syntax of Lang2LTL (Spot's infix syntax is accepted too), over the predicates
-applied to the placeholder letters. A reply that does not parse, or uses atoms other than
+applied to the placeholder letters. Each request also carries a JSON schema (structured
+output, see :func:`formula_schema`): ``{"formula": …}`` where the formula is one of the known
+pattern shapes over the sentence's predicates and letters, so that a small model held to the
+schema by its server cannot answer in prose; a model that ignores schemas may still answer
+with the ``LTL:`` line. A reply that does not parse, or uses atoms other than
 known predicates over the sentence's placeholders, is sent back with what was wrong, up to
 ``max_attempts`` requests in all; then :class:`~safetychip.errors.TranslationReplyError`
 quotes the last reply. API errors and timeouts propagate as the model raised them.
@@ -19,17 +23,72 @@ G!"is_grabbed(a)"
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from ..errors import SafetyChipError, TranslationReplyError
 from ..llm import ChatModel, fill, load_prompt
-from ..ltl import Formula, Proposition, parse, parse_prefix
+from ..ltl import PATTERNS, Formula, Proposition, ap, parse, parse_prefix, to_str
 from ._grammar import LiftedTranslation
 from ._match import match_pattern
 from ._vocabulary import PREDICATES
 
-__all__ = ["LLMTranslator", "read_formula_reply"]
+__all__ = ["LLMTranslator", "formula_schema", "read_formula_reply"]
+
+#: The patterns whose shapes the schema of a reply allows, and the counts of the counting ones.
+_SHAPES = ("never", "not_before", "before", "response", "immediate_response", "absence_after")
+_COUNTED = ("at_most", "at_least", "exactly")
+_COUNTS = (1, 2, 3)
+
+#: The token budget of one reply: the longest shape (exactly 3 times) with the longest
+#: predicate names fits, in its JSON object.
+MAX_TOKENS = 300
+
+
+def formula_schema(letters: Iterable[str], predicates: Mapping[str, int] = PREDICATES) -> dict:
+    """The JSON schema of a reply: ``{"formula": <prefix formula>}``.
+
+    The formula must match a regular expression of the known pattern shapes (never,
+    not_before, before, response, immediate_response, absence_after, and at_most, at_least,
+    exactly 1 to 3 times) in prefix syntax, each slot a predicate over *letters* or its
+    negation. A server that honours schemas (llama.cpp compiles them to a grammar) then lets a
+    small model choose only among well-formed pattern instances.
+
+    Examples
+    --------
+    >>> import re
+    >>> schema = formula_schema({"a"}, {"agent_at": 1})
+    >>> shape = schema["properties"]["formula"]["pattern"]
+    >>> bool(re.fullmatch(shape, "G ! agent_at(a)")), bool(re.fullmatch(shape, "G ! agent_at(b)"))
+    (True, False)
+    >>> bool(re.fullmatch(shape, "G i agent_at(a) F ! agent_at(a)"))
+    True
+    """
+    names = sorted(letters) or ["a"]
+    letter = "(" + "|".join(names) + ")"
+    atoms = []
+    for arity in sorted(set(predicates.values())):
+        called = "|".join(re.escape(p) for p in sorted(predicates) if predicates[p] == arity)
+        atoms.append(f"({called})\\(" + ",".join([letter] * arity) + "\\)")
+    literal = "(! )?(" + "|".join(atoms) + ")"
+    p, q = ap("P"), ap("Q")
+    shapes = [to_str(PATTERNS[n].build(p) if n == "never" else PATTERNS[n].build(p, q), "prefix")
+              for n in _SHAPES]  # fmt: skip
+    shapes += [to_str(PATTERNS[n].build(k, p), "prefix") for n in _COUNTED for k in _COUNTS]
+    # only the metacharacters escaped: llama.cpp's schema converter knows no escaped space
+    alternatives = sorted(
+        {re.sub(r"([][().|*+?{}^$\\])", r"\\\1", s).replace("P", literal).replace("Q", literal)
+         for s in shapes}
+    )  # fmt: skip
+    pattern = "^(" + "|".join(alternatives) + ")$"
+    return {
+        "type": "object",
+        "properties": {"formula": {"type": "string", "pattern": pattern}},
+        "required": ["formula"],
+        "additionalProperties": False,
+    }
 
 
 def read_formula_reply(
@@ -37,7 +96,8 @@ def read_formula_reply(
 ) -> Formula:
     """Read a model's reply as a lifted formula.
 
-    Takes the text after the last ``LTL:`` (or the whole reply), without code fences or
+    Takes the ``formula`` of a JSON object (the structured reply of :func:`formula_schema`),
+    else the text after the last ``LTL:`` (or the whole reply), without code fences or
     quotes, and parses it in prefix syntax, then in Spot syntax.
 
     Raises
@@ -49,6 +109,8 @@ def read_formula_reply(
     --------
     >>> print(read_formula_reply("LTL: W ! agent_at(a) agent_at(b)", {"a", "b"}))
     !"agent_at(a)" W "agent_at(b)"
+    >>> print(read_formula_reply('{"formula": "G ! is_open(a)"}', {"a"}))
+    G!"is_open(a)"
     >>> read_formula_reply("LTL: G ! holds(a)", {"a"})
     Traceback (most recent call last):
     ...
@@ -56,6 +118,8 @@ def read_formula_reply(
     is_grabbed, is_touched, is_on, is_in
     """
     text = reply.strip()
+    if text.startswith("{"):
+        text = _json_formula(text)
     lines = [x for x in text.splitlines() if x.strip()]
     tagged = [x for x in lines if re.match(r"\s*(?:ltl|formula)\s*:", x, re.I)]
     if tagged:
@@ -160,10 +224,13 @@ class LLMTranslator:
         """
         letters = set(re.findall(r"\[([a-z])\]", lifted))
         messages = self.messages(lifted)
+        schema = formula_schema(letters, self.predicates)
         self.replies = []
         why: Exception | None = None
         for _ in range(self.max_attempts):
-            completion = self.model.complete(messages, temperature=0.0, max_tokens=300)
+            completion = self.model.complete(
+                messages, temperature=0.0, max_tokens=MAX_TOKENS, schema=schema
+            )
             self.stand_in = self.stand_in or completion.stand_in
             reply = completion.text
             self.replies.append(reply)
@@ -191,6 +258,18 @@ class LLMTranslator:
             last,
             self.max_attempts,
         )
+
+
+def _json_formula(text: str) -> str:
+    """The ``formula`` string of a JSON reply."""
+    try:
+        data: Any = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ValueError(f"it is not valid JSON ({err.msg} at character {err.pos})") from None
+    formula = data.get("formula") if isinstance(data, dict) else None
+    if not isinstance(formula, str):
+        raise ValueError('it is JSON without a "formula" string')
+    return formula
 
 
 def _quote(text: str, limit: int = 300) -> str:

@@ -26,6 +26,7 @@ Examples
 from __future__ import annotations
 
 import itertools
+import json
 import re
 from dataclasses import dataclass
 
@@ -224,8 +225,11 @@ class LLMRecognizer:
     """Referring-expression recognition by a chat model.
 
     The prompt (``data/prompts/referring_expressions.txt``) asks for one line
-    ``Expressions: e1 | e2 | …`` (or ``none``). A reply is accepted when that line is present
-    and every expression occurs in the sentence; otherwise the model is asked again, with
+    ``Expressions: e1 | e2 | …`` (or ``none``); each request also carries a JSON schema
+    (structured output): ``{"expressions": [...]}``, each item a span of one to four words
+    of the sentence, so that a small model held to the schema by its server cannot answer in
+    prose. A reply is accepted when it is such an object or has that line, and every
+    expression occurs in the sentence; otherwise the model is asked again, with
     what was wrong, up to *max_attempts* requests in all.
 
     Parameters
@@ -241,6 +245,9 @@ class LLMRecognizer:
     >>> llm = ScriptedModel(["Expressions: the fridge | the kitchen"])
     >>> [e.text for e in LLMRecognizer(llm)("Open the fridge before the kitchen")]
     ['the fridge', 'the kitchen']
+    >>> llm = ScriptedModel(['{"expressions": ["the fridge"]}'])
+    >>> [e.text for e in LLMRecognizer(llm)("Open the fridge")]
+    ['the fridge']
     """
 
     def __init__(self, model: ChatModel, *, max_attempts: int = 3) -> None:
@@ -270,7 +277,9 @@ class LLMRecognizer:
         messages = self.messages(sentence)
         reply = ""
         for _ in range(self.max_attempts):
-            completion = self.model.complete(messages, temperature=0.0, max_tokens=200)
+            completion = self.model.complete(
+                messages, temperature=0.0, max_tokens=200, schema=_schema(sentence)
+            )
             self.stand_in = self.stand_in or completion.stand_in
             reply = completion.text
             try:
@@ -299,7 +308,47 @@ def _quote(text: str, limit: int = 300) -> str:
     return repr(text[:limit]) + ("…" if len(text) > limit else "")
 
 
-def _read_expressions(reply: str, sentence: str) -> list[Expression]:
+#: The most words, and the most expressions, the schema of a reply allows.
+_SPAN_WORDS = 4
+_MAX_EXPRESSIONS = 6
+
+
+def _schema(sentence: str) -> dict:
+    """The JSON schema of a reply: ``{"expressions": [spans of the sentence]}``."""
+    words = re.findall(r"[\w'-]+", sentence)
+    spans = {
+        " ".join(words[i:j])
+        for i in range(len(words))
+        for j in range(i + 1, min(i + _SPAN_WORDS, len(words)) + 1)
+    }
+    lower = sentence.lower()
+    items = sorted(s for s in spans if s.lower() in lower)
+    return {
+        "type": "object",
+        "properties": {
+            "expressions": {
+                "type": "array",
+                "items": {"type": "string", "enum": items} if items else {"type": "string"},
+                "maxItems": _MAX_EXPRESSIONS,
+            }
+        },
+        "required": ["expressions"],
+        "additionalProperties": False,
+    }
+
+
+def _reply_items(reply: str) -> list[str]:
+    """The expressions of a reply: a JSON object's list, or the ``Expressions:`` line's."""
+    text = reply.strip()
+    if text.startswith("{"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise ValueError(f"it is not valid JSON ({err.msg} at character {err.pos})") from None
+        items = data.get("expressions") if isinstance(data, dict) else None
+        if not isinstance(items, list) or not all(isinstance(x, str) for x in items):
+            raise ValueError('it is JSON without an "expressions" list of strings')
+        return items
     line = next(
         (x for x in reply.splitlines() if x.strip().lower().startswith("expressions:")), None
     )
@@ -308,9 +357,13 @@ def _read_expressions(reply: str, sentence: str) -> list[Expression]:
     body = line.split(":", 1)[1].strip()
     if body.lower() in ("", "none", "-", "[]"):
         return []
+    return body.split("|")
+
+
+def _read_expressions(reply: str, sentence: str) -> list[Expression]:
     lower = sentence.lower()
     out, cursor = [], 0
-    for item in body.split("|"):
+    for item in _reply_items(reply):
         text = item.strip().strip("\"'`")
         if not text:
             continue
