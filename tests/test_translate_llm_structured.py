@@ -123,3 +123,9 @@ def test_llama_cpp_compiles_both_schemas_to_grammars():
     for schema in (formula_schema({"a", "b"}), _schema("Open the fridge, then the door.")):
         text = grammar.json_schema_to_gbnf(json.dumps(schema))
         assert "root ::=" in text and "\\ " not in text  # an escaped space breaks the server
+
+
+def test_a_span_named_twice_is_one_expression_but_a_phrase_written_twice_is_two(endpoint):
+    llm, _ = endpoint('{"expressions": ["the phone", "the phone"]}')
+    assert [e.start for e in LLMRecognizer(llm)("Never pick up the phone.")] == [14]
+    assert [e.start for e in LLMRecognizer(llm)("Put the phone by the phone")] == [4, 17]

@@ -245,7 +245,7 @@ class LLMRecognizer:
     >>> llm = ScriptedModel(["Expressions: the fridge | the kitchen"])
     >>> [e.text for e in LLMRecognizer(llm)("Open the fridge before the kitchen")]
     ['the fridge', 'the kitchen']
-    >>> llm = ScriptedModel(['{"expressions": ["the fridge"]}'])
+    >>> llm = ScriptedModel(['{"expressions": ["the fridge", "the fridge"]}'])
     >>> [e.text for e in LLMRecognizer(llm)("Open the fridge")]
     ['the fridge']
     """
@@ -372,7 +372,10 @@ def _read_expressions(reply: str, sentence: str) -> list[Expression]:
             at = lower.find(text.lower())
         if at < 0:
             raise ValueError(f"{text!r} does not occur in the utterance")
-        out.append(Expression(sentence[at : at + len(text)], at, at + len(text)))
+        found = Expression(sentence[at : at + len(text)], at, at + len(text))
+        if found in out:
+            continue  # the same span named twice (a small model repeats itself)
+        out.append(found)
         cursor = at + len(text)
     out.sort(key=lambda e: e.start)
     for a, b in itertools.pairwise(out):
