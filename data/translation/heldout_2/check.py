@@ -155,7 +155,7 @@ def _count_problem(family: str, formula: Formula) -> str | None:
     return None
 
 
-def check_line(number: int, line: str, scenes: dict, seen: set[str]) -> list[str]:
+def check_line(line: str, scenes: dict, seen: set[str]) -> list[str]:
     """All problems on one line of the file."""
     try:
         row = json.loads(line)
@@ -205,7 +205,7 @@ def main() -> int:
     rows = []
     failures = 0
     for number, line in enumerate(SENTENCES.read_text().splitlines(), 1):
-        problems = check_line(number, line, scenes, seen)
+        problems = check_line(line, scenes, seen)
         for problem in problems:
             print(f"line {number}: {problem}")
         failures += bool(problems)
