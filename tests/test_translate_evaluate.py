@@ -104,6 +104,36 @@ def test_grading_is_by_language_equivalence_not_strings():
     assert "before" in wrong.table() and "0 / 1" in wrong.table()
 
 
+def test_a_labelled_alternative_counts_as_right_and_is_reported():
+    row = {
+        "scene": "spot_demo",
+        "sentence": "s",
+        "formula": '!"agent_at(television)" W "agent_at(statue)"',
+        "alternatives": ['!"agent_at(television)" U "agent_at(statue)"'],
+    }
+    strict = evaluate(lambda scene: Fake('!"agent_at(television)" U "agent_at(statue)"'), [row])
+    assert strict.rows[0]["correct"] and strict.rows[0]["alternative"]
+    assert "matched by a labelled alternative: 1" in strict.scores()
+    label = evaluate(lambda scene: Fake(row["formula"]), [row])
+    assert label.rows[0]["correct"] and not label.rows[0]["alternative"]
+    other = evaluate(lambda scene: Fake('G !"agent_at(television)"'), [row])
+    assert not other.rows[0]["correct"] and not other.rows[0]["alternative"]
+
+
+def test_alternatives_must_be_a_list_of_formulas(tmp_path):
+    f = tmp_path / "u.jsonl"
+    f.write_text(
+        '{"scene": "spot_demo", "sentence": "s", "formula": "F a", "alternatives": "G a"}\n'
+    )
+    with pytest.raises(DataFileError, match="line 1: alternatives must be a list"):
+        load_utterances(f)
+    f.write_text(
+        '{"scene": "spot_demo", "sentence": "s", "formula": "F a", "alternatives": ["G ("]}\n'
+    )
+    with pytest.raises(DataFileError, match="line 1"):
+        load_utterances(f)
+
+
 def test_refusals_count_as_wrong_and_are_tallied():
     rows = [
         {

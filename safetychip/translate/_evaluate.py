@@ -38,9 +38,10 @@ _FIELDS = ("scene", "sentence", "formula")
 def load_utterances(path: str | os.PathLike[str] = UTTERANCES, *, split: str = "all") -> list[dict]:
     """Read labelled utterances (JSON lines), optionally one split.
 
-    Each line needs ``sentence``, ``scene`` and ``formula``; ``pattern``, ``id``, ``family``
-    and ``split`` are optional (an ``id`` defaults to the line number, a ``family`` to the
-    pattern's).
+    Each line needs ``sentence``, ``scene`` and ``formula``; ``pattern``, ``id``, ``family``,
+    ``split`` and ``alternatives`` are optional (an ``id`` defaults to the line number, a
+    ``family`` to the pattern's; ``alternatives`` lists other formulas a careful reader could
+    defend, which :func:`evaluate` also accepts).
 
     Raises
     ------
@@ -64,8 +65,12 @@ def load_utterances(path: str | os.PathLike[str] = UTTERANCES, *, split: str = "
         missing = [f for f in _FIELDS if f not in row]
         if missing:
             raise DataFileError(str(source), f"line {number}: missing {', '.join(missing)}")
+        alternatives = row.setdefault("alternatives", [])
+        if not isinstance(alternatives, list):
+            raise DataFileError(str(source), f"line {number}: alternatives must be a list")
         try:
-            parse(row["formula"])
+            for text in (row["formula"], *alternatives):
+                parse(text)
         except SafetyChipError as err:
             raise DataFileError(str(source), f"line {number}: {err}") from None
         row.setdefault("id", f"line {number}")
@@ -87,8 +92,9 @@ class EvaluationResult:
         Its name.
     rows : list of dict
         Per utterance: ``id``, ``scene``, ``pattern``, ``family``, ``split``, ``correct``,
-        ``predicted`` (formula text or None), ``error`` (error type or None), ``message``,
-        ``seconds``.
+        ``predicted`` (formula text or None), ``alternative`` (True when the translation
+        matched one of the row's ``alternatives`` rather than its formula), ``error`` (error
+        type or None), ``message``, ``seconds``.
     stand_in : bool
         True if any answer came from an offline stand-in (never an LLM result).
     """
@@ -133,6 +139,9 @@ class EvaluationResult:
             lines.append(
                 f"{'all':<24} {n:>4} {total[0]:>6} {total[1]:>8} {total[2]:>6}  {total[0] / n:7.1%}"
             )
+            by_alternative = sum(r["alternative"] for r in self.rows)
+            if by_alternative:
+                lines.append(f"of the right, matched by a labelled alternative: {by_alternative}")
             rest = total[1] + total[2]
             if rest:
                 lines.append(f"of the rest, refused or flagged: {total[1] / rest:.1%}")
@@ -196,7 +205,8 @@ def evaluate(
     name: str = "",
     progress: bool = False,
 ) -> EvaluationResult:
-    """Translate every utterance and grade it by language equivalence.
+    """Translate every utterance and grade it by language equivalence with its label or one
+    of the label's ``alternatives``.
 
     Parameters
     ----------
@@ -227,6 +237,7 @@ def evaluate(
         translate = translators[scene]
         label = parse(row["formula"])
         predicted, error, message, correct, via = None, None, "", False, None
+        alternative = False
         start = time.perf_counter()
         try:
             translation = translate(row["sentence"])  # type: ignore[operator]
@@ -234,6 +245,12 @@ def evaluate(
             predicted = str(translation.formula)
             via = getattr(translation, "translator", None)
             correct = equivalent(translation.formula, label)
+            if not correct:
+                alternative = any(
+                    equivalent(translation.formula, parse(text))
+                    for text in row.get("alternatives", ())
+                )
+                correct = alternative
             result.stand_in = result.stand_in or bool(getattr(translation, "stand_in", False))
             if not result.translator:
                 result.translator = getattr(translation, "translator", "")
@@ -252,6 +269,7 @@ def evaluate(
                 "label": row["formula"],
                 "predicted": predicted,
                 "correct": bool(correct),
+                "alternative": alternative,
                 "error": error,
                 "message": message,
                 "seconds": seconds,
