@@ -79,7 +79,7 @@ def test_the_monitor_does_not_import_translate():
 # experiments; envs stand on the core (the shield wraps them); llm is the one chat interface
 # the translator and the explanations talk through; the explanations run plans on an
 # environment through the shield; agents use them all; the command line (tested above) sits on
-# top; experiments also evaluate the memory. The episodic memory plugs into the shield as a filter and encodes commands with llm's
+# top; experiments also evaluate the memory and the translator. The episodic memory plugs into the shield as a filter and encodes commands with llm's
 # embedders; it takes scenes as it is given them (no envs). The grounded observer wraps the
 # shield's filters as overlays and sits in the shield as a filter (shield, and the core it
 # stands on), and proposes through llm's chat models; the chip and the memory reach it only
@@ -94,7 +94,8 @@ ALLOWED: dict[str, set[str]] = {
     "translate": {"ltl", "automata", "monitor", "llm"},
     "explain": {"ltl", "automata", "monitor", "envs", "shield", "llm"},
     "agents": {"ltl", "automata", "monitor", "shield", "envs", "llm", "translate", "explain"},
-    "experiments": {"ltl", "automata", "monitor", "shield", "envs", "llm", "agents", "memory"},
+    "experiments": {"ltl", "automata", "monitor", "shield", "envs", "llm", "agents", "memory",
+                    "translate"},
     "memory": {"ltl", "automata", "monitor", "shield", "llm"},
     "observer": {"ltl", "automata", "monitor", "shield", "llm"},
     # course labs: checkers over the core and the explanations (nothing imports labs but cli)

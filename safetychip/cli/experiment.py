@@ -1,5 +1,6 @@
 """``safetychip experiment``: run a slice of the grid from the shell; and the reproduction
-steps of the VirtualHome data: notebook 03's rollout figures, the suite validation, the
+steps: the translator's scores on the labelled English sets; of the VirtualHome data,
+notebook 03's rollout figures, the suite validation, the
 offline grid and the grid recorded with the local model (replayed); the Spot robot demo's
 table; and the episodic memory's evaluation (:mod:`safetychip.experiments` writes them; these
 steps find the inputs).
@@ -7,8 +8,8 @@ steps find the inputs).
 Examples
 --------
 >>> [c.name for c in COMMANDS], [s.name for s in REPRODUCTION_STEPS]
-(['experiment'], ['virtualhome_rollouts', 'virtualhome_suite', 'virtualhome_experiments', \
-'local_model_grid', 'spot_demo', 'memory_evaluation'])
+(['experiment'], ['translation_scores', 'virtualhome_rollouts', 'virtualhome_suite', \
+'virtualhome_experiments', 'local_model_grid', 'spot_demo', 'memory_evaluation'])
 >>> parse_ks("1..5"), parse_ks("2,4"), parse_ks("all")
 ([1, 2, 3, 4, 5], [2, 4], None)
 """
@@ -243,6 +244,17 @@ def _local_model_grid(root: Path) -> list[Path]:
                                   progress=sys.stderr.isatty())  # fmt: skip
 
 
+_TRANSLATION_INPUTS = ("data/translation/utterances.jsonl",)
+
+
+def _translation_scores(root: Path) -> list[Path]:
+    _prepare(root, _TRANSLATION_INPUTS)
+    from ..experiments import write_translation_scores
+    from .translate import scene_vocabulary
+
+    return write_translation_scores(root / "figures", scene_vocabulary, data=root / "data")
+
+
 _SPOT_INPUTS = ("data/spot/lab.json", "data/spot/tasks.jsonl")
 _MEMORY_INPUTS = ("data/memory/scenarios.jsonl",)
 
@@ -262,6 +274,9 @@ def _spot_demo(root: Path) -> list[Path]:
 
 
 REPRODUCTION_STEPS = (
+    ReproductionStep("translation_scores", "the English-to-LTL translator on every labelled "
+                     "set, and the local model's recorded translations: right / refused / "
+                     "wrong (notebook 01)", _translation_scores, _TRANSLATION_INPUTS),
     ReproductionStep("virtualhome_rollouts", "floor plans and timelines of the book task, "
                      "monitored and safe (notebook 03)", _rollout_figures, _SUITES),
     ReproductionStep("virtualhome_suite", "VirtualHome suite validation: example plans, safe "

@@ -22,6 +22,8 @@ Contents
 :func:`write_local_model_grid`, :func:`local_model_cells`,
 :func:`write_memory_evaluation`, :func:`memory_table`
     The files ``safetychip reproduce`` writes from the VirtualHome and memory data.
+:func:`translation_scores`, :func:`write_translation_scores`
+    The English-to-LTL translator's right / refused / wrong counts on the labelled sets.
 :func:`spot_demo_cells`, :func:`run_spot_demo`, :func:`spot_demo_table`, :func:`write_spot_demo`
     The Spot robot demo: deliveries × k × agents and task abortion, in the paper's table shape.
 """
@@ -80,6 +82,7 @@ from ._reproduce import (
 )
 from ._spot import SPOT_AGENTS, run_spot_demo, spot_demo_cells, spot_demo_table, write_spot_demo
 from ._suite import SafePlan, SuiteReport, TaskValidation, find_safe_plan, validate_suite
+from ._translation import translation_scores, write_translation_scores
 
 __all__ = [
     "EXECUTORS", "LEVELS", "ROLLOUT_OUTCOMES", "AdversarialReport", "PropositionAgent",
@@ -93,7 +96,8 @@ __all__ = [
     # what `safetychip reproduce` writes
     "BOOK_TASK", "memory_table", "write_memory_evaluation", "write_offline_grid",
     "write_local_model_grid", "LOCAL_GRID_CACHE", "local_model_cells",
-    "write_rollout_figures", "write_suite_validation",
+    "write_rollout_figures", "write_suite_validation", "translation_scores",
+    "write_translation_scores",
     # the Spot robot demo (issue 9)
     "SPOT_AGENTS", "run_spot_demo", "spot_demo_cells", "spot_demo_table", "write_spot_demo",
     # suite validation

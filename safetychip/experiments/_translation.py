@@ -1,0 +1,174 @@
+"""The translator's scores on every labelled English set, as ``safetychip reproduce`` writes them.
+
+:func:`translation_scores` runs the offline translator (grammar, frames, retrieval over
+MiniLM) on each labelled set under ``data/translation/`` and, replayed from
+``data/recordings/``, the translator driven by the local model
+(:data:`~safetychip.llm.LOCAL_MODEL`) on the development utterances.
+:func:`write_translation_scores` writes them as ``01_translation_scores.md``: the three
+counts of issue 12 (right, refused or flagged, silently wrong) per set, and per pattern for
+the sets written by other hands. Timings are left out so that the file only changes when
+the results do (``benchmarks/bench_translation.py`` prints them).
+
+Examples
+--------
+>>> [s.name for s in SETS][:2]
+['utterances.jsonl', 'paraphrases.jsonl']
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from .._io import atomic_write_text
+from ..paths import DATA_DIR
+from ..translate import EvaluationResult, Translator, Vocabulary, evaluate, load_utterances
+from ._report import markdown_table
+
+__all__ = [
+    "SETS",
+    "TRANSLATION_RECORDING",
+    "LabelledSet",
+    "translation_scores",
+    "write_translation_scores",
+]
+
+
+@dataclass(frozen=True)
+class LabelledSet:
+    """One labelled file under ``data/translation/``: its path there, who wrote it, and
+    whether the translator was developed on it."""
+
+    path: str
+    written_by: str
+    development: bool
+
+    @property
+    def name(self) -> str:
+        """The path, as the tables name the set."""
+        return self.path
+
+
+#: The labelled sets, in the order the report lists them.
+SETS: tuple[LabelledSet, ...] = (
+    LabelledSet("utterances.jsonl", "the project (with the grammar)", True),
+    LabelledSet("paraphrases.jsonl", "the project (other styles)", True),
+    LabelledSet("dev_other/sentences.jsonl", "another hand, for development", True),
+    LabelledSet("heldout/sentences.jsonl", "another hand; scored once, then development", True),
+)
+
+#: The local model's replies to the translator over ``utterances.jsonl``, under ``data/``.
+TRANSLATION_RECORDING = Path("recordings") / "01_smollm2_135m_translation.sqlite"
+
+_HEADER = ("set", "written by", "n", "right", "refused or flagged", "silently wrong",
+           "accuracy", "of the rest refused")  # fmt: skip
+
+
+def translation_scores(
+    vocabulary: Callable[[str], Vocabulary],
+    *,
+    data: str | os.PathLike[str] = DATA_DIR,
+    sets: tuple[LabelledSet, ...] = SETS,
+) -> dict[str, EvaluationResult]:
+    """Evaluate the offline translator on each of *sets* that exists under
+    ``data/translation/``, keyed by the set's path.
+
+    Parameters
+    ----------
+    vocabulary : callable
+        ``vocabulary(scene) -> Vocabulary`` for a row's ``scene``
+        (:func:`safetychip.cli.translate.scene_vocabulary`).
+    data : str or path
+        The folder holding ``translation/``.
+    """
+    folder = Path(data) / "translation"
+    translators: dict[str, Translator] = {}
+
+    def translator(scene: str) -> Translator:
+        if scene not in translators:
+            translators[scene] = Translator(vocabulary(scene))
+        return translators[scene]
+
+    return {
+        s.path: evaluate(translator, load_utterances(folder / s.path))
+        for s in sets
+        if (folder / s.path).is_file()
+    }
+
+
+def _counts(result: EvaluationResult) -> list[object]:
+    right, refused, wrong = (sum(v[i] for v in result.outcomes().values()) for i in range(3))
+    n = right + refused + wrong
+    rest = refused + wrong
+    return [n, right, refused, wrong, f"{right / n:.1%}", f"{refused / rest:.1%}" if rest else "–"]
+
+
+def _by_pattern(result: EvaluationResult) -> str:
+    rows = [
+        [pattern, ok + refused + wrong, ok, refused, wrong]
+        for pattern, (ok, refused, wrong) in result.outcomes().items()
+    ]
+    return markdown_table(rows, ("pattern", "n", "right", "refused or flagged", "silently wrong"))
+
+
+def _replay_local_model(
+    vocabulary: Callable[[str], Vocabulary], recording: Path, data: Path
+) -> EvaluationResult:
+    from ..llm import CachedModel, local_model
+
+    model = CachedModel(local_model(), recording, mode="replay")
+    rows = load_utterances(data / "translation" / SETS[0].path)
+    return evaluate(lambda scene: Translator(vocabulary(scene), model=model), rows)
+
+
+def write_translation_scores(
+    folder: str | os.PathLike[str],
+    vocabulary: Callable[[str], Vocabulary],
+    *,
+    data: str | os.PathLike[str] = DATA_DIR,
+) -> list[Path]:
+    """Write ``01_translation_scores.md`` into *folder* and return its path.
+
+    Parameters
+    ----------
+    folder : str or path
+        Where to write.
+    vocabulary : callable
+        As for :func:`translation_scores`.
+    data : str or path
+        The folder holding ``translation/`` and, when it was recorded,
+        :data:`TRANSLATION_RECORDING`: the translator driven by the local model on
+        ``utterances.jsonl``, replayed offline and reported under the model's name.
+    """
+    results = translation_scores(vocabulary, data=data)
+    recording = Path(data) / TRANSLATION_RECORDING
+    local_model = (
+        _replay_local_model(vocabulary, recording, Path(data)) if recording.is_file() else None
+    )
+    about = {s.path: s for s in SETS}
+    rows = [[f"`{path}`", about[path].written_by, *_counts(r)] for path, r in results.items()]
+    if local_model is not None:
+        rows.append([f"`utterances.jsonl`, {local_model.translator} (replayed)",
+                     "the project (with the grammar)", *_counts(local_model)])  # fmt: skip
+    parts = [
+        "# English to LTL: the translator's scores",
+        "",
+        "Written by `safetychip reproduce` (step `translation_scores`). A translation is right "
+        "when its formula accepts exactly the traces of the label or of one of the label's "
+        "`alternatives`; a refusal or an ambiguity flag is not an error of the chip; a "
+        "silently wrong formula is. The offline translator is the grammar, then the frame "
+        "reader, then retrieval over all-MiniLM-L6-v2.",
+        "",
+        markdown_table(rows, _HEADER, "llrrrrrr"),
+    ]
+    for path, result in results.items():
+        if not about[path].written_by.startswith("another hand"):
+            continue
+        parts += ["", f"## `{path}` by pattern ({about[path].written_by})", "",
+                  _by_pattern(result)]  # fmt: skip
+    target = Path(folder) / "01_translation_scores.md"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(target, "\n".join(parts) + "\n")
+    return [target]
