@@ -73,12 +73,15 @@ $(MODEL_STAMP): $(STAMP)
 
 local-model: $(MODEL_STAMP)
 
-# Start the server unless it runs; wait until it answers (at most 120 s).
+# Start the server unless it runs; wait until it answers (at most 120 s). Two threads (the
+# server's default is half the cores, one here): benchmarks/bench_local_model.py. Consecutive
+# requests share their long prefix (instructions, objects), which llama-cpp-python reuses.
 model-server: $(MODEL_STAMP)
 	@if [ -f $(MODEL_PID) ] && kill -0 $$(cat $(MODEL_PID)) 2>/dev/null; then \
 	  echo "model server already running (pid $$(cat $(MODEL_PID)))"; exit 0; fi; \
 	$(PY) -m llama_cpp.server --model "$(GGUF)" --model_alias SmolLM2-135M-Instruct \
-	  --host 127.0.0.1 --port $(MODEL_PORT) --n_ctx 2048 >$(MODEL_LOG) 2>&1 & \
+	  --host 127.0.0.1 --port $(MODEL_PORT) --n_ctx 2048 --n_threads 2 --n_threads_batch 2 \
+	  >$(MODEL_LOG) 2>&1 & \
 	echo $$! >$(MODEL_PID); \
 	for i in $$(seq 240); do \
 	  if $(PY) -c "import urllib.request as u; u.urlopen('http://127.0.0.1:$(MODEL_PORT)/v1/models', timeout=1)" 2>/dev/null; then \
