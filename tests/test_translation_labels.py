@@ -82,6 +82,10 @@ def test_a_good_line_passes() -> None:
             },
             "not an at_most set",
         ),
+        (
+            {"pattern": "exact_restricted_avoidance", "formula": 'G !"agent_at(kitchen)" | true'},
+            "no real bound",
+        ),
     ],
 )
 def test_a_bad_line_is_reported(changes: dict, expected: str) -> None:
