@@ -142,7 +142,7 @@ def test_action_is_a_value():
 def test_propositions_are_canonical_without_spaces(scene):
     prop = parse_proposition(" is_on( book ,  book_shelf ) ", scene)
     assert prop.name == str(prop) == "is_on(book,book_shelf)"
-    assert prop.ids == (scene.id("book"), scene.id("book_shelf"))
+    assert prop.ids == ((scene.id("book"),), (scene.id("book_shelf"),))
     assert parse_literal("!is_open(fridge)", scene) == (
         parse_proposition("is_open(fridge)", scene),
         False,

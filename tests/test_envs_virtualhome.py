@@ -401,3 +401,78 @@ def test_missing_wheel_names_the_install_command(monkeypatch):
         assert isinstance(info.value, ImportError)
     finally:
         _simulator.evolving_graph.cache_clear()
+
+
+# -- class names: "the window" is any window -----------------------------------------------
+
+
+def test_a_class_name_holds_when_one_instance_does():
+    env = env_at("living_room").track(["is_open(window)", "is_open(bedroom_window)"])
+    assert env.truth(["is_open(window)"]) == {"is_open(window)": False}
+    step(env, "walk to living room window")
+    info = step(env, "open living room window")
+    assert info["error"] is None
+    assert info["states"][-1] == {"is_open(window)": True, "is_open(bedroom_window)": False}
+    step(env, "close living room window")
+    assert env.truth(["is_open(window)"]) == {"is_open(window)": False}
+
+
+def test_a_class_name_in_a_binary_predicate_ranges_over_its_instances():
+    env = env_at("kitchen", "apartment_2")
+    props = ["is_in(knife,sink)", "is_in(knife,kitchen_sink)", "is_in(knife,bathroom_sink)"]
+    before = env.truth(props)
+    assert before["is_in(knife,sink)"] == (
+        before["is_in(knife,kitchen_sink)"] or before["is_in(knife,bathroom_sink)"]
+    )
+    for action in (
+        "walk to knife",
+        "grab knife",
+        "walk to kitchen sink",
+        "put knife in kitchen sink",
+    ):
+        assert step(env, action)["error"] is None, action
+    assert env.truth(props) == {
+        "is_in(knife,sink)": True, "is_in(knife,kitchen_sink)": True,
+        "is_in(knife,bathroom_sink)": False,
+    }  # fmt: skip
+
+
+def test_the_monitor_refuses_opening_one_window_under_never_open_the_window():
+    from safetychip.monitor import Monitor
+    from safetychip.shield import Shield
+
+    shield = Shield.of(VirtualHomeEnv("apartment_1"), Monitor(['G !"is_open(window)"']))
+    shield.reset(options={"initial": ["agent_at(living_room)"]})
+    assert shield.propose("walk to living room window").outcome == "executed"
+    refused = shield.propose("open the living room window")
+    assert refused.outcome == "pruned"
+    assert shield.env.truth(["is_open(window)"]) == {"is_open(window)": False}
+    assert shield.propose("open the living room curtains").outcome != "pruned"
+
+
+@pytest.mark.parametrize(
+    ("proposition", "message"),
+    [
+        ("is_open(windw)", r"no object or room named 'windw' in scene 'apartment_1'; "
+                           r"closest names: window"),
+        ("is_open(light)", r"light is a class name, and hallway_light, .* lack property CAN_OPEN"),
+        ("is_grabbed(rug)", r"rug is a class name, and hallway_rug, bathroom_rug lack property "
+                            r"GRABBABLE"),
+    ],
+)  # fmt: skip
+def test_class_names_are_checked_and_unknown_names_still_refused(proposition, message):
+    env = VirtualHomeEnv("apartment_1")
+    with pytest.raises(PropositionError, match=message):
+        env.track([proposition])
+    assert env.track(["is_switchedon(light)", "agent_at(towel)"]).tracked[0] == (
+        "is_switchedon(light)"
+    )
+
+
+def test_a_class_name_is_no_initial_condition():
+    with pytest.raises(
+        PropositionError,
+        match=r"'is_open\(window\)': window is a class name "
+        r"\(any of living_room_window, bedroom_window\); name one instance",
+    ):
+        VirtualHomeEnv("apartment_1").reset(options={"initial": ["is_open(window)"]})

@@ -49,16 +49,30 @@ def test_the_recogniser_candidates_are_used():
     assert g.ground(e).name == "bathroom_sink"
 
 
+def test_a_class_name_grounds_to_the_class_and_a_room_picks_one_instance():
+    from safetychip.translate import recognize
+
+    v = Vocabulary.from_scene(load_scene("apartment_1"))
+    g = Grounder(v, None)
+    assert g.ground("the windows").name == "window"
+    assert (g.ground("the window").name, g.ground("the window").method) == ("window", "exact")
+    assert g.ground("the bedroom window").name == "bedroom_window"
+    assert g.ground("the towel").name == "towel"
+    [e] = recognize("Never open the window in the bedroom", v)
+    assert g.ground(e).name == "bedroom_window"
+    assert Grounder(VOCAB, None).ground("the sinks").name == "sink"
+
+
 def test_ambiguous_exact_match_lists_the_choices():
+    # two different objects a synonym names (not a class shared by instances)
     with pytest.raises(GroundingError) as caught:
-        Grounder(VOCAB, None).ground("the sinks")
+        Grounder(Vocabulary.from_names(["television", "telly"]), None).ground("the TV")
     err = caught.value
     assert str(err) == (
-        "'the sinks' is ambiguous in <names>: it could be bathroom_sink or "
-        "kitchen_sink; name one of them"
+        "'the TV' is ambiguous in <names>: it could be television or telly; name one of them"
     )
-    assert [n for n, _ in err.candidates] == ["bathroom_sink", "kitchen_sink"]
-    assert err.expression == "the sinks"
+    assert [n for n, _ in err.candidates] == ["television", "telly"]
+    assert err.expression == "the TV"
 
 
 def test_similarity_above_the_threshold_grounds():

@@ -131,12 +131,12 @@ def test_ungroundable_referent_without_embedder(offline):
     assert caught.value.expression == "the goldfish"
 
 
-def test_ambiguous_referent(offline):
-    with pytest.raises(
-        GroundingError,
-        match="'the sink' is ambiguous in apartment_1: it could be bathroom_sink or kitchen_sink",
-    ):
-        offline("Never touch the sink.")
+def test_a_class_name_means_any_instance(offline):
+    # "the sink" in a flat with two sinks: any sink (is_touched(sink)), not a refusal
+    assert offline("Never touch the sink.").formula == parse('G !"is_touched(sink)"')
+    assert offline("Never touch the kitchen sink.").formula == parse(
+        'G !"is_touched(kitchen_sink)"'
+    )
 
 
 def test_conflict_with_accepted_constraints(offline):

@@ -6,7 +6,7 @@ import pytest
 
 from safetychip.cli.translate import scene_vocabulary
 from safetychip.envs import PREDICATES as ENV_PREDICATES
-from safetychip.envs import load_scene
+from safetychip.envs import VIRTUALHOME_PREDICATES, load_scene
 from safetychip.errors import DataFileError, VocabularyError
 from safetychip.ltl import parse
 from safetychip.translate import PREDICATES, Vocabulary, load_vocabulary
@@ -31,10 +31,62 @@ def test_scene_vocabulary_has_rooms_classes_and_synonyms():
     assert v.lookup("refrigerator") == ("fridge",)
     assert v.lookup("coffee maker") == ("coffee_machine",)
     assert v.lookup("keys") == ("keys",)
-    assert v.lookup("sinks") == ("bathroom_sink", "kitchen_sink")
+    assert v.lookup("sinks") == ("sink",)
+    assert v.lookup("the kitchen sink") == ("kitchen_sink",)
     assert v.lookup("a spaceship") == ()
     assert load_vocabulary(v) is v
     assert load_vocabulary("spot_demo") is load_vocabulary("spot_demo")  # loaded once
+
+
+def test_a_class_of_several_instances_is_a_name_of_its_own():
+    v = APARTMENT_1
+    assert v.instances["window"] == ("bedroom_window", "living_room_window")
+    assert v.instances["towel"] == ("bathroom_towel_1", "bathroom_towel_2")
+    assert {"window", "faucet", "towel", "sink", "light"} <= set(v.names)
+    assert v.is_class("window") and not v.is_class("bedroom_window")
+    assert not v.is_class("fridge")  # one instance: its class is its unique name
+    assert "fridge" not in v.instances and "window" not in v.rooms
+    assert v.lookup("the window") == ("window",)
+    assert v.lookup("windows") == ("window",)
+    assert v.lookup("the bedroom window") == ("bedroom_window",)
+    v.check(parse('G !"is_open(window)" & G !"is_in(knife,sink)"'))
+
+
+def test_a_class_name_is_able_only_when_every_instance_is():
+    v = Vocabulary(
+        "s",
+        ("kitchen_chair", "office_chair", "stool"),
+        classes={"kitchen_chair": "chair", "office_chair": "chair", "stool": "stool"},
+        properties={
+            "kitchen_chair": frozenset({"SITTABLE"}),
+            "office_chair": frozenset(),
+            "stool": frozenset({"SITTABLE"}),
+        },
+        predicates=VIRTUALHOME_PREDICATES,
+    )
+    assert v.instances == {"chair": ("kitchen_chair", "office_chair")}
+    assert not v.able("agent_sitting_on", "chair")
+    assert v.able("agent_sitting_on", "kitchen_chair")
+    with pytest.raises(
+        VocabularyError,
+        match=r"chair cannot be sat on in s \(office_chair of the "
+        r"class chair has no SITTABLE property\); what can: kitchen_chair, stool",
+    ):
+        v.check(parse('G !"agent_sitting_on(chair)"'))
+
+
+def test_a_class_of_rooms_is_a_room():
+    v = Vocabulary.from_names(
+        ["bedroom_1", "bedroom_2", "kitchen"], rooms=["bedroom_1", "bedroom_2", "kitchen"]
+    )
+    assert v.instances["bedroom"] == ("bedroom_1", "bedroom_2")
+    assert "bedroom" in v.rooms and v.lookup("the bedroom") == ("bedroom",)
+
+
+def test_spot_names_are_unique_so_nothing_changes():
+    v = load_vocabulary("spot_demo")
+    assert v.instances == {}
+    assert len(v.names) == 9
 
 
 def test_a_scene_is_loaded_by_the_caller():

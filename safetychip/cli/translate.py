@@ -144,7 +144,7 @@ def _run(args: argparse.Namespace) -> int:
     )
     translator = _translator(args, vocabulary)
     if args.sentence != "-":
-        answer = _with_read_back(translator(args.sentence))
+        answer = _with_read_back(translator(args.sentence), vocabulary)
         if args.json or args.indent is not None or not sys.stdout.isatty():
             sys.stdout.write(json.dumps(answer, indent=args.indent, ensure_ascii=False) + "\n")
         else:
@@ -161,7 +161,7 @@ def _run(args: argparse.Namespace) -> int:
                 raise ValueError(f"not valid JSON: {err.msg} at column {err.colno}") from None
             if not isinstance(item, dict) or not isinstance(item.get("sentence"), str):
                 raise ValueError('expected an object {"sentence": "..."}')
-            answer = {"line": number, **_with_read_back(translator(item["sentence"]))}
+            answer = {"line": number, **_with_read_back(translator(item["sentence"]), vocabulary)}
         except (SafetyChipError, ValueError) as err:
             failed += 1
             answer = {"line": number, "error": str(err), "type": type(err).__name__}
@@ -171,15 +171,16 @@ def _run(args: argparse.Namespace) -> int:
     return EXIT_INPUT if failed else EXIT_OK
 
 
-def _with_read_back(translation: Any) -> dict:
+def _with_read_back(translation: Any, vocabulary: Any) -> dict:
     """The translation's JSON with what a person checks it by: the formula read back in
-    English and the shortest accepted and rejected traces in the scene's words."""
+    English (a class name of *vocabulary* with its instances) and the shortest accepted and
+    rejected traces in the scene's words."""
     from ..translate import back_translate, witnesses
 
     accepted, rejected = witnesses(translation.formula)
     return {
         **translation.to_dict(),
-        "back_translation": back_translate(translation.formula).text,
+        "back_translation": back_translate(translation.formula, vocabulary=vocabulary).text,
         "accepted_trace": accepted.text if accepted is not None else None,
         "rejected_trace": rejected.text if rejected is not None else None,
     }

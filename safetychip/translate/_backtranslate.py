@@ -25,12 +25,47 @@ from dataclasses import dataclass
 
 from ..ltl import Formula
 from ._match import match_pattern
+from ._vocabulary import Vocabulary
 
 __all__ = ["BackTranslation", "back_translate", "literal_text", "describe"]
 
 
-def _thing(name: str) -> str:
-    return "the " + name.replace("_", " ")
+#: How a literal reads: (literal, mood) -> English.
+_Say = Callable[..., str]
+
+
+def _thing(name: str, vocabulary: Vocabulary | None = None, quantifier: str = "a") -> str:
+    """How an argument reads: ``the fridge``; a class name of *vocabulary* reads with
+    *quantifier* and its instances, ``a window (bedroom_window or living_room_window)``."""
+    if vocabulary is None or not vocabulary.is_class(name):
+        return "the " + name.replace("_", " ")
+    members = vocabulary.instances[name]
+    joined = ", ".join(members[:-1]) + (" and " if quantifier == "every" else " or ") + members[-1]
+    return f"{quantifier} {vocabulary.phrase(name)} ({joined})"
+
+
+def _fill(
+    template: str, args: tuple[str, ...], vocabulary: Vocabulary | None, negated: bool
+) -> str:
+    """*template* with its arguments; a class name is quantified as the literal needs it.
+
+    A positive literal reads "a window" (some window). A negated one reads "every window"
+    when the negation is in the verb ("close every window"), "any" after a "not" ("you are
+    not holding any towel"), and "no" when the class is the subject of a "not" ("no plate
+    is dirty", for ``!is_dirty(plate)``).
+    """
+    words = []
+    for k, arg in enumerate(args):
+        quantifier = "a"
+        if negated and " not " in template:
+            quantifier = "any"
+            if template.startswith(f"{{{k}}} ") and vocabulary and vocabulary.is_class(arg):
+                quantifier = "no"
+                template = template.replace(" not ", " ", 1)
+        elif negated:
+            quantifier = "every"
+        words.append(_thing(arg, vocabulary, quantifier))
+    return template.format(*words)
 
 
 # predicate -> (imperative, state, negated imperative, negated state)
@@ -91,9 +126,14 @@ _WORDS = {
 }
 
 
-def literal_text(literal: Formula, mood: str = "imperative") -> str:
+def literal_text(
+    literal: Formula, mood: str = "imperative", vocabulary: Vocabulary | None = None
+) -> str:
     """A literal in English: ``mood`` is ``"imperative"`` (go to the kitchen) or ``"state"``
-    (you are at the kitchen).
+    (you are at the kitchen). With *vocabulary*, a class name shared by several instances
+    reads as what it means, with its instances: ``is_open(window)`` is "a window
+    (bedroom_window or living_room_window) is open", its negation "every window (…) is
+    closed".
 
     Examples
     --------
@@ -102,18 +142,23 @@ def literal_text(literal: Formula, mood: str = "imperative") -> str:
     'close the fridge'
     >>> literal_text(parse("is_on(book, shelf)"), "state")
     'the book is on the shelf'
+    >>> v = Vocabulary.from_names(["bedroom", "kitchen", "bedroom_window", "kitchen_window"])
+    >>> literal_text(parse("is_open(window)"), vocabulary=v)
+    'open a window (bedroom_window or kitchen_window)'
+    >>> literal_text(parse("!is_open(window)"), "state", vocabulary=v)
+    'every window (bedroom_window and kitchen_window) is closed'
     """
     negated = literal.op == "!"
     atom = literal.children[0] if negated else literal
     if atom.op != "ap":
-        return describe(literal)
+        return describe(literal, vocabulary)
     prop = atom.proposition
     words = _WORDS.get(prop.predicate)
     if words is None or not prop.args:
         text = prop.name.replace("_", " ")
         return f"not {text}" if negated else text
     index = (2 if negated else 0) + (1 if mood == "state" else 0)
-    return words[index].format(*(_thing(a) for a in prop.args))
+    return _fill(words[index], prop.args, vocabulary, negated)
 
 
 def _times(n: int) -> str:
@@ -125,61 +170,55 @@ def _sentence(text: str) -> str:
 
 
 _MISSION_TEXT: dict[str, Callable[..., str]] = {
-    "visit": lambda p: f"at some point before you finish, {literal_text(p)}",
-    "sequenced_visit": lambda p, q: (
-        f"{literal_text(p)}, and at some later step {literal_text(q)} (both before you finish)"
+    "visit": lambda say, p: f"at some point before you finish, {say(p)}",
+    "sequenced_visit": lambda say, p, q: (
+        f"{say(p)}, and at some later step {say(q)} (both before you finish)"
     ),
-    "ordered_visit": lambda p, q: (
-        f"{literal_text(p)}, and {literal_text(q)} only after that (both before you finish)"
+    "ordered_visit": lambda say, p, q: (
+        f"{say(p)}, and {say(q)} only after that (both before you finish)"
     ),
-    "strictly_ordered_visit": lambda p, q: (
-        f"{literal_text(p)} exactly once, then {literal_text(q)} (both before you finish)"
+    "strictly_ordered_visit": lambda say, p, q: (
+        f"{say(p)} exactly once, then {say(q)} (both before you finish)"
     ),
-    "patrolling": lambda p: (
-        f"{literal_text(p)} again and again: at the end {literal_text(p, 'state')}"
+    "patrolling": lambda say, p: f"{say(p)} again and again: at the end {say(p, 'state')}",
+    "wait": lambda say, p, q: (
+        f"keep it so that {say(p, 'state')} until {say(q, 'state')}, which must happen"
     ),
-    "wait": lambda p, q: (
-        f"keep it so that {literal_text(p, 'state')} until "
-        f"{literal_text(q, 'state')}, which must happen"
+    "instantaneous_reaction": lambda say, c, p: (
+        f"whenever {say(c, 'state')}, {_must(say, p)} at that same step"
     ),
-    "instantaneous_reaction": lambda c, p: (
-        f"whenever {literal_text(c, 'state')}, {_must(p)} at that same step"
-    ),
-    "avoid_while": lambda c, p: f"never {literal_text(p)} while {literal_text(c, 'state')}",
-    "avoid_unless": lambda c, p: f"never {literal_text(p)} unless {literal_text(c, 'state')}",
+    "avoid_while": lambda say, c, p: f"never {say(p)} while {say(c, 'state')}",
+    "avoid_unless": lambda say, c, p: f"never {say(p)} unless {say(c, 'state')}",
 }
 
 
-def _template(name: str, args: tuple) -> str:
+def _template(name: str, args: tuple, say: _Say) -> str:
     if name in _MISSION_TEXT:
-        return _sentence(_MISSION_TEXT[name](*args))
+        return _sentence(_MISSION_TEXT[name](say, *args))
     if name == "never":
-        return f"Never {literal_text(args[0])}."
+        return f"Never {say(args[0])}."
     if name in ("not_before", "before"):
         p, q = args if name == "not_before" else (args[1], args[0])
         return _sentence(
-            f"do not {literal_text(p)} until {literal_text(q, 'state')} (if that never "
-            f"happens, never {literal_text(p)})"
+            f"do not {say(p)} until {say(q, 'state')} (if that never happens, never {say(p)})"
         )
     if name == "response":
         p, q = args
         return _sentence(
-            f"whenever {literal_text(p, 'state')}, {_must(q)} then or at some "
+            f"whenever {say(p, 'state')}, {_must(say, q)} then or at some "
             "later step, before you finish"
         )
     if name == "immediate_response":
         p, q = args
         return _sentence(
-            f"whenever {literal_text(p, 'state')}, {_must(q)} at the very next "
+            f"whenever {say(p, 'state')}, {_must(say, q)} at the very next "
             "step (so you may not finish right then)"
         )
     if name == "absence_after":
         p, q = args
-        return _sentence(
-            f"once {literal_text(p, 'state')}, from the next step on never {literal_text(q)}"
-        )
+        return _sentence(f"once {say(p, 'state')}, from the next step on never {say(q)}")
     n, p = args
-    what = literal_text(p)
+    what = say(p)
     if name == "at_most":
         return _sentence(f"{what} at most {_times(n)} (each time it starts to hold counts once)")
     if name == "at_least":
@@ -187,8 +226,8 @@ def _template(name: str, args: tuple) -> str:
     return _sentence(f"{what} exactly {_times(n)} (each time it starts to hold counts once)")
 
 
-def _must(literal: Formula) -> str:
-    state = literal_text(literal, "state")
+def _must(say: _Say, literal: Formula) -> str:
+    state = say(literal, "state")
     for subject in ("you are not ", "you are "):
         if state.startswith(subject):
             return (
@@ -209,8 +248,9 @@ _OPS = {
 }
 
 
-def describe(f: Formula) -> str:
-    """A literal reading of any formula, operator by operator.
+def describe(f: Formula, vocabulary: Vocabulary | None = None) -> str:
+    """A literal reading of any formula, operator by operator (class names of *vocabulary*
+    read as in :func:`literal_text`).
 
     Examples
     --------
@@ -220,19 +260,22 @@ def describe(f: Formula) -> str:
     """
     op, kids = f.op, f.children
     if op == "ap" or (op == "!" and kids[0].op == "ap"):
-        return literal_text(f, "state")
+        return literal_text(f, "state", vocabulary)
     if op in ("true", "false"):
         return "anything" if op == "true" else "nothing"
     if op == "!":
-        return f"not ({describe(kids[0])})"
+        return f"not ({describe(kids[0], vocabulary)})"
     if op in _OPS:
-        return f"{_OPS[op]} ({describe(kids[0])})"
+        return f"{_OPS[op]} ({describe(kids[0], vocabulary)})"
     if op in ("&", "|"):
         word = " and " if op == "&" else " or "
         return word.join(
-            f"({describe(k)})" if k.op in ("&", "|", "->", "<->") else describe(k) for k in kids
+            f"({describe(k, vocabulary)})"
+            if k.op in ("&", "|", "->", "<->")
+            else describe(k, vocabulary)
+            for k in kids
         )
-    a, b = (describe(k) for k in kids)
+    a, b = (describe(k, vocabulary) for k in kids)
     return {
         "->": f"if {a}, then {b}",
         "<->": f"{a} exactly when {b}",
@@ -266,7 +309,13 @@ class BackTranslation:
         return self.text + (" [offline stand-in, not a language model]" if self.stand_in else "")
 
 
-def back_translate(formula: Formula, *, model=None, sentence: str = "") -> BackTranslation:
+def back_translate(
+    formula: Formula,
+    *,
+    model=None,
+    sentence: str = "",
+    vocabulary: Vocabulary | None = None,
+) -> BackTranslation:
     """Read *formula* back in English.
 
     Parameters
@@ -277,6 +326,18 @@ def back_translate(formula: Formula, *, model=None, sentence: str = "") -> BackT
         Ask this model (prompt ``back_translation``) instead of using a template.
     sentence : str
         Not shown to the model (so it cannot copy it); kept for the caller's reference.
+    vocabulary : Vocabulary, optional
+        The vocabulary the formula was grounded in: its class names read as what they mean,
+        "a window (bedroom_window or living_room_window)", so a person sees that the
+        constraint covers every window (see :func:`literal_text`). Without it a class name
+        reads like any name ("the window").
+
+    Examples
+    --------
+    >>> from safetychip.ltl import parse
+    >>> v = Vocabulary.from_names(["bedroom", "kitchen", "bedroom_window", "kitchen_window"])
+    >>> print(back_translate(parse('G !"is_open(window)"'), vocabulary=v))
+    Never open a window (bedroom_window or kitchen_window).
     """
     if model is not None:
         from ..llm import fill, load_prompt
@@ -287,11 +348,15 @@ def back_translate(formula: Formula, *, model=None, sentence: str = "") -> BackT
         ]
         reply = model.complete(messages, temperature=0.0, max_tokens=200)
         return BackTranslation(reply.text.strip(), reply.model, reply.stand_in)
+
+    def say(literal: Formula, mood: str = "imperative") -> str:
+        return literal_text(literal, mood, vocabulary)
+
     found = match_pattern(formula)
     if found is not None:
-        return BackTranslation(_template(*found), "template")
+        return BackTranslation(_template(*found, say), "template")
     if formula.op == "&":  # one constraint per thing of a list
         each = [match_pattern(k) for k in formula.children]
         if all(each):
-            return BackTranslation(" ".join(_template(*f) for f in each if f), "template")
-    return BackTranslation(_sentence(describe(formula)), "literal")
+            return BackTranslation(" ".join(_template(*f, say) for f in each if f), "template")
+    return BackTranslation(_sentence(describe(formula, vocabulary)), "literal")

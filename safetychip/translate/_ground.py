@@ -1,7 +1,10 @@
 """Grounding: from a referring expression to one unique name of the environment.
 
 An expression that matches a phrase of the vocabulary exactly (a name, a class, a synonym,
-see :class:`~safetychip.translate.Vocabulary`) is grounded without any model: score 1.
+see :class:`~safetychip.translate.Vocabulary`) is grounded without any model: score 1. A
+class shared by several instances is a name of its own meaning *any* of them: "the window"
+grounds to ``window`` (``is_open(window)``: some window is open), while "the bedroom window"
+grounds to ``bedroom_window``.
 Otherwise a misspelling is tried first, by string similarity alone
 (:func:`safetychip._names.close_names`, no model: "the phnoe" is ``phone``, method
 ``"spelling"``) when one name is clearly the closest; then its embedding is compared, by
@@ -20,11 +23,13 @@ Examples
 >>> g = Grounder(v)
 >>> g.ground("the refrigerator")
 Grounding(expression='the refrigerator', name='fridge', score=1.0, method='exact')
->>> g.ground("the sink")
+>>> g.ground("the sink").name, g.ground("the kitchen sink").name
+('sink', 'kitchen_sink')
+>>> Grounder(Vocabulary.from_names(["television", "telly"]), None).ground("the TV")
 Traceback (most recent call last):
 ...
-safetychip.errors.GroundingError: 'the sink' is ambiguous in <names>: it could be
-bathroom_sink or kitchen_sink; name one of them
+safetychip.errors.GroundingError: 'the TV' is ambiguous in <names>: it could be
+television or telly; name one of them
 """
 
 from __future__ import annotations

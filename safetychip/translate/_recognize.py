@@ -7,7 +7,12 @@ Two recognisers return the same :class:`Expression` values:
     written: with spaces or run together (``book shelf``, ``bookshelf``), in the plural,
     after an article, by a synonym (``TV``, ``coffee maker``), or by a class name with a room
     (``the sink in the kitchen``). A noun phrase after an article that names nothing known
-    is returned too, without candidates, so that grounding can embed it or say it is unknown.
+    is returned too, without candidates, so that grounding can embed it or say it is unknown,
+    unless its head is one of :data:`NON_REFERRING` (the robot itself, pronouns, words of
+    counting, time and order: "the agent shall", "the number of visits", "a trip", "its
+    deactivation"), which name nothing in any scene. A class name shared by several
+    instances (``the window``) is a name of its own, meaning any of them; a room beside it
+    picks one (``the window in the bedroom`` is ``bedroom_window``).
 :class:`LLMRecognizer`
     Asks a chat model with the prompt ``data/prompts/referring_expressions.txt``; a reply
     that cannot be read is retried, then raises
@@ -34,7 +39,7 @@ from ..errors import TranslationReplyError
 from ..llm import ChatModel, fill, load_prompt
 from ._vocabulary import Vocabulary, singular
 
-__all__ = ["Expression", "LLMRecognizer", "recognize"]
+__all__ = ["NON_REFERRING", "Expression", "LLMRecognizer", "recognize"]
 
 
 @dataclass(frozen=True)
@@ -69,16 +74,48 @@ class Expression:
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)?")
 _DETERMINERS = {"the", "a", "an", "your", "my", "our", "that", "this", "these", "those", "its"}
-# Nouns after an article that are not things in the world.
-_NOT_THINGS = frozenset(
+#: Heads of noun phrases that refer to nothing in a scene, by kind. The offline recogniser
+#: leaves a phrase alone when its first or last word is one of them (the agent kind: when its
+#: first word is, as in "the robot shall reach"), instead of passing it on to be grounded. The
+#: set is closed and small on purpose: any other unknown noun phrase ("the baby") is still
+#: returned, so grounding refuses it by name rather than dropping a real object silently.
+NON_REFERRING: dict[str, frozenset[str]] = {
+    # the one acting, and pronouns: never an object of the scene
+    "agent": frozenset(
+        """
+        robot agent system bot assistant you it itself yourself they them he she i
+        we me us
+        """.split()
+    ),
+    # counting: "the number of visits", "a couple", "twice is the absolute max"
+    "counting": frozenset(
+        """
+        number count amount total visit visits entry entries occasion occasions trip trips
+        round rounds lap laps couple max maximum minimum limit time times once twice
+        """.split()
+    ),
+    # time and events: "the moment", "its deactivation", "each activation"
+    "time": frozenset(
+        """
+        moment instant step steps while end beginning start stage future past day morning
+        evening night second period activation deactivation
+        """.split()
+    ),
+    # order and the work itself: "in the order", "that's the job"
+    "order": frozenset(
+        """
+        order sequence way point rest same first next last other one thing things task job
+        chore errand mission rule circumstance circumstances lot bit few very whole single
+        """.split()
+    ),
+}
+_NON_REFERRING = frozenset().union(*NON_REFERRING.values())
+# Words after an article that are not nouns of things: the rest of the sentence's grammar.
+_NOT_THINGS = _NON_REFERRING | frozenset(
     """
-    time times step steps moment end way point rest same first next last beginning start
-    circumstance circumstances maximum minimum while single very whole other one thing
-    things task lot bit few day morning evening night second third once twice all each
-    every any some no more less most least hand hands eye eyes foot feet mind attention
-    order case future past stage costs all costs
-    go come visit enter head walk move open close take put turn switch pick grab touch leave
-    stay keep get run return
+    third all each every any some no more less most least hand hands eye eyes foot feet mind
+    attention case costs go come enter head walk move open close take put turn switch pick
+    grab touch leave stay keep get run return
     """.split()
 )
 # Words that end a noun phrase (verbs, prepositions, conjunctions, adverbs).
@@ -90,7 +127,7 @@ _STOP = frozenset(
     does did later first immediately right away afterwards eventually anymore ever means
     more than least most exactly twice times time every each always so that which who
     over under through past next directly straight only as soon too also either nor both
-    open closed shut switched turned left put placed
+    open closed shut switched turned left put placed within shall
     """.split()
 )
 _MAX_WORDS = 4
@@ -128,9 +165,11 @@ def recognize(sentence: str, vocabulary: Vocabulary) -> list[Expression]:
     >>> [(e.text, e.candidates) for e in recognize("Never use the sink in the kitchen", v)]
     [('the sink in the kitchen', ('kitchen_sink',))]
     >>> [(e.text, e.candidates) for e in recognize("Don't touch the sinks", v)]
-    [('the sinks', ('bathroom_sink', 'kitchen_sink'))]
+    [('the sinks', ('sink',))]
     >>> [(e.text, e.candidates) for e in recognize("Don't touch the cooker!", v)]
     [('the cooker', ())]
+    >>> [e.text for e in recognize("The robot shall never enter the kitchen", v)]
+    ['the kitchen']
     """
     toks = _tokens(sentence)
     stems = [singular(w) for w, _, _ in toks]
@@ -157,7 +196,7 @@ def recognize(sentence: str, vocabulary: Vocabulary) -> list[Expression]:
             i += 1
             continue
         start, end, names = match
-        if len(names) > 1:
+        if len(names) > 1 or vocabulary.is_class(names[0]):
             start, end, names = _narrow(toks, stems, start, end, names, vocabulary)
         found.append((start, end, names))
         i = end
@@ -179,6 +218,7 @@ def recognize(sentence: str, vocabulary: Vocabulary) -> list[Expression]:
 def _narrow(toks, stems, start, end, names, vocabulary):
     """Pick among several instances by a room named next to the class: "sink in the kitchen"
     or "kitchen's sink"."""
+    pool = vocabulary.instances[names[0]] if len(names) == 1 else names  # a class: its instances
     k = end
     if k < len(toks) and toks[k][0] in ("in", "of", "inside") and k + 1 < len(toks):
         k += 1
@@ -189,7 +229,7 @@ def _narrow(toks, stems, start, end, names, vocabulary):
                 continue
             room = vocabulary.lookup(tuple(stems[k : k + length]))
             if len(room) == 1 and room[0] in vocabulary.rooms:
-                chosen = tuple(n for n in names if n.startswith(room[0] + "_"))
+                chosen = tuple(n for n in pool if n.startswith(room[0] + "_"))
                 if chosen:
                     return start, k + length, chosen
     return start, end, names
@@ -214,7 +254,7 @@ def _unknown_phrases(toks, taken) -> list[tuple[int, int]]:
                 break
             j += 1
         if j == i + 1 or toks[j - 1][0] in _NOT_THINGS or toks[i + 1][0] in _NOT_THINGS:
-            continue
+            continue  # "the agent", "the number", "the moment the door opens"
         if j < len(toks) and j in taken:
             continue  # an adjective before a known name, e.g. "the red book"
         spans.append((i + 1, j))

@@ -2,17 +2,28 @@
 
 A :class:`Vocabulary` knows the unique names of a scene's objects and rooms, which of them
 are rooms, the predicates with their arity, and the *phrases* a person may use for each
-name: the name with spaces (``book shelf``), run together (``bookshelf``), a class name
-shared by several instances (``sink`` for ``kitchen_sink`` and ``bathroom_sink``), and
-common synonyms (``tv``, ``couch``, ``coffee maker``). Phrases are compared word by word
-after :func:`phrase_key` (lower case, articles dropped, plurals made singular).
+name: the name with spaces (``book shelf``), run together (``bookshelf``), and common
+synonyms (``tv``, ``couch``, ``coffee maker``). Phrases are compared word by word after
+:func:`phrase_key` (lower case, articles dropped, plurals made singular).
+
+**Class names.** A class shared by several instances (``sink`` for ``kitchen_sink`` and
+``bathroom_sink``) is a name of its own, meaning *any* instance: ``is_open(window)`` holds
+when at least one window is open, and in a predicate of two arguments each argument that is
+a class name means some instance of it (``is_in(knife,sink)``: the knife is in some sink).
+People say "never open the window" of a flat with two windows and mean every one of them.
+An environment that evaluates such atoms says so (VirtualHome does); :attr:`Vocabulary.instances`
+lists each class name's instances. A predicate holds of a class name only when it can hold of
+every instance (:meth:`Vocabulary.able`). A class name that is also some object's unique name
+(a lone ``lamp`` beside a ``floor_lamp``) stays that object's name.
 
 Examples
 --------
 >>> v = Vocabulary.from_names(["book", "book_shelf", "kitchen", "kitchen_sink",
 ...                            "bathroom", "bathroom_sink"], rooms=["kitchen", "bathroom"])
 >>> v.lookup("the Bookshelf"), v.lookup("books"), v.lookup("sinks")
-(('book_shelf',), ('book',), ('bathroom_sink', 'kitchen_sink'))
+(('book_shelf',), ('book',), ('sink',))
+>>> v.instances["sink"]
+('bathroom_sink', 'kitchen_sink')
 >>> v.arity("is_on")
 2
 """
@@ -160,9 +171,10 @@ class Vocabulary:
     name : str
         Where it came from (a scene name, a file name).
     names : tuple of str
-        Unique names of objects and rooms, sorted.
+        Unique names of objects and rooms, and the class names shared by several of them
+        (see :attr:`instances`), sorted.
     rooms : frozenset of str
-        The names that are rooms.
+        The names that are rooms (a class name whose instances are all rooms is one).
     predicates : mapping of str to int
         Predicate name -> number of arguments.
     classes : mapping of str to str
@@ -171,6 +183,10 @@ class Vocabulary:
         Unique name -> the scene's properties of it (``HAS_PLUG``, ``SITTABLE``…), when the
         scene has them; a predicate of :data:`NEEDS` holds only of the names that have one of
         its properties (nothing is checked for a name whose properties are unknown).
+    instances : mapping of str to tuple of str
+        Class name -> its instances' unique names, for every class of :attr:`classes` that
+        has two or more instances and is not itself a unique name; such a class name is one
+        of :attr:`names` and means *any* of its instances (computed, not given).
     """
 
     name: str
@@ -179,6 +195,7 @@ class Vocabulary:
     predicates: Mapping[str, int] = field(default_factory=lambda: PREDICATES)
     classes: Mapping[str, str] = field(default_factory=dict)
     properties: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    instances: Mapping[str, tuple[str, ...]] = field(default_factory=dict, init=False, repr=False)
     _index: dict[tuple[str, ...], tuple[str, ...]] = field(
         default_factory=dict, init=False, repr=False
     )
@@ -192,6 +209,19 @@ class Vocabulary:
             )
         if not self.names:
             raise VocabularyError(f"vocabulary {self.name!r} has no names")
+        unique = frozenset(self.names)
+        by_class: dict[str, list[str]] = {}
+        for n in self.names:
+            by_class.setdefault(self.classes.get(n) or n, []).append(n)
+        instances = {
+            cls: tuple(sorted(members))
+            for cls, members in by_class.items()
+            if len(members) > 1 and cls not in unique and re.fullmatch(r"[A-Za-z0-9_.\-]+", cls)
+        }
+        object.__setattr__(self, "instances", MappingProxyType(instances))
+        object.__setattr__(self, "names", tuple(sorted(unique | set(instances))))
+        rooms = {c for c, members in instances.items() if set(members) <= self.rooms}
+        object.__setattr__(self, "rooms", frozenset(self.rooms) | rooms)
         index: dict[tuple[str, ...], set[str]] = {}
 
         def add(phrase: str, name: str) -> None:
@@ -199,20 +229,17 @@ class Vocabulary:
             if key:
                 index.setdefault(key, set()).add(name)
 
-        by_class: dict[str, list[str]] = {}
-        for n in self.names:
-            cls = self.classes.get(n) or n
-            by_class.setdefault(cls, []).append(n)
-        for n in self.names:
+        for n in unique:
             add(n, n)
             add(n.replace("_", ""), n)  # run together: bookshelf, mailbox
             cls = self.classes.get(n) or n
-            add(cls, n)
-            add(cls.replace("_", ""), n)
+            meant = cls if cls in instances else n  # "the window": any window
+            add(cls, meant)
+            add(cls.replace("_", ""), meant)
             for group in SYNONYMS:
                 if cls in group or n in group:
                     for phrase in group:
-                        add(phrase, n)
+                        add(phrase, meant)
         # An exact name always wins over a class or synonym shared with other names.
         exact = {phrase_key(n): n for n in self.names}
         final = {k: (exact[k],) if k in exact else tuple(sorted(v)) for k, v in index.items()}
@@ -270,7 +297,7 @@ class Vocabulary:
         --------
         >>> from safetychip.envs import load_scene
         >>> Vocabulary.from_scene(load_scene("apartment_1"))
-        <Vocabulary 'apartment_1': 113 names (5 rooms), 17 predicates>
+        <Vocabulary 'apartment_1': 125 names (5 rooms, 12 class names), 17 predicates>
         """
         if isinstance(scene, (str, os.PathLike)):
             raise TypeError(
@@ -415,14 +442,19 @@ class Vocabulary:
             if not self.able(prop.predicate, prop.args[0]):
                 needs, what = NEEDS[prop.predicate]
                 able = ", ".join(self.able_names(prop.predicate)) or "nothing"
+                lacking = [n for n in self.instances.get(prop.args[0], ()) if not
+                           self.able(prop.predicate, n)]  # fmt: skip
+                who = f"{', '.join(lacking)} of the class {{}} has" if lacking else "it has"
                 raise VocabularyError(
-                    f"in {atom!r}: {prop.args[0]} cannot be {what} in {self.name} (it has no "
-                    f"{' or '.join(needs)} property); what can: {able}"
+                    f"in {atom!r}: {prop.args[0]} cannot be {what} in {self.name} "
+                    f"({who.format(prop.args[0])} no {' or '.join(needs)} property); "
+                    f"what can: {able}"
                 )
 
     def able(self, predicate: str, name: str) -> bool:
         """Whether *predicate* can hold of *name*: true unless the predicate is one of
-        :data:`NEEDS` and *name* has known properties, none of them one it needs.
+        :data:`NEEDS` and *name* has known properties, none of them one it needs. A class name
+        (:attr:`instances`) is able when every instance is.
 
         Examples
         --------
@@ -431,6 +463,8 @@ class Vocabulary:
         >>> v.able("agent_sitting_on", "sofa"), v.able("agent_sitting_on", "toaster")
         (True, False)
         """
+        if name in self.instances:
+            return all(self.able(predicate, n) for n in self.instances[name])
         props = self.properties.get(name)
         return predicate not in NEEDS or props is None or bool(props & NEEDS[predicate][0])
 
@@ -452,6 +486,17 @@ class Vocabulary:
         """How a name reads in English: ``book_shelf`` -> ``book shelf``."""
         return name.replace("_", " ")
 
+    def is_class(self, name: str) -> bool:
+        """Whether *name* is a class name shared by several instances (see :attr:`instances`).
+
+        Examples
+        --------
+        >>> v = Vocabulary.from_names(["kitchen", "bedroom", "kitchen_light", "bedroom_light"])
+        >>> v.is_class("light"), v.is_class("kitchen_light")
+        (True, False)
+        """
+        return name in self.instances
+
     def __contains__(self, name: object) -> bool:
         return name in self.names
 
@@ -460,8 +505,9 @@ class Vocabulary:
 
     def __repr__(self) -> str:
         return (
-            f"<Vocabulary {self.name!r}: {len(self.names)} names "
-            f"({len(self.rooms)} rooms), {len(self.predicates)} predicates>"
+            f"<Vocabulary {self.name!r}: {len(self.names)} names ({len(self.rooms)} rooms"
+            + (f", {len(self.instances)} class names" if self.instances else "")
+            + f"), {len(self.predicates)} predicates>"
         )
 
 

@@ -37,9 +37,11 @@ def candidate_actions(task: Task, env: Any) -> list[str]:
     touched = set()
     for text in (*literals, *atoms):
         prop, _ = parse_literal(text, scene)
-        names.update(dict.fromkeys(prop.args))
+        # a class name (is_open(window)) stands for each of its instances
+        instances = [[scene.name_of(i) for i in ids] for ids in prop.ids]
+        names.update(dict.fromkeys(n for arg in instances for n in arg))
         if prop.predicate == "is_touched":
-            touched.add(prop.args[0])
+            touched.update(instances[0])
     for text in task.example_plan:
         parsed = parse_action(text, scene, near=lambda i: 0.0)
         names.update(dict.fromkeys(t.name for t in parsed.targets))

@@ -23,7 +23,9 @@ the character is CLOSE to it; ``is_open``/``is_switchedon``: the OPEN/ON state;
 ``is_touched(x)``: true in the state produced by touching x only; the predicates of the
 other actions are defined in :data:`~safetychip.envs.virtualhome.VIRTUALHOME_PREDICATES`
 (``agent_sitting_on``, ``agent_facing``, ``is_grabbed_rh``, ``is_dirty``,
-``is_pluggedin``, …). Note that the executor
+``is_pluggedin``, …). An argument may be a class name shared by several objects, meaning any
+of them: ``is_open(window)`` holds when some window is open (the rule is stated in
+``_predicates``). Note that the executor
 leaves a carried object INSIDE the room it was picked up in until the next walk, so
 ``is_in(x, room)`` lags for carried objects; ``is_in`` is meant for containers.
 
@@ -62,10 +64,11 @@ Examples
 from __future__ import annotations
 
 import html
+import itertools
 import math
 import os
 import re
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
@@ -689,9 +692,21 @@ class VirtualHomeEnv(Env):
         return props
 
     def _holds(self, prop: SceneProposition, state: Any, event: _Event | None) -> bool:
-        """Return the truth of *prop* in executor *state*, reached by *event*."""
-        x, character = prop.ids[0], self.scene.character
-        match prop.predicate:
+        """Return the truth of *prop* in executor *state*, reached by *event*: true when it
+        holds of some instance of each argument (one, unless the argument is a class name)."""
+        if all(len(ids) == 1 for ids in prop.ids):
+            return self._holds_of(prop.predicate, [ids[0] for ids in prop.ids], state, event)
+        return any(
+            self._holds_of(prop.predicate, nodes, state, event)
+            for nodes in itertools.product(*prop.ids)
+        )
+
+    def _holds_of(
+        self, predicate: str, nodes: Sequence[int], state: Any, event: _Event | None
+    ) -> bool:
+        """Return the truth of *predicate* of the nodes *nodes* in executor *state*."""
+        x, character = nodes[0], self.scene.character
+        match predicate:
             case "agent_at":
                 return self._edge(
                     state, character, "INSIDE" if self.scene.is_room(x) else "CLOSE", x
@@ -703,25 +718,25 @@ class VirtualHomeEnv(Env):
             case "is_grabbed":
                 return self._held(state, x)
             case "is_touched" | "is_poured":
-                return event == (EVENT_VERBS[prop.predicate], x)
+                return event == (EVENT_VERBS[predicate], x)
             case "agent_sitting_on" | "agent_lying_on":
-                posture = "SITTING" if prop.predicate == "agent_sitting_on" else "LYING"
+                posture = "SITTING" if predicate == "agent_sitting_on" else "LYING"
                 return self._has_state(state, character, posture) and self._edge(
                     state, character, "ON", x
                 )
             case "agent_facing":
                 return self._edge(state, character, "FACING", x)
             case "is_grabbed_rh" | "is_grabbed_lh":
-                return self._edge(state, character, f"HOLDS_{prop.predicate[-2:].upper()}", x)
+                return self._edge(state, character, f"HOLDS_{predicate[-2:].upper()}", x)
             case "is_worn":
                 return self._edge(state, x, "ON", character)
             case "is_dirty" | "is_clean" | "is_pluggedin":
-                return self._has_state(state, x, _STATES[prop.predicate])
+                return self._has_state(state, x, _STATES[predicate])
             case "is_on":
-                return self._edge(state, x, "ON", prop.ids[1])
+                return self._edge(state, x, "ON", nodes[1])
             case "is_in":
-                return self._edge(state, x, "INSIDE", prop.ids[1])
-        raise AssertionError(f"unhandled predicate {prop.predicate!r}")
+                return self._edge(state, x, "INSIDE", nodes[1])
+        raise AssertionError(f"unhandled predicate {predicate!r}")
 
     def _states(
         self, outcome: _Outcome, props: list[tuple[str, SceneProposition]]
@@ -747,9 +762,16 @@ class VirtualHomeEnv(Env):
         state = env.EnvironmentState(self._graph, {}, instance_selection=True)
         for text in literals:
             prop, value = parse_literal(text, self.scene)
-            x = env.NodeInstance(self._node(prop.ids[0]))
-            node = state.get_node(prop.ids[0])
-            if prop.predicate == "agent_at" and value and self.scene.is_room(prop.ids[0]):
+            for arg, ids in zip(prop.args, prop.ids, strict=True):
+                if len(ids) > 1:
+                    raise PropositionError(
+                        f"initial condition {text!r}: {arg} is a class name (any of "
+                        f"{', '.join(self.scene.name_of(i) for i in ids)}); name one instance"
+                    )
+            x_id = prop.ids[0][0]
+            x = env.NodeInstance(self._node(x_id))
+            node = state.get_node(x_id)
+            if prop.predicate == "agent_at" and value and self.scene.is_room(x_id):
                 changes = [
                     env.DeleteEdges(
                         character,
@@ -773,7 +795,7 @@ class VirtualHomeEnv(Env):
                 changed.states.add(on if value else off)
                 changes = [env.ChangeNode(changed)]
             elif prop.predicate in ("is_on", "is_in") and value:
-                y = prop.ids[1]
+                y = prop.ids[1][0]
                 room = y if self.scene.is_room(y) else self._room(state, y)
                 own = [relation.ON, relation.INSIDE, relation.CLOSE]
                 changes = [
