@@ -73,14 +73,16 @@ $(MODEL_STAMP): $(STAMP)
 
 local-model: $(MODEL_STAMP)
 
-# Start the server unless it runs; wait until it answers (at most 120 s). Two threads (the
-# server's default is half the cores, one here): benchmarks/bench_local_model.py. Consecutive
-# requests share their long prefix (instructions, objects), which llama-cpp-python reuses.
+# Start the server unless it runs; wait until it answers (at most 120 s). One thread: on two
+# cores shared with other work, two threads wait on each other (24 against 40 calls in 90 s
+# while recording; on idle cores the same median, 0.4 s a call: benchmarks/bench_local_model.py).
+# Consecutive requests share their long prefix (instructions, objects), which
+# llama-cpp-python's server reuses from its KV cache without being asked.
 model-server: $(MODEL_STAMP)
 	@if [ -f $(MODEL_PID) ] && kill -0 $$(cat $(MODEL_PID)) 2>/dev/null; then \
 	  echo "model server already running (pid $$(cat $(MODEL_PID)))"; exit 0; fi; \
 	$(PY) -m llama_cpp.server --model "$(GGUF)" --model_alias SmolLM2-135M-Instruct \
-	  --host 127.0.0.1 --port $(MODEL_PORT) --n_ctx 2048 --n_threads 2 --n_threads_batch 2 \
+	  --host 127.0.0.1 --port $(MODEL_PORT) --n_ctx 2048 --n_threads 1 --n_threads_batch 1 \
 	  >$(MODEL_LOG) 2>&1 & \
 	echo $$! >$(MODEL_PID); \
 	for i in $$(seq 240); do \
