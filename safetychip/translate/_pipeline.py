@@ -40,6 +40,7 @@ from ..llm import ChatModel, Embedder
 from ..ltl import Formula
 from ..monitor import Constraint
 from ._assemble import assemble, ground_formula
+from ._frames import FrameReader
 from ._grammar import (
     ANYTHING,
     LiftedTranslation,
@@ -85,7 +86,9 @@ class Translation:
     pattern : str or None
         Its specification pattern, when known.
     translator : str
-        ``"offline-pattern-grammar"`` or the chat model's name.
+        Which reader answered: ``"offline-pattern-grammar"``, ``"offline-frames"`` (the frame
+        reader, for a sentence outside the grammar), ``"offline-retrieval-minilm"`` or the chat
+        model's name.
     stand_in : bool
         True if an offline stand-in answered any step: never report this as an LLM result.
     vocabulary : Vocabulary
@@ -224,9 +227,14 @@ class Translator:
     recognizer, lifted_translator : callable, optional
         Replace one step: ``recognizer(sentence) -> list[Expression]``,
         ``lifted_translator(lifted_text) -> LiftedTranslation``.
+    frames : bool
+        Offline, read a sentence outside the grammar with the frame reader
+        (:class:`~safetychip.translate._frames.FrameReader`: headers, lists, arrows, terse
+        counts, several clauses) before the retrieval translator. It refuses rather than guess.
     retrieval : bool or RetrievalTranslator
-        Offline, read a sentence outside the grammar with the retrieval translator (over
-        the same embedder as grounding; none without one). It refuses rather than guess.
+        Offline, read a sentence outside the grammar and the frame reader with the retrieval
+        translator (over the same embedder as grounding; none without one). It refuses rather
+        than guess.
 
     Notes
     -----
@@ -252,6 +260,7 @@ class Translator:
         max_length: int = MAX_SENTENCE,
         recognizer=None,
         lifted_translator=None,
+        frames: bool = True,
         retrieval: bool | RetrievalTranslator = True,
     ) -> None:
         self.vocabulary = load_vocabulary(vocabulary)
@@ -275,6 +284,7 @@ class Translator:
         self.recognizer = recognizer
         self.lifted_translator = lifted_translator
         self._retrieval = retrieval if model is None and embedder is not None else False
+        self.frames = FrameReader() if frames and model is None else None
 
     @property
     def name(self) -> str:
@@ -357,8 +367,7 @@ class Translator:
         try:
             result: LiftedTranslation = self.lifted_translator(lifted.text)
         except OutOfGrammarError as err:
-            result = self._retrieve(text, lifted.text, err)
-            translator = self.retrieval.name  # type: ignore[union-attr]
+            result, translator = self._outside_grammar(text, lifted.text, err)
         result, lifted = self._anything(text, result, lifted)
 
         def check(formula: Formula, sentence: str, label: str) -> Constraint:
@@ -431,6 +440,18 @@ class Translator:
         if self._retrieval is True:
             self._retrieval = RetrievalTranslator(self.grounder.embedder)
         return self._retrieval or None
+
+    def _outside_grammar(
+        self, text: str, lifted: str, refusal: OutOfGrammarError
+    ) -> tuple[LiftedTranslation, str]:
+        """The frame reader's reading of a sentence the grammar refused, else the retrieval
+        translator's, with the name of the reader that answered."""
+        if self.frames is not None:
+            try:
+                return self.frames(lifted), self.frames.name
+            except OutOfGrammarError:
+                pass
+        return self._retrieve(text, lifted, refusal), self.retrieval.name  # type: ignore[union-attr]
 
     def _retrieve(self, text: str, lifted: str, refusal: OutOfGrammarError) -> LiftedTranslation:
         """The retrieval translator's reading of a sentence the grammar refused."""

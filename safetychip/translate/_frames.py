@@ -1,0 +1,1345 @@
+"""The frame reader: a second, cue-based reader of a lifted sentence, between the grammar and
+the retrieval translator.
+
+The grammar (:class:`~safetychip.translate.PatternTranslator`) reads whole sentences in the
+forms it knows. People also write constraints as headers and lists ("Off limits: [a], [b]"),
+arrows ("[a] -> [b]"), numbered routes ("1) [a] 2) [b]"), terse counts ("[a]: max 3
+visits") and several clauses that together state one pattern ("[a], then [b]. [b] not before
+[a]."). :class:`FrameReader` reads those in four steps, one function each:
+
+1. :func:`prepare`: the grammar's normalisation (lower case, contractions, pronouns), arrows
+   and the signs ``≤ ≥`` spelt as words, dashes as clause breaks;
+2. :func:`cue_classes`: which cue classes of :data:`CUES` the text holds;
+3. the **frame** of the first cue class in :data:`PRIORITY` that the text holds decides the
+   pattern (a documented priority: "whenever …, … within 2 steps" holds trigger and bound
+   cues, and the bound wins); the frame splits the text into clauses and gives every
+   placeholder a role and a literal (the grammar's clause reader :func:`read_clause`, plus
+   the terse forms of :data:`TERSE`: "[a] on", "[a] visited", "visits to [a]");
+4. the pattern is built with the project's builders (:func:`~safetychip.translate._missions.build`),
+   one part per thing of a list, as the grammar does for lists.
+
+**It never guesses silently.** A frame answers only when every placeholder has a role and a
+literal, no clause of the sentence is left unexplained (a clause that names a placeholder no
+rule consumed, or that holds a negation, count or timing cue no rule consumed, refuses), and a
+prohibition only when the sentence says one (a negation or avoid cue). Otherwise it raises
+:class:`~safetychip.errors.OutOfGrammarError`, and the pipeline goes on to the retrieval
+translator.
+
+Conventions are the project's (:mod:`safetychip.ltl` patterns): future avoidance is
+``absence_after`` (``G(a -> X G !b)``), prompt reaction ``immediate_response`` (``X[!]``),
+past avoidance ``not_before`` (``!b W a``), counts count entries.
+
+Examples
+--------
+>>> read = FrameReader()
+>>> print(read("Off limits: [a], [b].").formula)
+G!"agent_at(a)" & G!"agent_at(b)"
+>>> r = read("Route: 1) [a] 2) [b] 3) [c].")
+>>> r.pattern, str(r.formula)
+('sequenced_visit', 'F("agent_at(a)" & F("agent_at(b)" & F"agent_at(c)"))')
+>>> print(read("[a]: max 3 visits.").pattern)
+at_most
+>>> read("Juggle [a] and [b].")
+Traceback (most recent call last):
+...
+safetychip.errors.OutOfGrammarError: the frame reader cannot read 'Juggle [a] and [b].': its
+visit cue decides the frame, which refuses: cannot read 'juggle [a]'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..errors import OutOfGrammarError
+from ..ltl import And, Formula, Not, ap
+from ._grammar import (
+    Clause,
+    LiftedTranslation,
+    _count_value,
+    _lit,
+    _no_double_negation,
+    _unchat,
+    normalize,
+    read_clause,
+)
+from ._missions import build
+
+__all__ = ["CUES", "PRIORITY", "TERSE", "FrameReader", "cue_classes", "prepare"]
+
+X = r"\[([a-z])\]"
+_LETTER = re.compile(X)
+
+
+class _Refusal(Exception):
+    """A frame matched its cue but cannot read the sentence without guessing."""
+
+
+# -- step 1: preparing the text ------------------------------------------------------------------
+
+_SIGNS = [
+    (re.compile(r"\s*(?:→|⇒|=>|->)\s*"), " -> "),
+    (re.compile(r"\s*≤\s*"), " at most "),
+    (re.compile(r"\s*≥\s*"), " at least "),
+    (re.compile(r"\s+[—–]+\s+|\s*[—–]{1,2}\s*"), "; "),
+    (re.compile(r"\s+-\s+"), "; "),
+]
+# Misspellings of cue words that the spelling corrector leaves (short or English words).
+_CUE_TYPOS = [
+    (re.compile(p), r)
+    for p, r in [
+        (r"\bthan\b(?= \[)", "then"),
+        (r"\bmore (?:as|then)\b", "more than"),
+        (r"\bwith in\b|\bwithn\b", "within"),
+        (r"\bturn (\[[a-z]\]) of\b", r"turn \1 off"),
+        (r"\bu\b", "you"),
+        (r"\bur\b", "you are"),
+        (r"\bbak\b", "back"),
+        (r"(?<!at )\bleast\b(?= (?:\d|two|three|four|five|once|twice))", "at least"),
+    ]
+]
+
+
+_AGENT_IT = re.compile(
+    r"\bit(?= (?:shall|must|should|will|may|has|had|needs to|is (?:located )?(?:in|inside|at)|"
+    r"gets to|reaches|enters)\b(?! (?:not )?be\b))"
+)
+_NUMBERED = re.compile(r"(?:^|(?<=[\s:]))\(?(\d)\)\s*")
+_FORGET = re.compile(r"\b(?:do not|don't|never) forget(?: to)?\b")
+
+
+def prepare(lifted: str) -> str:
+    """*lifted* normalised as the grammar does, with arrows as ``->``, ``≤`` / ``≥`` as "at
+    most" / "at least", dashes as clause breaks, a numbered list as a route ("1) [a] 2) [b]"
+    is "[a], then [b]"), "don't forget to" as "remember to", "it" as the agent where the
+    sentence names the agent and "it" acts, and the politeness around it dropped.
+
+    >>> prepare("Kitchen-ish: [a] ≤ 2 visits — [b] → [c], please!")
+    'kitchen-ish: [a] at most 2 visits; [b] -> [c]'
+    >>> prepare("Route: 1) [a] 2) [b].")
+    'route: [a], then [b]'
+    >>> prepare("The agent shall not open [a] unless it is in [b].")
+    'the agent shall not open [a] unless the agent is in [b]'
+    """
+    text = lifted
+    for pattern, replacement in _SIGNS:
+        text = pattern.sub(replacement, text)
+    text = re.sub(r"\bthe system\b", "the agent", text, flags=re.IGNORECASE)
+    if re.search(r"\b(?:the agent|the robot)\b", text, re.IGNORECASE):
+        text = _AGENT_IT.sub("the agent", text)
+    if re.search(r"(?:^|[\s:])\(?1\)", text):
+        text = _NUMBERED.sub(lambda m: "" if m.group(1) == "1" else ", then ", text)
+    text = re.sub(r"^\s*[*•-]\s+", "", text)
+    text = re.sub(
+        r"\s*,?\s*\b(?:yeah|dear|ok|okay|got it|please|pls|thanks|thx|lol|k|mister|"
+        r"period)\s*[.?!]*\s*$",
+        "",
+        text,
+        flags=re.IGNORECASE,
+    )
+    text = re.sub(
+        r"\s+(?:today|tonight|all day|all evening|this evening|"
+        r"during the (?:day|night|evening|run|round|shift))(?=\s*[.?!]*\s*$)",
+        "",
+        text,
+        flags=re.IGNORECASE,
+    )
+    text = re.sub(r"\b(?:deny|block)\s*:\s*", "never ", text, flags=re.IGNORECASE)
+    text = re.sub(r"^(?:pls|plz|hey|hi|robot)\s*,?\s+", "", text, flags=re.IGNORECASE)
+    reason = re.search(r",?\s+(?:because|since|so that|as)\b[^\[\]]*$", text)
+    if reason and not _STRONG.search(reason.group()):  # "…, because I'm leaving soon"
+        text = text[: reason.start()]
+    text = normalize(text)
+    text = _FORGET.sub("remember to", text)
+    topic = re.match(r"^\[([a-z])\],\s+(?=(?:you|when|whenever|if|once)\b[^.;]*\[\1\])", text)
+    if topic:  # "[a], you go to [a] twice": the thing said first, then again
+        text = text[topic.end() :]
+    for pattern, replacement in _CUE_TYPOS:
+        text = pattern.sub(replacement, text)
+    return _unchat(re.sub(r"\s+", " ", text).strip())
+
+
+# -- step 2: cue classes ---------------------------------------------------------------------------
+
+_NUMBER = r"(?:\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|once|twice|thrice)"
+_NEGATION = (
+    r"(?:not|never|no|nor|neither|cannot|avoid|forbidden|prohibited|off limits|off-limits|"
+    r"out of bounds|avoidance)"
+)
+
+#: Cue classes: name -> the words that signal it (regular expressions over prepared text).
+CUES: dict[str, str] = {
+    "patrol": r"patrol\w*|repeatedly|over and over|again and again|infinitely often|forever|"
+    r"continually|without end|never stop|loop|rounds|laps|keep (?:on )?(?:going|coming|"
+    r"visiting|checking|looking|doing|returning)",
+    "wait": r"(?:(?:stay|remain|wait|hold position|hang around|be kept|kept)(?: put)? "
+    r"(?:in|at|inside) \[[a-z]\]|not leave \[[a-z]\]|\[[a-z]\] (?:must|should|may|shall) not "
+    r"be left|wait here: \[[a-z]\]).*\b(?:until|till)",
+    "arrow": r"->",
+    "bound": rf"within (?:at most )?{_NUMBER} steps?|{_NUMBER} steps? or less|"
+    rf"(?:no|not) later than (?:{_NUMBER} )?steps?|(?:no|not) later than {_NUMBER}|"
+    rf"in (?:maximum|at most) {_NUMBER} steps?",
+    "prompt": r"right after|immediately|straight away|right away|next step|very next|"
+    r"the moment|next moment|directly after|at once|following step",
+    "unless": r"unless|except (?:when|while|if)|outside|only (?:in|when|while)|-only",
+    "future": r"never again|no longer|anymore|any more|for good|from (?:then|that moment|"
+    r"that point) on|in the future|ever again|after that|afterwards",
+    "trigger": r"whenever|every time|each time|any time|if|when|once|after|as soon as|upon|"
+    r"from the moment|subsequent to|^should|while|^in \[[a-z]\](?=[,:])",
+    "precedence": r"until|till|before|only after|not yet|previously|unlocks|prior to|precede",
+    "sequence": r"then|after which|thereafter|subsequently|route|stops|waypoints|sequence|"
+    r"\(?1\)|first|in (?:that|this|strict) order|in order|ordered|strict\w*",
+    "count": rf"{_NUMBER} (?:times?|visits?|entries|entry|trips?|occasions)|twice|thrice|"
+    rf"exactly|precisely|at most|at least|max|maximum|minimum|tops|no more than|not more than|"
+    rf"no fewer than|not less than|no less than|exceed|upper bound|lower bound|"
+    rf"(?:visits?|entries|counts?):? (?:\[[a-z]\] )?{_NUMBER}",
+    "negation": _NEGATION,
+    "visit": r"visit|go|reach|check|head|get|fetch|places",
+}
+_CUE_RE = {name: re.compile(rf"(?<![\w-])(?:{words})(?![\w])") for name, words in CUES.items()}
+_CUE_RE["unless"] = re.compile(rf"(?:{CUES['unless']})\b")
+
+#: The order in which cue classes decide the frame: the first class the text holds wins.
+PRIORITY = (
+    "patrol",
+    "wait",
+    "arrow",
+    "sequence",
+    "bound",
+    "count",
+    "prompt",
+    "unless",
+    "future",
+    "trigger",
+    "precedence",
+    "negation",
+    "visit",
+)
+
+
+def cue_classes(text: str) -> frozenset[str]:
+    """The cue classes of :data:`CUES` that the prepared *text* holds.
+
+    >>> sorted(cue_classes("whenever you open [a], close it within 2 steps"))
+    ['bound', 'trigger']
+    """
+    return frozenset(name for name, pattern in _CUE_RE.items() if pattern.search(text))
+
+
+# -- literals -------------------------------------------------------------------------------------
+
+_BE = (
+    r"(?: (?:must|should|shall|may|can|will|is to|are to|has to|have to|needs to))?"
+    r"(?: (?:is|are|be|been|has been|have been|gets?|being|is to be))?"
+)
+#: Terse and passive clauses the grammar's clause reader does not read:
+#: (regular expression, predicate, positive).
+TERSE: tuple[tuple[str, str, bool], ...] = (
+    (rf"{X}{_BE} (?:on|switched on|turned on)", "is_switchedon", True),
+    (rf"{X}{_BE} (?:off|switched off|turned off)", "is_switchedon", False),
+    (rf"{X}{_BE} (?:open|opened)", "is_open", True),
+    (rf"{X}{_BE} (?:closed|shut)", "is_open", False),
+    (rf"{X}{_BE} (?:visited|entered|reached|checked)", "agent_at", True),
+    (
+        rf"(?:(?:[a-z]+ )?(?:visits?|entry|entries|trips?|arrivals?) (?:to|into|in|of|at) )"
+        rf"{X}",
+        "agent_at",
+        True,
+    ),
+    (rf"{X}{_BE} (?:picked up|grabbed|taken)", "is_grabbed", True),
+    (rf"{X} (?:pickup|pick-up|pick up)", "is_grabbed", True),
+    (
+        rf"(?:make your way|check on|look in on|stop in|swing by|drop by|pop into|pop in to)"
+        rf"(?: to| at| in)? {X}",
+        "agent_at",
+        True,
+    ),
+    (rf"(?:agent_at|is_open|is_switchedon|is_grabbed|is_touched)\({X}\)", "", True),
+)
+_TERSE = [(re.compile(p), predicate, positive) for p, predicate, positive in TERSE]
+_FILLER = re.compile(
+    r"^(?:(?:the agent|the robot|you|it|i want|so|first thing|first|then|and|also|next|"
+    r"later|finally|at some point|after that|get yourself)\s*,?\s+)+|"
+    r"(?:\s*,?\s+(?:at some point|after that|later|first|second|each|both|too|"
+    r"as well|during the round|in any order|during the run|afterwards|again))+$"
+)
+
+
+def _clause(text: str) -> Clause | None:
+    """One clause read as a literal over its placeholder(s), or None.
+
+    >>> str(_clause("[a] on").literal), str(_clause("visits to [b]").literal)
+    ('"is_switchedon(a)"', '"agent_at(b)"')
+    >>> _clause("[a] juggled") is None
+    True
+    """
+    text = re.sub(r"\s+", " ", text).strip(" ,;:")
+    for candidate in dict.fromkeys([text, _FILLER.sub("", text).strip(" ,;:")]):
+        found = read_clause(candidate)
+        if found is not None:
+            return found
+        for pattern, predicate, positive in _TERSE:
+            m = pattern.fullmatch(candidate)
+            if m:
+                name = predicate or candidate.split("(")[0]
+                atom = ap(f"{name}({m.group(1)})")
+                return Clause(atom if positive else Not(atom), False, (m.group(1),))
+    return None
+
+
+def _letters(text: str) -> list[str]:
+    return list(dict.fromkeys(_LETTER.findall(text)))
+
+
+_LIST_SPLIT = re.compile(r"\s*(?:,|;|:)\s*(?:and |or |then )?|\s+(?:and|or|nor|as well as)\s+")
+
+
+def _items(text: str, like: Clause | None = None) -> list[Formula]:
+    """One literal per placeholder of a list ("[a], [b] and [c]", "open [a], switch on [b]"):
+    each piece read by :func:`_clause`; a bare placeholder borrows the predicate of the
+    nearest piece with a verb (else *like*'s, else agent_at).
+
+    Raises
+    ------
+    _Refusal
+        If a piece is unreadable or names no single placeholder.
+    """
+    pieces = [p for p in _LIST_SPLIT.split(text.strip(" ,;:")) if p.strip(" ,;:")]
+    clauses: list[Clause] = []
+    for piece in pieces:
+        c = _clause(piece)
+        if c is None or c.avoid or (len(c.letters) != 1 and c.literal is None):
+            raise _Refusal(f"cannot read {piece!r}")
+        clauses.append(c)
+    out = []
+    for i, c in enumerate(clauses):
+        near = [d for d in clauses[i::-1] + clauses[i:] if d.literal is not None]
+        out.append(_lit(c, near[0] if near else like))
+    return out
+
+
+# -- the frames ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Reading:
+    pattern: str
+    items: tuple[tuple, ...]
+    form: str
+
+
+def _split_header(text: str) -> tuple[str, str]:
+    """("header", "body") of "header: body", else ("", text)."""
+    m = re.match(r"^([^:\[\]]*(?:\[[a-z]\][^:\[\]]*)?):\s+(.+)$", text)
+    return (m.group(1).strip(), m.group(2).strip()) if m else ("", text)
+
+
+def _clauses(text: str) -> list[str]:
+    """The clauses of *text*: split at sentence breaks, semicolons and parentheses."""
+    return [
+        c.strip(" ,") for c in re.split(r"\s*(?:[.;!?](?:\s+|$)|\(|\))\s*", text) if c.strip(" ,")
+    ]
+
+
+_REMARK_OK = re.compile(
+    r"^(?:ok|okay|please|thanks|thank you|got it|yeah|dear|that is the job|all shift|"
+    r"while i am out|no detours|no dawdling|no delay|no waiting|no wandering|tops|weak next|"
+    r"in any order|"
+    r"[a-z -]*(?:avoidance|visit|response|sequence|route|stops|waypoints|limits|precedence|"
+    r"loop|rounds|patrol route|order matters))$"
+)
+_STRONG = re.compile(
+    rf"\b(?:{_NEGATION}|only|unless|except|until|till|before|after|if|when|while|once|twice|"
+    r"times?|\d+|exactly|at most|at least|within|steps?|again|then)\b"
+)
+
+
+def _drop_remarks(text: str) -> str:
+    """*text* without the harmless remarks after its last comma ("…, no dawdling", "…, ok").
+
+    >>> _drop_remarks("close [a] right away, no dawdling, ok")
+    'close [a] right away'
+    """
+    while True:
+        head, comma, tail = text.rpartition(",")
+        if not comma or not _REMARK_OK.fullmatch(tail.strip()):
+            return text
+        text = head.rstrip()
+
+
+def _unexplained(remarks: list[str]) -> str | None:
+    """The first remark that a reading cannot leave out: one naming a placeholder, or one
+    holding a cue word (a negation, a count, a timing); None if all are harmless."""
+    for r in remarks:
+        r = r.strip(" ,;:")
+        if not r or _REMARK_OK.fullmatch(r):
+            continue
+        if _LETTER.search(r) or _STRONG.search(r):
+            return r
+    return None
+
+
+def _result(reading: _Reading) -> LiftedTranslation:
+    parts = tuple(_no_double_negation(build(reading.pattern, *args)) for args in reading.items)
+    formula = parts[0] if len(parts) == 1 else And(*parts)
+    args = reading.items[0] if len(reading.items) == 1 else ()
+    return LiftedTranslation(
+        formula, reading.pattern, args, f"frames: {reading.form}", parts if len(parts) > 1 else ()
+    )
+
+
+# patrolling ---------------------------------------------------------------------------------------
+
+_PATROL_WORDS = re.compile(
+    r"\b(?:(?:just )?keep (?:on )?(?:patrol|going back and forth between|going back to|"
+    r"coming back to|"
+    r"going to|visiting|checking on|checking|looking in on|doing laps of|doing rounds of|"
+    r"patrolling|returning to)|continually patrol|patrol route|patrol|surveil|loop|"
+    r"rounds(?: of)?|(?:go|walk|move) back and forth between|"
+    r"go many times around|always you go again to|visit|(?:should|shall|is to|must) "
+    r"(?:each )?be (?:visited|checked|revisited)|each one is revisited|repeat forever|"
+    r"repeatedly|over and over(?: again)?|again and again|infinitely often|forever|"
+    r"without end|never stop|many times|all shift)\b"
+)
+
+
+def _frame_patrol(text: str) -> _Reading:
+    """Patrolling: "keep checking on [a]", "Loop: [a], [b]", "[a] and [b], over and over".
+
+    >>> [str(p) for (p,) in _frame_patrol("loop: [a], [b]").items]
+    ['"agent_at(a)"', '"agent_at(b)"']
+    """
+    header, body = _split_header(text)
+    if header and not _LETTER.search(header) and not _unexplained([header]):
+        text = body  # "Circuit: [a], [b]": a label
+    clauses = _clauses(text)
+    named = [c for c in clauses if _LETTER.search(c)]
+    loose = [c for c in clauses if not _LETTER.search(c) and not _PATROL_WORDS.fullmatch(c)]
+    if _unexplained([c for c in loose if not re.search(r"\bthe job|while i am out", c)]):
+        raise _Refusal("a remark beside the patrol")
+    text = ", ".join(named)
+    text = re.sub(r"\s*,\s*(?:that is the job|while i am out)$|\s+while i am out$", "", text)
+    letters = _letters(text)
+    rest = _PATROL_WORDS.sub(" ", text)
+    rest = re.sub(r"\b(?:the agent|the robot|you|shall|should|and|the|each|,|:)\b", " ", rest)
+    rest = re.sub(r"[\s,:;.]+", " ", rest).strip()
+    if re.search(rf"\b{_NEGATION}\b", text) and "never stop" not in text:
+        raise _Refusal("a negation beside a patrol")
+    left = _LETTER.sub("", rest).strip()
+    if left or not letters:
+        raise _Refusal(f"words left unread: {left!r}")
+    return _Reading("patrolling", tuple((ap(f"agent_at({x})"),) for x in letters), "patrol")
+
+
+# waiting ------------------------------------------------------------------------------------------
+
+_STAY = re.compile(
+    rf"^(?:wait: )?(?:(?:you|the agent|the robot|maybe|just|please) )*"
+    rf"(?:(?:must|should|shall|is to) )?"
+    rf"(?:(?:stay|remain|wait|hold position|hang around|be kept|wait here)(?: put| right there)?"
+    rf"(?: in| at| inside| within)?|not leave|do not leave) {X}(?: so long)?"
+    rf"|^{X} (?:must|should|may|shall) not be left"
+)
+
+
+def _frame_wait(text: str) -> _Reading:
+    """Wait: "stay in [a] until C", "do not leave [a] till C", "[a] must not be left until C"."""
+    m = re.fullmatch(r"(.+?)[\s,:]+(?:until|till)[\s:]+(.+?)(?:, then you can go)?", text)
+    if not m:
+        raise _Refusal("no until")
+    stay = _STAY.fullmatch(m.group(1).strip(" ,:"))
+    if not stay:
+        raise _Refusal(f"cannot read {m.group(1)!r} as a place to stay")
+    place = stay.group(1) or stay.group(2)
+    event = _clause(re.sub(r"^such time as ", "", m.group(2)))
+    if event is None or event.literal is None or event.avoid:
+        raise _Refusal(f"cannot read {m.group(2)!r}")
+    return _Reading("wait", ((ap(f"agent_at({place})"), event.literal),), "stay in [a] until C")
+
+
+# sequences --------------------------------------------------------------------------------------
+
+_STEP_SPLIT = re.compile(
+    r"\s*(?:,\s*)?(?:\band\s+)?(?:(?:then|after that|thereafter|afterwards|subsequently|"
+    r"after which|followed by|finally)\b|->)\s*,?\s*|\s*,\s*|\s+and\s+"
+)
+_ORDER_REMARK = re.compile(
+    r"\b(?:in (?:that|this|the given) order|in order|order matters|ordered|skip\w*|early|"
+    r"order of first arrivals|before an earlier|before the room before|not first|first)\b"
+)
+_STRICT_REMARK = re.compile(
+    r"\b(?:strict\w*|re-?enter\w*|revisit\w*|come back|go(?:ing)? back|double back|"
+    r"pop back|return|again|second time|only (?:one time|once)|in between|on the way|"
+    r"back-and-forth)\b"
+)
+_ORDER_WORDS = re.compile(r"\b(?:before|until|till|first|early|precede|only after)\b")
+
+
+_ROUTE_HEADER = re.compile(r"\b(?:route|stops|waypoints|sequence|visit)\b")
+_ORDER_GENERAL = re.compile(
+    r"\b(?:in (?:that|this|the given) order|in order|ordered|order matters)\b"
+)
+
+
+def _kinds(text: str) -> set[str]:
+    """The kinds "order" and "strict" when a clause without things says so ("in that order", "strict
+    order", "each place entered only once before the next one")."""
+    out = set()
+    if _STRICT_REMARK.search(text):
+        out.add("strict")
+    if _ORDER_GENERAL.search(text) or _ORDER_REMARK.search(text):
+        out.add("order")
+    return out
+
+
+def _route(text: str) -> tuple[list[Formula], set[str]]:
+    """The steps of a route, in order ("[a], then [b]", "[a] -> [b]"), and the kinds of
+    order its header and trailing words state."""
+    text = re.sub(r"^(?:first(?:ly)?|start by|begin by|so)\s*,?\s+", "", text)
+    header, body = _split_header(text)
+    kinds: set[str] = set()
+    if header and _letters(header):
+        body = text  # "visit [a]: …" is not a header
+    elif header:
+        kinds = _kinds(header)
+        if not kinds and not _ROUTE_HEADER.search(header) and _unexplained([header]):
+            raise _Refusal(f"cannot read the header {header!r}")
+    tail = re.compile(
+        r"\s*,?\s*(?:in (?:that|this|strict) order|in order|strict(?:ly)?|strict order)\s*$"
+    )
+    head = re.compile(r"^(?:in strict order|in order|strict order)\s*,?\s*")
+    for pattern in (tail, head):
+        found = pattern.search(body)
+        if found:
+            kinds |= _kinds(found.group()) | ({"order"} if "order" in found.group() else set())
+            body = pattern.sub("", body)
+    pieces = [p for p in _STEP_SPLIT.split(body) if p and p.strip(" ,")]
+    loose = [p for p in pieces if not _LETTER.search(p)]
+    if _unexplained(loose):
+        raise _Refusal(f"cannot explain {_unexplained(loose)!r}")
+    pieces = [p for p in pieces if _LETTER.search(p)]
+    if not 2 <= len(pieces) <= 5:
+        raise _Refusal("a route needs two to five steps")
+    return _items(", ".join(pieces)), kinds
+
+
+_NEGATED = re.compile(r"\b(?:not|never|no|none|cannot|without)\b")
+
+
+def _constraint(clause: str, steps: list[str]) -> tuple[str, int] | None:
+    """("order", i) when *clause* says step i+1 may not come before step i; ("strict", i)
+    when it says step i may not be re-entered before step i+1 (i = -1: every step); None
+    for neither.
+
+    Raises
+    ------
+    _Refusal
+        If it names steps that are not consecutive, or in the wrong roles.
+    """
+    strict = _STRICT_REMARK.search(clause) is not None
+    order = _ORDER_WORDS.search(clause) is not None or _ORDER_REMARK.search(clause) is not None
+    if not (strict or order):
+        return None
+    letters = _letters(clause)
+    if any(x not in steps for x in letters):
+        raise _Refusal(f"{clause!r} names a thing that is not a step")
+    cut = re.search(
+        r"\b(?:before|until|till|precede|only after|in between|on the way to|first)\b", clause
+    )
+    subject = _letters(clause[: cut.start()]) if cut else letters
+    reference = _letters(clause[cut.end() :]) if cut else []
+    if not subject and reference and cut and cut.group() != "first":
+        subject, reference = reference, []
+    if len(subject) > 1 or len(reference) > 1:
+        raise _Refusal(f"{clause!r} names too many things")
+    kind = "strict" if strict else "order"
+    if not subject:
+        return (kind, -1)  # about every step
+    i = steps.index(subject[0])
+    if (
+        kind == "order"
+        and cut is not None
+        and cut.group() == "first"
+        and not _NEGATED.search(clause)
+    ):
+        kind, i = "order", i + 1  # "[a] has to come first": the next step waits for it
+    if kind == "order":
+        if i == 0 or i >= len(steps) or (reference and reference[0] != steps[i - 1]):
+            raise _Refusal(f"{clause!r} does not match the order of the steps")
+        return (kind, i - 1)
+    if i == len(steps) - 1 or (reference and reference[0] != steps[i + 1]):
+        raise _Refusal(f"{clause!r} does not match the order of the steps")
+    return (kind, i)
+
+
+_CONSTRAINT_SPLIT = re.compile(
+    r"\s*[,:]\s*(?:and |but )?(?=(?:do not|never|not|no|none|shall not|\[[a-z]\] (?:not|never|"
+    r"only|may|must|should|shall|is not|has to)|don't|respecting|in order|strict|each place|"
+    r"and do not|once you))|\s+but\s+(?=do not|never|not|no\b|\[[a-z]\])|\s*,\s*and\s+"
+    r"(?=do not|shall|\[[a-z]\] (?:is|may|must|shall))|\s+and\s+(?=do not|never|no\b)|"
+    r"\s*,?\s+(?:and\s+)?(?=without\b|with no\b)"
+)
+
+
+def _sequence_clauses(text: str) -> list[str]:
+    """The clauses of a sequence: a clause that begins with "then" / "thereafter" continues
+    the one before it; a clause is split before each clause about the order."""
+    joined: list[str] = []
+    for c in _clauses(text):
+        if joined and re.match(r"(?:and )?(?:then|thereafter|after that|afterwards)\b", c):
+            joined[-1] += ", " + c
+        else:
+            joined.append(c)
+    out = []
+    for c in joined:
+        out += [p.strip(" ,") for p in _CONSTRAINT_SPLIT.split(c) if p and p.strip(" ,")]
+    return out
+
+
+def _frame_sequence(text: str) -> _Reading:
+    """Sequenced, ordered and strictly ordered visits, stated in one clause or several: a
+    route (the first clause naming two or more things), then clauses that each say a step
+    may not come early (ordered) or may not be re-entered before the next (strictly
+    ordered). An order must hold for every pair of consecutive steps, or none.
+
+    >>> _frame_sequence("[a], then [b]. [b] not before [a]").pattern
+    'ordered_visit'
+    >>> _frame_sequence("[a] -> [b], in order, no [a] visit in between").pattern
+    'strictly_ordered_visit'
+    """
+    clauses = _sequence_clauses(text)
+    route_at = next((i for i, c in enumerate(clauses) if len(_letters(c)) >= 2), None)
+    if route_at is None:
+        raise _Refusal("no route")
+    route = clauses[route_at]
+    lits, kinds = _route(route)
+    steps = [re.search(r"\((\w)\)", str(f)).group(1) for f in lits]  # type: ignore[union-attr]
+    if len(set(steps)) != len(steps) or set(steps) != set(_letters(text)):
+        raise _Refusal("the route does not name every thing once")
+    pairs = len(steps) - 1
+    ordered: set[int] = set(range(pairs)) if "order" in kinds else set()
+    strict: set[int] = set(range(pairs)) if "strict" in kinds else set()
+    for clause in clauses[:route_at] + clauses[route_at + 1 :]:
+        header, body = _split_header(clause)
+        if header and not _letters(header) and not _letters(body):
+            clause = f"{header} {body}"
+        found = _constraint(clause, steps)
+        if found is None:
+            if _unexplained([clause]):
+                raise _Refusal(f"cannot explain {clause!r}")
+            continue
+        kind, i = found
+        chosen = strict if kind == "strict" else ordered
+        chosen.update(range(pairs) if i < 0 else {i})
+    if (strict and len(strict) < pairs) or (ordered and len(ordered) < pairs):
+        raise _Refusal("an order stated for some steps only")
+    name = "strictly_ordered_visit" if strict else "ordered_visit" if ordered else "sequenced_visit"
+    return _Reading(name, (tuple(lits),), name.replace("_", " "))
+
+
+def _is_multi_route(text: str) -> bool:
+    """Whether *text* is a route of two or more things followed by clauses about its order
+    ("visit [a] and [b], [b] never before [a]")."""
+    clauses = _sequence_clauses(text)
+    return (
+        len(clauses) >= 2
+        and len(_letters(clauses[0])) >= 2
+        and not _NEGATED.search(clauses[0])
+        and not re.search(r"\b(?:before|until|till|only|after|if|when|once)\b", clauses[0])
+    )
+
+
+def _is_route(text: str) -> bool:
+    """Whether *text* holds a route of two or more things (for the sequence cue)."""
+    clauses = _clauses(text)
+    return (
+        bool(clauses)
+        and any(len(_letters(c)) >= 2 for c in clauses)
+        and not re.match(
+            r"^(?:if|when|whenever|every time|each time|once|after|as soon as|right after|"
+            r"immediately after|the moment|upon)\b",
+            text,
+        )
+    )
+
+
+# counts -------------------------------------------------------------------------------------------
+
+_UPPER = (
+    r"at most|at the most|max|maximum|tops|no more than|not more than|up to|"
+    r"upper bound(?: of)?|or fewer|or less|not exceed|shall not exceed|must not exceed"
+)
+_LOWER = (
+    r"at least|minimum|min|no fewer than|not fewer than|no less than|not less than|"
+    r"lower bound(?: of)?|or more"
+)
+_EXACT = r"exactly|exact|precisely|and only once|just the one|only one time"
+_QUALIFIER = re.compile(rf"\b(?:{_UPPER}|{_LOWER}|{_EXACT}|more than)\b")
+_UNIT = r"(?:single |separate )?(?:times?|visits?|entries|entry|trips?|occasions)"
+_SPEC = re.compile(
+    rf"(?:\b(?P<before>{_UPPER}|{_LOWER}|{_EXACT}|more than)\s+(?:of\s+)?)?"
+    rf"(?<!\[)\b(?P<n>{_NUMBER}|the one)\b(?!\])(?:\s+{_UNIT})?"
+    rf"(?:,?\s+(?P<after>{_UPPER}|{_LOWER}|{_EXACT}|each)\b)?"
+)
+
+
+def _specs(text: str, header: str) -> set[tuple[str, int]]:
+    """The (pattern, n) of every qualified count in *text* ("at most 3 visits", "twice,
+    tops"; a qualifier in *header* applies to a bare number). A bare number beside a
+    qualified one must agree with it; "not once" and the like are left out."""
+    negated = re.match(r"^(?:do not|never|not|no|you (?:may|must|should) not)\b", text) is not None
+    qualified, bare = set(), set()
+    for m in _SPEC.finditer(text):
+        n = _count_value(_count_word(m.group("n")))
+        words = [w for w in (m.group("before"), m.group("after")) if w and w != "each"]
+        if not words and re.search(r"\bnot\s*$", text[: m.start()]):
+            continue
+        words = words or _QUALIFIER.findall(header)
+        if not words:
+            bare.add(n)
+            continue
+        kind, shift = _kind(words, negated)
+        qualified.add((kind, n + shift))
+    if len(qualified) != 1:
+        raise _Refusal("no single bound" if qualified else "a number without a bound")
+    kind, n = next(iter(qualified))
+    if bare - {n, n - 1 if kind == "at_least" else n}:
+        raise _Refusal("two different numbers")
+    return qualified
+
+
+def _kind(qualifiers: list[str], negated: bool) -> tuple[str, int]:
+    """(pattern, shift of n) for the qualifier words of one count."""
+    kinds = set()
+    for q in qualifiers:
+        if re.fullmatch(_UPPER, q):
+            kinds.add(("at_most", 0))
+        elif re.fullmatch(_LOWER, q):
+            kinds.add(("at_least", 0))
+        elif q == "more than":
+            kinds.add(("at_most", 0) if negated else ("at_least", 1))
+        else:
+            kinds.add(("exactly", 0))
+    if len(kinds) != 1:
+        raise _Refusal("two bounds in one count")
+    return kinds.pop()
+
+
+def _counted(text: str) -> list[Formula]:
+    """The literals a count statement counts, once its numbers and qualifiers are gone: one
+    thing ("visit [a]", "entries into [a]") or a list ("go into [a] and [b]")."""
+    rest = _SPEC.sub(" ", text)
+    rest = _QUALIFIER.sub(" ", rest)
+    rest = re.sub(
+        r"^\s*(?:do not|never|not|no|try not to|you (?:may|must|should) not)\b", " ", rest
+    )
+    rest = re.sub(
+        r"\b(?:each|so|only|the number of|are required|is required|required)\b", " ", rest
+    )
+    rest = re.sub(r"\s+", " ", rest).strip(" ,:;")
+    rest = re.sub(r"\s+(?:on|in|shall be|is|are|be|of)$", "", rest)
+    rest = re.sub(r"^(?:visits?|entries|entry|trips?) (?=\[)", "", rest)
+    rest = re.sub(r"^(?:you )?go (?:in |into )?(?=\[)", "go to ", rest)
+    rest = re.sub(r"^(?:you )?(?:can|may|should|must|need to) ", "", rest)
+    rest = re.sub(r"^(?:in|into|to) (?=\[[a-z]\]$)", "", rest)
+    rest = re.sub(r"^(?:visits?|entries|entry|trips?) (?:to|into|in|of) (?=\[)", "", rest)
+    if len(_letters(rest)) > 1:
+        return _items(rest)
+    c = _clause(rest)
+    if c is None or c.avoid or len(c.letters) != 1:
+        raise _Refusal(f"cannot read {rest!r}")
+    return [_lit(c)]
+
+
+def _count_word(amount: str) -> str:
+    word = amount.split()[0]
+    if word in ("a", "the"):
+        return "one"
+    return word if word in ("once", "twice", "thrice") else word + " times"
+
+
+def _frame_count(text: str) -> _Reading:
+    """Counts: "[a]: max 3 visits", "minimum visits: [a] 2, [b] 2", "[a] at least 3 times",
+    "go into [a] and [b] at most once each". A number without a bound word ("[a] twice")
+    is refused: it may mean exactly or at least.
+
+    >>> [(n, str(p)) for n, p in _frame_count("minimum visits: [a] 2, [b] 2").items]
+    [(2, '"agent_at(a)"'), (2, '"agent_at(b)"')]
+    """
+    header, body = _split_header(text)
+    if _letters(header):
+        if len(_letters(header)) > 1 or _letters(body):
+            raise _Refusal("a header that names a thing")
+        body, header = f"{header} {body}", ""
+    statements = []
+    for c in _clauses(body):
+        head, rest = _split_header(c)
+        if len(_letters(head)) == 1 and set(_letters(rest)) <= set(_letters(head)):
+            c = f"{head} {rest}" if not _letters(rest) else rest  # "[a]: 2 visits max"
+        statements += [p for p in re.split(r"\s*,\s*(?=[^,]*\[[a-z]\][^,]*\d)", c) if p.strip()]
+    with_letters = [s for s in statements if _letters(s)]
+    remarks = [s for s in statements if not _letters(s)]
+    if not with_letters:
+        raise _Refusal("a count of nothing")
+    counted = [r for r in remarks if _SPEC.search(r)]
+    unexplained = _unexplained([r for r in remarks if r not in counted])
+    if unexplained:
+        raise _Refusal(f"cannot explain {unexplained!r}")
+    items = []
+    for s in with_letters:
+        spec = _specs(" ".join([_tidy_count(s), *counted]), header)
+        ((kind, n),) = spec
+        items += [(kind, n, lit) for lit in _counted(_tidy_count(s))]
+    if len({k for k, _, _ in items}) != 1:
+        raise _Refusal("no single kind of count")
+    kind = items[0][0]
+    if any(n < 0 for _, n, _ in items):
+        raise _Refusal("a negative count")
+    return _Reading(kind, tuple((n, lit) for _, n, lit in items), f"{kind.replace('_', ' ')} n")
+
+
+def _tidy_count(text: str) -> str:
+    """A count statement without the words around its numbers that count nothing."""
+    text = re.sub(r"\b(?:visit counts|counts|limits)\b", "", text)
+    text = re.sub(
+        r",? (?:not|no) (?:more|less|fewer)(?:,? (?:and|nor|or) (?:not |no )?"
+        r"(?:more|less|fewer))?\b",
+        "",
+        text,
+    )
+    text = re.sub(
+        r"\b(?:the absolute|absolute|a couple of times|a few times|"
+        r"during the [a-z]+|to check on [a-z ]+)\b",
+        "",
+        text,
+    )
+    return re.sub(r"\s+", " ", text).strip(" ,:;")
+
+
+# conditions: triggers, state conditions, unless, future avoidance, precedence -------------------
+
+_IF_WORDS = (
+    r"whenever|every time|each time|any time|anytime|if ever|if|when|once|after|as soon as|"
+    r"right after|immediately after|directly after|just after|the moment|upon|"
+    r"from the moment|subsequent to(?: any)?|should|in case|while|whilst|as long as"
+)
+_STATE_CONDITION = re.compile(
+    rf"^(?:you are|you're|the agent is|the robot is|it is|are|is)?\s*(?:still |actually |"
+    rf"located )?(?:in|inside|at) {X}$|^(?:you are |the agent is |the robot is )?"
+    rf"(?:holding|carrying) {X}$|^(?:in|inside) {X}$"
+)
+_SOON = re.compile(
+    r"\b(?:right after|immediately|straight away|right away|(?:at |on |in )?the (?:very )?next "
+    r"(?:step|moment|thing)(?: is)?|your very next move should take you to|next step|"
+    r"the moment|directly|at once|at the immediately following step|next)\b"
+)
+_LATER = re.compile(
+    r"\b(?:eventually|later on|later|at some point(?: afterwards)?|sooner or later|afterwards|"
+    r"at a later point|at some later point|subsequently|after some time|before you are done|"
+    r"again)\b"
+)
+_BOUND = re.compile(
+    rf"\b(?:within (?:at most )?({_NUMBER}) steps?|in ({_NUMBER}) steps? or less|"
+    rf"(?:no|not) later than ({_NUMBER}) steps?(?: afterwards)?|in (?:maximum|at most) "
+    rf"({_NUMBER}) steps?)(?:,? tops)?\b"
+)
+_FOREVER = re.compile(
+    r"\b(?:never again|no longer|anymore|any more|for good|from (?:then|that moment|that point) "
+    r"on|in the future|ever again|after that|afterwards|again|after$)\b"
+)
+_NOT = re.compile(
+    r"\b(?:do not|does not|never|not|no|neither|cannot|can not|may no longer|must not|shall not|"
+    r"should not|is never to be|are never to be|is not to be|avoid)\b"
+)
+
+
+def _strip_not(text: str) -> tuple[bool, str]:
+    """(negated, *text* without the negation words)."""
+    out = re.sub(
+        r"\b(?:you|it|the agent|the robot)\s+(?=(?:shall|must|should|may|do) not)", "", text
+    )
+    negated = _NOT.search(out) is not None
+    out = _NOT.sub(" ", out)
+    out = re.sub(r"\b(?:must|shall|should|may|can|is to|will|dare|ever|even)\b", " ", out)
+    return negated, re.sub(r"\s+", " ", out).strip(" ,:")
+
+
+def _condition_split(text: str) -> tuple[str, str, str] | None:
+    """(subordinator, condition, main) of "if C1, C2", "C2 if C1", "[a], once opened, C2"."""
+    m = re.fullmatch(rf"({_IF_WORDS})\s+(.+?)(?:\s*[,:]\s*(?:then\s+)?|\s+then\s*:?\s+)(.+)", text)
+    if m:
+        return m.group(1), m.group(2), m.group(3)
+    m = re.fullmatch(rf"{X}\s*,\s*({_IF_WORDS})\s+(.+?)\s*,\s*(.+)", text)
+    if m:  # "[a], once opened, shall be closed …": the thing first
+        x = m.group(1)
+        cond = m.group(3) if _LETTER.search(m.group(3)) else f"[{x}] {m.group(3)}"
+        main = m.group(4) if _LETTER.search(m.group(4)) else f"[{x}] {m.group(4)}"
+        return m.group(2), cond, main
+    m = re.fullmatch(rf"(.+?)\s*,?\s+(right after|immediately after|{_IF_WORDS})\s+(.+)", text)
+    if m and (_LETTER.search(m.group(1)) or _LETTER.search(m.group(3))):
+        return m.group(2), m.group(3), m.group(1)
+    m = re.fullmatch(rf"({_IF_WORDS})\s+(.+)", text)
+    if m:  # no comma: the shortest condition that reads, if the rest reads too
+        words = m.group(2).split()
+        for k in range(2, len(words)):
+            head, rest = " ".join(words[:k]), " ".join(words[k:])
+            if _LETTER.search(head) and _LETTER.search(rest) and _clause(head) is not None:
+                return m.group(1), head, rest
+    return None
+
+
+def _elliptic(text: str, other: Clause) -> Clause | None:
+    """A clause whose thing is left out ("close", "off", "close eventually"), read about
+    *other*'s thing."""
+    if _LETTER.search(text) or len(other.letters) != 1:
+        return None
+    x = other.letters[0]
+    return _clause(f"{text} [{x}]") or _clause(f"[{x}] {text}")
+
+
+def _frame_condition(text: str) -> _Reading:
+    """Two clauses joined by a condition word, read by the cues of the main clause.
+
+    ========================================  ================================================
+    cues                                      pattern
+    ========================================  ================================================
+    within k steps / k steps or less          bounded_delay (k)
+    right after / immediately / next step     immediate_response
+    unless / outside / only in / -only        avoid_unless (the condition a state)
+    while / when / if + a state, negated      avoid_while
+    once / after / from the moment, negated;  absence_after
+    any condition + never again / no longer
+    if / whenever / once + later / eventually response
+    until / before / only after / not yet     not_before
+    ========================================  ================================================
+
+    >>> _frame_condition("when you go [a], in maximum two steps you must be in [b]").pattern
+    'bounded_delay'
+    """
+    header, body = _split_header(text)
+    if header and re.fullmatch(rf"(?:{_IF_WORDS}) .+|in {X}", header):
+        text = f"{header}, {body}"
+    elif header and not _letters(header):
+        if not re.search(r"avoidance|response|guard|constraint", header) and _unexplained([header]):
+            raise _Refusal(f"cannot read the header {header!r}")
+        text = body
+    clauses = _clauses(text)
+    main_clauses = [c for c in clauses if _LETTER.search(c)]
+    unexplained = _unexplained([c for c in clauses if not _LETTER.search(c)])
+    if unexplained:
+        raise _Refusal(f"cannot explain {unexplained!r}")
+    if len(main_clauses) != 1:
+        raise _Refusal("conditions over several sentences")
+    text = main_clauses[0]
+    precedence = _precedence(text)
+    if precedence is not None:
+        return precedence
+    unless = _unless(text)
+    if unless is not None:
+        return unless
+    text = re.sub(rf"^(?:in|inside) {X}\s*[,:]\s*", r"while in [\1], ", text)
+    text = re.sub(r"\byou happen to be\b", "you are", text)
+    text = re.sub(
+        rf"^(.+?) within ({_NUMBER}) steps? of (.+?)(?:\s*:\s*(.+))?$",
+        lambda m: (
+            f"if {m.group(3)}, {m.group(1)} within {m.group(2)} steps"
+            + (f": {m.group(4)}" if m.group(4) else "")
+        ),
+        text,
+    )
+    split = _condition_split(text)
+    if split is None:
+        raise _Refusal("no condition and main clause")
+    word, condition, main = split
+    main = _drop_remarks(main)
+    bound = _BOUND.search(main) or _BOUND.search(condition)
+    steps = None
+    if bound:
+        steps = _count_value(_count_word(next(g for g in bound.groups() if g)))
+        main = _BOUND.sub(" ", main)
+        condition = _BOUND.sub(" ", condition).strip()
+    soon = (
+        word in ("right after", "immediately after", "directly after", "just after", "the moment")
+        or _SOON.search(main) is not None
+    )
+    main = _SOON.sub(" ", main)
+    later = _LATER.search(main) is not None or re.search(r"\bremember\b", main) is not None
+    forever = _FOREVER.search(main) is not None
+    negated = _NOT.search(main) is not None
+    main_text = _strip_not(_LATER.sub(" ", _FOREVER.sub(" ", main)))[1]
+    main_text = re.sub(
+        r"\b(?:remember to|make sure (?:you )?)|^(?:needs|need to|has to|have to|"
+        r"to|do)\b",
+        " ",
+        main_text.strip(),
+    )
+    main_text = re.sub(r"\s+", " ", main_text).strip(" ,:")
+    cond = _clause(
+        re.sub(r"^(?:you |the agent |the robot )?(?:ever )?(?:happen to be )?", "", condition)
+    ) or _clause(condition)
+    state = _STATE_CONDITION.fullmatch(condition.strip())
+    if state is not None:
+        x = next(g for g in state.groups() if g)
+        holding = re.search(r"holding|carrying", condition) is not None
+        cond = Clause(ap(f"{'is_grabbed' if holding else 'agent_at'}({x})"), False, (x,))
+    if cond is None and not _LETTER.search(condition):  # "if opened, close [a] eventually"
+        thing = _clause(main_text)
+        cond = _elliptic(condition, thing) if thing is not None else None
+    if cond is None or cond.avoid or (cond.literal is None and len(cond.letters) != 1):
+        raise _Refusal(f"cannot read the condition {condition!r}")
+    if cond.literal is None:  # a bare place: "after [a]: no [b]"
+        cond = Clause(_lit(cond), False, cond.letters)
+    mains = _main_items(main_text, cond)
+    if negated and any(c.avoid for c in mains):
+        raise _Refusal("a double negation")
+    negative = negated or any(c.avoid for c in mains)
+    if negative and not re.search(rf"\b{_NEGATION}\b|\bstay out|\bkeep [a-z ]*\boff\b", main):
+        raise _Refusal("a prohibition without a negation")
+    p = cond.literal
+    qs = [_lit(c) for c in mains]
+    letters = set(cond.letters) | {x for c in mains for x in c.letters}
+    if letters != set(_letters(text)):
+        raise _Refusal("a thing without a role")
+    if negative:
+        if soon or steps is not None:
+            raise _Refusal("a timed prohibition")
+        if (
+            state is not None
+            and word in ("while", "whilst", "when", "whenever", "if", "as long as", "in case")
+            and not forever
+        ):
+            return _Reading("avoid_while", tuple((p, q) for q in qs), "while C1, never C2")
+        if (
+            word in ("once", "after", "from the moment", "upon")
+            or word.startswith("subsequent")
+            or forever
+        ):
+            return _Reading("absence_after", tuple((p, q) for q in qs), "once C1, never C2")
+        raise _Refusal("a prohibition after a condition that is neither a state nor a history")
+    if re.search(
+        r"\b(?:for good|from (?:then|that moment|that point|now) on|permanently|"
+        r"for the rest)\b",
+        main,
+    ):
+        raise _Refusal("a lasting state ('for good', 'from then on') that is no prohibition")
+    if steps is not None:
+        if soon:
+            raise _Refusal("both a bound and 'right after'")
+        return _Reading("bounded_delay", tuple((steps, p, q) for q in qs), "C1, then C2 within k")
+    if soon:
+        return _Reading("immediate_response", tuple((p, q) for q in qs), "C1, then C2 right after")
+    if later or word in ("whenever", "every time", "each time", "any time", "anytime", "if ever"):
+        return _Reading("response", tuple((p, q) for q in qs), "C1, then C2 later")
+    raise _Refusal("a positive reaction without a timing")
+
+
+def _main_items(text: str, other: Clause) -> list[Clause]:
+    """The clauses of a main clause: one, or a list ("[b], [c]", "open [b], switch on [c]");
+    a clause without its thing ("close") is about *other*'s thing, a bare thing of a list
+    borrows its neighbour's predicate (else it is a place)."""
+    text = re.sub(r"^(?:you |the agent |the robot |it )", "", text.strip(" ,:"))
+    text = re.sub(r"\s+after$", "", text)
+    one = _clause(text) or _elliptic(text, other)
+    if one is not None:
+        return [one]
+    pieces = [p for p in _LIST_SPLIT.split(text) if p.strip(" ,:")]
+    out = []
+    for piece in pieces:
+        c = _clause(piece) or _elliptic(piece, other)
+        if c is None:
+            raise _Refusal(f"cannot read {piece!r}")
+        out.append(c)
+    if len(out) < 2:
+        raise _Refusal(f"cannot read {text!r}")
+    near = [c for c in out if c.literal is not None]
+    return [
+        c
+        if c.literal is not None
+        else Clause(_lit(c, near[0] if near else None), c.avoid, c.letters)
+        for c in out
+    ]
+
+
+def _precedence(text: str) -> _Reading | None:
+    """Past avoidance: "do not C1 until C2", "C1 only after C2", "[a] may only be opened once
+    [b] has been visited", "not before [a]: [b], [c]", "C2 unlocks C1"; None if it is none."""
+    m = re.fullmatch(r"not before (.+?)\s*[,:]\s*(.+)", text)
+    if m:
+        c2 = _clause(m.group(1))
+        if c2 is None or (c2.literal is None and len(c2.letters) != 1):
+            raise _Refusal(f"cannot read {m.group(1)!r}")
+        firsts = _items(m.group(2))
+        return _Reading("not_before", tuple((q, _lit(c2)) for q in firsts), "not before C2: C1")
+    m = re.fullmatch(
+        r"(.+?)\s*,?\s+(?:but )?(?:until|till|before|only after|only once|is permitted only after|"
+        r"is only allowed after|unless (?:you have|it has|the robot has|the agent has) "
+        r"previously)\s+(.+)",
+        text,
+    ) or re.fullmatch(r"(.+?\bonly\b.+?)\s+(?:after|once)\s+(.+)", text)
+    if not m:
+        m2 = re.fullmatch(r"if (?:you )?(?:have )?not yet (?:been )?(.+?)\s*,\s*(.+)", text)
+        if not m2:
+            return None
+        first, then = m2.group(2), m2.group(1)
+        if not re.match(r"^(?:in|to|at|inside) ", then):
+            return None
+        then = f"be {then}"
+    else:
+        first, then = m.group(1), m.group(2)
+    negated, first_text = _strip_not(first)
+    first_text = re.sub(
+        r"^(?:you |the agent |the robot )|\b(?:only|is|to be|but)\b", " ", first_text
+    )
+    first_text = re.sub(
+        r"^\s*(?:entry to|switching on)\s+",
+        lambda k: "enter " if "entry" in k.group() else "switch on ",
+        first_text.strip(),
+    )
+    c1 = _clause(first_text)
+    then = re.sub(
+        r"^(?:you have|you've|it has|the agent has|you|it)\s+(?:previously\s+)?", "", then
+    )
+    c2 = _clause(then) or _clause(f"you have {then}")
+    if c1 is None or c2 is None or (c2.literal is None and len(c2.letters) != 1):
+        raise _Refusal(f"cannot read {first!r} / {then!r}")
+    if not (negated or c1.avoid or re.search(r"\bonly\b", text)):
+        return None  # "C1 before C2" without a prohibition is no precedence
+    if negated and c1.avoid:
+        raise _Refusal("a double negation")
+    q = _lit(c1, c2)
+    return _Reading("not_before", ((q, _lit(c2, c1)),), "do not C1 before C2")
+
+
+def _unless(text: str) -> _Reading | None:
+    """State conditions of the unless kind: "never C unless you are in [a]", "outside [a],
+    never C", "C only in [a]", "[a]-only: [b], [c] (do not pick them up anywhere else)"."""
+    m = re.fullmatch(rf"{X}-only\s*:\s*(.+)", text)
+    if m:
+        raise _Refusal("a '-only' list needs its verb")  # the verb is in another clause
+    m = re.fullmatch(
+        r"(.+?)\s*,?\s+(?:unless|except (?:when|while|if)|only (?:in|when|while)|if not in)\s+(.+)",
+        text,
+    ) or re.fullmatch(r"(?:outside|unless|except (?:when|while|if))\s+(.+?)\s*,\s*(.+)", text)
+    if not m:
+        return None
+    if text.startswith(("outside", "unless", "except")):
+        condition, main = m.group(1), m.group(2)
+    else:
+        main, condition = m.group(1), m.group(2)
+    if re.search(r"previously|have been|has been|visited", condition):
+        return None
+    place = re.fullmatch(
+        rf"(?:outside |in |inside )?(?:you are |you're |it is |the robot is |the agent is )?"
+        rf"(?:actually |located )?(?:in |inside |at )?(?:{X}|agent_at\({X}\))",
+        condition.strip(),
+    )
+    if place is None:
+        raise _Refusal(f"cannot read the condition {condition!r} as a place")
+    negated, main_text = _strip_not(main)
+    only = re.search(r"\bonly\b", text) is not None
+    main_text = re.sub(r"\b(?:only|you|the agent|the robot|it)\b", " ", main_text)
+    main_text = re.sub(r"\s+", " ", main_text).strip()
+    c = _clause(main_text)
+    if c is None or c.literal is None:
+        raise _Refusal(f"cannot read {main!r}")
+    if not (negated or c.avoid or only):
+        raise _Refusal("'unless' without a prohibition")
+    if negated and c.avoid:
+        raise _Refusal("a double negation")
+    where = ap(f"agent_at({place.group(1) or place.group(2)})")
+    return _Reading("avoid_unless", ((where, c.literal),), "never C unless in [a]")
+
+
+# global avoidance and visits ----------------------------------------------------------------------
+
+_NEVER_HEAD = re.compile(
+    r"^(?:off limits|off-limits|out of bounds|forbidden|global avoidance|avoid|never|no go|"
+    r"do not (?:enter|visit|go to|go into))\s*:\s*(.+)$"
+)
+_VISIT_HEAD = re.compile(
+    r"^(?:places to visit|visit|go to|check|rooms to visit|stops|visit each of \[[a-z]\]"
+    r"(?: at least once)?)\s*:\s*(.+)$"
+)
+
+
+def _frame_list(text: str, negation: bool) -> _Reading:
+    """A header over a list: "Off limits: [a], [b]" (never each), "Places to visit: [a], [b]"
+    (visit each), "[a] and [b] should both be visited".
+
+    >>> _frame_list("places to visit: [a], [b], [c]", False).pattern
+    'visit'
+    """
+    clauses = _clauses(text)
+    unexplained = _unexplained(clauses[1:])
+    if unexplained:
+        raise _Refusal(f"cannot explain {unexplained!r}")
+    text = clauses[0] if clauses else text
+    if negation:
+        m = _NEVER_HEAD.fullmatch(text)
+        if not m:
+            raise _Refusal("a prohibition in no form the frames read")
+        return _Reading("never", tuple((q,) for q in _items(m.group(1))), "off limits: list")
+    m = _VISIT_HEAD.fullmatch(text) or re.fullmatch(
+        rf"({X}(?:\s*,\s*{X})*\s*,?\s+and\s+{X})\s+(?:should|must|shall|have to|are to)\s+"
+        r"(?:both |each |all )?be (?:visited|entered|reached)",
+        text,
+    )
+    if m:
+        return _Reading("visit", tuple((q,) for q in _items(m.group(1))), "visit: list")
+    plain = re.sub(
+        r"^(?:(?:make sure|be sure|ensure)(?: that)?(?: you)?|i (?:need|want) you to|kindly|"
+        r"could you|can you|would you)\s+",
+        "",
+        text,
+    )
+    plain = re.sub(
+        r"\s*,?\s+(?:at some point|sometime|some time|in (?:any|whatever) order|"
+        r"both|too|as well|eventually|for me)$",
+        "",
+        plain,
+    )
+    if _LETTER.search(plain) is None or re.search(
+        rf"\b(?:{_NEGATION}|if|when|unless|until|"
+        r"before|after|while|only)\b",
+        plain,
+    ):
+        raise _Refusal("no visit form")
+    return _Reading("visit", tuple((q,) for q in _items(plain)), "do each at some point")
+
+
+# -- step 3: the dispatcher -------------------------------------------------------------------
+
+_FRAMES: dict[str, Callable[[str], _Reading]] = {
+    "patrol": _frame_patrol,
+    "wait": _frame_wait,
+    "arrow": lambda t: _frame_arrow(t),
+    "sequence": _frame_sequence,
+    "count": _frame_count,
+    "bound": _frame_condition,
+    "prompt": _frame_condition,
+    "unless": _frame_condition,
+    "future": _frame_condition,
+    "trigger": _frame_condition,
+    "precedence": _frame_condition,
+    "negation": lambda t: _frame_list(t, True),
+    "visit": lambda t: _frame_list(t, False),
+}
+
+
+def _frame_arrow(text: str) -> _Reading:
+    """A route "[a] -> [b]", unless the right side has a timing or a negation, when it is
+    a reaction ("[a] on -> [a] off later", "[a] -> next: [b]", "[a] -> [b] within 3 steps").
+
+    >>> _frame_arrow("[a] on -> next step off").pattern
+    'immediate_response'
+    """
+    header, body = _split_header(text)
+    if header and _letters(header):
+        body = text
+    left, _, right = body.partition(" -> ")
+    if " -> " in right:
+        return _frame_sequence(body)
+    right = re.sub(r"^(?:x|next\s*:)\s+", "next ", right)
+    first = right.split(",")[0]
+    cues = cue_classes(first)
+    if not cues & {"bound", "prompt", "future", "negation"} and not _LATER.search(first):
+        return _frame_sequence(body)
+    return _frame_condition(f"whenever {left}, {right}")
+
+
+#: Patterns whose reading of "[a] or [b]" is one prohibition per thing.
+_PROHIBITIONS = ("never", "avoid_while", "avoid_unless", "absence_after", "not_before")
+_HEADER_LIST = re.compile(r"^([^:\[\]]+):\s*(\[[a-z]\](?:\s*(?:,|and|or)\s*\[[a-z]\])+)$")
+
+
+def _read(text: str) -> _Reading:
+    """The reading of the frame that the first cue class of :data:`PRIORITY` in *text*
+    decides; a header over a list of things ("Close right after opening: [a], [b]") that
+    this refuses is read once per thing ("close right after opening [a]"), and every
+    thing must give the same pattern.
+
+    Raises
+    ------
+    _Refusal
+        If no cue decides a frame or the frame refuses.
+    """
+    try:
+        return _decide(text)
+    except _Refusal:
+        found = _HEADER_LIST.fullmatch(text)
+        if found is None:
+            raise
+        readings = [_decide(f"{found.group(1)} [{x}]") for x in _letters(found.group(2))]
+        if len({r.pattern for r in readings}) != 1:
+            raise _Refusal("the things of the list read as different patterns") from None
+        items = tuple(item for r in readings for item in r.items)
+        return _Reading(readings[0].pattern, items, readings[0].form + " (each of a list)")
+
+
+def _decide(text: str) -> _Reading:
+    cues = cue_classes(text)
+    if _is_multi_route(text):
+        cues = cues | {"sequence"}
+    chosen = next((c for c in PRIORITY if c in cues), "visit")  # no cue: a plain instruction
+    if not _LETTER.search(text):
+        raise _Refusal("no cue says which pattern it states")
+    if chosen == "sequence" and not _is_route(text):
+        chosen = next(
+            (c for c in PRIORITY[PRIORITY.index("sequence") + 1 :] if c in cues), "sequence"
+        )
+    try:
+        return _FRAMES[chosen](text)
+    except _Refusal as why:
+        raise _Refusal(f"its {chosen} cue decides the frame, which refuses: {why}") from None
+
+
+class FrameReader:
+    """Read a lifted sentence by its cue classes (see the module docstring).
+
+    Calling it returns a :class:`~safetychip.translate.LiftedTranslation` (its ``form``
+    begins with ``frames:``); a sentence it cannot read without guessing raises
+    :class:`~safetychip.errors.OutOfGrammarError`.
+    """
+
+    name = "offline-frames"
+
+    def __call__(self, lifted: str) -> LiftedTranslation:
+        """Translate *lifted* (a sentence with placeholders ``[a]``, ``[b]``…).
+
+        Raises
+        ------
+        OutOfGrammarError
+            When no cue decides a frame, or the deciding frame cannot read the sentence.
+        """
+        if re.search(r"\b(?:them|they|their|those|these)\b", lifted, re.IGNORECASE):
+            raise OutOfGrammarError(
+                f"the frame reader cannot read {lifted!r}: it does not resolve a plural pronoun",
+                lifted,
+            )
+        text = prepare(lifted)
+        try:
+            reading = _read(text)
+        except _Refusal as why:
+            raise OutOfGrammarError(
+                f"the frame reader cannot read {lifted!r}: {why}", lifted
+            ) from None
+        if (
+            re.search(r"\]\s*,?\s+(?:or|nor|and/or)\s+\[", text)
+            and reading.pattern not in _PROHIBITIONS
+        ):
+            raise OutOfGrammarError(
+                f"the frame reader cannot read {lifted!r}: 'or' between things in a "
+                f"{reading.pattern} may mean either one",
+                lifted,
+            )
+        result = _result(reading)
+        used = {x for a in result.formula.atoms() for x in re.findall(r"[(,](\w)(?=[,)])", a)}
+        if used != set(_letters(text)):
+            raise OutOfGrammarError(
+                f"the frame reader cannot read {lifted!r}: not every thing has a role", lifted
+            )
+        return result
+
+    def __repr__(self) -> str:
+        return "<FrameReader>"
