@@ -33,7 +33,9 @@ from __future__ import annotations
 import itertools
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from ..errors import TranslationReplyError
 from ..llm import ChatModel, fill, load_prompt
@@ -75,40 +77,32 @@ class Expression:
 _TOKEN = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)?")
 _DETERMINERS = {"the", "a", "an", "your", "my", "our", "that", "this", "these", "those", "its"}
 #: Heads of noun phrases that refer to nothing in a scene, by kind. The offline recogniser
-#: leaves a phrase alone when its first or last word is one of them (the agent kind: when its
-#: first word is, as in "the robot shall reach"), instead of passing it on to be grounded. The
-#: set is closed and small on purpose: any other unknown noun phrase ("the baby") is still
-#: returned, so grounding refuses it by name rather than dropping a real object silently.
-NON_REFERRING: dict[str, frozenset[str]] = {
+#: leaves an unknown noun phrase alone when its first or last word is one of them ("the robot
+#: shall reach", "the number", "its deactivation"), instead of passing it on to be grounded.
+#: Phrases that match a name of the vocabulary are never affected. The set is closed and small
+#: on purpose: any other unknown noun phrase ("the baby") is still returned, so grounding
+#: refuses it by name rather than dropping a real object silently.
+NON_REFERRING: Mapping[str, frozenset[str]] = MappingProxyType({
     # the one acting, and pronouns: never an object of the scene
-    "agent": frozenset(
-        """
-        robot agent system bot assistant you it itself yourself they them he she i
-        we me us
-        """.split()
-    ),
+    "agent": frozenset("""
+        robot agent system bot assistant you it itself yourself they them he she i we me us
+        """.split()),
     # counting: "the number of visits", "a couple", "twice is the absolute max"
-    "counting": frozenset(
-        """
+    "counting": frozenset("""
         number count amount total visit visits entry entries occasion occasions trip trips
         round rounds lap laps couple max maximum minimum limit time times once twice
-        """.split()
-    ),
+        """.split()),
     # time and events: "the moment", "its deactivation", "each activation"
-    "time": frozenset(
-        """
+    "time": frozenset("""
         moment instant step steps while end beginning start stage future past day morning
         evening night second period activation deactivation
-        """.split()
-    ),
+        """.split()),
     # order and the work itself: "in the order", "that's the job"
-    "order": frozenset(
-        """
+    "order": frozenset("""
         order sequence way point rest same first next last other one thing things task job
         chore errand mission rule circumstance circumstances lot bit few very whole single
-        """.split()
-    ),
-}
+        """.split()),
+})  # fmt: skip
 _NON_REFERRING = frozenset().union(*NON_REFERRING.values())
 # Words after an article that are not nouns of things: the rest of the sentence's grammar.
 _NOT_THINGS = _NON_REFERRING | frozenset(
