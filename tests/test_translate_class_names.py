@@ -19,7 +19,13 @@ from safetychip.errors import GroundingError, OutOfGrammarError
 from safetychip.ltl import parse
 from safetychip.monitor import Monitor
 from safetychip.shield import Shield
-from safetychip.translate import Translator, Vocabulary, back_translate, literal_text
+from safetychip.translate import (
+    Translator,
+    Vocabulary,
+    back_translate,
+    literal_text,
+    prepare_review,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -71,6 +77,13 @@ def test_read_back_names_the_instances():
     # a unique name reads as before, with or without the vocabulary
     assert back_translate(parse('G !"is_open(bedroom_window)"'), vocabulary=v).text == (
         "Never open the bedroom window."
+    )
+
+
+def test_the_review_card_of_a_translation_reads_a_class_name_back(translator):
+    card = prepare_review(translator("Never open the window."))
+    assert card.back_translation.text == (
+        "Never open a window (bedroom_window or living_room_window)."
     )
 
 

@@ -250,7 +250,9 @@ def prepare_review(item, *, model=None) -> ReviewCard:
         sentence,
         constraint,
         compile_dfa(constraint.formula),
-        back_translate(constraint.formula, model=model),
+        back_translate(
+            constraint.formula, model=model, vocabulary=getattr(item, "vocabulary", None)
+        ),
         good,
         bad,
     )
