@@ -24,6 +24,8 @@ from safetychip.ltl import (
     response,
 )
 from safetychip.translate import PatternTranslator, normalize, read_clause
+from safetychip.translate._grammar import constraint_clauses, timing_cues, unaccounted_clauses
+from safetychip.translate._missions import build
 
 at = lambda x: ap(f"agent_at({x})")  # noqa: E731
 grab = lambda x: ap(f"is_grabbed({x})")  # noqa: E731
@@ -62,7 +64,12 @@ CASES = [
     ),
     # before
     ("Close [a] before you leave [b].", "before", before(Not(opened("a")), Not(at("b")))),
-    ("First visit [a], and then [b].", "before", before(at("a"), at("b"))),
+    # "first C1, then C2" asks for both, in that order (issue 12: read as a sequenced visit)
+    (
+        "First visit [a], and then [b].",
+        "sequenced_visit",
+        build("sequenced_visit", at("a"), at("b")),
+    ),
     ("Open [a] before [b].", "before", before(opened("a"), opened("b"))),
     # response
     (
@@ -208,3 +215,134 @@ def test_a_pronoun_is_not_read_as_a_thing_inside_itself():
     result = PatternTranslator()("Switch off [a] right after you put [b] in it.")
     assert result.pattern == "immediate_response"
     assert equivalent(result.formula, immediate_response(ap("is_in(b,a)"), Not(on("a"))))
+
+
+# -- precedence, timing, lists, counts and conditions said in other words ----------------------
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        # what follows "only after" / "only once" comes first, wherever the clause stands
+        ("Only after you have opened [a], you may enter [b].", not_before(at("b"), opened("a"))),
+        ("Only once [a] is switched off, pick up [b].", not_before(grab("b"), Not(on("a")))),
+        ("Take [b] only after visiting [a].", not_before(grab("b"), at("a"))),
+        ("Do not switch on [b] before you have touched [a].",
+         not_before(on("b"), ap("is_touched(a)"))),
+        # "first C1, then C2": C1 first, and both are asked for
+        ("First fetch [a], then walk to [b].", build("sequenced_visit", grab("a"), at("b"))),
+        ("Pick up [a] first and then head to [b].", build("sequenced_visit", grab("a"), at("b"))),
+    ],
+)  # fmt: skip
+def test_precedence_puts_first_what_the_sentence_puts_first(sentence, expected):
+    result = PatternTranslator()(sentence)
+    assert equivalent(result.formula, expected), str(result.formula)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "pattern", "expected"),
+    [
+        ("Whenever you pick up [a], after a while put it down.", "response",
+         response(grab("a"), Not(grab("a")))),
+        ("Each time you go into [a], sooner or later walk to [b].", "response",
+         response(at("a"), at("b"))),
+        ("When you enter [a], in the very next moment leave it.", "immediate_response",
+         immediate_response(at("a"), Not(at("a")))),
+        ("If [a] is switched on, switch it off at the following step.", "immediate_response",
+         immediate_response(on("a"), Not(on("a")))),
+        ("If you turn on [a], turn it off no later than 3 steps afterwards.", "bounded_delay",
+         build("bounded_delay", 3, on("a"), Not(on("a")))),
+        ("Once you open [a], shut it in 2 steps or fewer.", "bounded_delay",
+         build("bounded_delay", 2, opened("a"), Not(opened("a")))),
+        ("Whenever [a] is opened, it must be closed not later than one step after.",
+         "bounded_delay", build("bounded_delay", 1, opened("a"), Not(opened("a")))),
+    ],
+)  # fmt: skip
+def test_next_step_eventually_and_bounded_cues(sentence, pattern, expected):
+    result = PatternTranslator()(sentence)
+    assert result.pattern == pattern
+    assert equivalent(result.formula, expected), str(result.formula)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "As soon as you open [a], close it eventually.",
+        "Right after you switch on [a], switch it off within 2 steps.",
+        "When you open [a], shut it at once, or later.",
+        "If you open [a], close it withn 3 steps.",  # a number of steps it cannot read
+    ],
+)
+def test_conflicting_or_unread_timing_words_are_refused(sentence):
+    with pytest.raises(OutOfGrammarError):
+        PatternTranslator()(sentence)
+
+
+def test_timing_cues():
+    assert timing_cues("straight away after you open [a], close it") == {"next"}
+    assert timing_cues("close [a] at some point") == {"later"}
+    assert timing_cues("close [a] no later than 2 steps after") == {"bounded"}
+    assert timing_cues("close [a] right after, or within 2 steps") == {"next", "bounded"}
+
+
+def test_a_pronoun_after_a_list_names_each_thing_of_the_list():
+    t = PatternTranslator()
+    result = t("Each time you switch on [a] or [b], switch it off later.")
+    assert len(result.parts) == 2
+    assert equivalent(result.parts[0], response(on("a"), Not(on("a"))))
+    assert equivalent(result.parts[1], response(on("b"), Not(on("b"))))
+    result = t("Immediately after you open [a] or [b], shut it.")
+    expected = [immediate_response(opened(x), Not(opened(x))) for x in "ab"]
+    assert [equivalent(p, e) for p, e in zip(result.parts, expected, strict=True)] == [True] * 2
+    # no pronoun: an "or" in a condition stays one formula with the alternatives
+    result = t("After you visit [a] or [b], go to [c].")
+    assert equivalent(result.formula, response(ap("agent_at(a)") | ap("agent_at(b)"), at("c")))
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        # "if you are not in [b]": a state condition, negated (unless)
+        ("Never pick up [a] when you are not in [b].", build("avoid_unless", at("b"), grab("a"))),
+        ("Don't even open [a] if you're not inside [b].",
+         build("avoid_unless", at("b"), opened("a"))),
+        ("Do not switch on [a] while [b] is not open.",
+         build("avoid_unless", opened("b"), on("a"))),
+        # count words
+        ("Trips into [a] must not exceed three.", at_most(3, at("a"))),
+        ("You open [a] just one time, not zero and not more.", exactly(1, opened("a"))),
+        ("Visit [a] twice, not fewer.", at_least(2, at("a"))),
+        # passive visits are being somewhere
+        ("Whenever [a] is switched on, [b] must be entered afterwards.", response(on("a"), at("b"))),
+        # "do not stop C1 until C2": keep C1 until C2, which must come
+        ("Don't let go of [a] until you reach [b].", build("wait", grab("a"), at("b"))),
+        ("Do not leave [a] until [b] is closed.", build("wait", at("a"), Not(opened("b")))),
+    ],
+)  # fmt: skip
+def test_unless_counts_passive_visits_and_waiting(sentence, expected):
+    result = PatternTranslator()(sentence)
+    assert equivalent(result.formula, expected), str(result.formula)
+
+
+def test_coming_back_is_not_read_as_a_first_visit():
+    t = PatternTranslator()
+    # "do not return to [a] before [b]" is about a second visit: no precedence reading
+    with pytest.raises(OutOfGrammarError):
+        t("Do not return to [a] before you have been to [b].")
+    with pytest.raises(OutOfGrammarError):
+        t("Go to [a] and then [b]; never [b] before [a], and do not come back to [a] before [b].")
+
+
+def test_whole_sentence_accounting():
+    assert constraint_clauses("Go to [a]; then, thanks a lot") == [
+        "go to [a]",
+        "then, thanks a lot",
+    ]
+    assert constraint_clauses("Open [a], but not before [b] is closed") == [
+        "open [a], but not before [b] is closed"
+    ]
+    assert unaccounted_clauses("Visit [a] — and never go back there", "visit [a]") == (
+        "and never go back there",
+    )
+    assert unaccounted_clauses("Visit [a], and do not forget to close [b]", "visit [a]") == ()
+    assert unaccounted_clauses("Enter [a]. Then leave it.", "enter [a]") == ()

@@ -19,6 +19,7 @@ from safetychip.llm import ScriptedModel
 from safetychip.ltl import And, Not, ap, parse
 from safetychip.translate import (
     MISSIONS,
+    Reading,
     RetrievalTranslator,
     Specification,
     Translator,
@@ -500,3 +501,103 @@ def test_scores_count_right_refused_and_silently_wrong(tmp_path):
 
 def load_scene_vocabulary(scene):
     return Vocabulary.from_scene(load_scene(scene))
+
+
+# -- the retrieval translator's checks: order, timing, counts, leftover clauses ---------------
+
+
+def _reading(formula: str, pattern: str, example: str) -> Reading:
+    return Reading(parse(formula), pattern, 1.0, 1.0, example)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "formula", "pattern", "complaint"),
+    [
+        # precedence the wrong way round: "only after [a]" puts [a] first
+        ("only after you have seen [a] may you head into [b]",
+         '!"agent_at(a)" W "agent_at(b)"', "not_before", "comes first"),
+        ("before going to [a], you are not to step into [b]",
+         '!"agent_at(a)" W "agent_at(b)"', "not_before", "comes first"),
+        # a state condition about the wrong thing, or turned round
+        ("never hold [a] if you are not in [b]",
+         'G("is_grabbed(a)" -> !"agent_at(b)")', "avoid_while", "condition is about [b]"),
+        ("only switch on [a] when you are in [b]",
+         'G("agent_at(b)" -> !"is_switchedon(a)")', "avoid_while", "turns the condition round"),
+        # a clause the template does not account for
+        ("keep well away from [a] — and never come back there",
+         'G!"agent_at(a)"', "never", "leaves out 'and never come back there'"),
+        # a count the reading misses, or of the other kind
+        ("keep well away from [a] more than twice", 'G!"agent_at(a)"', "never", "counts nothing"),
+        ("visits to [a] must not exceed 2", 'G!"agent_at(a)"', "never", "counts nothing"),
+        ("open [a] once, not more and not less", str(build("at_most", 1, opened("a"))),
+         "at_most", "say exactly"),
+        # the passive names the predicate
+        ("whenever [a] is opened, [b] must be visited", 'G("is_open(a)" -> F"is_open(b)")',
+         "response", "'visited' of [b]"),
+        # order said not to matter
+        ("go to [a] and [b] in any order", 'F("agent_at(a)" & F"agent_at(b)")',
+         "sequenced_visit", "order does not matter"),
+        # two timings for one reaction
+        ("as soon as you open [a], shut it eventually", 'G("is_open(a)" -> F!"is_open(a)")',
+         "response", "both later and next"),
+    ],
+)  # fmt: skip
+def test_retrieval_refuses_a_reading_that_misfits_the_sentence(sentence, formula, pattern,
+                                                              complaint):  # fmt: skip
+    example = "do something with [a]"
+    assert complaint in (RetrievalTranslator.misfit(sentence, _reading(formula, pattern, example))
+                         or "")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("sentence", "formula", "pattern"),
+    [
+        ("only after you have seen [a] may you head into [b]", '!"agent_at(b)" W "agent_at(a)"',
+         "not_before"),
+        ("only switch on [a] when you are in [b]", 'G(!"agent_at(b)" -> !"is_switchedon(a)")',
+         "avoid_unless"),
+        ("visits to [a] must not exceed 2", str(build("at_most", 2, at("a"))), "at_most"),
+        ("whenever [a] is opened, [b] must be visited", 'G("is_open(a)" -> F"agent_at(b)")',
+         "response"),
+    ],
+)  # fmt: skip
+def test_retrieval_accepts_the_reading_that_fits(sentence, formula, pattern):
+    assert RetrievalTranslator.misfit(sentence, _reading(formula, pattern, "[a] [b]")) is None
+
+
+@pytest.fixture
+def reactions(tmp_path):
+    shut = str(build("immediate_response", opened("a"), Not(opened("a"))))
+    rows = [("whenever you open [a], shut it at once", shut, "immediate_response",
+             {"a": '"is_open(a)"'})]  # fmt: skip
+    path = tmp_path / "templates.jsonl"
+    path.write_text(
+        "".join(
+            json.dumps({"text": t, "formula": f, "pattern": p, "roles": r}) + "\n"
+            for t, f, p, r in rows
+        ),
+        encoding="utf-8",
+    )
+    return path
+
+
+@pytest.mark.parametrize(
+    ("sentence", "pattern", "expected"),
+    [
+        ("whenever you open [a], shut it after some time", "response",
+         build("response", opened("a"), Not(opened("a")))),
+        ("whenever you open [a], shut it no later than 2 steps afterwards", "bounded_delay",
+         build("bounded_delay", 2, opened("a"), Not(opened("a")))),
+        ("whenever you open [a], shut it in the very next moment", "immediate_response",
+         build("immediate_response", opened("a"), Not(opened("a")))),
+        # no timing word: eventually, as the grammar reads "if you open it, close it"
+        ("whenever you open [a], shut it", "response",
+         build("response", opened("a"), Not(opened("a")))),
+    ],
+)  # fmt: skip
+def test_retrieval_takes_the_timing_from_the_sentence(reactions, sentence, pattern, expected):
+    r = RetrievalTranslator(WordsEmbedder(), library=reactions,
+                            calibration={**CALIBRATED, "threshold": 0.0}, k=1)  # fmt: skip
+    result = r(sentence)
+    assert result.pattern == pattern
+    assert equivalent(result.formula, expected), str(result.formula)

@@ -10,7 +10,8 @@ never C; do not C; avoid [a]; stay out of [a]; keep [a]      never
 shut; C is forbidden; [a] is off limits
 do not C1 before/until C2; only C1 after/once C2; wait       not_before
 until C2 before C1; stay out of [a] until C2
-C1 before C2; first C1, then C2                              before
+C1 before C2                                                 before
+first C1, then C2                                            sequenced_visit
 if/whenever/once/after C1, C2 [later]; C2 if you ever C1;    response
 C1 means C2 later; must C2 if ever C1; do not leave [a] open
 … immediately / right after / right away / next / directly   immediate_response
@@ -73,9 +74,12 @@ __all__ = [
     "PatternTranslator",
     "ANYTHING",
     "collapse_list",
+    "constraint_clauses",
     "normalize",
     "read_clause",
     "spread_anything",
+    "timing_cues",
+    "unaccounted_clauses",
 ]
 
 _FORMS = (
@@ -303,6 +307,10 @@ _CLAUSES: list[tuple[re.Pattern[str], Builder]] = [
             rf"(?:{BE}|{_v('stay', 'remain', 'stand', 'wait', 'end')}(?:\s+up)?)\s+{_AT}\s+{X}",
             _pos("agent_at"),
         ),
+        (
+            rf"{X}\s+{MODAL}{BE}\s+(?:visited|entered|reached|occupied|gone to|walked into)",
+            _pos("agent_at"),
+        ),
         (rf"{_v('leave', 'exit', 'quit')}\s+{X}", _neg("agent_at")),
         (
             rf"{_v('get', 'go', 'walk', 'step', 'move', 'come', 'run')}\s+out\s+of\s+{X}",
@@ -422,13 +430,15 @@ _CLAUSES: list[tuple[re.Pattern[str], Builder]] = [
 ]
 
 _LEAD = re.compile(
-    r"^(?:please|and|so|then|also|firstly|first|always|still|just|really|actually|already|"
+    r"^(?:please|and|so|then|also|firstly|first|always|still|just|really|actually|already|even|"
+    r"(?:after some time|after a while|sooner or later|some time later|later on|later|"
+    r"eventually|at some point|at a later point),?|"
     r"(?:have|has|had) (?:already|just|ever|previously)|"
     r"definitely|to|make sure(?: that)?|be sure(?: to)?|ensure(?: that)?|remember(?: to)?|"
     r"do not forget(?: to)?|you|the robot|the agent|robot|we|i|one|ever|yourself|"
     r"must|should|need to|needs to|have to|has to|had to|will|would|can|could|may|might|"
     r"shall|ought to|are to|is to|got to|are going to|is going to|are supposed to|"
-    r"are required to|are allowed to|are permitted to|get to|want to|will have to|"
+    r"are required to|are allowed to|are permitted to|get to(?= [a-z])|want to|will have to|"
     r"(?:are|is|am)(?= [a-z]+ing\b)|"
     r"(?:have|has|had)(?= (?:been|gone|taken|put|held|left|got|gotten|seen|come|set|run|kept|"
     r"shut|made|done|brought|laid|[a-z]+ed)\b))\s+"
@@ -441,7 +451,8 @@ _TRAIL = re.compile(
     r"in the future|from that point on|sometime|some time|before you finish|"
     r"before finishing|by the end|at one point|one day|at some stage|at all costs|no matter what|"
     r"whatever happens|in any event|for any reason|for safety|for safety reasons|"
-    r"during the task|while working|during your task)$"
+    r"during the task|while working|during your task|at (?:some|a) later (?:point|time|stage)|"
+    r"after some time|after a while|some time later|sooner or later)$"
 )
 
 
@@ -515,6 +526,7 @@ _AFTER_PREPOSITION = re.compile(
 # Politeness and chat around the constraint itself ("could you please …", "…, ok?").
 _POLITE_START = re.compile(
     r"^(?:please|robot|hey robot|hey there|hey|hi|(?:ok|okay|so|listen|look|alright|right)\s*,|"
+    r"if it is not too much trouble|if you do not mind|if you would not mind|if you can|maybe|"
     r"one more thing|important|note|rule|safety rule|reminder|just so you know|"
     r"could you(?: please)?|can you(?: please)?|would you(?: please)?|will you(?: please)?|"
     r"would you mind|i want you to|i would like you to|i'd like you to|i need you to|"
@@ -555,6 +567,20 @@ def normalize(text: str) -> str:
     return readings(text)[0]
 
 
+def _clean(text: str) -> str:
+    """*text* lower-cased, contractions expanded, spaces and end punctuation tidied; pronouns
+    kept (:func:`readings` resolves them)."""
+    t = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
+    t = t.lower()
+    for pattern, repl in _CONTRACTIONS:
+        t = re.sub(pattern, repl, t)
+    t = re.sub(r"\s+", " ", t)
+    t = re.sub(r"\s*([,;:])\s*", r"\1 ", t)
+    t = t.strip().rstrip(".!?;: ").strip()
+    t = re.sub(r"^(?:please|robot|hey robot|hey)\s*,?\s+", "", t)
+    return re.sub(r",?\s+please$", "", t)
+
+
 def readings(text: str, limit: int = 6) -> list[str]:
     """:func:`normalize`'s text, then the other ways to resolve its pronouns, best first.
 
@@ -566,15 +592,7 @@ def readings(text: str, limit: int = 6) -> list[str]:
     >>> readings("Close [a] right after you put [b] in it")
     ['close [a] right after you put [b] in [b]', 'close [a] right after you put [b] in [a]']
     """
-    t = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
-    t = t.lower()
-    for pattern, repl in _CONTRACTIONS:
-        t = re.sub(pattern, repl, t)
-    t = re.sub(r"\s+", " ", t)
-    t = re.sub(r"\s*([,;:])\s*", r"\1 ", t)
-    t = t.strip().rstrip(".!?;: ").strip()
-    t = re.sub(r"^(?:please|robot|hey robot|hey)\s*,?\s+", "", t)
-    t = re.sub(r",?\s+please$", "", t)
+    t = _clean(text)
 
     def choices(m: re.Match[str]) -> list[str]:
         found = [(x.group(1), x.start()) for x in re.finditer(r"\[([a-z])\]", t[: m.start()])]
@@ -629,7 +647,7 @@ _Q_BEFORE = (
 _Q_AFTER = (
     rf"(?:at most|at the most|max|maximum|tops|at least|or more|or fewer|or less|"
     rf"and only (?:{_TIMES})|,? no more(?:,)? (?:and|or|nor) no less|,? no more no less|"
-    r"and no more|exactly|,? not more|,? not less)"
+    r"and no more|exactly|,? not more|,? not less|,? not fewer|,? no fewer)"
 )
 
 
@@ -679,6 +697,8 @@ def _count_kind(qualifier: str) -> tuple[str, int]:
         "minimum of",
         "or more",
         "not less",
+        "not fewer",
+        "no fewer",
     ):
         return "at_least", 0
     if q in ("more than", "over"):
@@ -795,6 +815,19 @@ _SOON_WORDS = (
     "at the next moment",
     "by the next step",
     "the step after",
+    "in the next moment",
+    "the next moment",
+    "in the very next moment",
+    "the very next moment",
+    "the very next thing",
+    "the next thing",
+    "at the following step",
+    "in the following step",
+    "the following step",
+    "at the immediately following step",
+    "the immediately following step",
+    "straight after",
+    "straight afterwards",
 )
 # Longest first, so that "immediately after" is one timing phrase, not "immediately" + "after".
 _SOON = "(?:" + "|".join(sorted(_SOON_WORDS, key=len, reverse=True)) + ")"
@@ -891,6 +924,10 @@ class PatternTranslator:
                     continue
                 if any(len(xs) == 2 and xs[0] == xs[1] for xs in args):
                     break  # try the next reading of the pronouns
+                left = unaccounted_clauses(lifted, text)
+                if left:
+                    failures.append(_NoReading(result.form, text, f"the clause {left[0]!r}"))
+                    continue
                 return result
         return None
 
@@ -901,6 +938,57 @@ _EACH = re.compile(
     r"stay away from|keep away from)\s)"
 )
 _LETTERS_IN = re.compile(r"\[([a-z])\]")
+
+
+# Where one clause of a sentence ends and another begins: ";", a dash, or "and"/"but" before
+# a new constraint ("…, and do not return to [a]"), not before a condition of the same one
+# ("…, but not before [b]") nor a reminder ("…, and do not forget to close it").
+_CLAUSE_BREAK = re.compile(
+    r"\s*(?:;|—|–|--|\s-\s)\s*|\.\s+(?!(?:until|till|then|after|before|unless|while|when|"
+    r"and|but|or|except|only)\b)|\s*,?\s+(?:and|but)\s+(?:also\s+)?"
+    r"(?=(?:do not|does not|never|no|not|avoid|stay|keep|make sure|be sure)\b)"
+    r"(?!not (?:before|after|until|till|unless|more|less|fewer|zero|once|twice)\b|"
+    r"do not forget\b|never forget\b|not forget\b)"
+)
+# Words that make a clause say something about the run (beyond chat such as "thanks, ok").
+_CONSTRAINT_CUE = re.compile(
+    r"\b(?:never|not|no|cannot|avoid|forbidden|prohibited|only|once|twice|thrice|times?|"
+    r"max|maximum|at most|at least|exceed|fewer|less|before|after|until|till|unless|first|"
+    r"then|later|eventually|immediately|right away|next|within|steps?|always|again|anymore|"
+    r"must|should|have to|has to|make sure|keep|stay)\b|\[[a-z]\]"
+)
+
+
+def constraint_clauses(text: str) -> list[str]:
+    """The clauses of *text* that say something about the run: each carries a placeholder or
+    a constraint cue (a negation, a count, an order or timing word, a modal).
+
+    >>> constraint_clauses("Visit [a] and then [b]; never go back to [a], thanks")
+    ['visit [a] and then [b]', 'never go back to [a], thanks']
+    >>> constraint_clauses("Open [a], but not before [b] is closed, ok")
+    ['open [a], but not before [b] is closed, ok']
+    """
+    pieces = (p.strip(" ,") for p in _CLAUSE_BREAK.split(_clean(text)))
+    return [p for p in pieces if p and _CONSTRAINT_CUE.search(p)]
+
+
+def unaccounted_clauses(sentence: str, reading: str) -> tuple[str, ...]:
+    """The clauses of *sentence* a reading made from *reading* does not account for.
+
+    The whole-sentence accounting guard of both readers: *reading* is what the reader
+    actually read (the grammar: the sentence as its form saw it; the retrieval translator:
+    the winning template). Each clause of the sentence that carries a placeholder or a
+    constraint cue (:func:`constraint_clauses`) needs a clause of *reading*; the ones left
+    over (the last ones) are returned, and a reader refuses rather than answer with a part
+    of the sentence.
+
+    >>> unaccounted_clauses("Visit [a]; do not go back to [b]", "go to [a]")
+    ('do not go back to [b]',)
+    >>> unaccounted_clauses("Please never enter [a], thanks", "never go into [a]")
+    ()
+    """
+    said, read = constraint_clauses(sentence), constraint_clauses(reading)
+    return tuple(said[len(read) :])
 
 
 def _letters(f: Formula) -> set[str]:
@@ -952,8 +1040,14 @@ def collapse_list(lifted: str) -> ListReading | None:
     >>> collapse_list("Avoid [a], [b] and [c] at all costs")
     ListReading(text='avoid [a] at all costs', first='a', others=('b', 'c'), disjunctive=False,
                 together=False)
+
+    A pronoun after the list ("open [a] or [b], then close it") stays a pronoun, so that it
+    names the same thing as the list in each part:
+
+    >>> collapse_list("Whenever you open [a] or [b], close it").text
+    'whenever you open [a], close it'
     """
-    text = normalize(lifted)
+    text = _clean(lifted)
     found = _LIST.search(text)
     if found is None or found.group(1) == "either":
         return None
@@ -980,7 +1074,11 @@ def collapse_list(lifted: str) -> ListReading | None:
             )
         else:
             collapsed = "never " + collapsed
-    return ListReading(collapsed, first, tuple(others), found.group(2) in ("or", "nor", "and/or"))
+    # "open [a] or [b], then close it": "it" is whichever was opened, so the reading holds
+    # of each thing, never of the things as alternatives ("close [a] or [b]")
+    referred = _PRONOUN.search(text, found.end()) is not None
+    disjunctive = found.group(2) in ("or", "nor", "and/or") and not referred
+    return ListReading(collapsed, first, tuple(others), disjunctive)
 
 
 _PASSIVE = {
@@ -1037,6 +1135,13 @@ _REPHRASINGS: list[tuple[re.Pattern[str], str]] = [
             r"^within (\w+) (steps?|actions?|moves?) (?:of|after) (.+?), (.+)$",
             r"if you \3, \4 within \1 \2",
         ),
+        # "entries into [a] shall not exceed n" -> "visit [a] at most n times"
+        (
+            r"(?:the number of )?(?:visits|trips|entries) (?:to|into|in) (\[[a-z]\]) "
+            r"(?:(?:shall|must|should|may|can|will|is to|are to) )?(?:not|never) "
+            r"(?:exceed|be more than|go above|go beyond) (\w+)",
+            r"visit \1 at most \2 times",
+        ),
         # "n visits to [a]" -> "visit [a] n times"
         (
             r"((?:at most|no more than|at least|exactly|only) )?(\w+) (?:visits|trips|entries) "
@@ -1048,6 +1153,11 @@ _REPHRASINGS: list[tuple[re.Pattern[str], str]] = [
             r"^(.+?) (?:if|as long as|while) you (?:have not|did not|do not) (?:yet )?"
             r"(.+?)(?: yet)?$",
             r"\1 until you have \2",
+        ),
+        # "do not C1 if you are not in [b]" -> "do not C1 unless you are in [b]" (a state)
+        (
+            r"^(.+?),? (?:if|when|whenever|while|as long as) (you|\[[a-z]\]) (are|is) not (.+)$",
+            r"\1 unless \2 \3 \4",
         ),
         # "don't let [a] stay open" -> "do not leave [a] open"
         (r"\b(?:let|allow) (\[[a-z]\]) (?:to )?(?:stay|remain|be) (open|on)\b", r"leave \1 \2"),
@@ -1275,6 +1385,22 @@ def _form_count(t: str) -> LiftedTranslation | None:
         kind, shift = "exactly", 0
     rest = (t[: m.start()] + " " + t[m.end() :]).strip(" ,")
     rest = re.sub(r"\s+", " ", rest)
+    # "…, not zero, not more": bounds said after the clause; both an upper and a lower bound
+    # make it exact
+    bounds = re.search(
+        r"(?:\s*,?\s*(?:and\s+|but\s+)?(?:not|no|never)\s+(?:zero|none|more|less|fewer)"
+        r"(?:\s+than that)?)+$",
+        rest,
+    )
+    if bounds:
+        said = bounds.group()
+        upper = kind == "at_most" or re.search(r"\bmore\b", said) is not None
+        lower = kind == "at_least" or re.search(r"\b(?:zero|none|less|fewer)\b", said) is not None
+        if shift:
+            return None  # "more than twice, not less": no reading here
+        if not (kind == "exactly" and qualifier):
+            kind = "exactly" if upper and lower else "at_most" if upper else "at_least"
+        rest = rest[: bounds.start()].strip(" ,")
     negated = re.match(rf"{_NEG}\s+", rest)
     if negated:
         rest = rest[negated.end() :]
@@ -1330,10 +1456,18 @@ def _form_not_before(t: str) -> LiftedTranslation | None:
         t,
     )
     if m:
+        if _AGAIN.match(m.group(1)):
+            # "do not return to [a] before C2" is about coming back, not about a first visit
+            raise _NoReading("do not C1 before C2", m.group(1))
         c1 = _read(m.group(1), "do not C1 before C2")
         c2 = _read(m.group(3), "do not C1 before C2")
         if m.group(2).startswith(("unless", "except")) and _is_state(m.group(3)):
             return _result("avoid_unless", _lit(c2, c1), _lit(c1, c2), form="never C1 unless C2")
+        if m.group(2) in ("until", "till") and c1.literal is not None and c1.literal.op == "!":
+            # "do not leave [a] until C2", "do not put [a] down until C2": keep it so until
+            # C2, which must come (wait)
+            stay = c1.literal.children[0]
+            return _result("wait", stay, _lit(c2, c1), form="do not stop C1 until C2")
         return _result("not_before", _lit(c1, c2), _lit(c2, c1), form="do not C1 before C2")
     m = re.fullmatch(r"(.+?)\s+(until|till|unless|except when|except while)\s+(.+)", t)
     if m:
@@ -1375,8 +1509,12 @@ def _form_before(t: str) -> LiftedTranslation | None:
         r"(?:first\s*,?\s+)(.+?)\s*,?\s+(?:and\s+)?then\s*,?\s+(.+)", t
     ) or re.fullmatch(r"(.+?)\s+first\s*,?\s+(?:and\s+)?then\s*,?\s+(.+)", t)
     if m:
+        # an instruction to do both, in that order: a sequenced visit (what must not come
+        # first is said with a negation: "do not C2 before C1")
         c1, c2 = _read(m.group(1), "first C1, then C2"), _read(m.group(2), "first C1, then C2")
-        return _result("before", _lit(c1, c2), _lit(c2, c1), form="first C1, then C2")
+        if c1.avoid or c2.avoid:
+            return None
+        return _result("sequenced_visit", _lit(c1, c2), _lit(c2, c1), form="first C1, then C2")
     return None
 
 
@@ -1407,11 +1545,51 @@ def _is_state(text: str) -> bool:
     return _STATE.match(text.strip()) is not None
 
 
+_STEPS = r"(?:steps?|actions?|moves?|turns?)"
+_NEXT_CUE = re.compile(
+    rf"(?:^|\s)(?:{_SOON}|right after|immediately after|directly after|just after|as soon as|"
+    r"the moment|the instant)(?=$|[\s,])"
+)
+_LATER_CUE = re.compile(
+    r"(?<!not )(?<!no )\b(?:later|eventually|at some point|after some time|after a while|"
+    r"sooner or later|some time after|sometime after|at a later (?:point|time|stage))\b"
+)
+
+
+def timing_cues(text: str) -> frozenset[str]:
+    """When a reaction is due, as *text* says it: ``next`` (right after, the very next
+    step, straight away), ``later`` (eventually, after some time, at some point) or
+    ``bounded`` (within n steps, no later than n steps); more than one is a conflict.
+
+    >>> sorted(timing_cues("right after you open [a], close it")), timing_cues("[a] later")
+    (['next'], frozenset({'later'}))
+    >>> sorted(timing_cues("close [a] no later than two steps after you open it"))
+    ['bounded']
+    """
+    t = _clean(text)
+    delay, rest = _within(t)
+    # a number of steps said in words the reader does not know ("withn 3 steps") still
+    # says that the reaction is bounded
+    steps = re.search(rf"\b(?:{_N}|{_TIMES})\s+{_STEPS}\b", t) is not None
+    found = {"bounded"} if delay is not None or steps else set()
+    if _NEXT_CUE.search(rest):
+        found.add("next")
+    if _LATER_CUE.search(rest):
+        found.add("later")
+    return frozenset(found)
+
+
 def _within(text: str) -> tuple[int | None, str]:
     """The n of "within n steps" in *text* (or None), and *text* without it."""
     m = re.search(
-        rf"(?:^|\s)(?:within|in at most|in no more than|in under)\s+({_N}|{_TIMES})"
-        r"\s+(?:steps?|actions?|moves?|turns?)(?=$|[\s,])",
+        rf"(?:^|\s)(?:within|in at most|in no more than|in under|not later than|no later than|"
+        rf"at the latest|at most|in)\s+({_N}|{_TIMES})\s+{_STEPS}"
+        r"(?:\s+(?:later|afterwards|afterward|after|after that|or less|or fewer|at most|"
+        r"at the latest))?(?=$|[\s,])",
+        text,
+    ) or re.search(
+        rf"(?:^|\s)in\s+({_N})\s+{_STEPS}\s+(?:or less|or fewer|at most|at the latest)"
+        r"(?=$|[\s,])",
         text,
     )
     if not m:
@@ -1431,7 +1609,13 @@ def _response(
     have been in [a]".
     """
     r = response_text
+    timing = timing_cues(r) | ({"next"} if soon else set())
+    if len(timing) > 1:
+        # "right after C1, C2 within two steps": next step, or within two? Not said.
+        raise _NoReading(form, response_text)
     delay, r = _within(r)
+    if "bounded" in timing and delay is None:
+        raise _NoReading(form, response_text)  # a number of steps it cannot read
     if re.search(rf"(?:^|\s){_SOON}(?=$|[\s,])", r):
         soon = True
         r = re.sub(rf"(?:^|\s){_SOON}(?=$|[\s,])", " ", r)
@@ -1557,14 +1741,16 @@ def _form_trigger(t: str) -> LiftedTranslation | None:
     return None
 
 
+_AGAIN = re.compile(rf"(?:{_v('come', 'go', 'get', 'walk')} back|{_v('return', 'revisit')})\b")
+
+
 def _form_never(t: str) -> LiftedTranslation | None:
     m = re.fullmatch(rf"{_NEG}\s+(.+)", t)
     if m:
         c = _read(m.group(1), "never C")
         if c.avoid:
             return None
-        if re.match(rf"(?:{_v('come', 'go', 'get', 'walk')} back|{_v('return', 'revisit')})\b",
-                    m.group(1)):  # fmt: skip
+        if _AGAIN.match(m.group(1)):
             # "never come back to [a]": you may be there once, not again
             return _result("at_most", 1, _lit(c), form="never come back to C")
         return _result("never", _lit(c), form="never C")
@@ -1688,14 +1874,22 @@ def _form_precedence(t: str) -> LiftedTranslation | None:
                 return None
             c1 = avoided
         return _result("not_before", _lit(c1, c2), _lit(c2, c1), form="if not yet C2, never C1")
-    m = re.fullmatch(
-        r"(?:only\s+)?(?:after|once|when)\s+(.+?)\s*,?\s+(?:may|can|should|are allowed to)\s+"
-        r"(?:you|the robot)\s+(.+)",
-        t,
-    ) or re.fullmatch(
-        r"(?:until|till|before)\s+(.+?)\s*,\s+(.+?)\s+(?:is|are)\s+(?:off limits|off-limits|"
-        r"forbidden|not allowed|prohibited|banned|out of bounds|not permitted)",
-        t,
+    m = (
+        re.fullmatch(
+            r"(?:only\s+)?(?:after|once|when)\s+(.+?)\s*,?\s+(?:may|can|should|are allowed to)\s+"
+            r"(?:you|the robot)\s+(.+)",
+            t,
+        )
+        or re.fullmatch(
+            # "only after C2, (you may) C1": what comes after "only after" must come first
+            rf"only\s+(?:after|once|when)\s+(.+?)\s*,\s*(?!{_NEG}\s)(.+)",
+            t,
+        )
+        or re.fullmatch(
+            r"(?:until|till|before)\s+(.+?)\s*,\s+(.+?)\s+(?:is|are)\s+(?:off limits|off-limits|"
+            r"forbidden|not allowed|prohibited|banned|out of bounds|not permitted)",
+            t,
+        )
     )
     if m:
         c2 = _read(m.group(1), "only after C2 may you C1")

@@ -52,9 +52,12 @@ from ._grammar import (
     _find_count,
     _no_double_negation,
     _substitute,
+    _unchat,
     _within,
     normalize,
     read_clause,
+    timing_cues,
+    unaccounted_clauses,
 )
 from ._missions import build
 
@@ -66,6 +69,7 @@ __all__ = [
     "calibrate",
     "clause_literals",
     "cues",
+    "order_conflict",
     "verb_conflict",
 ]
 
@@ -258,6 +262,14 @@ _VERB_PREDICATES: dict[frozenset[str], frozenset[str]] = {
     ): frozenset(),
 }
 _VERB_OF = {word: group for group in _VERB_PREDICATES for word in group}
+# Being somewhere has its own passive ("[b] must be visited"); the others are above.
+_VERB_PREDICATES[frozenset({"visited", "entered", "reached", "occupied"})] = frozenset({"agent_at"})
+_VERB_OF.update(visited=frozenset({"visited", "entered", "reached", "occupied"}))
+_VERB_OF.update({w: _VERB_OF["visited"] for w in ("entered", "reached", "occupied")})
+_PASSIVE_VERB = re.compile(
+    r"\[([a-z])\]\s+(?:[a-z']+\s+){0,2}?(?:be|is|are|was|were|been|being|gets?|got)\s+"
+    r"(?:[a-z]+ly\s+)?(" + "|".join(sorted({w for w in _VERB_OF if w.endswith("ed")})) + r")\b"
+)
 
 
 def verb_conflict(lifted: str, formula: Formula) -> str | None:
@@ -278,8 +290,14 @@ def verb_conflict(lifted: str, formula: Formula) -> str | None:
         if m:
             for x in m.group(2).split(","):
                 used.setdefault(x.strip(), set()).add(m.group(1))
-    for before, x in re.findall(r"((?:[a-z']+[ ,]+){0,4})\[([a-z])\]", _text(lifted)):
-        verb = next((w for w in reversed(before.split()) if w.strip(",") in _VERB_OF), None)
+    text = _text(lifted)
+    said = [
+        (next((w for w in reversed(before.split(",")[-1].split()) if w in _VERB_OF), None), x)
+        for before, x in re.findall(r"((?:[a-z']+[ ,]+){0,4})\[([a-z])\]", text)
+    ]
+    # the passive, after its placeholder: "[b] must be visited", "[a] gets switched on"
+    said += [(m.group(2), m.group(1)) for m in _PASSIVE_VERB.finditer(text)]
+    for verb, x in said:
         if verb is None:
             continue
         verb = verb.strip(",")
@@ -294,13 +312,110 @@ def verb_conflict(lifted: str, formula: Formula) -> str | None:
     return None
 
 
+# Words that put the placeholder after them first ("only after [a]", "until [a]", "unless you
+# have been to [a]"), and the words up to it (no comma, no other placeholder between).
+_UP_TO = r"\s+(?:[^\s,;\[]+\s+){0,5}?\[([a-z])\]"
+_FIRST_AFTER = re.compile(
+    r"\b(?:after|once|until|till|unless|as soon as|having|(?:have|has) not(?: yet)?)" + _UP_TO
+)
+_FIRST_BEFORE = re.compile(
+    r"\[([a-z])\]\s+(?:[^\s,;\[]+\s+){0,4}?(?:unlocks|enables|opens up|permits|allows|"
+    r"comes first|come first|goes first|go first|first)\b|\bfirst" + _UP_TO
+)
+_BEFORE = re.compile(r"\b(?:before|prior to|ahead of)" + _UP_TO)
+_SENTENCE_PARTS = re.compile(r"[;—–]|\.\s|,\s+(?:and|but)\s")
+_NEGATION = re.compile(r"\b(?:not|never|no|cannot|don't|nothing)\b")
+# Condition words of a state condition, and whether they negate it ("unless", "outside").
+_CONDITION = re.compile(
+    r"\b(?:(unless|except (?:when|while|if|in)|outside(?: of)?|only (?:when|while|if|in))|"
+    r"while|whilst|as long as|if|when|whenever)" + _UP_TO
+)
+
+
+def _atom_letters(f: Formula) -> set[str]:
+    return {x.strip() for a in f.atoms() for x in a.split("(", 1)[-1].rstrip(")").split(",")}
+
+
+def order_conflict(lifted: str, formula: Formula, pattern: str) -> str | None:
+    """Why *formula* gets the sentence's order or condition the wrong way round, or None.
+
+    A precedence reading (``!q W p``: p first) must put first what the sentence does ("only
+    after [a]", "until [a]", "[a] unlocks", "[a] first", "not … before [a]"); a state
+    condition (``G(c -> !q)`` or ``G(!c -> !q)``) must take its condition from the clause of
+    "while/if/when/unless/outside", negated exactly when that clause is ("unless", "if you
+    are not in"). A sentence whose cues disagree among themselves gets no such reading.
+
+    >>> order_conflict("only after you visit [a], you can go to [b]",
+    ...                parse('!"agent_at(a)" W "agent_at(b)"'), "not_before")
+    'it says [a] comes first, the reading puts [b] first'
+    >>> order_conflict("do not touch [a] if you are not in [b]",
+    ...                parse('G("is_touched(a)" -> !"agent_at(b)")'), "avoid_while")
+    'the condition is about [b], the reading makes it about [a]'
+    """
+    text = normalize(lifted)
+    if formula.op == "W" and pattern in ("not_before", "before"):
+        firsts = set(_FIRST_AFTER.findall(text))
+        firsts |= {x for pair in _FIRST_BEFORE.findall(text) for x in pair if x}
+        seconds: set[str] = set()
+        for m in _BEFORE.finditer(text):
+            # "not … before [a]" and "before [a], you cannot …" put [a] first
+            clause = next(c for c in _SENTENCE_PARTS.split(text[m.start() :]) if c.strip())
+            clause = _SENTENCE_PARTS.split(text[: m.start()])[-1] + clause
+            (firsts if _NEGATION.search(clause) else seconds).add(m.group(1))
+        if firsts & seconds or len(firsts) > 1:
+            return "its words put different things first"
+        reading = _atom_letters(formula.children[1])
+        said = firsts or {x for x in _atom_letters(formula) if seconds and x not in seconds}
+        if said and not said & reading:
+            return (
+                f"it says {', '.join(f'[{x}]' for x in sorted(said))} comes first, the reading "
+                f"puts {', '.join(f'[{x}]' for x in sorted(reading))} first"
+            )
+    if pattern in ("avoid_while", "avoid_unless") and formula.op == "G":
+        body = formula.children[0]
+        if body.op != "->":
+            return None
+        # "unless", "outside", "only … when", "if you are not in": the condition negated
+        found = [
+            (m.group(2), bool(m.group(1) or re.search(r"\bonly\b", text[: m.start()]))
+             != bool(_NEGATION.search(m.group())))
+            for m in _CONDITION.finditer(text)
+        ]  # fmt: skip
+        if not found:
+            return None
+        where = {x for x, _ in found}
+        condition = _atom_letters(body.children[0])
+        if not condition & where or condition - where:
+            return (
+                f"the condition is about {', '.join(f'[{x}]' for x in sorted(where))}, the "
+                f"reading makes it about {', '.join(f'[{x}]' for x in sorted(condition))}"
+            )
+        negated = {n for _, n in found}
+        if len(negated) == 1 and negated.pop() != (pattern == "avoid_unless"):
+            return "the reading turns the condition round (while/unless)"
+    return None
+
+
+# "in any order", "the order does not matter": the sentence asks for no order at all.
+_ANY_ORDER = re.compile(
+    r"\b(?:in (?:any|whatever|either|no particular) order|(?:the )?order (?:does not|doesn't|"
+    r"do not|don't) matter|(?:the )?order is (?:not important|unimportant|irrelevant|up to you|"
+    r"egal|free)|regardless of (?:the )?order|(?:do not|don't) care (?:about the order|which "
+    r"(?:one )?(?:first|comes first)))\b"
+)
+_SEQUENCES = frozenset({"sequenced_visit", "ordered_visit", "strictly_ordered_visit", "before"})
+
+
 def cues(text: str) -> frozenset[str]:
     """The cue classes of *text* (negation, count bounds, order, timing, state…).
 
     >>> sorted(cues("never go to [a] more than twice"))
     ['count', 'negation', 'upper']
+    >>> "order" in cues("visit [a] and [b] in any order")
+    False
     """
     t = re.sub(r"\b(?:do not|don't|never) forget\b", "remember", _text(text))
+    t = _ANY_ORDER.sub("", t)
     return frozenset(name for name, pattern in _CUES.items() if pattern.search(t))
 
 
@@ -326,6 +441,72 @@ def _with_counts(
             q = next(k for k in q.children if k.op != "X[!]")
         return _no_double_negation(build(pattern, n, p, q))
     return formula
+
+
+# The reactions, by when they are due (see timing_cues).
+_REACTIONS = {"later": "response", "next": "immediate_response", "bounded": "bounded_delay"}
+_COUNTS = frozenset({"at_most", "at_least", "exactly"})
+_COUNT_UPPER = re.compile(
+    r"\b(?:at most|at the most|no more than|not more than|maximum|max|tops|up to|exceeds?|"
+    r"exceeding|or fewer|or less|fewer than|less than|and no more|not more|no more|only)\b"
+)
+_COUNT_LOWER = re.compile(
+    r"\b(?:at least|or more|no fewer than|no less than|not less than|not fewer than|minimum|"
+    r"not zero|not less|no less|more than)\b"
+)
+
+
+def _retimed(
+    pattern: str, formula: Formula, timing: frozenset[str], text: str
+) -> tuple[str, Formula]:
+    """A reaction reading made due when the sentence says (*timing*, one cue): "after some
+    time" is eventually, "the very next moment" the next step, "no later than two steps"
+    within two steps, whatever the template said."""
+    if pattern not in _REACTIONS.values() or len(timing) > 1:
+        return pattern, formula
+    # no timing word: a reaction is due eventually ("if you open [a], close it")
+    want = _REACTIONS[next(iter(timing), "later")]
+    if want == pattern or formula.op != "G" or formula.children[0].op != "->":
+        return pattern, formula
+    p, q = formula.children[0].children
+    while q.op == "|":  # bounded: q | X[!](q | …)
+        q = next(k for k in q.children if k.op not in ("X", "X[!]"))
+    if q.op in ("F", "X", "X[!]"):
+        q = q.children[0]
+    if want == "bounded_delay":
+        n, _ = _within(text)
+        if n is None:
+            return pattern, formula  # steps in words it cannot read: refused (misfit)
+        return want, _no_double_negation(build(want, n, p, q))
+    return want, _no_double_negation(build(want, p, q))
+
+
+def _count_conflict(text: str, pattern: str) -> str | None:
+    """Why a reading of *pattern* misses the sentence's count, or None: a count said
+    ("twice", "not exceed two") needs a count reading, of the kind the words say (at most,
+    at least, or both: exactly)."""
+    found = _find_count(text)
+    said = "exceed" in text or (
+        found is not None
+        and (found[2] != "once" or re.search(r"\bonce(?:\s*$|\s*,|\s+(?:and|only|a|per)\b)", text))
+    )
+    if not said:
+        return None
+    if pattern not in _COUNTS:
+        return "it says how many times, and the reading counts nothing"
+    if _NEGATION.search(text) and not re.search(r"\bnot (?:zero|more|less|exceed)", text):
+        return None  # "never more than twice": the grammar's business
+    upper = _COUNT_UPPER.search(text) is not None
+    lower = _COUNT_LOWER.search(_COUNT_UPPER.sub(" ", text)) is not None
+    if re.search(r"\b(?:exactly|precisely|and only)\b", text) or (upper and lower):
+        kind = "exactly"
+    elif upper or lower:
+        kind = "at_most" if upper else "at_least"
+    else:
+        return None
+    if kind != pattern:
+        return f"its words say {kind.replace('_', ' ')}, the reading {pattern.replace('_', ' ')}"
+    return None
 
 
 class RetrievalTranslator:
@@ -437,8 +618,9 @@ class RetrievalTranslator:
         if _QUANTIFIED.search(text):
             return ()  # "anything in [a]": about things the sentence does not name
         own = clause_literals(lifted)
+        timing = timing_cues(lifted)
         query = embedder.encode([text])[0]
-        found = cues(lifted)
+        found = cues(_unchat(normalize(lifted)))  # "if it's not too much trouble" forbids nothing
         negative = "negation" in found or bool(_RESTRICTIVE.search(text))
         unread = 1.0 - len(own) / max(1, len(letters))
         mine = np.array([name in found for name in _CUES], dtype=np.int8)
@@ -462,15 +644,16 @@ class RetrievalTranslator:
             total += weight
             if formula is None:
                 continue  # a count pattern, but the sentence says no count
+            pattern, formula = _retimed(row["pattern"], formula, timing, text)
             if (row["pattern"] in _PROHIBITIONS and not negative) or (
                 row["pattern"] in _MISSIONS_ONLY and "negation" in found
             ):
                 continue  # a prohibition from a sentence that forbids nothing, or the reverse
-            entry = votes.setdefault(str(formula), [0.0, s, row, formula])
+            entry = votes.setdefault(str(formula), [0.0, s, row, formula, pattern])
             entry[0] += weight
         out = [
-            Reading(formula, row["pattern"], weight / total, s, row["text"], unread)
-            for weight, s, row, formula in votes.values()
+            Reading(formula, pattern, weight / total, s, row["text"], unread)
+            for weight, s, row, formula, pattern in votes.values()
         ]
         return tuple(sorted(out, key=lambda r: -r.share))
 
@@ -482,6 +665,33 @@ class RetrievalTranslator:
         best = readings[0]
         z = w0 + w1 * best.similarity + w2 * best.share + (w3[0] * best.unread if w3 else 0.0)
         return 1.0 / (1.0 + math.exp(-z))
+
+    @staticmethod
+    def misfit(lifted: str, reading: Reading) -> str | None:
+        """Why *reading* cannot be what *lifted* says, or None: a clause of the sentence the
+        template does not account for (:func:`~safetychip.translate._grammar.unaccounted_clauses`),
+        a verb that does not fit (:func:`verb_conflict`), conflicting timing words, a count
+        the reading misses, or an order or condition the wrong way round
+        (:func:`order_conflict`)."""
+        left = unaccounted_clauses(lifted, reading.example)
+        if left:
+            return (
+                f"its reading accounts for one part of the sentence and leaves out "
+                f"{'; '.join(repr(c) for c in left)}"
+            )
+        timing = timing_cues(lifted)
+        if len(timing) > 1 and reading.pattern in _REACTIONS.values():
+            return f"it says both {' and '.join(sorted(timing))} for when the reaction is due"
+        if "bounded" in timing and _within(_text(lifted))[0] is None:
+            return "it names a number of steps in words the translator does not read"
+        text = _text(lifted)
+        if reading.pattern in _SEQUENCES and _ANY_ORDER.search(text):
+            return "it says the order does not matter, and the reading orders the visits"
+        return (
+            verb_conflict(lifted, reading.formula)
+            or _count_conflict(text, reading.pattern)
+            or order_conflict(lifted, reading.formula, reading.pattern)
+        )
 
     def __call__(self, lifted: str) -> LiftedTranslation:
         """The most voted reading, if confident and unambiguous.
@@ -524,11 +734,11 @@ class RetrievalTranslator:
             error.readings = readings  # type: ignore[attr-defined]
             raise error
         best = readings[0]
-        conflict = verb_conflict(lifted, best.formula)
+        conflict = self.misfit(lifted, best)
         if conflict is not None:
             error = OutOfGrammarError(
                 f"{lifted!r}: the retrieval translator's reading {best.formula} ({best.pattern}, "
-                f"like {best.example!r}) does not fit the sentence's verb: {conflict}. Rephrase "
+                f"like {best.example!r}) does not fit the sentence: {conflict}. Rephrase "
                 "the sentence, or translate it with a language model.",
                 lifted,
             )
