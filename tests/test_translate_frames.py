@@ -55,6 +55,9 @@ CASES = [
     ("[a] at least 2 times.", "at_least", 'F("agent_at(a)" & F(!"agent_at(a)" & F"agent_at(a)"))'),
     ("Exact counts: [a] 1, [b] 1.", "exactly", None),
     ("Go into [a] and [b] at most twice each.", "at_most", None),
+    ("Open [a] four times, no more and no fewer.", "exactly", None),
+    ("[a]: 3+ visits", "at_least", None),
+    ("[a] x2, tops.", "at_most", None),
     # reactions
     (
         "[a] on -> [a] off sooner or later.",
@@ -146,6 +149,8 @@ REFUSED = [
     "[a] visited -> [b] shut for good.",  # a lasting state that is no prohibition
     "Whenever you open [a], close it.",  # a positive reaction without a timing? response
     "Loop: [a], [b]. Never [c].",  # a negation beside a patrol
+    "Open [a] at most twice, or [b].",  # "or" in a count
+    "[a] at least twice, [b] at most once.",  # two kinds of count in one sentence
     "Juggle [a].",  # no clause reads
     "Off limits: [a], and the [b] is lovely.",  # a remark naming a thing
 ]
@@ -208,13 +213,18 @@ def test_the_development_utterances_do_not_regress():
     assert right >= 167 and wrong <= 1, result.scores()
 
 
-def test_on_the_held_out_development_set_the_frames_are_right_or_a_convention_apart():
-    rows = load_utterances(DATA_DIR / "translation" / "heldout" / "sentences.jsonl")
+@pytest.mark.parametrize(
+    ("folder", "least"),
+    # measured without an embedder on 2026-11-23: held-out 161 answers by the frames, 130
+    # right and 31 a convention apart; dev_other 76 answers, all right
+    [("heldout", 120), ("dev_other", 65)],
+)
+def test_on_development_sets_the_frames_are_right_or_a_convention_apart(folder, least):
+    rows = load_utterances(DATA_DIR / "translation" / folder / "sentences.jsonl")
     result = evaluate(lambda scene: Translator(scene_vocabulary(scene), embedder=None), rows)
     mine = [r for r in result.rows if r["translator"] == "offline-frames"]
     right = [r for r in mine if r["correct"]]
     wrong = [r for r in mine if not r["correct"]]
-    # measured without an embedder: 90 answers by the frames, 63 right, 27 a convention apart
-    assert len(right) >= 55, len(right)
+    assert len(right) >= least, len(right)
     apart = [r for r in wrong if _convention(parse(r["predicted"]), r["label"])]
     assert apart == wrong, [r["sentence"] for r in wrong if r not in apart]

@@ -147,6 +147,11 @@ def prepare(lifted: str) -> str:
     )
     text = re.sub(r"\b(?:deny|block)\s*:\s*", "never ", text, flags=re.IGNORECASE)
     text = re.sub(r"^(?:pls|plz|hey|hi|robot)\s*,?\s+", "", text, flags=re.IGNORECASE)
+    text = re.sub(r"\bmaybe\s+|\bkindly\s+", "", text, flags=re.IGNORECASE)
+    text = re.sub(
+        r"\bx\s?(\d+)\b|\b(\d+)\s?x\b", lambda m: f"{m.group(1) or m.group(2)} times", text
+    )
+    text = re.sub(r"\b(\d+)\+", r"at least \1", text)
     reason = re.search(r",?\s+(?:because|since|so that|as)\b[^\[\]]*$", text)
     if reason and not _STRONG.search(reason.group()):  # "…, because I'm leaving soon"
         text = text[: reason.start()]
@@ -677,10 +682,13 @@ _LOWER = (
 _EXACT = r"exactly|exact|precisely|and only once|just the one|only one time"
 _QUALIFIER = re.compile(rf"\b(?:{_UPPER}|{_LOWER}|{_EXACT}|more than)\b")
 _UNIT = r"(?:single |separate )?(?:times?|visits?|entries|entry|trips?|occasions)"
+# After a number: "…, no more and no less" is exact, "…, not more" an upper bound.
+_EXACT_AFTER = r"(?:not|no) more,? (?:and|nor|or)? ?(?:not |no )?(?:less|fewer)|no more no less"
+_UPPER_AFTER = r"(?:not|no) more"
 _SPEC = re.compile(
     rf"(?:\b(?P<before>{_UPPER}|{_LOWER}|{_EXACT}|more than)\s+(?:of\s+)?)?"
     rf"(?<!\[)\b(?P<n>{_NUMBER}|the one)\b(?!\])(?:\s+{_UNIT})?"
-    rf"(?:,?\s+(?P<after>{_UPPER}|{_LOWER}|{_EXACT}|each)\b)?"
+    rf"(?:,?\s+(?P<after>{_EXACT_AFTER}|{_UPPER_AFTER}|{_UPPER}|{_LOWER}|{_EXACT}|each)\b)?"
 )
 
 
@@ -713,7 +721,9 @@ def _kind(qualifiers: list[str], negated: bool) -> tuple[str, int]:
     """(pattern, shift of n) for the qualifier words of one count."""
     kinds = set()
     for q in qualifiers:
-        if re.fullmatch(_UPPER, q):
+        if re.fullmatch(_EXACT_AFTER, q):
+            kinds.add(("exactly", 0))
+        elif re.fullmatch(f"{_UPPER}|{_UPPER_AFTER}", q):
             kinds.add(("at_most", 0))
         elif re.fullmatch(_LOWER, q):
             kinds.add(("at_least", 0))
@@ -802,12 +812,6 @@ def _frame_count(text: str) -> _Reading:
 def _tidy_count(text: str) -> str:
     """A count statement without the words around its numbers that count nothing."""
     text = re.sub(r"\b(?:visit counts|counts|limits)\b", "", text)
-    text = re.sub(
-        r",? (?:not|no) (?:more|less|fewer)(?:,? (?:and|nor|or) (?:not |no )?"
-        r"(?:more|less|fewer))?\b",
-        "",
-        text,
-    )
     text = re.sub(
         r"\b(?:the absolute|absolute|a couple of times|a few times|"
         r"during the [a-z]+|to check on [a-z ]+)\b",
@@ -1117,10 +1121,15 @@ def _unless(text: str) -> _Reading | None:
     m = re.fullmatch(rf"{X}-only\s*:\s*(.+)", text)
     if m:
         raise _Refusal("a '-only' list needs its verb")  # the verb is in another clause
-    m = re.fullmatch(
-        r"(.+?)\s*,?\s+(?:unless|except (?:when|while|if)|only (?:in|when|while)|if not in)\s+(.+)",
-        text,
-    ) or re.fullmatch(r"(?:outside|unless|except (?:when|while|if))\s+(.+?)\s*,\s*(.+)", text)
+    m = (
+        re.fullmatch(
+            r"(.+?)\s*,?\s+(?:unless|except (?:when|while|if)|only (?:in|when|while)|if not in)"
+            r"\s+(.+)",
+            text,
+        )
+        or re.fullmatch(r"(?:outside|unless|except (?:when|while|if))\s+(.+?)\s*,\s*(.+)", text)
+        or re.fullmatch(r"((?:you (?:can|may) )?only .+?)\s+(?:when|while)\s+(.+)", text)
+    )
     if not m:
         return None
     if text.startswith(("outside", "unless", "except")):
@@ -1324,10 +1333,7 @@ class FrameReader:
             raise OutOfGrammarError(
                 f"the frame reader cannot read {lifted!r}: {why}", lifted
             ) from None
-        if (
-            re.search(r"\]\s*,?\s+(?:or|nor|and/or)\s+\[", text)
-            and reading.pattern not in _PROHIBITIONS
-        ):
+        if re.search(r"\b(?:or|nor)\s+\[", text) and reading.pattern not in _PROHIBITIONS:
             raise OutOfGrammarError(
                 f"the frame reader cannot read {lifted!r}: 'or' between things in a "
                 f"{reading.pattern} may mean either one",
