@@ -1166,6 +1166,10 @@ _NEVER_HEAD = re.compile(
     r"^(?:off limits|off-limits|out of bounds|forbidden|global avoidance|avoid|never|no go|"
     r"do not (?:enter|visit|go to|go into))\s*:\s*(.+)$"
 )
+_NEVER_PLAIN = re.compile(
+    r"^(?:(?:you )?(?:must|should|shall|may|can) )?(?:never|do not|not|at no point(?: shall| should"
+    r"| may| must)?|under no circumstances(?: shall| should| may| must)?)\s+(?:ever\s+)?(.+)$"
+)
 _VISIT_HEAD = re.compile(
     r"^(?:places to visit|visit|go to|check|rooms to visit|stops|visit each of \[[a-z]\]"
     r"(?: at least once)?)\s*:\s*(.+)$"
@@ -1185,10 +1189,11 @@ def _frame_list(text: str, negation: bool) -> _Reading:
         raise _Refusal(f"cannot explain {unexplained!r}")
     text = clauses[0] if clauses else text
     if negation:
-        m = _NEVER_HEAD.fullmatch(text)
+        m = _NEVER_HEAD.fullmatch(text) or _NEVER_PLAIN.fullmatch(_drop_remarks(text))
         if not m:
             raise _Refusal("a prohibition in no form the frames read")
-        return _Reading("never", tuple((q,) for q in _items(m.group(1))), "off limits: list")
+        body = re.sub(r"\s+(?:ever|at all|whatsoever|under any circumstances)$", "", m.group(1))
+        return _Reading("never", tuple((q,) for q in _items(body)), "never: list")
     m = _VISIT_HEAD.fullmatch(text) or re.fullmatch(
         rf"({X}(?:\s*,\s*{X})*\s*,?\s+and\s+{X})\s+(?:should|must|shall|have to|are to)\s+"
         r"(?:both |each |all )?be (?:visited|entered|reached)",
@@ -1252,7 +1257,8 @@ def _frame_arrow(text: str) -> _Reading:
     right = re.sub(r"^(?:x|next\s*:)\s+", "next ", right)
     first = right.split(",")[0]
     cues = cue_classes(first)
-    if not cues & {"bound", "prompt", "future", "negation"} and not _LATER.search(first):
+    timed = _LATER.search(first) or re.match(r"next\b", first)
+    if not cues & {"bound", "prompt", "future", "negation"} and not timed:
         return _frame_sequence(body)
     return _frame_condition(f"whenever {left}, {right}")
 
