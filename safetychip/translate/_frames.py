@@ -18,12 +18,39 @@ visits") and several clauses that together state one pattern ("[a], then [b]. [b
 4. the pattern is built with the project's builders (:func:`~safetychip.translate._missions.build`),
    one part per thing of a list, as the grammar does for lists.
 
+===============  =================================================  ============================
+cue class        frame (one function)                               patterns
+===============  =================================================  ============================
+patrol           :func:`_frame_patrol`                              patrolling, each place
+wait             :func:`_frame_wait`                                wait (stay in [a] until C)
+arrow            :func:`_frame_arrow`: a route, or a reaction if    sequenced visit, or as below
+                 its right side has a timing or a negation
+sequence         :func:`_frame_sequence`: a route, then clauses     sequenced, ordered, strictly
+                 about its order                                    ordered visit
+bound … (below)  :func:`_frame_condition`: condition and main       bounded delay, immediate
+                 clause, read by the main clause's timing and       response, avoid unless,
+                 negation cues (bound, prompt, unless, future,      avoid while, absence after,
+                 trigger, precedence)                               response, not before
+count            :func:`_frame_count`                               at most / at least / exactly
+negation         :func:`_frame_list`                                never, each thing
+visit (or none)  :func:`_frame_list`                                visit, each thing
+===============  =================================================  ============================
+
+A header over a list that its frame refuses ("Close right after opening: [a], [b]") is read
+once per thing ("close right after opening [a]"), and all must give the same pattern.
+
 **It never guesses silently.** A frame answers only when every placeholder has a role and a
 literal, no clause of the sentence is left unexplained (a clause that names a placeholder no
-rule consumed, or that holds a negation, count or timing cue no rule consumed, refuses), and a
-prohibition only when the sentence says one (a negation or avoid cue). Otherwise it raises
-:class:`~safetychip.errors.OutOfGrammarError`, and the pipeline goes on to the retrieval
-translator.
+rule consumed, or that holds a negation, count or timing cue no rule consumed, refuses; only
+the harmless remarks of ``_REMARK_OK`` such as "ok", "no dawdling" are left out), and a
+prohibition only when the sentence says one (a negation or avoid cue). It also refuses a
+number without a bound word ("[a] twice": exactly or at least?), two kinds of count in one
+sentence, an order stated for some steps of a route only, "or" before a thing outside a
+prohibition ("go to [a] or [b]" is either one), a plural pronoun ("close them": the grammar's
+pronoun resolution names one thing), a timed prohibition, a positive reaction without a
+timing after "after"/"once"/"when", and a lasting positive state ("[b] closed for good").
+Otherwise it raises :class:`~safetychip.errors.OutOfGrammarError`, and the pipeline goes on
+to the retrieval translator.
 
 Conventions are the project's (:mod:`safetychip.ltl` patterns): future avoidance is
 ``absence_after`` (``G(a -> X G !b)``), prompt reaction ``immediate_response`` (``X[!]``),
@@ -1117,7 +1144,8 @@ def _precedence(text: str) -> _Reading | None:
 
 def _unless(text: str) -> _Reading | None:
     """State conditions of the unless kind: "never C unless you are in [a]", "outside [a],
-    never C", "C only in [a]", "[a]-only: [b], [c] (do not pick them up anywhere else)"."""
+    never C", "C only in [a]", "only C while you are in [a]"; None if it is none. A list
+    "[a]-only: [b], [c]" is refused: its verb is in another clause."""
     m = re.fullmatch(rf"{X}-only\s*:\s*(.+)", text)
     if m:
         raise _Refusal("a '-only' list needs its verb")  # the verb is in another clause
