@@ -248,6 +248,9 @@ def test_precedence_puts_first_what_the_sentence_puts_first(sentence, expected):
          response(at("a"), at("b"))),
         ("When you enter [a], in the very next moment leave it.", "immediate_response",
          immediate_response(at("a"), Not(at("a")))),
+        # no comma: the timing word still counts
+        ("Right after you turn on [a] turn it off", "immediate_response",
+         immediate_response(on("a"), Not(on("a")))),
         ("If [a] is switched on, switch it off at the following step.", "immediate_response",
          immediate_response(on("a"), Not(on("a")))),
         ("If you turn on [a], turn it off no later than 3 steps afterwards.", "bounded_delay",

@@ -1677,6 +1677,11 @@ def _state_condition(word: str, condition: str) -> bool:
     )
 
 
+def _soon(word: str) -> bool:
+    """Whether a leading trigger word says the next step ("right after", "as soon as")."""
+    return word in ("as soon as", "the moment", "the minute") or word.endswith(" after")
+
+
 def _form_trigger(t: str) -> LiftedTranslation | None:
     # C1 means C2
     m = re.fullmatch(r"(.+?)\s+(?:means|implies|obliges you to|requires)\s+(?:that\s+)?(.+)", t)
@@ -1701,13 +1706,10 @@ def _form_trigger(t: str) -> LiftedTranslation | None:
     if m and _PERMISSION.match(m.group(3)):
         return _permission(m.group(3), m.group(2))
     if m:
-        soon = m.group(1) in ("as soon as", "the moment", "the minute") or m.group(1).endswith(
-            " after"
-        )
         return _response(
             _read(m.group(2), "if C1, then C2"),
             m.group(3),
-            soon,
+            _soon(m.group(1)),
             "if C1, then C2",
             _state_condition(m.group(1), m.group(2)),
         )
@@ -1720,7 +1722,7 @@ def _form_trigger(t: str) -> LiftedTranslation | None:
             if c1 is not None and c1.literal is not None:
                 state = _state_condition(m.group(1), " ".join(words[:k]))
                 try:
-                    return _response(c1, " ".join(words[k:]), False, "if C1 C2", state)
+                    return _response(c1, " ".join(words[k:]), _soon(m.group(1)), "if C1 C2", state)
                 except _NoReading:
                     continue
     # C2 if (you ever) C1 — the response first
