@@ -79,6 +79,17 @@ CASES = [
         "immediate_response",
         'G("is_open(a)" -> X[!]!"is_open(a)") & G("is_open(b)" -> X[!]!"is_open(b)")',
     ),
+    (
+        "Release [a] no more than 3 steps after grabbing it.",
+        "bounded_delay",
+        'G("is_grabbed(a)" -> (!"is_grabbed(a)" | X[!](!"is_grabbed(a)" | X[!](!"is_grabbed(a)"'
+        ' | X[!]!"is_grabbed(a)"))))',
+    ),
+    (
+        "After each opening of [a], shut it again later.",
+        "response",
+        'G("is_open(a)" -> F!"is_open(a)")',
+    ),
     # waiting
     ("Hold position in [a] till [b] is on.", "wait", '"agent_at(a)" U "is_switchedon(b)"'),
     # state conditions, unless, future avoidance, precedence

@@ -175,6 +175,9 @@ def prepare(lifted: str) -> str:
     text = re.sub(r"\b(?:deny|block)\s*:\s*", "never ", text, flags=re.IGNORECASE)
     text = re.sub(r"^(?:pls|plz|hey|hi|robot)\s*,?\s+", "", text, flags=re.IGNORECASE)
     text = re.sub(r"\bmaybe\s+|\bkindly\s+", "", text, flags=re.IGNORECASE)
+    text = re.sub(r",?\s+if you (?:do not|don't) mind\b", "", text, flags=re.IGNORECASE)
+    text = re.sub(r"\blocation\s*!=\s*(?=\[)", "you are not in ", text, flags=re.IGNORECASE)
+    text = re.sub(r"\blocation\s*=\s*(?=\[)", "you are in ", text, flags=re.IGNORECASE)
     text = re.sub(
         r"\bx\s?(\d+)\b|\b(\d+)\s?x\b", lambda m: f"{m.group(1) or m.group(2)} times", text
     )
@@ -205,13 +208,14 @@ CUES: dict[str, str] = {
     "patrol": r"patrol\w*|repeatedly|over and over|again and again|infinitely often|forever|"
     r"continually|without end|never stop|loop|rounds|laps|keep (?:on )?(?:going|coming|"
     r"visiting|checking|looking|doing|returning)",
-    "wait": r"(?:(?:stay|remain|wait|hold position|hang around|be kept|kept)(?: put)? "
-    r"(?:in|at|inside) \[[a-z]\]|not leave \[[a-z]\]|\[[a-z]\] (?:must|should|may|shall) not "
-    r"be left|wait here: \[[a-z]\]).*\b(?:until|till)",
+    "wait": r"(?:(?:stay|remain|wait|hold position|hang around|be kept|kept)\b[^\[]{0,20}\b"
+    r"(?:in|at|inside|within) \[[a-z]\]|not leave \[[a-z]\]|"
+    r"\[[a-z]\] (?:must|should|may|shall) not be left|wait here: \[[a-z]\]).*\b(?:until|till)",
     "arrow": r"->",
     "bound": rf"within (?:at most )?{_NUMBER} steps?|{_NUMBER} steps? or less|"
     rf"(?:no|not) later than (?:{_NUMBER} )?steps?|(?:no|not) later than {_NUMBER}|"
-    rf"in (?:maximum|at most) {_NUMBER} steps?",
+    rf"in (?:maximum|at most) {_NUMBER} steps?|"
+    rf"(?:no more than|not more than|at most) {_NUMBER} steps? (?:after|of)",
     "prompt": r"right after|immediately|straight away|right away|next step|very next|"
     r"the moment|next moment|directly after|at once|following step",
     "unless": r"unless|except (?:when|while|if)|outside|only (?:in|when|while)|-only",
@@ -288,6 +292,18 @@ TERSE: tuple[tuple[str, str, bool], ...] = (
         True,
     ),
     (rf"(?:agent_at|is_open|is_switchedon|is_grabbed|is_touched)\({X}\)", "", True),
+    (
+        rf"(?:each |every |any )?(?:activation|switching on|turning on) of {X}",
+        "is_switchedon",
+        True,
+    ),
+    (
+        rf"(?:each |every |any )?(?:deactivation|switching off|turning off) of {X}",
+        "is_switchedon",
+        False,
+    ),
+    (rf"(?:each |every |any )?opening of {X}", "is_open", True),
+    (rf"(?:each |every |any )?closing of {X}", "is_open", False),
 )
 _TERSE = [(re.compile(p), predicate, positive) for p, predicate, positive in TERSE]
 _FILLER = re.compile(
@@ -805,7 +821,9 @@ def _frame_count(text: str) -> _Reading:
     [(2, '"agent_at(a)"'), (2, '"agent_at(b)"')]
     """
     header, body = _split_header(text)
-    if _letters(header):
+    if _letters(header) and len(_clauses(text)) > 1:
+        header, body = "", text  # "[a]: 2 visits max; [b]: 1 visit max": one header each
+    elif _letters(header):
         if len(_letters(header)) > 1 or _letters(body):
             raise _Refusal("a header that names a thing")
         body, header = f"{header} {body}", ""
@@ -972,7 +990,8 @@ def _frame_condition(text: str) -> _Reading:
     text = re.sub(rf"^(?:in|inside) {X}\s*[,:]\s*", r"while in [\1], ", text)
     text = re.sub(r"\byou happen to be\b", "you are", text)
     text = re.sub(
-        rf"^(.+?) within ({_NUMBER}) steps? of (.+?)(?:\s*:\s*(.+))?$",
+        rf"^(.+?) (?:within|no more than|not more than|at most) ({_NUMBER}) steps? "
+        rf"(?:of|after) (.+?)(?:\s*:\s*(.+))?$",
         lambda m: (
             f"if {m.group(3)}, {m.group(1)} within {m.group(2)} steps"
             + (f": {m.group(4)}" if m.group(4) else "")
@@ -1009,6 +1028,11 @@ def _frame_condition(text: str) -> _Reading:
     cond = _clause(
         re.sub(r"^(?:you |the agent |the robot )?(?:ever )?(?:happen to be )?", "", condition)
     ) or _clause(condition)
+    outside = re.fullmatch(
+        rf"(?:you are|the agent is|the robot is) not (?:in|inside|at) {X}", condition.strip()
+    )
+    if outside is not None:  # "if you are not in [a], never C": unless
+        cond = Clause(ap(f"agent_at({outside.group(1)})"), False, (outside.group(1),))
     state = _STATE_CONDITION.fullmatch(condition.strip())
     if state is not None:
         x = next(g for g in state.groups() if g)
@@ -1035,6 +1059,10 @@ def _frame_condition(text: str) -> _Reading:
     if negative:
         if soon or steps is not None:
             raise _Refusal("a timed prohibition")
+        if outside is not None and word in ("if", "when", "whenever", "while"):
+            return _Reading("avoid_unless", tuple((p, q) for q in qs), "unless in C1, never C2")
+        if outside is not None:
+            raise _Refusal("'not in' after a word that is no condition on the state")
         if (
             state is not None
             and word in ("while", "whilst", "when", "whenever", "if", "as long as", "in case")
