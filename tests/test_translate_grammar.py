@@ -311,6 +311,10 @@ def test_a_pronoun_after_a_list_names_each_thing_of_the_list():
          build("avoid_unless", at("b"), opened("a"))),
         ("Do not switch on [a] while [b] is not open.",
          build("avoid_unless", opened("b"), on("a"))),
+        # "only when" + a state, first or second: unless, never precedence
+        ("Only when you are inside [b], open [a].", build("avoid_unless", at("b"), opened("a"))),
+        ("Only when you are in [b] may you pick up [a].",
+         build("avoid_unless", at("b"), grab("a"))),
         # count words
         ("Trips into [a] must not exceed three.", at_most(3, at("a"))),
         ("You open [a] just one time, not zero and not more.", exactly(1, opened("a"))),

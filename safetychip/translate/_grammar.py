@@ -1884,7 +1884,7 @@ def _form_precedence(t: str) -> LiftedTranslation | None:
         )
         or re.fullmatch(
             # "only after C2, (you may) C1": what comes after "only after" must come first
-            rf"only\s+(?:after|once|when)\s+(.+?)\s*,\s*(?!{_NEG}\s)(.+)",
+            rf"only\s+(?:after|once|when|while|if)\s+(.+?)\s*,\s*(?!{_NEG}\s)(.+)",
             t,
         )
         or re.fullmatch(
@@ -1896,6 +1896,9 @@ def _form_precedence(t: str) -> LiftedTranslation | None:
     if m:
         c2 = _read(m.group(1), "only after C2 may you C1")
         c1 = _read(m.group(2), "only after C2 may you C1")
+        if re.match(r"(?:only\s+)?(?:when|while|if)\s", t) and _is_state(m.group(1)):
+            # "only when you are in [b], C1": a condition on the current state (unless)
+            return _result("avoid_unless", _lit(c2, c1), _lit(c1, c2), form="only when C2, C1")
         return _result("not_before", _lit(c1, c2), _lit(c2, c1), form="only after C2, C1")
     m = re.fullmatch(
         r"(.+?)\s+(?:unlocks|opens up|enables|allows|permits|gives access to)\s+(.+)", t
