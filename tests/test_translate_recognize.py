@@ -151,6 +151,9 @@ def test_an_unknown_object_is_still_an_expression():
     # the closed set of non-referring heads does not swallow real things
     assert spans("Never touch the baby.", APARTMENT_1) == [("the baby", ())]
     assert spans("The robot must not touch the baby.", APARTMENT_1) == [("the baby", ())]
+    # a counting word before the head is no reason to drop the phrase: its head is "wire"
+    assert spans("Never touch the trip wire.", APARTMENT_1) == [("the trip wire", ())]
+    assert spans("Go to the kitchen, and do that", APARTMENT_1) == [("the kitchen", ("kitchen",))]
 
 
 def test_non_referring_heads_are_a_small_closed_set():

@@ -77,8 +77,9 @@ class Expression:
 _TOKEN = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)?")
 _DETERMINERS = {"the", "a", "an", "your", "my", "our", "that", "this", "these", "those", "its"}
 #: Heads of noun phrases that refer to nothing in a scene, by kind. The offline recogniser
-#: leaves an unknown noun phrase alone when its first or last word is one of them ("the robot
-#: shall reach", "the number", "its deactivation"), instead of passing it on to be grounded.
+#: leaves an unknown noun phrase alone when its last word (its head) is one of them ("the
+#: number", "a trip", "its deactivation"), or when its first word is of the ``agent`` kind
+#: ("the robot shall reach", "the agent enters"), instead of passing it on to be grounded.
 #: Phrases that match a name of the vocabulary are never affected. The set is closed and small
 #: on purpose: any other unknown noun phrase ("the baby") is still returned, so grounding
 #: refuses it by name rather than dropping a real object silently.
@@ -104,12 +105,16 @@ NON_REFERRING: Mapping[str, frozenset[str]] = MappingProxyType({
         """.split()),
 })  # fmt: skip
 _NON_REFERRING = frozenset().union(*NON_REFERRING.values())
-# Words after an article that are not nouns of things: the rest of the sentence's grammar.
-_NOT_THINGS = _NON_REFERRING | frozenset(
+# Words after an article that are not nouns of things, at either end of a phrase.
+_NOT_THINGS = frozenset(
     """
-    third all each every any some no more less most least hand hands eye eyes foot feet mind
-    attention case costs go come enter head walk move open close take put turn switch pick
-    grab touch leave stay keep get run return
+    time times step steps moment end way point rest same first next last beginning start
+    circumstance circumstances maximum minimum while single very whole other one thing
+    things task lot bit few day morning evening night second third once twice all each
+    every any some no more less most least hand hands eye eyes foot feet mind attention
+    order case future past stage costs all costs
+    go come visit enter head walk move open close take put turn switch pick grab touch leave
+    stay keep get run return
     """.split()
 )
 # Words that end a noun phrase (verbs, prepositions, conjunctions, adverbs).
@@ -247,8 +252,13 @@ def _unknown_phrases(toks, taken) -> list[tuple[int, int]]:
             if j > i + 1 and toks[j][1] > toks[j - 1][2] + 1:  # punctuation between words
                 break
             j += 1
-        if j == i + 1 or toks[j - 1][0] in _NOT_THINGS or toks[i + 1][0] in _NOT_THINGS:
-            continue  # "the agent", "the number", "the moment the door opens"
+        if j == i + 1:
+            continue
+        first, head = toks[i + 1][0], toks[j - 1][0]
+        if {first, head} & _NOT_THINGS:
+            continue
+        if head in _NON_REFERRING or first in NON_REFERRING["agent"]:
+            continue  # "the number", "a trip", "the agent shall reach"
         if j < len(toks) and j in taken:
             continue  # an adjective before a known name, e.g. "the red book"
         spans.append((i + 1, j))
