@@ -324,6 +324,8 @@ def test_a_pronoun_after_a_list_names_each_thing_of_the_list():
         # "do not stop C1 until C2": keep C1 until C2, which must come
         ("Don't let go of [a] until you reach [b].", build("wait", grab("a"), at("b"))),
         ("Do not leave [a] until [b] is closed.", build("wait", at("a"), Not(opened("b")))),
+        ("Keep [a] switched on until you reach [b].", build("wait", on("a"), at("b"))),
+        ("Keep holding [a] until [b] is open.", build("wait", grab("a"), opened("b"))),
     ],
 )  # fmt: skip
 def test_unless_counts_passive_visits_and_waiting(sentence, expected):

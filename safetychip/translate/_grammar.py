@@ -365,6 +365,9 @@ _CLAUSES: list[tuple[re.Pattern[str], Builder]] = [
             _avoid("is_open"),
         ),
         (rf"{_v('open')}\s+(?:up\s+)?{X}", _pos("is_open")),
+        (rf"{_v('keep')}\s+{X}\s+open", _pos("is_open")),
+        (rf"{_v('keep')}\s+{X}\s+(?:on|switched on|turned on|running)", _pos("is_switchedon")),
+        (rf"{_v('keep')}\s+(?:holding|carrying)\s+{X}", _pos("is_grabbed")),
         (rf"{_v('leave')}\s+{X}\s+open", _pos("is_open")),
         (rf"{X}\s+{MODAL}{BE}\s+(?:open|opened|left open)", _pos("is_open")),
         (rf"{_v('close', 'shut')}\s+{X}(?:\s+(?:again|up))?", _neg("is_open")),
@@ -1973,10 +1976,18 @@ def _form_wait(t: str) -> LiftedTranslation | None:
         rf"be)\s+(?:in|at|inside|near|by)\s+{X}\s+(?:until|till)\s+(.+)",
         t,
     )
-    if not m:
+    if m:
+        q = _read(m.group(2), "stay in [a] until C2")
+        return _result("wait", _atom("agent_at", m.group(1)), _lit(q), form="stay in [a] until C2")
+    # "keep [a] open until C2", "keep holding [a] until C2": the state kept until C2
+    m = re.fullmatch(
+        rf"((?:you\s+)?(?:must\s+|should\s+)?{_v('keep')}\s+.+?)\s+(?:until|till)\s+(.+)", t
+    )
+    kept = read_clause(m.group(1)) if m else None
+    if m is None or kept is None or kept.literal is None or kept.avoid:
         return None
-    q = _read(m.group(2), "stay in [a] until C2")
-    return _result("wait", _atom("agent_at", m.group(1)), _lit(q), form="stay in [a] until C2")
+    q = _read(m.group(2), "keep C1 until C2")
+    return _result("wait", kept.literal, _lit(q, kept), form="keep C1 until C2")
 
 
 _REPEAT = (
