@@ -5,6 +5,8 @@ sentences."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from safetychip.automata import equivalent
 from safetychip.cli.translate import scene_vocabulary
@@ -175,6 +177,54 @@ def test_it_refuses_rather_than_guess(sentence):
         return
     with pytest.raises(OutOfGrammarError, match="frame reader cannot read"):
         read(sentence)
+
+
+_TOKENS = [
+    "[a]",
+    "[b]",
+    "[c]",
+    "not",
+    "never",
+    "then",
+    "->",
+    ":",
+    ",",
+    ".",
+    "(",
+    ")",
+    "3",
+    "twice",
+    "or",
+    "and",
+    "each",
+    "only",
+    "until",
+    "if",
+    "max",
+    "at least",
+    "open",
+    "visit",
+    "in",
+    "on",
+    "put",
+    "-only",
+    "first",
+    "within 2 steps",
+    "keep",
+    "no",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_TOKENS), min_size=1, max_size=12))
+def test_any_text_is_read_with_every_thing_or_refused(tokens):
+    text = " ".join(tokens)
+    try:
+        result = read(text)
+    except OutOfGrammarError:
+        return
+    letters = {x for a in result.formula.atoms() for x in a.split("(", 1)[1].rstrip(")").split(",")}
+    assert letters == {t[1] for t in tokens if t.startswith("[")}
 
 
 def test_a_prohibition_needs_a_negation():

@@ -662,7 +662,10 @@ def _frame_sequence(text: str) -> _Reading:
         raise _Refusal("no route")
     route = clauses[route_at]
     lits, kinds = _route(route)
-    steps = [re.search(r"\((\w)\)", str(f)).group(1) for f in lits]  # type: ignore[union-attr]
+    things = [re.findall(r"[(,](\w)(?=[,)])", str(f)) for f in lits]
+    if any(len(t) != 1 for t in things):
+        raise _Refusal("a step about two things")
+    steps = [t[0] for t in things]
     if len(set(steps)) != len(steps) or set(steps) != set(_letters(text)):
         raise _Refusal("the route does not name every thing once")
     pairs = len(steps) - 1
