@@ -1273,11 +1273,13 @@ def _frame_list(text: str, negation: bool) -> _Reading:
         plain,
     )
     if _LETTER.search(plain) is None or re.search(
-        rf"\b(?:{_NEGATION}|if|when|unless|until|"
-        r"before|after|while|only)\b",
+        rf"\b(?:{_NEGATION}|if|when|unless|until|before|after|while|only|keep|leave|stay|"
+        r"remain|always)\b",
         plain,
     ):
         raise _Refusal("no visit form")
+    if plain.startswith("["):  # "[a] open.": a state said, not a thing to do
+        raise _Refusal("a state is no instruction")
     return _Reading("visit", tuple((q,) for q in _items(plain)), "do each at some point")
 
 
