@@ -537,6 +537,8 @@ def _reading(formula: str, pattern: str, example: str) -> Reading:
         # order said not to matter
         ("go to [a] and [b] in any order", 'F("agent_at(a)" & F"agent_at(b)")',
          "sequenced_visit", "order does not matter"),
+        ("go to [a] and [b], [a] first", 'F"agent_at(a)" & F"agent_at(b)"', "visit",
+         "in an order"),
         # two timings for one reaction
         ("as soon as you open [a], shut it eventually", 'G("is_open(a)" -> F!"is_open(a)")',
          "response", "both later and next"),

@@ -1554,7 +1554,7 @@ _NEXT_CUE = re.compile(
     r"the moment|the instant)(?=$|[\s,])"
 )
 _LATER_CUE = re.compile(
-    r"(?<!not )(?<!no )\b(?:later|eventually|at some point|after some time|after a while|"
+    r"(?<!not )(?<!no )(?<!steps )(?<!step )\b(?:later|eventually|at some point|after some time|after a while|"
     r"sooner or later|some time after|sometime after|at a later (?:point|time|stage))\b"
 )
 

@@ -403,6 +403,10 @@ _ANY_ORDER = re.compile(
     r"egal|free)|regardless of (?:the )?order|(?:do not|don't) care (?:about the order|which "
     r"(?:one )?(?:first|comes first)))\b"
 )
+_ORDERED = re.compile(
+    r"\b(?:first|then|before|after|afterwards|next|followed by|in (?:that|this|the given) order|"
+    r"in order|one after the other|in sequence|second|last|finally)\b"
+)
 _SEQUENCES = frozenset({"sequenced_visit", "ordered_visit", "strictly_ordered_visit", "before"})
 
 
@@ -687,6 +691,13 @@ class RetrievalTranslator:
         text = _text(lifted)
         if reading.pattern in _SEQUENCES and _ANY_ORDER.search(text):
             return "it says the order does not matter, and the reading orders the visits"
+        if (
+            reading.pattern == "visit"
+            and len(set(_LETTERS.findall(text))) > 1
+            and not _ANY_ORDER.search(text)
+            and _ORDERED.search(text)
+        ):
+            return "it puts the visits in an order, and the reading does not"
         return (
             verb_conflict(lifted, reading.formula)
             or _count_conflict(text, reading.pattern)
