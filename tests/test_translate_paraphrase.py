@@ -14,7 +14,12 @@ from _embedders import WordsEmbedder
 
 from safetychip.automata import equivalent
 from safetychip.envs import load_scene
-from safetychip.errors import OutOfGrammarError, SentenceError, TranslationReplyError
+from safetychip.errors import (
+    OutOfGrammarError,
+    SentenceError,
+    TranslationReplyError,
+    VocabularyError,
+)
 from safetychip.llm import ScriptedModel
 from safetychip.ltl import And, Not, ap, parse
 from safetychip.translate import (
@@ -603,3 +608,12 @@ def test_retrieval_takes_the_timing_from_the_sentence(reactions, sentence, patte
     result = r(sentence)
     assert result.pattern == pattern
     assert equivalent(result.formula, expected), str(result.formula)
+
+
+def test_a_room_never_takes_a_predicate_of_things(offline):
+    # "after the kitchen" is a bare place; borrowing "open" from the other clause would say
+    # is_open(kitchen): refused, never emitted
+    with pytest.raises(VocabularyError, match="kitchen is a room"):
+        offline("Open the fridge, but only after the kitchen.")
+    # the same sentence shape over two things is read
+    assert "is_open(microwave)" in str(offline("Open the fridge only after the microwave.").formula)

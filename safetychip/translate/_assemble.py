@@ -104,6 +104,29 @@ def ground_formula(lifted: Formula, placeholders: Mapping[str, str]) -> Formula:
     return rename_atoms(lifted, rename)
 
 
+def _check_rooms(formula: Formula, vocabulary: Vocabulary) -> None:
+    """Refuse a room where a thing belongs: of a room only being there (``agent_at``) can be
+    said, never ``is_open(kitchen)`` or ``is_switchedon(kitchen)`` (a clause misread, or a
+    predicate borrowed from a neighbouring clause).
+
+    >>> v = Vocabulary.from_names(["fridge", "kitchen"])
+    >>> from safetychip.ltl import parse
+    >>> _check_rooms(parse('G("is_open(fridge)" -> F"agent_at(kitchen)")'), v)
+    >>> _check_rooms(parse('F"is_switchedon(kitchen)"'), v)
+    Traceback (most recent call last):
+    ...
+    safetychip.errors.VocabularyError: in 'is_switchedon(kitchen)': kitchen is a room, and of a
+    room only being there (agent_at) can be said
+    """
+    for atom in sorted(formula.atoms()):
+        prop = Proposition.parse(atom)
+        if prop.predicate != "agent_at" and prop.args and prop.args[0] in vocabulary.rooms:
+            raise VocabularyError(
+                f"in {atom!r}: {prop.args[0]} is a room, and of a room only being there "
+                "(agent_at) can be said"
+            )
+
+
 def assemble(
     lifted: Formula,
     placeholders: Mapping[str, str],
@@ -142,6 +165,7 @@ def assemble(
     """
     formula = ground_formula(lifted, placeholders)
     vocabulary.check(formula)
+    _check_rooms(formula, vocabulary)
     constraint = Constraint(formula, sentence, name, pattern)
     alone = smallest_conflict([Constraint(formula, sentence, name or "new", pattern)], invariants)
     if alone:
