@@ -48,6 +48,12 @@ CASES = [
         'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & '
         '(!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
     ),
+    (
+        "Step into [a] a single time, then go to [b].",
+        "strictly_ordered_visit",
+        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & '
+        '(!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
+    ),
     # patrolling
     ("Circuit: [a], [b], repeatedly.", "patrolling", 'GF"agent_at(a)" & GF"agent_at(b)"'),
     ("Keep checking on [a] over and over.", "patrolling", 'GF"agent_at(a)"'),
@@ -163,6 +169,7 @@ REFUSED = [
     "Whenever you open [a], close it.",  # a positive reaction without a timing? response
     "Loop: [a], [b]. Never [c].",  # a negation beside a patrol
     "Open [a] at most twice, or [b].",  # "or" in a count
+    "[a] once, then [b], then [c].",  # entered once before the next: for one pair only
     "[a] at least twice, [b] at most once.",  # two kinds of count in one sentence
     "Juggle [a].",  # no clause reads
     "Off limits: [a], and the [b] is lovely.",  # a remark naming a thing

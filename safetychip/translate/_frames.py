@@ -541,9 +541,15 @@ def _kinds(text: str) -> set[str]:
     return out
 
 
-def _route(text: str) -> tuple[list[Formula], set[str]]:
-    """The steps of a route, in order ("[a], then [b]", "[a] -> [b]"), and the kinds of
-    order its header and trailing words state."""
+_ONCE = re.compile(
+    r"\s+(?:only once|just once|exactly once|once|a single time|only one time|one time)$"
+)
+
+
+def _route(text: str) -> tuple[list[Formula], set[str], set[int]]:
+    """The steps of a route, in order ("[a], then [b]", "[a] -> [b]"), the kinds of order
+    its header and trailing words state, and the steps said to be entered once before the
+    next ("[a] once, then [b]": strictly ordered)."""
     text = re.sub(r"^(?:first(?:ly)?|start by|begin by|so)\s*,?\s+", "", text)
     header, body = _split_header(text)
     kinds: set[str] = set()
@@ -569,7 +575,15 @@ def _route(text: str) -> tuple[list[Formula], set[str]]:
     pieces = [p for p in pieces if _LETTER.search(p)]
     if not 2 <= len(pieces) <= 5:
         raise _Refusal("a route needs two to five steps")
-    return _items(", ".join(pieces)), kinds
+    once = set()
+    for i, piece in enumerate(pieces):
+        found = _ONCE.search(piece)
+        if found:
+            if i == len(pieces) - 1:
+                raise _Refusal("'once' on the last step of a route")
+            once.add(i)
+            pieces[i] = piece[: found.start()]
+    return _items(", ".join(pieces)), kinds, once
 
 
 _NEGATED = re.compile(r"\b(?:not|never|no|none|cannot|without)\b")
@@ -661,7 +675,7 @@ def _frame_sequence(text: str) -> _Reading:
     if route_at is None:
         raise _Refusal("no route")
     route = clauses[route_at]
-    lits, kinds = _route(route)
+    lits, kinds, once = _route(route)
     things = [re.findall(r"[(,](\w)(?=[,)])", str(f)) for f in lits]
     if any(len(t) != 1 for t in things):
         raise _Refusal("a step about two things")
@@ -670,7 +684,7 @@ def _frame_sequence(text: str) -> _Reading:
         raise _Refusal("the route does not name every thing once")
     pairs = len(steps) - 1
     ordered: set[int] = set(range(pairs)) if "order" in kinds else set()
-    strict: set[int] = set(range(pairs)) if "strict" in kinds else set()
+    strict: set[int] = set(range(pairs)) if "strict" in kinds else once
     for clause in clauses[:route_at] + clauses[route_at + 1 :]:
         header, body = _split_header(clause)
         if header and not _letters(header) and not _letters(body):
