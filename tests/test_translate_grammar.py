@@ -311,6 +311,9 @@ def test_a_pronoun_after_a_list_names_each_thing_of_the_list():
          build("avoid_unless", at("b"), opened("a"))),
         ("Do not switch on [a] while [b] is not open.",
          build("avoid_unless", opened("b"), on("a"))),
+        ("As long as you are not in [b], do not touch [a].",
+         build("avoid_unless", at("b"), ap("is_touched(a)"))),
+        ("When you aren't inside [b], keep [a] closed.", build("avoid_unless", at("b"), opened("a"))),
         # "only when" + a state, first or second: unless, never precedence
         ("Only when you are inside [b], open [a].", build("avoid_unless", at("b"), opened("a"))),
         ("Only when you are in [b] may you pick up [a].",

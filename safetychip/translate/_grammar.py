@@ -1162,6 +1162,11 @@ _REPHRASINGS: list[tuple[re.Pattern[str], str]] = [
             r"^(.+?),? (?:if|when|whenever|while|as long as) (you|\[[a-z]\]) (are|is) not (.+)$",
             r"\1 unless \2 \3 \4",
         ),
+        # "when you are not in [b], do not C1" -> "unless you are in [b], do not C1"
+        (
+            r"^(?:if|when|whenever|while|as long as) (you|\[[a-z]\]) (are|is) not (.+?), (.+)$",
+            r"unless \1 \2 \3, \4",
+        ),
         # "don't let [a] stay open" -> "do not leave [a] open"
         (r"\b(?:let|allow) (\[[a-z]\]) (?:to )?(?:stay|remain|be) (open|on)\b", r"leave \1 \2"),
     ]
@@ -1551,11 +1556,12 @@ def _is_state(text: str) -> bool:
 _STEPS = r"(?:steps?|actions?|moves?|turns?)"
 _NEXT_CUE = re.compile(
     rf"(?:^|\s)(?:{_SOON}|right after|immediately after|directly after|just after|as soon as|"
-    r"the moment|the instant)(?=$|[\s,])"
+    r"the moment|the instant)(?=$|[\s,])(?! ?times?\b)"
 )
 _LATER_CUE = re.compile(
-    r"(?<!not )(?<!no )(?<!steps )(?<!step )\b(?:later|eventually|at some point|after some time|after a while|"
-    r"sooner or later|some time after|sometime after|at a later (?:point|time|stage))\b"
+    r"(?<!not )(?<!no )(?<!steps )(?<!step )\b(?:later|eventually|at some point|"
+    r"after some time|after a while|sooner or later|some time after|sometime after|"
+    r"at a later (?:point|time|stage))\b"
 )
 
 
@@ -1568,6 +1574,8 @@ def timing_cues(text: str) -> frozenset[str]:
     (['next'], frozenset({'later'}))
     >>> sorted(timing_cues("close [a] no later than two steps after you open it"))
     ['bounded']
+    >>> timing_cues("the next time you open [a], close it")
+    frozenset()
     """
     t = _clean(text)
     delay, rest = _within(t)
