@@ -47,6 +47,7 @@ from ..llm import Embedder
 from ..ltl import Formula, Not, ap, parse
 from ..paths import DATA_DIR
 from ._grammar import (
+    _CLAUSE_BREAK,
     LiftedTranslation,
     _count_value,
     _find_count,
@@ -244,6 +245,8 @@ _VERB_PREDICATES: dict[frozenset[str], frozenset[str]] = {
         "wipe wipes wiping wiped".split()
     ): frozenset({"is_clean", "is_dirty"}),
     frozenset({"touch", "touches", "touching", "touched"}): frozenset({"is_touched"}),
+    # being somewhere, said in the passive after its placeholder ("[b] must be visited")
+    frozenset({"visited", "entered", "reached", "occupied"}): frozenset({"agent_at"}),
     # not "close" ("go close to [a]") nor "closed" ("[a] is closed", after its placeholder)
     frozenset("open opens opening opened closes closing shut shuts shutting".split()): (
         frozenset({"is_open"})
@@ -262,10 +265,6 @@ _VERB_PREDICATES: dict[frozenset[str], frozenset[str]] = {
     ): frozenset(),
 }
 _VERB_OF = {word: group for group in _VERB_PREDICATES for word in group}
-# Being somewhere has its own passive ("[b] must be visited"); the others are above.
-_VERB_PREDICATES[frozenset({"visited", "entered", "reached", "occupied"})] = frozenset({"agent_at"})
-_VERB_OF.update(visited=frozenset({"visited", "entered", "reached", "occupied"}))
-_VERB_OF.update({w: _VERB_OF["visited"] for w in ("entered", "reached", "occupied")})
 _PASSIVE_VERB = re.compile(
     r"\[([a-z])\]\s+(?:[a-z']+\s+){0,2}?(?:be|is|are|was|were|been|being|gets?|got)\s+"
     r"(?:[a-z]+ly\s+)?(" + "|".join(sorted({w for w in _VERB_OF if w.endswith("ed")})) + r")\b"
@@ -323,7 +322,6 @@ _FIRST_BEFORE = re.compile(
     r"comes first|come first|goes first|go first|first)\b|\bfirst" + _UP_TO
 )
 _BEFORE = re.compile(r"\b(?:before|prior to|ahead of)" + _UP_TO)
-_SENTENCE_PARTS = re.compile(r"[;—–]|\.\s|,\s+(?:and|but)\s")
 _NEGATION = re.compile(r"\b(?:not|never|no|cannot|don't|nothing)\b")
 # Condition words of a state condition, and whether they negate it ("unless", "outside").
 _CONDITION = re.compile(
@@ -359,8 +357,9 @@ def order_conflict(lifted: str, formula: Formula, pattern: str) -> str | None:
         seconds: set[str] = set()
         for m in _BEFORE.finditer(text):
             # "not … before [a]" and "before [a], you cannot …" put [a] first
-            clause = next(c for c in _SENTENCE_PARTS.split(text[m.start() :]) if c.strip())
-            clause = _SENTENCE_PARTS.split(text[: m.start()])[-1] + clause
+            clause = _CLAUSE_BREAK.split(text[: m.start()])[-1] + next(
+                c for c in _CLAUSE_BREAK.split(text[m.start() :]) if c and c.strip()
+            )
             (firsts if _NEGATION.search(clause) else seconds).add(m.group(1))
         if firsts & seconds or len(firsts) > 1:
             return "its words put different things first"
