@@ -140,6 +140,9 @@ def test_bad_max_attempts():
         ),
         ("You're allowed in the kitchen, just not more than a couple of times.", ["the kitchen"]),
         ("Don't open the microwave again, twice is the absolute max.", ["the microwave"]),
+        ("Never go in the bathroom, if that's alright.", ["the bathroom"]),
+        ("Stay out of the bedroom for the remainder of the run.", ["the bedroom"]),
+        ("Enter the kitchen, and never again after its departure therefrom.", ["the kitchen"]),
     ],
 )
 def test_words_that_refer_to_nothing_are_left_alone(sentence, expected):

@@ -96,7 +96,8 @@ NON_REFERRING: Mapping[str, frozenset[str]] = MappingProxyType({
     # time and events: "the moment", "its deactivation", "each activation"
     "time": frozenset("""
         moment instant step steps while end beginning start stage future past day morning
-        evening night second period activation deactivation
+        evening night second period term remainder duration activation deactivation
+        departure arrival
         """.split()),
     # order and the work itself: "in the order", "that's the job"
     "order": frozenset("""
@@ -126,7 +127,8 @@ _STOP = frozenset(
     does did later first immediately right away afterwards eventually anymore ever means
     more than least most exactly twice times time every each always so that which who
     over under through past next directly straight only as soon too also either nor both
-    open closed shut switched turned left put placed within shall
+    open closed shut switched turned left put placed within shall during that's this's
+    therefrom thereafter thereof
     """.split()
 )
 _MAX_WORDS = 4
@@ -136,7 +138,7 @@ def _tokens(sentence: str) -> list[tuple[str, int, int]]:
     out = []
     for m in _TOKEN.finditer(sentence):
         word = m.group().lower()
-        if word.endswith("'s"):
+        if word.endswith("'s") and word[:-2] not in _DETERMINERS:  # "that's" is "that is"
             word = word[:-2]
         out.append((word, m.start(), m.end()))
     return out
