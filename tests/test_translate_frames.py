@@ -130,6 +130,79 @@ CASES = [
 ]
 
 
+# -- notations and clause forms people use (added 2026-11-24, sentences written for this test) --
+
+NOTATIONS = [
+    # "=" as an implication, like an arrow
+    (
+        "[a] on = [a] off within 3 steps",
+        "bounded_delay",
+        'G("is_switchedon(a)" -> (!"is_switchedon(a)" | X[!](!"is_switchedon(a)" | '
+        'X[!](!"is_switchedon(a)" | X[!]!"is_switchedon(a)"))))',
+    ),
+    # a state on the left of an arrow is a state condition; "stays closed" a prohibition
+    ("Inside [a] -> [b] remains closed.", "avoid_while", 'G("agent_at(a)" -> !"is_open(b)")'),
+    (
+        "While in [a], keep [b] switched off.",
+        "avoid_while",
+        'G("agent_at(a)" -> !"is_switchedon(b)")',
+    ),
+    # a two-way arrow joins two places
+    ("Patrol [a] <-> [b], never stop.", "patrolling", 'GF"agent_at(a)" & GF"agent_at(b)"'),
+    ("Keep visiting [a] and [b] nonstop.", "patrolling", 'GF"agent_at(a)" & GF"agent_at(b)"'),
+    # a typo of "the", an article before a thing
+    ("go to teh [a] and the [b]", "visit", 'F"agent_at(a)" & F"agent_at(b)"'),
+    # indifference to order is a remark
+    (
+        "okay, reach [a] and [b] too, it doesn't matter which one first",
+        "visit",
+        'F"agent_at(a)" & F"agent_at(b)"',
+    ),
+    # the thing said first, its verb later without an object
+    ("[a], you may open only after you visit [b].", "not_before", '!"is_open(a)" W "agent_at(b)"'),
+    ("[a] you enter at most 2 times.", "at_most", None),
+    # a header naming the thing, then a count about it
+    ("[a]: switch it on twice at most.", "at_most", None),
+    # "only when C, you may X (, otherwise not)" is unless C
+    (
+        "Only when you are in [a], you can switch on [b], otherwise not.",
+        "avoid_unless",
+        'G(!"agent_at(a)" -> !"is_switchedon(b)")',
+    ),
+    (
+        "[a] never goes on unless you are in [b].",
+        "avoid_unless",
+        'G(!"agent_at(b)" -> !"is_switchedon(a)")',
+    ),  # fmt: skip
+    # an emphatic remark
+    (
+        "When you are carrying [a], do not enter [b]. No exceptions.",
+        "avoid_while",
+        'G("is_grabbed(a)" -> !"agent_at(b)")',
+    ),
+    # a run-on route with its order clauses, a single trip, backtracking
+    (
+        "[a] then [b] do not enter [b] first and do not return to [a] before [b]",
+        "strictly_ordered_visit",
+        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & '
+        '(!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
+    ),
+    (
+        "[a] -> [b]; a single visit to [a], no [b] first.",
+        "strictly_ordered_visit",
+        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & '
+        '(!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
+    ),
+    (
+        "[a], then [b], in order, no backtracking.",
+        "strictly_ordered_visit",
+        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & '
+        '(!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
+    ),
+]
+CASES += NOTATIONS
+
+
 @pytest.mark.parametrize(("sentence", "pattern", "formula"),
                          [c for c in CASES if c[1] is not None])  # fmt: skip
 def test_each_cue_class_reads_its_pattern(sentence, pattern, formula):
@@ -173,6 +246,11 @@ REFUSED = [
     "[a] at least twice, [b] at most once.",  # two kinds of count in one sentence
     "Juggle [a].",  # no clause reads
     "Off limits: [a], and the [b] is lovely.",  # a remark naming a thing
+    "[a] then [b]. A single trip into [b].",  # "once" about the last step
+    "Patrol [a], do not stop. Never [b].",  # a prohibition beside a patrol
+    "[a] = [b]",  # "=" between bare things: no reading
+    "Close [a] as soon as you open it, as I asked.",  # "as soon as" is no reason clause
+    "[a], you can enter only after you visit [b] or [c].",  # "or" in a precedence's second part
 ]
 
 

@@ -106,9 +106,10 @@ class _Refusal(Exception):
 # -- step 1: preparing the text ------------------------------------------------------------------
 
 _SIGNS = [
+    (re.compile(r"\s*(?:↔|<->|<=>)\s*"), " and "),
     (re.compile(r"\s*(?:→|⇒|=>|->)\s*"), " -> "),
-    (re.compile(r"\s*≤\s*"), " at most "),
-    (re.compile(r"\s*≥\s*"), " at least "),
+    (re.compile(r"\s*(?:≤|<=)\s*"), " at most "),
+    (re.compile(r"\s*(?:≥|>=)\s*"), " at least "),
     (re.compile(r"\s+[—–]+\s+|\s*[—–]{1,2}\s*"), "; "),
     (re.compile(r"\s+-\s+"), "; "),
 ]
@@ -121,6 +122,8 @@ _CUE_TYPOS = [
         (r"\bwith in\b|\bwithn\b", "within"),
         (r"\bturn (\[[a-z]\]) of\b", r"turn \1 off"),
         (r"\bu\b", "you"),
+        (r"\b(?:the|teh) (?=\[)", ""),
+        (r"\bteh\b", "the"),
         (r"\bur\b", "you are"),
         (r"\bbak\b", "back"),
         (r"(?<!at )\bleast\b(?= (?:\d|two|three|four|five|once|twice))", "at least"),
@@ -134,6 +137,25 @@ _AGENT_IT = re.compile(
 )
 _NUMBERED = re.compile(r"(?:^|(?<=[\s:]))\(?(\d)\)\s*")
 _FORGET = re.compile(r"\b(?:do not|don't|never) forget(?: to)?\b")
+_ANY_ORDER = re.compile(
+    r"\b(?:i do not care|it does not matter|(?:it )?does not matter|never mind|no matter)"
+    r",? (?:which (?:one )?(?:first|comes first|is first)|(?:about |in )?(?:the |what |which )"
+    r"order)"
+)
+# "[a], you can enter only after …": the thing said first, the verb without its object.
+_TOPIC_VERB = re.compile(
+    r"^(\[[a-z]\]),?\s+(you|the agent|the robot)\s+((?:(?:can|may|must|should|shall|will|"
+    r"are to|do|does)\s+)?(?:(?:not|never|only|ever)\s+)*)(enter|visit|open|close|shut|touch|"
+    r"grab|take|use|pick up|switch on|switch off|turn on|turn off|go(?: in| into| to)?)"
+    r"(?=[\s,.]|$)(?!\s*(?:\[|it\b|to\b|in\b|into\b|there\b))"
+)
+
+
+def _object_after_verb(m: re.Match[str]) -> str:
+    """The thing said first moved after its verb: "[a], you can enter" as "you can enter
+    [a]", "[a] you go" as "you go to [a]"."""
+    verb = "go to" if m.group(4) == "go" else m.group(4)
+    return f"{m.group(2)} {m.group(3)}{verb} {m.group(1)}"
 
 
 def prepare(lifted: str) -> str:
@@ -166,27 +188,39 @@ def prepare(lifted: str) -> str:
         flags=re.IGNORECASE,
     )
     text = re.sub(
-        r"\s+(?:today|tonight|all day|all evening|this evening|"
+        r"\s+(?:(?:today|tonight)(?: itself)?|all day|all evening|this evening|"
         r"during the (?:day|night|evening|run|round|shift))(?=\s*[.?!]*\s*$)",
         "",
         text,
         flags=re.IGNORECASE,
     )
     text = re.sub(r"\b(?:deny|block)\s*:\s*", "never ", text, flags=re.IGNORECASE)
-    text = re.sub(r"^(?:pls|plz|hey|hi|robot)\s*,?\s+", "", text, flags=re.IGNORECASE)
+    text = re.sub(r"^(?:pls|plz|hey|hi|robot|ok|okay)\s*[,:]?\s+", "", text, flags=re.IGNORECASE)
     text = re.sub(r"\bmaybe\s+|\bkindly\s+", "", text, flags=re.IGNORECASE)
+    text = re.sub(r",?\s+just do it\b", "", text, flags=re.IGNORECASE)
     text = re.sub(r",?\s+if you (?:do not|don't) mind\b", "", text, flags=re.IGNORECASE)
     text = re.sub(r"\blocation\s*!=\s*(?=\[)", "you are not in ", text, flags=re.IGNORECASE)
     text = re.sub(r"\blocation\s*=\s*(?=\[)", "you are in ", text, flags=re.IGNORECASE)
+    # "[a] open = shut next": "=" after a state is an implication (not after a bare thing)
+    text = re.sub(r"^(?!\s*\[[a-z]\]\s*=)([^=]*[^!=<>\s])\s*=(?!=)\s*", r"\1 -> ", text)
     text = re.sub(
         r"\bx\s?(\d+)\b|\b(\d+)\s?x\b", lambda m: f"{m.group(1) or m.group(2)} times", text
     )
     text = re.sub(r"\b(\d+)\+", r"at least \1", text)
-    reason = re.search(r",?\s+(?:because|since|so that|as)\b[^\[\]]*$", text)
+    reason = re.search(
+        r",?\s+(?:because|since|so that|(?<!soon )(?<!long )(?<!well )(?<!much )"
+        r"as(?! (?:soon|long|well|much|many|often|far)\b))\b"
+        r"[^\[\]]*$",
+        text,
+    )
     if reason and not _STRONG.search(reason.group()):  # "…, because I'm leaving soon"
         text = text[: reason.start()]
     text = normalize(text)
     text = _FORGET.sub("remember to", text)
+    text = _ANY_ORDER.sub("in any order", text)
+    if re.search(r"\bonly\b", text):  # "only in [a] may you open [b], otherwise not"
+        text = re.sub(r",?\s+(?:and )?otherwise not\b", "", text)
+    text = _TOPIC_VERB.sub(_object_after_verb, text)
     topic = re.match(r"^\[([a-z])\],\s+(?=(?:you|when|whenever|if|once)\b[^.;]*\[\1\])", text)
     if topic:  # "[a], you go to [a] twice": the thing said first, then again
         text = text[topic.end() :]
@@ -206,8 +240,8 @@ _NEGATION = (
 #: Cue classes: name -> the words that signal it (regular expressions over prepared text).
 CUES: dict[str, str] = {
     "patrol": r"patrol\w*|repeatedly|over and over|again and again|infinitely often|forever|"
-    r"continually|without end|never stop|loop|rounds|laps|keep (?:on )?(?:going|coming|"
-    r"visiting|checking|looking|doing|returning)",
+    r"continually|continuously|constantly|non-?stop|without end|never stop|loop|rounds|laps|"
+    r"keep (?:on )?(?:going|coming|visiting|checking|looking|doing|returning)",
     "wait": r"(?:(?:stay|remain|wait|hold position|hang around|be kept|kept)\b[^\[]{0,20}\b"
     r"(?:in|at|inside|within) \[[a-z]\]|not leave \[[a-z]\]|"
     r"\[[a-z]\] (?:must|should|may|shall) not be left|wait here: \[[a-z]\]).*\b(?:until|till)",
@@ -274,6 +308,7 @@ _BE = (
 TERSE: tuple[tuple[str, str, bool], ...] = (
     (rf"{X}{_BE} (?:on|switched on|turned on)", "is_switchedon", True),
     (rf"{X}{_BE} (?:off|switched off|turned off)", "is_switchedon", False),
+    (rf"{X}(?: does| do| will)? (?:goes|go|comes|come) on", "is_switchedon", True),
     (rf"{X}{_BE} (?:open|opened)", "is_open", True),
     (rf"{X}{_BE} (?:closed|shut)", "is_open", False),
     (rf"{X}{_BE} (?:visited|entered|reached|checked)", "agent_at", True),
@@ -393,7 +428,8 @@ def _clauses(text: str) -> list[str]:
 _REMARK_OK = re.compile(
     r"^(?:ok|okay|please|thanks|thank you|got it|yeah|dear|that is the job|all shift|"
     r"while i am out|no detours|no dawdling|no delay|no waiting|no wandering|tops|weak next|"
-    r"in any order|"
+    r"in any order|not negotiable|non-negotiable|no exceptions|no excuses|no matter what|"
+    r"i mean it|seriously|all day|all night|"
     r"[a-z -]*(?:avoidance|visit|response|sequence|route|stops|waypoints|limits|precedence|"
     r"loop|rounds|patrol route|order matters))$"
 )
@@ -448,7 +484,8 @@ _PATROL_WORDS = re.compile(
     r"go many times around|always you go again to|visit|(?:should|shall|is to|must) "
     r"(?:each )?be (?:visited|checked|revisited)|each one is revisited|repeat forever|"
     r"repeatedly|over and over(?: again)?|again and again|infinitely often|forever|"
-    r"without end|never stop|many times|all shift)\b"
+    r"without end|never stop|do not stop|without stopping|continuously|constantly|non-?stop|"
+    r"many times|all shift)\b"
 )
 
 
@@ -472,7 +509,7 @@ def _frame_patrol(text: str) -> _Reading:
     rest = _PATROL_WORDS.sub(" ", text)
     rest = re.sub(r"\b(?:the agent|the robot|you|shall|should|and|the|each|,|:)\b", " ", rest)
     rest = re.sub(r"[\s,:;.]+", " ", rest).strip()
-    if re.search(rf"\b{_NEGATION}\b", text) and "never stop" not in text:
+    if re.search(rf"\b{_NEGATION}\b", re.sub(r"\b(?:never|do not) stop\b", "", text)):
         raise _Refusal("a negation beside a patrol")
     left = _LETTER.sub("", rest).strip()
     if left or not letters:
@@ -519,7 +556,8 @@ _ORDER_REMARK = re.compile(
 _STRICT_REMARK = re.compile(
     r"\b(?:strict\w*|re-?enter\w*|revisit\w*|come back|go(?:ing)? back|double back|"
     r"pop back|return|again|second time|only (?:one time|once)|in between|on the way|"
-    r"back-and-forth)\b"
+    r"back-and-forth|backtrack\w*|(?:just|only|exactly) once|(?:one|a single) (?:trip|visit|entry)"
+    r")\b"
 )
 _ORDER_WORDS = re.compile(r"\b(?:before|until|till|first|early|precede|only after)\b")
 
@@ -640,7 +678,8 @@ _CONSTRAINT_SPLIT = re.compile(
     r"only|may|must|should|shall|is not|has to)|don't|respecting|in order|strict|each place|"
     r"and do not|once you))|\s+but\s+(?=do not|never|not|no\b|\[[a-z]\])|\s*,\s*and\s+"
     r"(?=do not|shall|\[[a-z]\] (?:is|may|must|shall))|\s+and\s+(?=do not|never|no\b)|"
-    r"\s*,?\s+(?:and\s+)?(?=without\b|with no\b)"
+    r"\s*,?\s+(?:and\s+)?(?=without\b|with no\b)|"
+    r"(?<=\])\s+(?=do not (?:go|enter|visit|return|come|step|set)\b)"  # a run-on sentence
 )
 
 
@@ -808,7 +847,9 @@ def _counted(text: str) -> list[Formula]:
         r"\b(?:each|so|only|the number of|are required|is required|required)\b", " ", rest
     )
     rest = re.sub(r"\s+", " ", rest).strip(" ,:;")
-    rest = re.sub(r"\s+(?:on|in|shall be|is|are|be|of)$", "", rest)
+    rest = re.sub(  # "open [a] on 2 occasions", not "switch [a] on twice"
+        r"(?<!switch \[[a-z]\])(?<!turn \[[a-z]\])\s+(?:on|in|shall be|is|are|be|of)$", "", rest
+    )
     rest = re.sub(r"^(?:visits?|entries|entry|trips?) (?=\[)", "", rest)
     rest = re.sub(r"^(?:you )?go (?:in |into )?(?=\[)", "go to ", rest)
     rest = re.sub(r"^(?:you )?(?:can|may|should|must|need to) ", "", rest)
@@ -840,6 +881,8 @@ def _frame_count(text: str) -> _Reading:
     header, body = _split_header(text)
     if _letters(header) and len(_clauses(text)) > 1:
         header, body = "", text  # "[a]: 2 visits max; [b]: 1 visit max": one header each
+    elif re.fullmatch(X, header) and _letters(body) == _letters(header):
+        header = ""  # "[a]: open it once, tops": the thing, then a statement about it
     elif _letters(header):
         if len(_letters(header)) > 1 or _letters(body):
             raise _Refusal("a header that names a thing")
@@ -914,6 +957,8 @@ _FOREVER = re.compile(
     r"\b(?:never again|no longer|anymore|any more|for good|from (?:then|that moment|that point) "
     r"on|in the future|ever again|after that|afterwards|again|after$)\b"
 )
+#: A prohibition said as a lasting state: "stay out", "keep [a] off", "[a] stays shut".
+_KEPT = r"\b(?:stays?|remains?|keeps?|kept|leave)\b[^,;]*\b(?:shut|closed|off|out)\b"
 _NOT = re.compile(
     r"\b(?:do not|does not|never|not|no|neither|cannot|can not|may no longer|must not|shall not|"
     r"should not|is never to be|are never to be|is not to be|avoid)\b"
@@ -1066,7 +1111,7 @@ def _frame_condition(text: str) -> _Reading:
     if negated and any(c.avoid for c in mains):
         raise _Refusal("a double negation")
     negative = negated or any(c.avoid for c in mains)
-    if negative and not re.search(rf"\b{_NEGATION}\b|\bstay out|\bkeep [a-z ]*\boff\b", main):
+    if negative and not re.search(rf"\b{_NEGATION}\b|{_KEPT}", main):
         raise _Refusal("a prohibition without a negation")
     p = cond.literal
     qs = [_lit(c) for c in mains]
@@ -1187,6 +1232,26 @@ def _precedence(text: str) -> _Reading | None:
     return _Reading("not_before", ((q, _lit(c2, c1)),), "do not C1 before C2")
 
 
+#: The forms of "unless": (regular expression, whether the condition comes first).
+_UNLESS_FORMS = [
+    (
+        re.compile(
+            r"(.+?)\s*,?\s+(?:unless|except (?:when|while|if)|only (?:in|when|while)|if not in)"
+            r"\s+(.+)"
+        ),
+        False,
+    ),
+    (
+        re.compile(
+            r"(?:outside|unless|except (?:when|while|if)|only (?:when|while|if|in))\s+(.+?)"
+            r"\s*,\s*(.+)"
+        ),
+        True,
+    ),
+    (re.compile(r"((?:you (?:can|may) )?only .+?)\s+(?:when|while)\s+(.+)"), False),
+]
+
+
 def _unless(text: str) -> _Reading | None:
     """State conditions of the unless kind: "never C unless you are in [a]", "outside [a],
     never C", "C only in [a]", "only C while you are in [a]"; None if it is none. A list
@@ -1194,21 +1259,13 @@ def _unless(text: str) -> _Reading | None:
     m = re.fullmatch(rf"{X}-only\s*:\s*(.+)", text)
     if m:
         raise _Refusal("a '-only' list needs its verb")  # the verb is in another clause
-    m = (
-        re.fullmatch(
-            r"(.+?)\s*,?\s+(?:unless|except (?:when|while|if)|only (?:in|when|while)|if not in)"
-            r"\s+(.+)",
-            text,
-        )
-        or re.fullmatch(r"(?:outside|unless|except (?:when|while|if))\s+(.+?)\s*,\s*(.+)", text)
-        or re.fullmatch(r"((?:you (?:can|may) )?only .+?)\s+(?:when|while)\s+(.+)", text)
+    found = next(
+        ((m, first) for pattern, first in _UNLESS_FORMS if (m := pattern.fullmatch(text))), None
     )
-    if not m:
+    if found is None:
         return None
-    if text.startswith(("outside", "unless", "except")):
-        condition, main = m.group(1), m.group(2)
-    else:
-        main, condition = m.group(1), m.group(2)
+    m, condition_first = found
+    condition, main = (m.group(1), m.group(2)) if condition_first else (m.group(2), m.group(1))
     if re.search(r"previously|have been|has been|visited", condition):
         return None
     place = re.fullmatch(
@@ -1329,6 +1386,8 @@ def _frame_arrow(text: str) -> _Reading:
     left, _, right = body.partition(" -> ")
     if " -> " in right:
         return _frame_sequence(body)
+    if _STATE_CONDITION.fullmatch(left.strip()):  # "in [a] -> [b] stays shut": while in [a]
+        return _frame_condition(f"while {left}, {right}")
     right = re.sub(r"^(?:x|next\s*:)\s+", "next ", right)
     first = right.split(",")[0]
     cues = cue_classes(first)
