@@ -525,7 +525,9 @@ def _reading(formula: str, pattern: str, example: str) -> Reading:
          '!"agent_at(a)" W "agent_at(b)"', "not_before", "comes first"),
         # a state condition about the wrong thing, or turned round
         ("never hold [a] if you are not in [b]",
-         'G("is_grabbed(a)" -> !"agent_at(b)")', "avoid_while", "condition is about [b]"),
+         'G("is_grabbed(a)" -> !"agent_at(b)")', "avoid_while", "turns the condition round"),
+        ("never hold [a] unless you are in [b]",
+         'G(!"is_grabbed(a)" -> !"agent_at(b)")', "avoid_unless", "condition is about [b]"),
         ("only switch on [a] when you are in [b]",
          'G("agent_at(b)" -> !"is_switchedon(a)")', "avoid_while", "turns the condition round"),
         # a clause the template does not account for
@@ -544,6 +546,18 @@ def _reading(formula: str, pattern: str, example: str) -> Reading:
          "sequenced_visit", "order does not matter"),
         ("go to [a] and [b], [a] first", 'F"agent_at(a)" & F"agent_at(b)"', "visit",
          "in an order"),
+        # what a clause keeps away from is never asked for
+        ("stay out of [a] until you have been in [b]", '"agent_at(a)" U "agent_at(b)"', "wait",
+         "keep away from [a]"),
+        ("keep your hands off [a]", 'GF"is_grabbed(a)"', "patrolling", "keep away from [a]"),
+        # a two-place clause is not read as a place
+        ("whenever you take [a], put it in [b] later", 'G("is_grabbed(a)" -> F"agent_at(b)")',
+         "response", "is_in(a,b)"),
+        ("go to [a] not less than twice", str(build("at_most", 2, at("a"))), "at_most",
+         "say at least"),
+        # what sets a reaction off
+        ("pick up [a] right after you touch [b]", 'G("is_grabbed(a)" -> X[!]"is_touched(b)")',
+         "immediate_response", "[b] sets it off"),
         # two timings for one reaction
         ("as soon as you open [a], shut it eventually", 'G("is_open(a)" -> F!"is_open(a)")',
          "response", "both later and next"),
@@ -563,6 +577,15 @@ def test_retrieval_refuses_a_reading_that_misfits_the_sentence(sentence, formula
          "not_before"),
         ("only switch on [a] when you are in [b]", 'G(!"agent_at(b)" -> !"is_switchedon(a)")',
          "avoid_unless"),
+        # "while" has no side: G(c -> !q) is G(q -> !c)
+        ("do not pick up [a] if you are in [b]", 'G("is_grabbed(a)" -> !"agent_at(b)")',
+         "avoid_while"),
+        # the verb of [b]'s own clause, not of the clause before it
+        ("[a] may only be opened after you have [b]", '!"is_open(a)" W "is_grabbed(b)"',
+         "not_before"),
+        # a dummy "it" is not the thing
+        ("the robot shall not open [a] before it has visited [b]",
+         '!"is_open(a)" W "agent_at(b)"', "not_before"),
         ("visits to [a] must not exceed 2", str(build("at_most", 2, at("a"))), "at_most"),
         ("whenever [a] is opened, [b] must be visited", 'G("is_open(a)" -> F"agent_at(b)")',
          "response"),

@@ -950,7 +950,7 @@ _CLAUSE_BREAK = re.compile(
     r"\s*(?:;|—|–|--|\s-\s)\s*|\.\s+(?!(?:until|till|then|after|before|unless|while|when|"
     r"and|but|or|except|only)\b)|\s*,?\s+(?:and|but)\s+(?:also\s+)?"
     r"(?=(?:do not|does not|never|no|not|avoid|stay|keep|make sure|be sure)\b)"
-    r"(?!not (?:before|after|until|till|unless|more|less|fewer|zero|once|twice)\b|"
+    r"(?!(?:not|no) (?:before|after|until|till|unless|more|less|fewer|zero|once|twice)\b|"
     r"do not forget\b|never forget\b|not forget\b)"
 )
 # Words that make a clause say something about the run (beyond chat such as "thanks, ok").

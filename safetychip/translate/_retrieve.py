@@ -49,6 +49,7 @@ from ..paths import DATA_DIR
 from ._grammar import (
     _CLAUSE_BREAK,
     LiftedTranslation,
+    _clean,
     _count_value,
     _find_count,
     _no_double_negation,
@@ -265,6 +266,11 @@ _VERB_PREDICATES: dict[frozenset[str], frozenset[str]] = {
     ): frozenset(),
 }
 _VERB_OF = {word: group for group in _VERB_PREDICATES for word in group}
+# Where a placeholder's own clause starts, looking back from it: the verb of "[a] may be opened
+# after you have [b]" is not [b]'s.
+_OWN_CLAUSE = re.compile(
+    r",|\b(?:after|before|until|till|once|when|whenever|if|while|unless|and|but|or|then)\b"
+)
 _PASSIVE_VERB = re.compile(
     r"\[([a-z])\]\s+(?:[a-z']+\s+){0,2}?(?:be|is|are|was|were|been|being|gets?|got)\s+"
     r"(?:[a-z]+ly\s+)?(" + "|".join(sorted({w for w in _VERB_OF if w.endswith("ed")})) + r")\b"
@@ -291,7 +297,12 @@ def verb_conflict(lifted: str, formula: Formula) -> str | None:
                 used.setdefault(x.strip(), set()).add(m.group(1))
     text = _text(lifted)
     said = [
-        (next((w for w in reversed(before.split(",")[-1].split()) if w in _VERB_OF), None), x)
+        (
+            next(
+                (w for w in reversed(_OWN_CLAUSE.split(before)[-1].split()) if w in _VERB_OF), None
+            ),
+            x,
+        )
         for before, x in re.findall(r"((?:[a-z']+[ ,]+){0,4})\[([a-z])\]", text)
     ]
     # the passive, after its placeholder: "[b] must be visited", "[a] gets switched on"
@@ -330,6 +341,16 @@ _CONDITION = re.compile(
 )
 
 
+# What sets a reaction off: the placeholder after these words.
+_TRIGGER = re.compile(
+    r"\b(?:if|when|whenever|once|after|every time|each time|as soon as|having|the moment|"
+    r"upon|following)" + _UP_TO
+)
+_TRIGGERED = frozenset(
+    {"response", "immediate_response", "bounded_delay", "absence_after", "instantaneous_reaction"}
+)
+
+
 def _atom_letters(f: Formula) -> set[str]:
     return {x.strip() for a in f.atoms() for x in a.split("(", 1)[-1].rstrip(")").split(",")}
 
@@ -346,11 +367,14 @@ def order_conflict(lifted: str, formula: Formula, pattern: str) -> str | None:
     >>> order_conflict("only after you visit [a], you can go to [b]",
     ...                parse('!"agent_at(a)" W "agent_at(b)"'), "not_before")
     'it says [a] comes first, the reading puts [b] first'
-    >>> order_conflict("do not touch [a] if you are not in [b]",
-    ...                parse('G("is_touched(a)" -> !"agent_at(b)")'), "avoid_while")
+    >>> order_conflict("once you have been in [a], never enter [b]",
+    ...                parse('G("agent_at(b)" -> XG!"agent_at(a)")'), "absence_after")
+    'it says [a] sets it off, the reading makes it [b]'
+    >>> order_conflict("do not touch [a] unless you are in [b]",
+    ...                parse('G(!"is_touched(a)" -> !"agent_at(b)")'), "avoid_unless")
     'the condition is about [b], the reading makes it about [a]'
     """
-    text = normalize(lifted)
+    text = _clean(lifted)  # pronouns kept: "before it has visited [b]" is about [b]
     if formula.op == "W" and pattern in ("not_before", "before"):
         firsts = set(_FIRST_AFTER.findall(text))
         firsts |= {x for pair in _FIRST_BEFORE.findall(text) for x in pair if x}
@@ -370,6 +394,15 @@ def order_conflict(lifted: str, formula: Formula, pattern: str) -> str | None:
                 f"it says {', '.join(f'[{x}]' for x in sorted(said))} comes first, the reading "
                 f"puts {', '.join(f'[{x}]' for x in sorted(reading))} first"
             )
+    if pattern in _TRIGGERED and formula.op == "G" and formula.children[0].op == "->":
+        # "whenever / once / after / if [a] …": [a] is what sets the reaction off
+        said = set(_TRIGGER.findall(normalize(lifted)))
+        trigger = _atom_letters(formula.children[0].children[0])
+        if said and not said & trigger:
+            return (
+                f"it says {', '.join(f'[{x}]' for x in sorted(said))} sets it off, the reading "
+                f"makes it {', '.join(f'[{x}]' for x in sorted(trigger))}"
+            )
     if pattern in ("avoid_while", "avoid_unless") and formula.op == "G":
         body = formula.children[0]
         if body.op != "->":
@@ -384,7 +417,8 @@ def order_conflict(lifted: str, formula: Formula, pattern: str) -> str | None:
             return None
         where = {x for x, _ in found}
         condition = _atom_letters(body.children[0])
-        if not condition & where or condition - where:
+        # G(c -> !q) is G(q -> !c): only "unless" has a side
+        if pattern == "avoid_unless" and (not condition & where or condition - where):
             return (
                 f"the condition is about {', '.join(f'[{x}]' for x in sorted(where))}, the "
                 f"reading makes it about {', '.join(f'[{x}]' for x in sorted(condition))}"
@@ -451,12 +485,52 @@ _REACTIONS = {"later": "response", "next": "immediate_response", "bounded": "bou
 _COUNTS = frozenset({"at_most", "at_least", "exactly"})
 _COUNT_UPPER = re.compile(
     r"\b(?:at most|at the most|no more than|not more than|maximum|max|tops|up to|exceeds?|"
-    r"exceeding|or fewer|or less|fewer than|less than|and no more|not more|no more|only)\b"
+    r"exceeding|or fewer|or less|(?<!not )(?<!no )fewer than|(?<!not )(?<!no )less than|"
+    r"and no more|not more|no more|only)\b"
 )
 _COUNT_LOWER = re.compile(
     r"\b(?:at least|or more|no fewer than|no less than|not less than|not fewer than|minimum|"
-    r"not zero|not less|no less|more than)\b"
+    r"not zero|not less|no less|(?<!not )(?<!no )more than)\b"
 )
+
+
+# Readings that ask for something to happen (never what a sentence keeps away from).
+_ASKS = frozenset(
+    {"visit", "sequenced_visit", "ordered_visit", "strictly_ordered_visit", "patrolling", "wait",
+     "at_least"}
+)  # fmt: skip
+
+
+def _windows(lifted: str, letters: int):
+    """Each run of up to eight words of *lifted* (normalised) with *letters* placeholders, read
+    by the grammar's clause reader, longest first: (clause, the words)."""
+    words = normalize(lifted).replace(",", " ").split()
+    for size in range(min(8, len(words)), 0, -1):
+        for i in range(len(words) - size + 1):
+            text = " ".join(words[i : i + size])
+            found = _LETTERS.findall(text)
+            if len(found) == letters and len(set(found)) == letters:
+                clause = read_clause(text)
+                if clause is not None and clause.literal is not None:
+                    yield clause, text
+
+
+def _avoided(lifted: str) -> set[str]:
+    """The placeholders whose own clause says to keep away ("stay out of [a]", "keep [a] shut",
+    "hands off [a]")."""
+    return {clause.letters[0] for clause, _ in _windows(lifted, 1) if clause.avoid}
+
+
+def _two_place(lifted: str) -> set[str]:
+    """The two-place atoms the sentence's own clauses say ("put [a] in [b]": ``is_in(a,b)``)."""
+    out = set()
+    for clause, text in _windows(lifted, 2):
+        if text.startswith("["):
+            continue  # "[a] is in [b]" may be two clauses run together; a verb says one
+        atom = clause.literal.children[0] if clause.literal.op == "!" else clause.literal
+        if atom.name and "," in atom.name:
+            out.add(atom.name)
+    return out
 
 
 def _retimed(
@@ -500,7 +574,7 @@ def _count_conflict(text: str, pattern: str) -> str | None:
     if _NEGATION.search(text) and not re.search(r"\bnot (?:zero|more|less|exceed)", text):
         return None  # "never more than twice": the grammar's business
     upper = _COUNT_UPPER.search(text) is not None
-    lower = _COUNT_LOWER.search(_COUNT_UPPER.sub(" ", text)) is not None
+    lower = _COUNT_LOWER.search(text) is not None
     if re.search(r"\b(?:exactly|precisely|and only)\b", text) or (upper and lower):
         kind = "exactly"
     elif upper or lower:
@@ -690,6 +764,15 @@ class RetrievalTranslator:
         text = _text(lifted)
         if reading.pattern in _SEQUENCES and _ANY_ORDER.search(text):
             return "it says the order does not matter, and the reading orders the visits"
+        kept_away = _avoided(lifted)
+        if kept_away and reading.pattern in _ASKS:
+            return (
+                f"it says to keep away from {', '.join(f'[{x}]' for x in sorted(kept_away))}, "
+                "and the reading asks for it"
+            )
+        missing = _two_place(lifted) - reading.formula.atoms()
+        if missing:
+            return f"it says {', '.join(sorted(missing))}, which the reading does not"
         if (
             reading.pattern == "visit"
             and len(set(_LETTERS.findall(text))) > 1
