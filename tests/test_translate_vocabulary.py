@@ -52,6 +52,13 @@ def test_a_class_of_several_instances_is_a_name_of_its_own():
     v.check(parse('G !"is_open(window)" & G !"is_in(knife,sink)"'))
 
 
+def test_a_vocabulary_rebuilt_from_its_own_names_is_the_same():
+    v = APARTMENT_1
+    again = Vocabulary(v.name, v.names, v.rooms, v.predicates, v.classes, v.properties)
+    assert again.names == v.names and again.instances == v.instances
+    assert again.phrases == v.phrases
+
+
 def test_a_class_name_is_able_only_when_every_instance_is():
     v = Vocabulary(
         "s",

@@ -209,15 +209,21 @@ class Vocabulary:
             )
         if not self.names:
             raise VocabularyError(f"vocabulary {self.name!r} has no names")
-        unique = frozenset(self.names)
         by_class: dict[str, list[str]] = {}
         for n in self.names:
-            by_class.setdefault(self.classes.get(n) or n, []).append(n)
+            if n in self.classes:
+                by_class.setdefault(self.classes[n], []).append(n)
+        # A class of several names is a name of its own, unless an object of that class is
+        # named by it ("lamp" beside "floor_lamp"); a name given back without a class of its
+        # own (a vocabulary built from another's names) is taken as the class it names.
         instances = {
             cls: tuple(sorted(members))
             for cls, members in by_class.items()
-            if len(members) > 1 and cls not in unique and re.fullmatch(r"[A-Za-z0-9_.\-]+", cls)
+            if len(members) > 1
+            and cls not in self.classes
+            and re.fullmatch(r"[A-Za-z0-9_.\-]+", cls)
         }
+        unique = frozenset(self.names) - set(instances)
         object.__setattr__(self, "instances", MappingProxyType(instances))
         object.__setattr__(self, "names", tuple(sorted(unique | set(instances))))
         rooms = {c for c, members in instances.items() if set(members) <= self.rooms}
