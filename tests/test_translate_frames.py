@@ -199,6 +199,30 @@ NOTATIONS = [
         'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & '
         '(!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
     ),
+    # "+" joins a list
+    ("Visit [a] + [b].", "visit", 'F"agent_at(a)" & F"agent_at(b)"'),
+    # "it is forbidden to", "make [a] on"
+    ("It is prohibited to set [a] on.", "never", 'G!"is_switchedon(a)"'),
+    # a reason that names only things the rule names is left out
+    (
+        "Never enter [a] before [b], since [b] must be checked first.",
+        "not_before",
+        '!"agent_at(a)" W "agent_at(b)"',
+    ),
+    # "none of them": every step; "the one before it": its predecessor; "it" is not the
+    # subject of its own clause
+    (
+        "Go to [a], then [b], then [c]; each of them not before the one preceding it.",
+        "ordered_visit",
+        'F("agent_at(a)" & F("agent_at(b)" & F"agent_at(c)")) & (!"agent_at(b)" U "agent_at(a)")'
+        ' & (!"agent_at(c)" U "agent_at(b)")',
+    ),
+    (
+        "Go to [a] and then [b], entering [a] only once before [b], and never [b] before it.",
+        "strictly_ordered_visit",
+        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & '
+        '(!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
+    ),
 ]
 CASES += NOTATIONS
 
@@ -251,6 +275,8 @@ REFUSED = [
     "[a] = [b]",  # "=" between bare things: no reading
     "Close [a] as soon as you open it, as I asked.",  # "as soon as" is no reason clause
     "[a], you can enter only after you visit [b] or [c].",  # "or" in a precedence's second part
+    "Do not open [a] before [b], because [c] is wet.",  # a reason naming another thing
+    "Visit [a] and [b], then close them.",  # "them" is no quantifier over the steps
 ]
 
 

@@ -106,7 +106,7 @@ class _Refusal(Exception):
 # -- step 1: preparing the text ------------------------------------------------------------------
 
 _SIGNS = [
-    (re.compile(r"\s*(?:↔|<->|<=>)\s*"), " and "),
+    (re.compile(r"\s*(?:↔|<->|<=>)\s*|\s+\+\s+|(?<=\])\s*\+\s*"), " and "),
     (re.compile(r"\s*(?:→|⇒|=>|->)\s*"), " -> "),
     (re.compile(r"\s*(?:≤|<=)\s*"), " at most "),
     (re.compile(r"\s*(?:≥|>=)\s*"), " at least "),
@@ -137,6 +137,23 @@ _AGENT_IT = re.compile(
 )
 _NUMBERED = re.compile(r"(?:^|(?<=[\s:]))\(?(\d)\)\s*")
 _FORGET = re.compile(r"\b(?:do not|don't|never) forget(?: to)?\b")
+# "none of them before the one ahead of it": about every step of a route, and its predecessor.
+_STEPS_REFERENCE = re.compile(
+    r"\b(none|each|every one|all|any|neither|both) of them\b|"
+    r"\bthe (?:one|place|room|stop|step) (?:ahead of|before|preceding) it\b",
+    re.IGNORECASE,
+)
+# "never [b] before it": "it" is not the subject of its own clause, but the thing before it.
+_IT_AFTER_SUBJECT = re.compile(r"(\[[a-z]\])([^\[\].;,]*?\b(?:before|after|until|till)) it\b")
+
+
+def _it_is_another_thing(m: re.Match[str]) -> str:
+    """The match of "[b] before it" with "it" the nearest other thing named before "[b]"
+    (unchanged if there is none)."""
+    others = [x for x in _LETTER.findall(m.string[: m.start()]) if f"[{x}]" != m.group(1)]
+    return f"{m.group(1)}{m.group(2)} [{others[-1]}]" if others else m.group()
+
+
 _ANY_ORDER = re.compile(
     r"\b(?:i do not care|it does not matter|(?:it )?does not matter|never mind|no matter)"
     r",? (?:which (?:one )?(?:first|comes first|is first)|(?:about |in )?(?:the |what |which )"
@@ -215,6 +232,15 @@ def prepare(lifted: str) -> str:
     )
     if reason and not _STRONG.search(reason.group()):  # "…, because I'm leaving soon"
         text = text[: reason.start()]
+    reason = re.search(r",\s+(?:because|since|so that)\b[^.;]*[.!]*$", text)
+    if (  # "…, because I want [b] done first": it names only things the rule names
+        reason
+        and not _STRONG.search(reason.group())
+        and set(_letters(reason.group())) <= set(_letters(text[: reason.start()]))
+    ):
+        text = text[: reason.start()]
+    text = _STEPS_REFERENCE.sub(lambda m: m.group(1) or "its predecessor", text)
+    text = _IT_AFTER_SUBJECT.sub(_it_is_another_thing, text)
     text = normalize(text)
     text = _FORGET.sub("remember to", text)
     text = _ANY_ORDER.sub("in any order", text)
@@ -231,6 +257,7 @@ def prepare(lifted: str) -> str:
 
 # -- step 2: cue classes ---------------------------------------------------------------------------
 
+_IN_ORDER = r"in (?:exactly |precisely )?(?:that|this|the given|strict) order"
 _NUMBER = r"(?:\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|once|twice|thrice)"
 _NEGATION = (
     r"(?:not|never|no|nor|neither|cannot|avoid|forbidden|prohibited|off limits|off-limits|"
@@ -259,7 +286,7 @@ CUES: dict[str, str] = {
     r"from the moment|subsequent to|^should|while|^in \[[a-z]\](?=[,:])",
     "precedence": r"until|till|before|only after|not yet|previously|unlocks|prior to|precede",
     "sequence": r"then|after which|thereafter|subsequently|route|stops|waypoints|sequence|"
-    r"\(?1\)|first|in (?:that|this|strict) order|in order|ordered|strict\w*",
+    rf"\(?1\)|first|{_IN_ORDER}|in order|ordered|strict\w*",
     "count": rf"{_NUMBER} (?:times?|visits?|entries|entry|trips?|occasions)|twice|thrice|"
     rf"exactly|precisely|at most|at least|max|maximum|minimum|tops|no more than|not more than|"
     rf"no fewer than|not less than|no less than|exceed|upper bound|lower bound|"
@@ -309,6 +336,7 @@ TERSE: tuple[tuple[str, str, bool], ...] = (
     (rf"{X}{_BE} (?:on|switched on|turned on)", "is_switchedon", True),
     (rf"{X}{_BE} (?:off|switched off|turned off)", "is_switchedon", False),
     (rf"{X}(?: does| do| will)? (?:goes|go|comes|come) on", "is_switchedon", True),
+    (rf"(?:make|set|put) {X} on", "is_switchedon", True),
     (rf"{X}{_BE} (?:open|opened)", "is_open", True),
     (rf"{X}{_BE} (?:closed|shut)", "is_open", False),
     (rf"{X}{_BE} (?:visited|entered|reached|checked)", "agent_at", True),
@@ -550,7 +578,7 @@ _STEP_SPLIT = re.compile(
     r"after which|followed by|finally)\b|->)\s*,?\s*|\s*,\s*|\s+and\s+"
 )
 _ORDER_REMARK = re.compile(
-    r"\b(?:in (?:that|this|the given) order|in order|order matters|ordered|skip\w*|early|"
+    rf"\b(?:{_IN_ORDER}|in order|order matters|ordered|skip\w*|early|"
     r"order of first arrivals|before an earlier|before the room before|not first|first)\b"
 )
 _STRICT_REMARK = re.compile(
@@ -563,9 +591,7 @@ _ORDER_WORDS = re.compile(r"\b(?:before|until|till|first|early|precede|only afte
 
 
 _ROUTE_HEADER = re.compile(r"\b(?:route|stops|waypoints|sequence|visit)\b")
-_ORDER_GENERAL = re.compile(
-    r"\b(?:in (?:that|this|the given) order|in order|ordered|order matters)\b"
-)
+_ORDER_GENERAL = re.compile(rf"\b(?:{_IN_ORDER}|in order|ordered|order matters)\b")
 
 
 def _kinds(text: str) -> set[str]:
@@ -597,9 +623,7 @@ def _route(text: str) -> tuple[list[Formula], set[str], set[int]]:
         kinds = _kinds(header)
         if not kinds and not _ROUTE_HEADER.search(header) and _unexplained([header]):
             raise _Refusal(f"cannot read the header {header!r}")
-    tail = re.compile(
-        r"\s*,?\s*(?:in (?:that|this|strict) order|in order|strict(?:ly)?|strict order)\s*$"
-    )
+    tail = re.compile(rf"\s*,?\s*(?:{_IN_ORDER}|in order|strict(?:ly)?|strict order)\s*$")
     head = re.compile(r"^(?:in strict order|in order|strict order)\s*,?\s*")
     for pattern in (tail, head):
         found = pattern.search(body)
@@ -676,6 +700,7 @@ def _constraint(clause: str, steps: list[str]) -> tuple[str, int] | None:
 _CONSTRAINT_SPLIT = re.compile(
     r"\s*[,:]\s*(?:and |but )?(?=(?:do not|never|not|no|none|shall not|\[[a-z]\] (?:not|never|"
     r"only|may|must|should|shall|is not|has to)|don't|respecting|in order|strict|each place|"
+    r"entering|visiting|re-?entering|returning|going back|"
     r"and do not|once you))|\s+but\s+(?=do not|never|not|no\b|\[[a-z]\])|\s*,\s*and\s+"
     r"(?=do not|shall|\[[a-z]\] (?:is|may|must|shall))|\s+and\s+(?=do not|never|no\b)|"
     r"\s*,?\s+(?:and\s+)?(?=without\b|with no\b)|"
@@ -1297,7 +1322,8 @@ _NEVER_HEAD = re.compile(
     r"do not (?:enter|visit|go to|go into))\s*:\s*(.+)$"
 )
 _NEVER_PLAIN = re.compile(
-    r"^(?:(?:you )?(?:must|should|shall|may|can) )?(?:never|do not|not|at no point(?: shall| should"
+    r"^(?:(?:you )?(?:must|should|shall|may|can) )?(?:never|do not|not|"
+    r"it is (?:forbidden|prohibited|not allowed|not permitted) to|at no point(?: shall| should"
     r"| may| must)?|under no circumstances(?: shall| should| may| must)?)\s+(?:ever\s+)?(.+)$"
 )
 _VISIT_HEAD = re.compile(
@@ -1461,7 +1487,8 @@ class FrameReader:
         OutOfGrammarError
             When no cue decides a frame, or the deciding frame cannot read the sentence.
         """
-        if re.search(r"\b(?:them|they|their|those|these)\b", lifted, re.IGNORECASE):
+        plural = r"\b(?:them|they|their|those|these)\b"
+        if re.search(plural, _STEPS_REFERENCE.sub("", lifted), re.IGNORECASE):
             raise OutOfGrammarError(
                 f"the frame reader cannot read {lifted!r}: it does not resolve a plural pronoun",
                 lifted,
