@@ -223,6 +223,19 @@ NOTATIONS = [
         'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & '
         '(!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
     ),
+    # an order between two places, and a clause that both are visited
+    (
+        "Get to [a] before [b] and make sure you visit both of them.",
+        "ordered_visit",
+        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)")',
+    ),
+    (
+        "Do not enter [b] before [a], but reach both eventually.",
+        "ordered_visit",
+        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)")',
+    ),
+    # a to-do list may begin with a state
+    ("[a] off + pick up [b]", "visit", 'F!"is_switchedon(a)" & F"is_grabbed(b)"'),
 ]
 CASES += NOTATIONS
 
@@ -277,6 +290,8 @@ REFUSED = [
     "[a], you can enter only after you visit [b] or [c].",  # "or" in a precedence's second part
     "Do not open [a] before [b], because [c] is wet.",  # a reason naming another thing
     "Visit [a] and [b], then close them.",  # "them" is no quantifier over the steps
+    "Do not open [b] before you are in [a], and visit both.",  # "both" of no two places
+    "[a] on and [b] off.",  # states only: no task
 ]
 
 

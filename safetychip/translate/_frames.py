@@ -1375,8 +1375,9 @@ def _frame_list(text: str, negation: bool) -> _Reading:
         plain,
     ):
         raise _Refusal("no visit form")
-    if plain.startswith("["):  # "[a] open.": a state said, not a thing to do
-        raise _Refusal("a state is no instruction")
+    pieces = [p for p in _LIST_SPLIT.split(plain) if p.strip(" ,;:")]
+    if all(p.lstrip().startswith("[") for p in pieces):  # "[a] open.": a state, not a task
+        raise _Refusal("a state is no instruction")  # ("[a] on and grab [b]" is a to-do list)
     return _Reading("visit", tuple((q,) for q in _items(plain)), "do each at some point")
 
 
@@ -1440,7 +1441,7 @@ def _read(text: str) -> _Reading:
         If no cue decides a frame or the frame refuses.
     """
     try:
-        return _decide(text)
+        return _visit_both(text) or _decide(text)
     except _Refusal:
         found = _HEADER_LIST.fullmatch(text)
         if found is None:
@@ -1450,6 +1451,42 @@ def _read(text: str) -> _Reading:
             raise _Refusal("the things of the list read as different patterns") from None
         items = tuple(item for r in readings for item in r.items)
         return _Reading(readings[0].pattern, items, readings[0].form + " (each of a list)")
+
+
+_BOTH = re.compile(
+    r"^(.+?)\s*[,;]?\s+(?:and|but)\s+(?:you (?:have to|must|need to|should) |make sure (?:you )?)?"
+    r"(?:reach|visit|go to|get to|enter|see) (?:both|each|all|both of them|all of them)"
+    r"(?: of them)?(?: eventually| at some point| in the end)?$"
+)
+_BEFORE = re.compile(
+    rf"^(?:you (?:have to|must|need to|should) |make sure (?:you )?)?(?:reach|visit|go to|"
+    rf"get to|enter|be in) {X} (?:first )?before (?:you (?:reach|visit|go to|get to|enter) )?{X}$"
+)
+
+
+def _visit_both(text: str) -> _Reading | None:
+    """An order between two places and a clause that says both are visited: "reach [a]
+    before [b], and reach both", "never [b] before [a], but visit both" (ordered visit);
+    None if *text* has no such clause.
+
+    >>> _visit_both("go to [a] before [b], and visit both").pattern
+    'ordered_visit'
+    """
+    found = _BOTH.fullmatch(text)
+    if found is None:
+        return None
+    order = found.group(1)
+    plain = _BEFORE.fullmatch(order)
+    if plain:
+        first, then = ap(f"agent_at({plain.group(1)})"), ap(f"agent_at({plain.group(2)})")
+    else:
+        reading = _decide(order)
+        if reading.pattern != "not_before" or len(reading.items) != 1:
+            raise _Refusal("'both' after a rule that is no order of two places")
+        then, first = reading.items[0]
+    if not all(str(f).startswith('"agent_at(') for f in (first, then)):
+        raise _Refusal("'visit both' after an order that is not between places")
+    return _Reading("ordered_visit", ((first, then),), "order, and visit both")
 
 
 def _decide(text: str) -> _Reading:
