@@ -236,6 +236,44 @@ NOTATIONS = [
     ),
     # a to-do list may begin with a state
     ("[a] off + pick up [b]", "visit", 'F!"is_switchedon(a)" & F"is_grabbed(b)"'),
+    # on a route [a], [b], "no [a] before [b]" can only mean no return to [a]
+    (
+        "[a], then [b]; [b] not before [a]; no entering [a] before [b].",
+        "strictly_ordered_visit",
+        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & '
+        '(!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
+    ),
+    # a route over clauses joined by "thereafter"; "made it to" names nothing by "it"
+    ("Reach [a]; thereafter, reach [b].", "sequenced_visit", 'F("agent_at(a)" & F"agent_at(b)")'),
+    (
+        "Never open [a] until you have made it to [b].",
+        "not_before",
+        '!"is_open(a)" W "agent_at(b)"',
+    ),
+    # more ways to say "go to"
+    (
+        "Do not swing by [a] before you have headed over to [b].",
+        "not_before",
+        '!"agent_at(a)" W "agent_at(b)"',
+    ),
+    # predicates written as functions: their parentheses are no parenthetical
+    (
+        "Rule: is_open([a]) only when agent_at([b]).",
+        "avoid_unless",
+        'G(!"agent_at(b)" -> !"is_open(a)")',
+    ),  # fmt: skip
+    # the specification style "E1 shall be followed by E2"
+    (
+        "Any opening of [a] must eventually be followed by its closing.",
+        "response",
+        'G("is_open(a)" -> F!"is_open(a)")',
+    ),
+    (
+        "Each switching on of [a] shall be followed by its switching off within 1 step.",
+        "bounded_delay",
+        'G("is_switchedon(a)" -> (!"is_switchedon(a)" | X[!]!"is_switchedon(a)"))',
+    ),
+    ("I would like you to open [a] at some point.", "visit", 'F"is_open(a)"'),
 ]
 CASES += NOTATIONS
 

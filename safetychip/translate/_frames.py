@@ -154,6 +154,36 @@ def _it_is_another_thing(m: re.Match[str]) -> str:
     return f"{m.group(1)}{m.group(2)} [{others[-1]}]" if others else m.group()
 
 
+_ITS_EVENT = re.compile(
+    r"\bits (activation|deactivation|opening|closing|switching on|switching off|turning on|"
+    r"turning off)\b"
+)
+_FOLLOWED = re.compile(
+    r"^(.+?)\s+(?:(?:shall|must|should|will|has to|is to|needs to)\s+)?(?:always\s+)?"
+    r"(?:(eventually|immediately)\s+)?be\s+(?:(eventually|immediately)\s+)?followed by\s+(.+)$"
+)
+
+
+def _followed_by(text: str) -> str:
+    """The specification style "E1 shall be followed by E2" as "whenever E1, E2", with "its
+    closing" as "closing of" the thing named before it.
+
+    >>> _followed_by("every opening of [a] shall eventually be followed by its closing")
+    'whenever every opening of [a], closing of [a] eventually'
+    """
+
+    def its(m: re.Match[str]) -> str:
+        before = _LETTER.findall(text[: m.start()])
+        return f"{m.group(1)} of [{before[-1]}]" if before else m.group()
+
+    text = _ITS_EVENT.sub(its, text)
+    m = _FOLLOWED.fullmatch(text)
+    if m is None:
+        return text
+    timing = m.group(2) or m.group(3)
+    return f"whenever {m.group(1)}, {m.group(4)}" + (f" {timing}" if timing else "")
+
+
 _ANY_ORDER = re.compile(
     r"\b(?:i do not care|it does not matter|(?:it )?does not matter|never mind|no matter)"
     r",? (?:which (?:one )?(?:first|comes first|is first)|(?:about |in )?(?:the |what |which )"
@@ -241,9 +271,16 @@ def prepare(lifted: str) -> str:
         text = text[: reason.start()]
     text = _STEPS_REFERENCE.sub(lambda m: m.group(1) or "its predecessor", text)
     text = _IT_AFTER_SUBJECT.sub(_it_is_another_thing, text)
+    text = re.sub(  # "until you've made it to [b]": an idiom, "it" names nothing
+        r"\b(make|made|makes) it (?:to|into)\b",
+        lambda m: {"make": "reach", "made": "reached", "makes": "reaches"}[m.group(1).lower()],
+        text,
+        flags=re.IGNORECASE,
+    )
     text = normalize(text)
     text = _FORGET.sub("remember to", text)
     text = _ANY_ORDER.sub("in any order", text)
+    text = _followed_by(text)
     if re.search(r"\bonly\b", text):  # "only in [a] may you open [b], otherwise not"
         text = re.sub(r",?\s+(?:and )?otherwise not\b", "", text)
     text = _TOPIC_VERB.sub(_object_after_verb, text)
@@ -349,7 +386,9 @@ TERSE: tuple[tuple[str, str, bool], ...] = (
     (rf"{X}{_BE} (?:picked up|grabbed|taken)", "is_grabbed", True),
     (rf"{X} (?:pickup|pick-up|pick up)", "is_grabbed", True),
     (
-        rf"(?:make your way|check on|look in on|stop in|swing by|drop by|pop into|pop in to)"
+        rf"(?:make your way|check on|look in on|stop in|stopped in|swing by|swung by|drop by|"
+        rf"dropped by|pop(?:ped)? into|pop(?:ped)? in to|pop(?:ped)? by|head(?:ed)? (?:into|over "
+        rf"to|for)|(?:take|took|make|made) a trip (?:to|into))"
         rf"(?: to| at| in)? {X}",
         "agent_at",
         True,
@@ -447,9 +486,16 @@ def _split_header(text: str) -> tuple[str, str]:
 
 
 def _clauses(text: str) -> list[str]:
-    """The clauses of *text*: split at sentence breaks, semicolons and parentheses."""
+    """The clauses of *text*: split at sentence breaks, semicolons and parentheses (not the
+    parentheses of a predicate, "agent_at([a])").
+
+    >>> _clauses("visit [a] (then [b]); is_open([c]) only when agent_at([a])")
+    ['visit [a]', 'then [b]', 'is_open([c]) only when agent_at([a])']
+    """
     return [
-        c.strip(" ,") for c in re.split(r"\s*(?:[.;!?](?:\s+|$)|\(|\))\s*", text) if c.strip(" ,")
+        c.strip(" ,")
+        for c in re.split(r"\s*(?:[.;!?](?:\s+|$)|(?<!\w)\(|(?<!\w\(\[[a-z]\])\))\s*", text)
+        if c.strip(" ,")
     ]
 
 
@@ -688,6 +734,14 @@ def _constraint(clause: str, steps: list[str]) -> tuple[str, int] | None:
         and not _NEGATED.search(clause)
     ):
         kind, i = "order", i + 1  # "[a] has to come first": the next step waits for it
+    if (
+        kind == "order"
+        and reference
+        and i + 1 < len(steps)
+        and reference[0] == steps[i + 1]
+        and _NEGATED.search(clause)
+    ):
+        kind = "strict"  # "no [a] visit before [b]" on the route [a], [b]: not again before [b]
     if kind == "order":
         if i == 0 or i >= len(steps) or (reference and reference[0] != steps[i - 1]):
             raise _Refusal(f"{clause!r} does not match the order of the steps")
@@ -781,7 +835,7 @@ def _is_multi_route(text: str) -> bool:
 
 def _is_route(text: str) -> bool:
     """Whether *text* holds a route of two or more things (for the sequence cue)."""
-    clauses = _clauses(text)
+    clauses = _sequence_clauses(text)
     return (
         bool(clauses)
         and any(len(_letters(c)) >= 2 for c in clauses)
@@ -961,7 +1015,7 @@ _IF_WORDS = (
 _STATE_CONDITION = re.compile(
     rf"^(?:you are|you're|the agent is|the robot is|it is|are|is)?\s*(?:still |actually |"
     rf"located )?(?:in|inside|at) {X}$|^(?:you are |the agent is |the robot is )?"
-    rf"(?:holding|carrying) {X}$|^(?:in|inside) {X}$"
+    rf"(?:holding|carrying) {X}$|^(?:in|inside) {X}$|^agent_at\({X}\)$"
 )
 _SOON = re.compile(
     r"\b(?:right after|immediately|straight away|right away|(?:at |on |in )?the (?:very )?next "
@@ -1358,7 +1412,8 @@ def _frame_list(text: str, negation: bool) -> _Reading:
     if m:
         return _Reading("visit", tuple((q,) for q in _items(m.group(1))), "visit: list")
     plain = re.sub(
-        r"^(?:(?:make sure|be sure|ensure)(?: that)?(?: you)?|i (?:need|want) you to|kindly|"
+        r"^(?:(?:make sure|be sure|ensure)(?: that)?(?: you)?|i(?: would|'d)? (?:really )?(?:need|"
+        r"want|like) you to|kindly|"
         r"could you|can you|would you)\s+",
         "",
         text,
