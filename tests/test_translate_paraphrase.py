@@ -546,6 +546,9 @@ def _reading(formula: str, pattern: str, example: str) -> Reading:
          "sequenced_visit", "order does not matter"),
         ("go to [a] and [b], [a] first", 'F"agent_at(a)" & F"agent_at(b)"', "visit",
          "in an order"),
+        # "first [a], then [b]" is a sequenced visit, as the grammar reads it
+        ("frist go to [a], then to [b]", '!"agent_at(b)" W "agent_at(a)"', "before",
+         "asks for both"),
         # what a clause keeps away from is never asked for
         ("stay out of [a] until you have been in [b]", '"agent_at(a)" U "agent_at(b)"', "wait",
          "keep away from [a]"),

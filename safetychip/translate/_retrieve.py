@@ -764,6 +764,13 @@ class RetrievalTranslator:
         text = _text(lifted)
         if reading.pattern in _SEQUENCES and _ANY_ORDER.search(text):
             return "it says the order does not matter, and the reading orders the visits"
+        if (
+            reading.pattern == "before"
+            and re.search(r"\b(?:then|after that|afterwards|and later)\b", text)
+            and "negation" not in cues(_unchat(normalize(lifted)))
+        ):
+            # "first [a], then [b]" asks for both, in order (as the grammar reads it)
+            return "it asks for both, one after the other, and the reading only forbids one first"
         kept_away = _avoided(lifted)
         if kept_away and reading.pattern in _ASKS:
             return (
