@@ -274,6 +274,14 @@ NOTATIONS = [
         'G("is_switchedon(a)" -> (!"is_switchedon(a)" | X[!]!"is_switchedon(a)"))',
     ),
     ("I would like you to open [a] at some point.", "visit", 'F"is_open(a)"'),
+    # "with [b] in your hand", "[a] trips", "<="
+    (
+        "Never enter [a] with [b] in your hands.",
+        "avoid_while",
+        'G("is_grabbed(b)" -> !"agent_at(a)")',
+    ),
+    ("No [a] entries at all.", "never", 'G!"agent_at(a)"'),
+    ("Cap: [a] trips <= 2", "at_most", None),
 ]
 CASES += NOTATIONS
 
@@ -330,6 +338,8 @@ REFUSED = [
     "Visit [a] and [b], then close them.",  # "them" is no quantifier over the steps
     "Do not open [b] before you are in [a], and visit both.",  # "both" of no two places
     "[a] on and [b] off.",  # states only: no task
+    "No [a], [b].",  # bare things after "no": a place or a thing?
+    "Do not go to [a] with [b].",  # with [b]: held, or accompanied?
 ]
 
 

@@ -144,7 +144,10 @@ _STEPS_REFERENCE = re.compile(
     re.IGNORECASE,
 )
 # "never [b] before it": "it" is not the subject of its own clause, but the thing before it.
-_IT_AFTER_SUBJECT = re.compile(r"(\[[a-z]\])([^\[\].;,]*?\b(?:before|after|until|till)) it\b")
+_IT_AFTER_SUBJECT = re.compile(
+    r"(\[[a-z]\])([^\[\].;,]*?\b(?:before|after|until|till)) it\b"
+    r"(?=\s*(?:$|[,.;:!?)]|and\b|or\b|but\b))"  # "it" the object, not "before it is used"
+)
 
 
 def _it_is_another_thing(m: re.Match[str]) -> str:
@@ -184,6 +187,11 @@ def _followed_by(text: str) -> str:
     return f"whenever {m.group(1)}, {m.group(4)}" + (f" {timing}" if timing else "")
 
 
+# "never enter [a] with [b] in your hand": a prohibition while holding [b].
+_WITH_IN_HAND = re.compile(
+    r"^((?:do not|never|you (?:must|may|should|shall) not)\b[^\[\]]* \[[a-z]\]),?\s+"
+    r"(?:with (\[[a-z]\]) in (?:your |its )?hands?|(?:while )?(?:holding|carrying) (\[[a-z]\]))$"
+)
 _ANY_ORDER = re.compile(
     r"\b(?:i do not care|it does not matter|(?:it )?does not matter|never mind|no matter)"
     r",? (?:which (?:one )?(?:first|comes first|is first)|(?:about |in )?(?:the |what |which )"
@@ -281,6 +289,9 @@ def prepare(lifted: str) -> str:
     text = _FORGET.sub("remember to", text)
     text = _ANY_ORDER.sub("in any order", text)
     text = _followed_by(text)
+    text = _WITH_IN_HAND.sub(
+        lambda m: f"while you are holding {m.group(2) or m.group(3)}, {m.group(1)}", text
+    )
     if re.search(r"\bonly\b", text):  # "only in [a] may you open [b], otherwise not"
         text = re.sub(r",?\s+(?:and )?otherwise not\b", "", text)
     text = _TOPIC_VERB.sub(_object_after_verb, text)
@@ -384,6 +395,8 @@ TERSE: tuple[tuple[str, str, bool], ...] = (
         True,
     ),
     (rf"{X}{_BE} (?:picked up|grabbed|taken)", "is_grabbed", True),
+    (rf"{X} in (?:your |its |the robot's |the agent's )?hands?", "is_grabbed", True),
+    (rf"{X} (?:visits?|trips?|entries|entry)", "agent_at", True),
     (rf"{X} (?:pickup|pick-up|pick up)", "is_grabbed", True),
     (
         rf"(?:make your way|check on|look in on|stop in|stopped in|swing by|swung by|drop by|"
@@ -1376,7 +1389,7 @@ _NEVER_HEAD = re.compile(
     r"do not (?:enter|visit|go to|go into))\s*:\s*(.+)$"
 )
 _NEVER_PLAIN = re.compile(
-    r"^(?:(?:you )?(?:must|should|shall|may|can) )?(?:never|do not|not|"
+    r"^(?:(?:you )?(?:must|should|shall|may|can) )?(?:never|do not|not|no(?= .*\][^\[\]]*[a-z])|"
     r"it is (?:forbidden|prohibited|not allowed|not permitted) to|at no point(?: shall| should"
     r"| may| must)?|under no circumstances(?: shall| should| may| must)?)\s+(?:ever\s+)?(.+)$"
 )
