@@ -336,6 +336,16 @@ def test_unless_counts_passive_visits_and_waiting(sentence, expected):
     assert equivalent(result.formula, expected), str(result.formula)
 
 
+def test_after_before_a_bare_verb_is_not_a_trigger():
+    t = PatternTranslator()
+    # "after go to [b]" is "afterwards": not "whenever you go to [b], go to [a]"
+    with pytest.raises(OutOfGrammarError):
+        t("Go to [a], after go to [b].")
+    # with a subject or a gerund it is a trigger
+    assert equivalent(t("Go to [a] after you visit [b].").formula, response(at("b"), at("a")))
+    assert equivalent(t("Go to [a] after visiting [b].").formula, response(at("b"), at("a")))
+
+
 def test_coming_back_is_not_read_as_a_first_visit():
     t = PatternTranslator()
     # "do not return to [a] before [b]" is about a second visit: no precedence reading

@@ -1688,6 +1688,14 @@ def _state_condition(word: str, condition: str) -> bool:
     )
 
 
+# A bare verb, as an instruction starts: after "after" it means "afterwards" ("go to [a], after
+# go to [b]"), never a trigger (which has a subject, a gerund or a thing: "after you go").
+_BARE_VERB = (
+    r"(?:go|walk|visit|enter|open|close|shut|take|grab|pick|put|turn|switch|touch|leave|come|"
+    r"move|head|run|get|return|check|sit|lie|wear|wash|plug|unplug|pour|face)\b"
+)
+
+
 def _soon(word: str) -> bool:
     """Whether a leading trigger word says the next step ("right after", "as soon as")."""
     return word in ("as soon as", "the moment", "the minute") or word.endswith(" after")
@@ -1744,6 +1752,8 @@ def _form_trigger(t: str) -> LiftedTranslation | None:
             return None  # "never C2 after C1" is absence_after, read by its own form
         if _PERMISSION.match(m.group(1)):
             return _permission(m.group(1), m.group(3))
+        if m.group(2) == "after" and re.match(_BARE_VERB, m.group(3)):
+            return None  # "go to [a], after go to [b]": "after" is "afterwards", not a trigger
         return _response(
             _read(m.group(3), "C2 if you ever C1"),
             m.group(1),
