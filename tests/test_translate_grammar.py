@@ -341,6 +341,9 @@ def test_after_before_a_bare_verb_is_not_a_trigger():
     # "after go to [b]" is "afterwards": not "whenever you go to [b], go to [a]"
     with pytest.raises(OutOfGrammarError):
         t("Go to [a], after go to [b].")
+    # "do not stay in [b]" after a trigger is not "never again"
+    with pytest.raises(OutOfGrammarError):
+        t("If you go into [b], don't stay there.")
     # with a subject or a gerund it is a trigger
     assert equivalent(t("Go to [a] after you visit [b].").formula, response(at("b"), at("a")))
     assert equivalent(t("Go to [a] after visiting [b].").formula, response(at("b"), at("a")))

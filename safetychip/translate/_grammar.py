@@ -1640,6 +1640,8 @@ def _response(
     if m:
         negated = True
         r = (r[: m.start()] + " " + r[m.end() :]).strip()
+        if re.match(rf"(?:you\s+)?{_v('stay', 'remain', 'linger', 'wait')}\b", r):
+            raise _NoReading(form, response_text)  # "do not stay there" is not "never again"
     c2 = _read(r, form)
     p = _lit(trigger)
     if negated or c2.avoid:
