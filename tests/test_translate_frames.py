@@ -282,6 +282,19 @@ NOTATIONS = [
     ),
     ("No [a] entries at all.", "never", 'G!"agent_at(a)"'),
     ("Cap: [a] trips <= 2", "at_most", None),
+    # "N is the max", "keep VERBing"; "go and VERB"; "once you're done there" between steps
+    (
+        "Do not keep entering [a], once is the max.",
+        "at_most",
+        '!F("agent_at(a)" & '
+        '("agent_at(a)" U (!"agent_at(a)" & (!"agent_at(a)" U F"agent_at(a)"))))',
+    ),  # fmt: skip
+    ("Go and open [a], please.", "visit", 'F"is_open(a)"'),
+    (
+        "Head to [a] first and, when you've finished there, check [b].",
+        "sequenced_visit",
+        'F("agent_at(a)" & F"agent_at(b)")',
+    ),
 ]
 CASES += NOTATIONS
 

@@ -253,6 +253,14 @@ def prepare(lifted: str) -> str:
     text = re.sub(r"^(?:pls|plz|hey|hi|robot|ok|okay)\s*[,:]?\s+", "", text, flags=re.IGNORECASE)
     text = re.sub(r"\bmaybe\s+|\bkindly\s+", "", text, flags=re.IGNORECASE)
     text = re.sub(r",?\s+just do it\b", "", text, flags=re.IGNORECASE)
+    text = re.sub(r"\b(?:go|come|try) and (?=\w)", "", text, flags=re.IGNORECASE)  # "go and get"
+    text = re.sub(  # "[a] first, and once you're done there, [b]": a step after another
+        r",?\s+(?:and\s*,?\s+)?(?:once|when|after) you(?: are|'re| have|'ve)? (?:done|finished)"
+        r"(?: there| with (?:it|that))?\s*,?\s+",
+        ", then ",
+        text,
+        flags=re.IGNORECASE,
+    )
     text = re.sub(r",?\s+if you (?:do not|don't) mind\b", "", text, flags=re.IGNORECASE)
     text = re.sub(r"\blocation\s*!=\s*(?=\[)", "you are not in ", text, flags=re.IGNORECASE)
     text = re.sub(r"\blocation\s*=\s*(?=\[)", "you are in ", text, flags=re.IGNORECASE)
@@ -262,6 +270,13 @@ def prepare(lifted: str) -> str:
         r"\bx\s?(\d+)\b|\b(\d+)\s?x\b", lambda m: f"{m.group(1) or m.group(2)} times", text
     )
     text = re.sub(r"\b(\d+)\+", r"at least \1", text)
+    text = re.sub(  # "twice is the absolute max"
+        rf"\b({_NUMBER}(?: times?| visits?)?) (?:is|are) (?:the|my|your) (?:absolute )?"
+        r"(?:max|maximum|limit|upper limit)\b",
+        r"at most \1",
+        text,
+        flags=re.IGNORECASE,
+    )
     reason = re.search(
         r",?\s+(?:because|since|so that|(?<!soon )(?<!long )(?<!well )(?<!much )"
         r"as(?! (?:soon|long|well|much|many|often|far)\b))\b"
@@ -939,6 +954,7 @@ def _counted(text: str) -> list[Formula]:
         r"\b(?:each|so|only|the number of|are required|is required|required)\b", " ", rest
     )
     rest = re.sub(r"\s+", " ", rest).strip(" ,:;")
+    rest = re.sub(r"^keep (?:on )?(open|visit|enter|check|go|grab|touch)ing\b", r"\1", rest)
     rest = re.sub(  # "open [a] on 2 occasions", not "switch [a] on twice"
         r"(?<!switch \[[a-z]\])(?<!turn \[[a-z]\])\s+(?:on|in|shall be|is|are|be|of)$", "", rest
     )
