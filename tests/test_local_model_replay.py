@@ -18,7 +18,8 @@ from safetychip.llm import LOCAL_MODEL
 from safetychip.paths import DATA_DIR, FIGURES_DIR
 
 NAMES = ("04_smollm2_experiment_results.csv", "04_smollm2_experiment_tables.md",
-         "04_smollm2_rates_vs_constraints.png")  # fmt: skip
+         "04_smollm2_rates_vs_constraints.png",
+         "04_smollm2_stand_in_rates_vs_constraints.png")  # fmt: skip
 
 OFFLINE = """
 import socket, sys
@@ -52,13 +53,23 @@ def test_the_recorded_grid_replays_offline_byte_for_byte(tmp_path):
 def test_every_committed_table_names_its_model_or_says_it_is_the_stand_in():
     text = (FIGURES_DIR / NAMES[1]).read_text()
     sections = re.split(r"(?m)^(?=\*\*[^\n]*\*\*$)", text)[1:]  # from each bold title on
-    assert len(sections) >= 4
+    assert len(sections) >= 5
     stand_in = [s for s in sections if STAND_IN_LABEL in s]
-    assert len(stand_in) == 1, "one table of the stand-in, beside the model's"
+    assert len(stand_in) == 2, "the stand-in's rates, overall and by k, beside the model's"
     assert all(f"model: {LOCAL_MODEL}" in s for s in sections if s not in stand_in)
     rows = (FIGURES_DIR / NAMES[0]).read_text().splitlines()
     assert len(rows) == len(local_model_cells()) + 1
     assert all(LOCAL_MODEL in row and ",False," in row for row in rows[1:])
+
+
+def test_the_tables_show_the_model_and_the_stand_in_against_every_recorded_k():
+    ks = sorted({cell["k"] for cell in local_model_cells()})
+    assert len(ks) >= 2, "rates against the number of constraints need more than one k"
+    header = "| Agent | " + " | ".join(f"k={k}" for k in ks) + " |"
+    text = (FIGURES_DIR / NAMES[1]).read_text()
+    by_k = [s for s in re.split(r"(?m)^(?=\*\*[^\n]*\*\*$)", text) if header in s]
+    assert len(by_k) == 2, "one table by k for the model, one for the stand-in"
+    assert sum(STAND_IN_LABEL in s for s in by_k) == 1
 
 
 def test_a_request_that_was_never_recorded_is_a_replay_miss_not_a_call(tmp_path):

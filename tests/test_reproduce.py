@@ -27,7 +27,7 @@ def test_committed_figures_are_what_reproduce_writes(tmp_path):
         "03_timeline_example_monitored.png", "03_timeline_safe_plan.png",
         "04_experiment_results.csv", "04_experiment_tables.md", "04_rates_vs_constraints.png",
         "04_smollm2_experiment_results.csv", "04_smollm2_experiment_tables.md",
-        "04_smollm2_rates_vs_constraints.png",
+        "04_smollm2_rates_vs_constraints.png", "04_smollm2_stand_in_rates_vs_constraints.png",
         "05_spot_demo_results.csv", "05_spot_demo_table.md", "06_memory_growth.png",
         "06_memory_table.md",
         "spot_demo_automata.txt", "virtualhome_suite_validation.txt",

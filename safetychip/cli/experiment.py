@@ -284,8 +284,8 @@ REPRODUCTION_STEPS = (
     ReproductionStep("virtualhome_experiments", "the offline grid of agents x k x reprompt "
                      "variants (stand-in): CSV, tables, figure", _offline_grid, _INPUTS),
     ReproductionStep("local_model_grid", "the grid with SmolLM2-135M-Instruct, replayed offline "
-                     "from data/recordings: CSV, tables, figure", _local_model_grid,
-                     _LOCAL_MODEL_INPUTS),
+                     "from data/recordings: CSV, tables, its figure and the stand-in's",
+                     _local_model_grid, _LOCAL_MODEL_INPUTS),
     ReproductionStep("spot_demo", "the Spot robot demo (stand-in): deliveries x k x agents and "
                      "task abortion, CSV and table", _spot_demo, _SPOT_INPUTS),
     ReproductionStep("memory_evaluation", "the episodic memory against no safety and static "

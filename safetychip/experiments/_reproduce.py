@@ -11,7 +11,8 @@ function                        writes
 :func:`write_suite_validation`  the suite validation table and shares, without timings
 :func:`write_offline_grid`      notebook 04's grid (offline stand-in): CSV, tables, figure
 :func:`write_local_model_grid`  notebook 04's grid with SmolLM2-135M-Instruct, replayed from
-                                the recordings under ``data/recordings/``: CSV, tables, figure
+                                the recordings under ``data/recordings/``: CSV, tables, figure,
+                                and the stand-in's figure on the same cells
 :func:`write_memory_evaluation` notebook 06's episodic-memory table (:func:`memory_table`)
                                 and growth figure
 ==============================  ===========================================================
@@ -30,7 +31,14 @@ from ..errors import ReplayMissError
 from ..paths import DATA_DIR
 from ..shield import run_monitored
 from ._grid import grid_cells, run_grid
-from ._report import MAIN_REPROMPT, markdown_table, paper_table, write_report
+from ._report import (
+    MAIN_REPROMPT,
+    by_k_table,
+    markdown_table,
+    paper_table,
+    plot_rates,
+    write_report,
+)
 from ._suite import find_safe_plan, validate_suite
 
 if TYPE_CHECKING:
@@ -169,6 +177,10 @@ def write_offline_grid(
 #: folder.
 LOCAL_GRID_CACHE = Path("recordings") / "04_smollm2_135m_grid.sqlite"
 
+#: The numbers of constraints of the grid recorded with the local model: every cell of them
+#: is in :data:`LOCAL_GRID_CACHE`.
+_LOCAL_KS = (1, 2, 3, 4, 5)
+
 
 def local_model_cells(
     *, data: str | os.PathLike[str] = DATA_DIR, mode: str = "replay", model: str | None = None
@@ -176,9 +188,11 @@ def local_model_cells(
     """The cells of the grid recorded with the local model (:data:`~safetychip.llm.LOCAL_MODEL`,
     structured output), through its record/replay cache :data:`LOCAL_GRID_CACHE`.
 
-    The grid, a part of :func:`write_offline_grid`'s for time (about 4 s a call on two loaded
-    cores, 20 calls an episode): the ``four_room`` suite × k = 1 × the five agents, the Safety
-    Chip with the main reprompt variant and expert formulas, seed 0.
+    The grid, a part of :func:`write_offline_grid`'s for time (0.4 s a call on two idle
+    cores, 2 s or more on loaded ones; about 11 calls an episode): the ``four_room`` suite ×
+    k = 1..5 × the five agents, the Safety Chip with the main reprompt variant and expert
+    formulas, seed 0. Success and safety against the number of constraints, as in the
+    offline grid.
 
     Parameters
     ----------
@@ -194,14 +208,14 @@ def local_model_cells(
     Examples
     --------
     >>> cells = local_model_cells()
-    >>> len(cells), cells[0]["id"]
-    (70, 'four_room/apartment_1/01|k=1|base|-|-|seed=0|SmolLM2-135M-Instruct')
+    >>> len(cells), sorted({c["k"] for c in cells}), cells[0]["id"]
+    (350, [1, 2, 3, 4, 5], 'four_room/apartment_1/01|k=1|base|-|-|seed=0|SmolLM2-135M-Instruct')
     """
     from ..llm import LOCAL_MODEL
 
     tasks = Path(data) / "virtualhome" / "tasks" / "four_room.jsonl"
     cache = None if model is not None else Path(data) / LOCAL_GRID_CACHE
-    return grid_cells(suites=["four_room"], ks=[1], reprompts=[MAIN_REPROMPT],
+    return grid_cells(suites=["four_room"], ks=_LOCAL_KS, reprompts=[MAIN_REPROMPT],
                       formulas=["expert"], model=model or LOCAL_MODEL, tasks_path=tasks,
                       cache=cache, cache_mode=mode)  # fmt: skip
 
@@ -214,7 +228,12 @@ def write_local_model_grid(
     progress: bool = False,
 ) -> list[Path]:
     """Run :func:`local_model_cells` and write its report with the prefix ``04_smollm2_``;
-    return the CSV, the tables and the figure.
+    return the CSV, the tables, the figure and the offline stand-in's figure on the same cells.
+
+    The tables put the stand-in's rates (overall and against k) beside the model's; the model's
+    figure (``04_smollm2_rates_vs_constraints.png``) and the stand-in's
+    (``04_smollm2_stand_in_rates_vs_constraints.png``) are drawn by the same function, each
+    titled with its source.
 
     Parameters
     ----------
@@ -230,6 +249,9 @@ def write_local_model_grid(
     ReplayMissError
         If an episode asked for a reply the recordings lack: nothing is written.
     """
+    import matplotlib.pyplot as plt
+
+    from ..agents import STAND_IN_LABEL
     from ..llm import LOCAL_MODEL
     from ._grid import STAND_IN
 
@@ -241,20 +263,30 @@ def write_local_model_grid(
             f"{len(missed)} of {len(frame)} episodes asked {LOCAL_MODEL} for replies that "
             f"{Path(data) / LOCAL_GRID_CACHE} lacks (the first: {missed['id'].iloc[0]}): the "
             "prompts, scenes or tasks changed since the recording; record again with "
-            "`make record-local-model` (the local model, about 50 minutes on two cores)"
+            "`make record-local-model` (the local model; it records only what is missing)"
         )
     stand_in = run_grid(local_model_cells(data=data, model=STAND_IN), progress=False)
     tasks = sorted({c["task"] for c in cells})
+    ks = ", ".join(map(str, _LOCAL_KS))
+    by_k = by_k_table(stand_in, reprompt=MAIN_REPROMPT).replace(
+        "constraints**", f"constraints ({STAND_IN_LABEL})**", 1
+    )
     about = (
         f"**A real language model: {LOCAL_MODEL}** (135M parameters, Q4_1 GGUF, llama.cpp on "
         "127.0.0.1, greedy decoding, each action asked as structured output over the admissible "
         "actions), replayed from `data/recordings/`. A part of the offline grid, for time: "
-        f"{len(tasks)} Four Room tasks × k = 1 × the five agents, the Safety Chip with the "
-        f"`{MAIN_REPROMPT}` variant and expert formulas, seed 0 ({len(cells)} episodes). "
-        f"Beside it, the offline stand-in (not a language model) on the same episodes:\n\n"
-        f"{paper_table(stand_in, reprompt=MAIN_REPROMPT)}"
+        f"{len(tasks)} Four Room tasks × k = {ks} × the five agents, the Safety Chip with the "
+        f"`{MAIN_REPROMPT}` variant and expert formulas, seed 0 ({len(cells)} episodes, "
+        f"{int(frame['model_calls'].sum())} model calls). Beside it, the offline stand-in (not "
+        "a language model) on the same episodes, its figure "
+        "`04_smollm2_stand_in_rates_vs_constraints.png`:\n\n"
+        f"{paper_table(stand_in, reprompt=MAIN_REPROMPT)}\n\n{by_k}"
     )
-    return write_report(frame, folder, prefix="04_smollm2_", step="local_model_grid", about=about)
+    paths = write_report(frame, folder, prefix="04_smollm2_", step="local_model_grid",
+                         about=about)  # fmt: skip
+    stand_in_figure = Path(folder) / "04_smollm2_stand_in_rates_vs_constraints.png"
+    plt.close(plot_rates(stand_in, reprompt=MAIN_REPROMPT, path=stand_in_figure))
+    return [*paths, stand_in_figure]
 
 
 def memory_table(evaluations: Sequence[Evaluation]) -> str:
