@@ -295,6 +295,46 @@ NOTATIONS = [
         "sequenced_visit",
         'F("agent_at(a)" & F"agent_at(b)")',
     ),
+    # orders said by the route's remarks and clauses
+    (
+        "[a] -> [b] (strict: no revisits, no skipping)",
+        "strictly_ordered_visit",
+        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & '
+        '(!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
+    ),
+    (
+        "[a], [b], in that order, each one exactly once before the next.",
+        "strictly_ordered_visit",
+        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & '
+        '(!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
+    ),
+    (
+        "Go to [a] and then to [b] without returning to [a], and not [b] first.",
+        "strictly_ordered_visit",
+        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & '
+        '(!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
+    ),
+    (
+        "Check [a] and [b], [a] first.",
+        "ordered_visit",
+        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)")',
+    ),
+    (
+        "Reach [a], and only after that, [b].",
+        "ordered_visit",
+        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)")',
+    ),
+    (
+        "[b] only after [a], and both have to be visited.",
+        "ordered_visit",
+        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)")',
+    ),
+    # visits and prohibitions: one sentence per thing, to-do headers, "any order"
+    ("Visit [a]. Also check [b].", "visit", 'F"agent_at(a)" & F"agent_at(b)"'),
+    ("Do not enter [a]. Stay out of [b] too.", "never", 'G!"agent_at(a)" & G!"agent_at(b)"'),
+    ("Errands: [a], [b].", "visit", 'F"agent_at(a)" & F"agent_at(b)"'),
+    ("[a] and [b], whatever order you prefer.", "visit", 'F"agent_at(a)" & F"agent_at(b)"'),
+    ("Both [a] and [b] require checking.", "visit", 'F"agent_at(a)" & F"agent_at(b)"'),
 ]
 CASES += NOTATIONS
 
@@ -353,6 +393,9 @@ REFUSED = [
     "[a] on and [b] off.",  # states only: no task
     "No [a], [b].",  # bare things after "no": a place or a thing?
     "Do not go to [a] with [b].",  # with [b]: held, or accompanied?
+    "Visit [a]. Never [b].",  # sentences of different patterns
+    "[a], [b], and only then [c].",  # "only then" orders one pair of three
+    "[a] and [b].",  # bare things: no task said
 ]
 
 

@@ -324,6 +324,7 @@ _IN_ORDER = r"in (?:exactly |precisely )?(?:that|this|the given|strict) order"
 _NUMBER = r"(?:\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|once|twice|thrice)"
 _NEGATION = (
     r"(?:not|never|no|nor|neither|cannot|avoid|forbidden|prohibited|off limits|off-limits|"
+    r"stay out|keep out|"
     r"out of bounds|avoidance)"
 )
 
@@ -349,6 +350,7 @@ CUES: dict[str, str] = {
     r"from the moment|subsequent to|^should|while|^in \[[a-z]\](?=[,:])",
     "precedence": r"until|till|before|only after|not yet|previously|unlocks|prior to|precede",
     "sequence": r"then|after which|thereafter|subsequently|route|stops|waypoints|sequence|"
+    r"only (?:after that|afterwards)|"
     rf"\(?1\)|first|{_IN_ORDER}|in order|ordered|strict\w*",
     "count": rf"{_NUMBER} (?:times?|visits?|entries|entry|trips?|occasions)|twice|thrice|"
     rf"exactly|precisely|at most|at least|max|maximum|minimum|tops|no more than|not more than|"
@@ -657,7 +659,7 @@ _ORDER_REMARK = re.compile(
 )
 _STRICT_REMARK = re.compile(
     r"\b(?:strict\w*|re-?enter\w*|revisit\w*|come back|go(?:ing)? back|double back|"
-    r"pop back|return|again|second time|only (?:one time|once)|in between|on the way|"
+    r"pop back|return\w*|again|second time|only (?:one time|once)|in between|on the way|"
     r"back-and-forth|backtrack\w*|(?:just|only|exactly) once|(?:one|a single) (?:trip|visit|entry)"
     r")\b"
 )
@@ -704,13 +706,22 @@ def _route(text: str) -> tuple[list[Formula], set[str], set[int]]:
         if found:
             kinds |= _kinds(found.group()) | ({"order"} if "order" in found.group() else set())
             body = pattern.sub("", body)
+    only_then = re.search(r"\bonly (?:after that|afterwards|then)\b", body)
+    if only_then:  # "[a], and only after that, [b]": [b] waits for [a]
+        kinds.add("order")
+        body = body[: only_then.start()] + "then" + body[only_then.end() :]
     pieces = [p for p in _STEP_SPLIT.split(body) if p and p.strip(" ,")]
-    loose = [p for p in pieces if not _LETTER.search(p)]
-    if _unexplained(loose):
-        raise _Refusal(f"cannot explain {_unexplained(loose)!r}")
+    for loose in (p for p in pieces if not _LETTER.search(p)):  # "…, in this order, …"
+        if re.search(r"\bnot\b[^,]*\border\b", loose):
+            raise _Refusal(f"cannot read {loose!r}")
+        kinds |= _kinds(loose)
+        if not _kinds(loose) and _unexplained([loose]):
+            raise _Refusal(f"cannot explain {loose!r}")
     pieces = [p for p in pieces if _LETTER.search(p)]
     if not 2 <= len(pieces) <= 5:
         raise _Refusal("a route needs two to five steps")
+    if only_then and len(pieces) != 2:
+        raise _Refusal("'only then' orders one pair of a longer route")
     once = set()
     for i, piece in enumerate(pieces):
         found = _ONCE.search(piece)
@@ -780,8 +791,9 @@ def _constraint(clause: str, steps: list[str]) -> tuple[str, int] | None:
 
 
 _CONSTRAINT_SPLIT = re.compile(
-    r"\s*[,:]\s*(?:and |but )?(?=(?:do not|never|not|no|none|shall not|\[[a-z]\] (?:not|never|"
-    r"only|may|must|should|shall|is not|has to)|don't|respecting|in order|strict|each place|"
+    r"\s*[,:]\s*(?:and |but )?(?=(?:do not|never|not|no|none|shall not|"
+    r"\[[a-z]\] (?:first|not|never|only|may|must|should|shall|is not|has to)|don't|"
+    r"respecting|in order|strict|each place|"
     r"entering|visiting|re-?entering|returning|going back|"
     r"and do not|once you))|\s+but\s+(?=do not|never|not|no\b|\[[a-z]\])|\s*,\s*and\s+"
     r"(?=do not|shall|\[[a-z]\] (?:is|may|must|shall))|\s+and\s+(?=do not|never|no\b)|"
@@ -1406,11 +1418,13 @@ _NEVER_HEAD = re.compile(
 )
 _NEVER_PLAIN = re.compile(
     r"^(?:(?:you )?(?:must|should|shall|may|can) )?(?:never|do not|not|no(?= .*\][^\[\]]*[a-z])|"
-    r"it is (?:forbidden|prohibited|not allowed|not permitted) to|at no point(?: shall| should"
+    r"it is (?:forbidden|prohibited|not allowed|not permitted) to|(?:stay|keep) out of|"
+    r"at no point(?: shall| should"
     r"| may| must)?|under no circumstances(?: shall| should| may| must)?)\s+(?:ever\s+)?(.+)$"
 )
 _VISIT_HEAD = re.compile(
-    r"^(?:places to visit|visit|go to|check|rooms to visit|stops|visit each of \[[a-z]\]"
+    r"^(?:places to visit|visit|go to|check|rooms to visit|stops|(?:your |my |today's )?(?:tasks|"
+    r"to-?dos?|to-?do list|errands|checklist|jobs)|visit each of \[[a-z]\]"
     r"(?: at least once)?)\s*:\s*(.+)$"
 )
 
@@ -1434,21 +1448,24 @@ def _frame_list(text: str, negation: bool) -> _Reading:
         body = re.sub(r"\s+(?:ever|at all|whatsoever|under any circumstances)$", "", m.group(1))
         return _Reading("never", tuple((q,) for q in _items(body)), "never: list")
     m = _VISIT_HEAD.fullmatch(text) or re.fullmatch(
-        rf"({X}(?:\s*,\s*{X})*\s*,?\s+and\s+{X})\s+(?:should|must|shall|have to|are to)\s+"
-        r"(?:both |each |all )?be (?:visited|entered|reached)",
+        rf"(?:both )?({X}(?:\s*,\s*{X})*\s*,?\s+and\s+{X})\s+(?:(?:should|must|shall|have to|"
+        r"are to)\s+(?:both |each |all )?be (?:visited|entered|reached)|(?:both |each |all )?"
+        r"(?:need|require|deserve|get) (?:a visit|visiting|to be visited|a check|checking))",
         text,
     )
     if m:
         return _Reading("visit", tuple((q,) for q in _items(m.group(1))), "visit: list")
     plain = re.sub(
-        r"^(?:(?:make sure|be sure|ensure)(?: that)?(?: you)?|i(?: would|'d)? (?:really )?(?:need|"
+        r"^(?:(?:at some point|sometime|eventually|later)\s*,?|(?:make sure|be sure|ensure)"
+        r"(?: that)?(?: you)?|i(?: would|'d)? (?:really )?(?:need|"
         r"want|like) you to|kindly|"
         r"could you|can you|would you)\s+",
         "",
         text,
     )
     plain = re.sub(
-        r"\s*,?\s+(?:at some point|sometime|some time|in (?:any|whatever) order|"
+        r"\s*,?\s+(?:at some point|sometime|some time|(?:in )?(?:any|whatever|whichever) order"
+        r"(?: you (?:like|want|prefer|choose))?|"
         r"both|too|as well|eventually|for me)$",
         "",
         plain,
@@ -1460,8 +1477,9 @@ def _frame_list(text: str, negation: bool) -> _Reading:
     ):
         raise _Refusal("no visit form")
     pieces = [p for p in _LIST_SPLIT.split(plain) if p.strip(" ,;:")]
-    if all(p.lstrip().startswith("[") for p in pieces):  # "[a] open.": a state, not a task
-        raise _Refusal("a state is no instruction")  # ("[a] on and grab [b]" is a to-do list)
+    in_any_order = re.search(r"\b(?:any|whatever|whichever) order\b", text)
+    if not in_any_order and all(p.lstrip().startswith("[") for p in pieces):  # "[a] open."
+        raise _Refusal("a state is no instruction")  # "[a] on and grab [b]" is a to-do list
     return _Reading("visit", tuple((q,) for q in _items(plain)), "do each at some point")
 
 
@@ -1500,7 +1518,7 @@ def _frame_arrow(text: str) -> _Reading:
     if _STATE_CONDITION.fullmatch(left.strip()):  # "in [a] -> [b] stays shut": while in [a]
         return _frame_condition(f"while {left}, {right}")
     right = re.sub(r"^(?:x|next\s*:)\s+", "next ", right)
-    first = right.split(",")[0]
+    first = (_clauses(right) or [""])[0].split(",")[0]
     cues = cue_classes(first)
     timed = _LATER.search(first) or re.match(r"next\b", first)
     if not cues & {"bound", "prompt", "future", "negation"} and not timed:
@@ -1527,6 +1545,15 @@ def _read(text: str) -> _Reading:
     try:
         return _visit_both(text) or _decide(text)
     except _Refusal:
+        sentences = _clauses(text)
+        if len(sentences) > 1 and all(_LETTER.search(c) for c in sentences):
+            try:  # "Visit [a]. Visit [b].": one sentence per thing
+                readings = [_decide(c) for c in sentences]
+            except _Refusal:
+                readings = []
+            if readings and {r.pattern for r in readings} in ({"visit"}, {"never"}):
+                items = tuple(item for r in readings for item in r.items)
+                return _Reading(readings[0].pattern, items, "one sentence per thing")
         found = _HEADER_LIST.fullmatch(text)
         if found is None:
             raise
@@ -1538,13 +1565,15 @@ def _read(text: str) -> _Reading:
 
 
 _BOTH = re.compile(
-    r"^(.+?)\s*[,;]?\s+(?:and|but)\s+(?:you (?:have to|must|need to|should) |make sure (?:you )?)?"
-    r"(?:reach|visit|go to|get to|enter|see) (?:both|each|all|both of them|all of them)"
-    r"(?: of them)?(?: eventually| at some point| in the end)?$"
+    r"^(.+?)\s*[,;]?\s+(?:and|but)\s+(?:(?:you (?:have to|must|need to|should) |make sure "
+    r"(?:you )?)?(?:reach|visit|go to|get to|enter|see) (?:both|each|all|both of them|all of them)"
+    r"(?: of them)?|(?:both|each) (?:must|has to|have to|need to|needs to|should|shall) be "
+    r"(?:visited|reached|entered))(?: eventually| at some point| in the end)?$"
 )
 _BEFORE = re.compile(
-    rf"^(?:you (?:have to|must|need to|should) |make sure (?:you )?)?(?:reach|visit|go to|"
-    rf"get to|enter|be in) {X} (?:first )?before (?:you (?:reach|visit|go to|get to|enter) )?{X}$"
+    rf"^(?:(?:you (?:have to|must|need to|should) |make sure (?:you )?)?(?:reach|visit|go to|"
+    rf"get to|enter|be in) )?{X} (?:first )?before (?:you (?:reach|visit|go to|get to|enter) )?"
+    rf"{X}$"
 )
 
 
