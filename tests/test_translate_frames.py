@@ -335,6 +335,17 @@ NOTATIONS = [
     ("Errands: [a], [b].", "visit", 'F"agent_at(a)" & F"agent_at(b)"'),
     ("[a] and [b], whatever order you prefer.", "visit", 'F"agent_at(a)" & F"agent_at(b)"'),
     ("Both [a] and [b] require checking.", "visit", 'F"agent_at(a)" & F"agent_at(b)"'),
+    # patrols said by their duration; "never stop checking"
+    ("Check on [a] and [b] round the clock.", "patrolling", 'GF"agent_at(a)" & GF"agent_at(b)"'),
+    ("Loop between [a] and [b] endlessly.", "patrolling", 'GF"agent_at(a)" & GF"agent_at(b)"'),
+    ("Do not ever stop visiting [a].", "patrolling", 'GF"agent_at(a)"'),
+    # "you have k steps to", "you may X, but only n times"
+    (
+        "Once [a] is switched on, you have 1 step to switch it off.",
+        "bounded_delay",
+        'G("is_switchedon(a)" -> (!"is_switchedon(a)" | X[!]!"is_switchedon(a)"))',
+    ),
+    ("You may open [a], but only once.", "at_most", None),
 ]
 CASES += NOTATIONS
 
@@ -396,6 +407,7 @@ REFUSED = [
     "Visit [a]. Never [b].",  # sentences of different patterns
     "[a], [b], and only then [c].",  # "only then" orders one pair of three
     "[a] and [b].",  # bare things: no task said
+    "First [a], only then [b] may be entered.",  # a permission is no step of a route
 ]
 
 

@@ -270,6 +270,15 @@ def prepare(lifted: str) -> str:
         r"\bx\s?(\d+)\b|\b(\d+)\s?x\b", lambda m: f"{m.group(1) or m.group(2)} times", text
     )
     text = re.sub(r"\b(\d+)\+", r"at least \1", text)
+    text = re.sub(  # "after opening [a] you have 2 steps to close it"
+        rf"\byou have ({_NUMBER}) steps? to (.+?)(?=[.;!]|$)", r"\2 within \1 steps", text
+    )
+    text = re.sub(  # "you can go into [a], but only twice"
+        rf"\b((?:you )?(?:can|may|are allowed to|are permitted to) .+?),? but only "
+        rf"({_NUMBER}(?: times?)?)\b",
+        r"\1 at most \2",
+        text,
+    )
     text = re.sub(  # "twice is the absolute max"
         rf"\b({_NUMBER}(?: times?| visits?)?) (?:is|are) (?:the|my|your) (?:absolute )?"
         r"(?:max|maximum|limit|upper limit)\b",
@@ -332,6 +341,7 @@ _NEGATION = (
 CUES: dict[str, str] = {
     "patrol": r"patrol\w*|repeatedly|over and over|again and again|infinitely often|forever|"
     r"continually|continuously|constantly|non-?stop|without end|never stop|loop|rounds|laps|"
+    r"indefinitely|endlessly|(?:a)?round the clock|(?:do not|never) (?:ever )?stop|"
     r"keep (?:on )?(?:going|coming|visiting|checking|looking|doing|returning)",
     "wait": r"(?:(?:stay|remain|wait|hold position|hang around|be kept|kept)\b[^\[]{0,20}\b"
     r"(?:in|at|inside|within) \[[a-z]\]|not leave \[[a-z]\]|"
@@ -583,13 +593,16 @@ _PATROL_WORDS = re.compile(
     r"\b(?:(?:just )?keep (?:on )?(?:patrol|going back and forth between|going back to|"
     r"coming back to|"
     r"going to|visiting|checking on|checking|looking in on|doing laps of|doing rounds of|"
-    r"patrolling|returning to)|continually patrol|patrol route|patrol|surveil|loop|"
+    r"patrolling|returning to)|continually patrol|patrol route|patrol|surveil|loop between|loop|"
     r"rounds(?: of)?|(?:go|walk|move) back and forth between|"
-    r"go many times around|always you go again to|visit|(?:should|shall|is to|must) "
+    r"go many times around|always you go again to|visit|check(?: on| in on)?|look in on|go to|"
+    r"(?:should|shall|is to|must) "
     r"(?:each )?be (?:visited|checked|revisited)|each one is revisited|repeat forever|"
     r"repeatedly|over and over(?: again)?|again and again|infinitely often|forever|"
     r"without end|never stop|do not stop|without stopping|continuously|constantly|non-?stop|"
-    r"many times|all shift)\b"
+    r"many times|all shift|indefinitely|endlessly|all (?:day|night)(?: long)?|"
+    r"(?:a)?round the clock|keep (?:on )?going (?:a)?round|"
+    r"(?:do not|never) (?:ever )?stop (?:checking(?: on)?|visiting|going to|patrolling))\b"
 )
 
 
@@ -613,7 +626,7 @@ def _frame_patrol(text: str) -> _Reading:
     rest = _PATROL_WORDS.sub(" ", text)
     rest = re.sub(r"\b(?:the agent|the robot|you|shall|should|and|the|each|,|:)\b", " ", rest)
     rest = re.sub(r"[\s,:;.]+", " ", rest).strip()
-    if re.search(rf"\b{_NEGATION}\b", re.sub(r"\b(?:never|do not) stop\b", "", text)):
+    if re.search(rf"\b{_NEGATION}\b", re.sub(r"\b(?:never|do not) (?:ever )?stop\b", "", text)):
         raise _Refusal("a negation beside a patrol")
     left = _LETTER.sub("", rest).strip()
     if left or not letters:
@@ -720,6 +733,8 @@ def _route(text: str) -> tuple[list[Formula], set[str], set[int]]:
     pieces = [p for p in pieces if _LETTER.search(p)]
     if not 2 <= len(pieces) <= 5:
         raise _Refusal("a route needs two to five steps")
+    if any(re.search(r"\b(?:may|can|could|might|allowed|permitted)\b", p) for p in pieces):
+        raise _Refusal("a permission is no step of a route")
     if only_then and len(pieces) != 2:
         raise _Refusal("'only then' orders one pair of a longer route")
     once = set()
