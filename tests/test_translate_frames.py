@@ -346,6 +346,19 @@ NOTATIONS = [
         'G("is_switchedon(a)" -> (!"is_switchedon(a)" | X[!]!"is_switchedon(a)"))',
     ),
     ("You may open [a], but only once.", "at_most", None),
+    # an order remark is read, never dropped: "in that exact order", "no repeats"
+    (
+        "[a] then [b] then [c], in this exact order",
+        "ordered_visit",
+        'F("agent_at(a)" & F("agent_at(b)" & F"agent_at(c)")) & (!"agent_at(b)" U "agent_at(a)")'
+        ' & (!"agent_at(c)" U "agent_at(b)")',
+    ),
+    (
+        "[a], [b]. That order. No repeats before moving on.",
+        "strictly_ordered_visit",
+        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & '
+        '(!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
+    ),
 ]
 CASES += NOTATIONS
 
@@ -408,6 +421,7 @@ REFUSED = [
     "[a], [b], and only then [c].",  # "only then" orders one pair of three
     "[a] and [b].",  # bare things: no task said
     "First [a], only then [b] may be entered.",  # a permission is no step of a route
+    "[a], then [b], then [c], the usual order.",  # an order remark it does not know
 ]
 
 

@@ -292,12 +292,12 @@ def prepare(lifted: str) -> str:
         r"[^\[\]]*$",
         text,
     )
-    if reason and not _STRONG.search(reason.group()):  # "…, because I'm leaving soon"
+    if reason and not _STRONG_REASON.search(reason.group()):  # "…, because I'm leaving soon"
         text = text[: reason.start()]
     reason = re.search(r",\s+(?:because|since|so that)\b[^.;]*[.!]*$", text)
     if (  # "…, because I want [b] done first": it names only things the rule names
         reason
-        and not _STRONG.search(reason.group())
+        and not _STRONG_REASON.search(reason.group())
         and set(_letters(reason.group())) <= set(_letters(text[: reason.start()]))
     ):
         text = text[: reason.start()]
@@ -329,7 +329,10 @@ def prepare(lifted: str) -> str:
 
 # -- step 2: cue classes ---------------------------------------------------------------------------
 
-_IN_ORDER = r"in (?:exactly |precisely )?(?:that|this|the given|strict) order"
+_IN_ORDER = (
+    r"(?:in )?(?:exactly |precisely )?(?:that|this|the given|strict)"
+    r"(?: exact| precise| very| same)? order"
+)
 _NUMBER = r"(?:\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|once|twice|thrice)"
 _NEGATION = (
     r"(?:not|never|no|nor|neither|cannot|avoid|forbidden|prohibited|off limits|off-limits|"
@@ -547,9 +550,15 @@ _REMARK_OK = re.compile(
     r"[a-z -]*(?:avoidance|visit|response|sequence|route|stops|waypoints|limits|precedence|"
     r"loop|rounds|patrol route|order matters))$"
 )
-_STRONG = re.compile(
+#: Words that make a clause a rule rather than a remark: a negation, a condition, a count, a
+#: timing (:data:`_STRONG_REASON`, which a reason clause may not hold), or an order.
+_STRONG_REASON = re.compile(
     rf"\b(?:{_NEGATION}|only|unless|except|until|till|before|after|if|when|while|once|twice|"
     r"times?|\d+|exactly|at most|at least|within|steps?|again|then)\b"
+)
+_STRONG = re.compile(
+    rf"{_STRONG_REASON.pattern}|\b(?:order\w*|first|last|skip\w*|back|repeat\w*|revisit\w*|"
+    r"strict\w*)\b"
 )
 
 
@@ -673,8 +682,8 @@ _ORDER_REMARK = re.compile(
 _STRICT_REMARK = re.compile(
     r"\b(?:strict\w*|re-?enter\w*|revisit\w*|come back|go(?:ing)? back|double back|"
     r"pop back|return\w*|again|second time|only (?:one time|once)|in between|on the way|"
-    r"back-and-forth|backtrack\w*|(?:just|only|exactly) once|(?:one|a single) (?:trip|visit|entry)"
-    r")\b"
+    r"back-and-forth|backtrack\w*|repeat\w*|twice|more than once|(?:just|only|exactly) once|"
+    r"(?:one|a single) (?:trip|visit|entry))\b"
 )
 _ORDER_WORDS = re.compile(r"\b(?:before|until|till|first|early|precede|only after)\b")
 
