@@ -359,6 +359,13 @@ NOTATIONS = [
         'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & '
         '(!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
     ),
+    # a leading "until C2," before the prohibition; "otherwise don't" after "only"
+    ("Until [a] has been visited, no [b].", "not_before", '!"agent_at(b)" W "agent_at(a)"'),
+    (
+        "Switch on [a] only while in [b], otherwise don't.",
+        "avoid_unless",
+        'G(!"agent_at(b)" -> !"is_switchedon(a)")',
+    ),
 ]
 CASES += NOTATIONS
 
@@ -422,6 +429,7 @@ REFUSED = [
     "[a] and [b].",  # bare things: no task said
     "First [a], only then [b] may be entered.",  # a permission is no step of a route
     "[a], then [b], then [c], the usual order.",  # an order remark it does not know
+    "Until [a] is on, stay in [b].",  # "until" before a positive clause: no prohibition
 ]
 
 

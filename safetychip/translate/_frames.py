@@ -317,7 +317,7 @@ def prepare(lifted: str) -> str:
         lambda m: f"while you are holding {m.group(2) or m.group(3)}, {m.group(1)}", text
     )
     if re.search(r"\bonly\b", text):  # "only in [a] may you open [b], otherwise not"
-        text = re.sub(r",?\s+(?:and )?otherwise not\b", "", text)
+        text = re.sub(r",?\s+(?:and )?otherwise (?:not|never|do not|you may not)\b", "", text)
     text = _TOPIC_VERB.sub(_object_after_verb, text)
     topic = re.match(r"^\[([a-z])\],\s+(?=(?:you|when|whenever|if|once)\b[^.;]*\[\1\])", text)
     if topic:  # "[a], you go to [a] twice": the thing said first, then again
@@ -1328,7 +1328,11 @@ def _main_items(text: str, other: Clause) -> list[Clause]:
 
 def _precedence(text: str) -> _Reading | None:
     """Past avoidance: "do not C1 until C2", "C1 only after C2", "[a] may only be opened once
-    [b] has been visited", "not before [a]: [b], [c]", "C2 unlocks C1"; None if it is none."""
+    [b] has been visited", "not before [a]: [b], [c]", "until C2, no C1", "C2 unlocks C1";
+    None if it is none."""
+    lead = re.fullmatch(r"(?:until|till) (.+?)\s*,\s*(.+)", text)
+    if lead:  # "until you have been to [a], no [b]"
+        text = f"{lead.group(2)} until {lead.group(1)}"
     m = re.fullmatch(r"not before (.+?)\s*[,:]\s*(.+)", text)
     if m:
         c2 = _clause(m.group(1))
