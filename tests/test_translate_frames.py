@@ -366,6 +366,34 @@ NOTATIONS = [
         "avoid_unless",
         'G(!"agent_at(b)" -> !"is_switchedon(a)")',
     ),
+    # more ways to say the same patterns
+    (
+        "If [a] is grabbed, it has to be dropped before 2 steps pass.",
+        "bounded_delay",
+        'G("is_grabbed(a)" -> (!"is_grabbed(a)" | X[!](!"is_grabbed(a)" | X[!]!"is_grabbed(a)")))',
+    ),
+    (
+        "Never keep [a] on while you are in [b].",
+        "avoid_while",
+        'G("agent_at(b)" -> !"is_switchedon(a)")',
+    ),  # fmt: skip
+    (
+        "[a] may only be switched on from [b].",
+        "avoid_unless",
+        'G(!"agent_at(b)" -> !"is_switchedon(a)")',
+    ),  # fmt: skip
+    ("No grabbing [a] outside of [b].", "avoid_unless", 'G(!"agent_at(b)" -> !"is_grabbed(a)")'),
+    ("Never bring [a] into [b].", "avoid_while", 'G("is_grabbed(a)" -> !"agent_at(b)")'),
+    (
+        "Opening [a] is required before entering [b].",
+        "not_before",
+        '!"agent_at(b)" W "is_open(a)"',
+    ),
+    (
+        "when u open [a] shut it rite after",
+        "immediate_response",
+        'G("is_open(a)" -> X[!]!"is_open(a)")',
+    ),  # fmt: skip
 ]
 CASES += NOTATIONS
 

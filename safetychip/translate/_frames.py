@@ -126,6 +126,7 @@ _CUE_TYPOS = [
         (r"\bteh\b", "the"),
         (r"\bur\b", "you are"),
         (r"\bbak\b", "back"),
+        (r"\brite (?=after|away|now)", "right "),
         (r"(?<!at )\bleast\b(?= (?:\d|two|three|four|five|once|twice))", "at least"),
     ]
 ]
@@ -187,7 +188,12 @@ def _followed_by(text: str) -> str:
     return f"whenever {m.group(1)}, {m.group(4)}" + (f" {timing}" if timing else "")
 
 
-# "never enter [a] with [b] in your hand": a prohibition while holding [b].
+# "never enter [a] with [b] in your hand", "never carry [b] into [a]": a prohibition while
+# holding [b].
+_CARRY_INTO = re.compile(
+    r"^((?:do not|never|you (?:must|may|should|shall) not)) (?:ever )?(?:carry|bring|take) "
+    r"(\[[a-z]\]) (?:into|in to|inside)\s+(\[[a-z]\])$"
+)
 _WITH_IN_HAND = re.compile(
     r"^((?:do not|never|you (?:must|may|should|shall) not)\b[^\[\]]* \[[a-z]\]),?\s+"
     r"(?:with (\[[a-z]\]) in (?:your |its )?hands?|(?:while )?(?:holding|carrying) (\[[a-z]\]))$"
@@ -279,6 +285,16 @@ def prepare(lifted: str) -> str:
         r"\1 at most \2",
         text,
     )
+    text = re.sub(  # "drop it before 3 steps pass"
+        rf"\bbefore ({_NUMBER}) steps? (?:pass|have passed|are over|go by|elapse)\b",
+        r"within \1 steps",
+        text,
+    )
+    text = re.sub(  # "visiting [a] is required before entering [b]": not [b] until [a]
+        r"^(.+?) (?:is|are) (?:required|needed|necessary|mandatory) before (.+?)[.!]*$",
+        r"do not \2 until \1",
+        text,
+    )
     text = re.sub(  # "twice is the absolute max"
         rf"\b({_NUMBER}(?: times?| visits?)?) (?:is|are) (?:the|my|your) (?:absolute )?"
         r"(?:max|maximum|limit|upper limit)\b",
@@ -313,6 +329,7 @@ def prepare(lifted: str) -> str:
     text = _FORGET.sub("remember to", text)
     text = _ANY_ORDER.sub("in any order", text)
     text = _followed_by(text)
+    text = _CARRY_INTO.sub(r"while you are holding \2, \1 enter \3", text)
     text = _WITH_IN_HAND.sub(
         lambda m: f"while you are holding {m.group(2) or m.group(3)}, {m.group(1)}", text
     )
@@ -356,7 +373,8 @@ CUES: dict[str, str] = {
     rf"(?:no more than|not more than|at most) {_NUMBER} steps? (?:after|of)",
     "prompt": r"right after|immediately|straight away|right away|next step|very next|"
     r"the moment|next moment|directly after|at once|following step",
-    "unless": r"unless|except (?:when|while|if)|outside|only (?:in|when|while)|-only",
+    "unless": r"unless|except (?:when|while|if)|outside|only (?:in|when|while)|-only|"
+    r"only (?:[a-z]+ ){1,4}(?:from|inside|in|when|while)(?= (?:you|\[))",
     "future": r"never again|no longer|anymore|any more|for good|from (?:then|that moment|"
     r"that point) on|in the future|ever again|after that|afterwards",
     "trigger": r"whenever|every time|each time|any time|if|when|once|after|as soon as|upon|"
@@ -425,6 +443,9 @@ TERSE: tuple[tuple[str, str, bool], ...] = (
         True,
     ),
     (rf"{X}{_BE} (?:picked up|grabbed|taken)", "is_grabbed", True),
+    (rf"{X}{_BE} (?:put down|dropped|released|let go(?: of)?)", "is_grabbed", False),
+    (rf"(?:have|leave|keep) {X} (?:on|switched on|turned on)", "is_switchedon", True),
+    (rf"(?:have|leave|keep) {X} open", "is_open", True),
     (rf"{X} in (?:your |its |the robot's |the agent's )?hands?", "is_grabbed", True),
     (rf"{X} (?:visits?|trips?|entries|entry)", "agent_at", True),
     (rf"{X} (?:pickup|pick-up|pick up)", "is_grabbed", True),
@@ -1384,7 +1405,8 @@ def _precedence(text: str) -> _Reading | None:
 _UNLESS_FORMS = [
     (
         re.compile(
-            r"(.+?)\s*,?\s+(?:unless|except (?:when|while|if)|only (?:in|when|while)|if not in)"
+            r"(.+?)\s*,?\s+(?:unless|except (?:when|while|if)|only (?:in|when|while)|if not in|"
+            r"outside(?: of)?)"
             r"\s+(.+)"
         ),
         False,
@@ -1396,7 +1418,7 @@ _UNLESS_FORMS = [
         ),
         True,
     ),
-    (re.compile(r"((?:you (?:can|may) )?only .+?)\s+(?:when|while)\s+(.+)"), False),
+    (re.compile(r"(.*?\bonly\b.+?)\s+(?:when|while|from|in|inside)\s+(.+)"), False),
 ]
 
 
