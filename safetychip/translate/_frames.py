@@ -7,8 +7,29 @@ arrows ("[a] -> [b]"), numbered routes ("1) [a] 2) [b]"), terse counts ("[a]: ma
 visits") and several clauses that together state one pattern ("[a], then [b]. [b] not before
 [a]."). :class:`FrameReader` reads those in four steps, one function each:
 
-1. :func:`prepare`: the grammar's normalisation (lower case, contractions, pronouns), arrows
-   and the signs ``≤ ≥`` spelt as words, dashes as clause breaks;
+1. :func:`prepare`: the grammar's normalisation (lower case, contractions, pronouns), then
+   the notations and fixed phrases people use, each rewritten as the words the frames read:
+
+   ==========================================  ==============================================
+   written                                     read as
+   ==========================================  ==============================================
+   ``→ => ->``; ``=`` after a state            an arrow ("[a] open = shut next")
+   ``+``, ``<->``, ``↔``                       "and"
+   ``≤ <=``, ``≥ >=``, ``3+``, ``x2``          "at most", "at least", "2 times"
+   "twice is the max", "but only twice"        "at most twice"
+   "you have 2 steps to X",                    "X within 2 steps"
+   "before 2 steps pass"
+   "E1 shall be followed by its E2"            "whenever E1, E2"
+   "E1 is required before E2"                  "do not E2 until E1"
+   "never enter [a] with [b] in your hand",    "while you are holding [b], never enter [a]"
+   "never carry [b] into [a]"
+   "[a], you can enter only after …"           "you can enter [a] only after …"
+   "none of them", "the one before it"         "none", "its predecessor" (a route's steps)
+   "[b] before it" (no other "it")             "[b] before" the other thing named before it
+   "…, because [a] …" (things named already)   dropped: a reason is no rule
+   "I don't care which first"                  "in any order"
+   ==========================================  ==============================================
+
 2. :func:`cue_classes`: which cue classes of :data:`CUES` the text holds;
 3. the **frame** of the first cue class in :data:`PRIORITY` that the text holds decides the
    pattern (a documented priority: "whenever …, … within 2 steps" holds trigger and bound
@@ -37,7 +58,10 @@ visit (or none)  :func:`_frame_list`                                visit, each 
 ===============  =================================================  ============================
 
 A header over a list that its frame refuses ("Close right after opening: [a], [b]") is read
-once per thing ("close right after opening [a]"), and all must give the same pattern.
+once per thing ("close right after opening [a]"), and all must give the same pattern; several
+sentences that each read as a visit, or each as a prohibition ("Visit [a]. Visit [b].") are
+one conjunction; an order between two places followed by "and visit both" is an ordered
+visit.
 
 **It never guesses silently.** A frame answers only when every placeholder has a role and a
 literal, no clause of the sentence is left unexplained (a clause that names a placeholder no
@@ -48,7 +72,11 @@ number without a bound word ("[a] twice": exactly or at least?), two kinds of co
 sentence, an order stated for some steps of a route only, "or" before a thing outside a
 prohibition ("go to [a] or [b]" is either one), a plural pronoun ("close them": the grammar's
 pronoun resolution names one thing), a timed prohibition, a positive reaction without a
-timing after "after"/"once"/"when", and a lasting positive state ("[b] closed for good").
+timing after "after"/"once"/"when", a lasting positive state ("[b] closed for good"), an
+order remark it does not know ("the usual order": order words make a remark a rule), a
+permission as a step of a route ("only then [b] may be entered"), "only then" inside a
+route of three or more, bare things after "no" ("no [a], [b]": a place or a thing?), and a
+list of states with no task ("[a] on and [b] off").
 Otherwise it raises :class:`~safetychip.errors.OutOfGrammarError`, and the pipeline goes on
 to the retrieval translator.
 
@@ -137,17 +165,11 @@ _AGENT_IT = re.compile(
     r"gets to|reaches|enters)\b(?! (?:not )?be\b))"
 )
 _NUMBERED = re.compile(r"(?:^|(?<=[\s:]))\(?(\d)\)\s*")
-_FORGET = re.compile(r"\b(?:do not|don't|never) forget(?: to)?\b")
-# "none of them before the one ahead of it": about every step of a route, and its predecessor.
+#: "none of them before the one ahead of it": about every step of a route, and its predecessor.
 _STEPS_REFERENCE = re.compile(
     r"\b(none|each|every one|all|any|neither|both) of them\b|"
     r"\bthe (?:one|place|room|stop|step) (?:ahead of|before|preceding) it\b",
     re.IGNORECASE,
-)
-# "never [b] before it": "it" is not the subject of its own clause, but the thing before it.
-_IT_AFTER_SUBJECT = re.compile(
-    r"(\[[a-z]\])([^\[\].;,]*?\b(?:before|after|until|till)) it\b"
-    r"(?=\s*(?:$|[,.;:!?)]|and\b|or\b|but\b))"  # "it" the object, not "before it is used"
 )
 
 
@@ -158,72 +180,169 @@ def _it_is_another_thing(m: re.Match[str]) -> str:
     return f"{m.group(1)}{m.group(2)} [{others[-1]}]" if others else m.group()
 
 
-_ITS_EVENT = re.compile(
-    r"\bits (activation|deactivation|opening|closing|switching on|switching off|turning on|"
-    r"turning off)\b"
+def _its_event(m: re.Match[str]) -> str:
+    """The match of "its closing" as "closing of [a]", [a] the thing named last before it."""
+    before = _LETTER.findall(m.string[: m.start()])
+    return f"{m.group(1)} of [{before[-1]}]" if before else m.group()
+
+
+_NUMBER = r"(?:\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|once|twice|thrice)"
+
+_Replacement = str | Callable[[re.Match[str]], str]
+
+
+def _phrases(table: list[tuple[str, _Replacement]]) -> list[tuple[re.Pattern[str], _Replacement]]:
+    return [(re.compile(p, re.IGNORECASE), r) for p, r in table]
+
+
+#: Fixed phrases rewritten before the grammar's normalisation, in order: (pattern,
+#: replacement); each a way people write that the frames read in other words.
+_PHRASES = _phrases(
+    [
+        (r"^\s*[*•-]\s+", ""),  # a bullet
+        (
+            r"\s*,?\s*\b(?:yeah|dear|ok|okay|got it|please|pls|thanks|thx|lol|k|mister|"
+            r"period)\s*[.?!]*\s*$",
+            "",
+        ),
+        (
+            r"\s+(?:(?:today|tonight)(?: itself)?|all day|all evening|this evening|"
+            r"during the (?:day|night|evening|run|round|shift))(?=\s*[.?!]*\s*$)",
+            "",
+        ),
+        (r"\b(?:deny|block)\s*:\s*", "never "),
+        (r"^(?:pls|plz|hey|hi|robot|ok|okay)\s*[,:]?\s+", ""),
+        (r"\bmaybe\s+|\bkindly\s+", ""),
+        (r",?\s+just do it\b", ""),
+        (r"\b(?:go|come|try) and (?=\w)", ""),  # "go and get [a]"
+        (  # "[a] first, and once you're done there, [b]": a step after another
+            r",?\s+(?:and\s*,?\s+)?(?:once|when|after) you(?: are|'re| have|'ve)? "
+            r"(?:done|finished)(?: there| with (?:it|that))?\s*,?\s+",
+            ", then ",
+        ),
+        (r",?\s+if you (?:do not|don't) mind\b", ""),
+        (r"\blocation\s*!=\s*(?=\[)", "you are not in "),
+        (r"\blocation\s*=\s*(?=\[)", "you are in "),
+        # "[a] open = shut next": "=" after a state is an implication (not after a bare thing)
+        (r"^(?!\s*\[[a-z]\]\s*=)([^=]*[^!=<>\s])\s*=(?!=)\s*", r"\1 -> "),
+        (r"\bx\s?(\d+)\b|\b(\d+)\s?x\b", lambda m: f"{m.group(1) or m.group(2)} times"),
+        (r"\b(\d+)\+", r"at least \1"),
+        # "after opening [a] you have 2 steps to close it"
+        (rf"\byou have ({_NUMBER}) steps? to (.+?)(?=[.;!]|$)", r"\2 within \1 steps"),
+        (  # "you can go into [a], but only twice"
+            rf"\b((?:you )?(?:can|may|are allowed to|are permitted to) .+?),? but only "
+            rf"({_NUMBER}(?: times?)?)\b",
+            r"\1 at most \2",
+        ),
+        (  # "drop it before 3 steps pass"
+            rf"\bbefore ({_NUMBER}) steps? (?:pass|have passed|are over|go by|elapse)\b",
+            r"within \1 steps",
+        ),
+        (  # "visiting [a] is required before entering [b]": not [b] until [a]
+            r"^(.+?) (?:is|are) (?:required|needed|necessary|mandatory) before (.+?)[.!]*$",
+            r"do not \2 until \1",
+        ),
+        (  # "twice is the absolute max"
+            rf"\b({_NUMBER}(?: times?| visits?)?) (?:is|are) (?:the|my|your) (?:absolute )?"
+            r"(?:max|maximum|limit|upper limit)\b",
+            r"at most \1",
+        ),
+        # "none of them before the one ahead of it": about every step, and its predecessor
+        (_STEPS_REFERENCE.pattern, lambda m: m.group(1) or "its predecessor"),
+        (  # "never [b] before it": "it" is no subject of its own clause, but the thing before
+            r"(\[[a-z]\])([^\[\].;,]*?\b(?:before|after|until|till)) it\b"
+            r"(?=\s*(?:$|[,.;:!?)]|and\b|or\b|but\b))",  # "it" the object, not "it is used"
+            _it_is_another_thing,
+        ),
+        (  # "until you've made it to [b]": an idiom, "it" names nothing
+            r"\b(make|made|makes) it (?:to|into)\b",
+            lambda m: {"make": "reach", "made": "reached", "makes": "reaches"}[m.group(1).lower()],
+        ),
+    ]
 )
-_FOLLOWED = re.compile(
-    r"^(.+?)\s+(?:(?:shall|must|should|will|has to|is to|needs to)\s+)?(?:always\s+)?"
-    r"(?:(eventually|immediately)\s+)?be\s+(?:(eventually|immediately)\s+)?followed by\s+(.+)$"
+#: Phrases rewritten after the grammar's normalisation, in order.
+_NORMALIZED_PHRASES = _phrases(
+    [
+        (r"\b(?:do not|don't|never) forget(?: to)?\b", "remember to"),
+        (  # "i do not care which first"
+            r"\b(?:i do not care|it does not matter|(?:it )?does not matter|never mind|no matter)"
+            r",? (?:which (?:one )?(?:first|comes first|is first)|(?:about |in )?(?:the |what "
+            r"|which )order)",
+            "in any order",
+        ),
+        (  # "its closing": of the thing named before it
+            r"\bits (activation|deactivation|opening|closing|switching on|switching off|"
+            r"turning on|turning off)\b",
+            _its_event,
+        ),
+        (  # "E1 shall (eventually) be followed by E2": whenever E1, E2
+            r"^(.+?)\s+(?:(?:shall|must|should|will|has to|is to|needs to)\s+)?(?:always\s+)?"
+            r"(?:(eventually|immediately)\s+)?be\s+(?:(eventually|immediately)\s+)?"
+            r"followed by\s+(.+)$",
+            lambda m: (
+                f"whenever {m.group(1)}, {m.group(4)}"
+                + (f" {m.group(2) or m.group(3)}" if m.group(2) or m.group(3) else "")
+            ),
+        ),
+        (  # "never carry [b] into [a]": while holding [b], never enter [a]
+            r"^((?:do not|never|you (?:must|may|should|shall) not)) (?:ever )?(?:carry|bring|"
+            r"take) (\[[a-z]\]) (?:into|in to|inside)\s+(\[[a-z]\])$",
+            r"while you are holding \2, \1 enter \3",
+        ),
+        (  # "never enter [a] with [b] in your hand"
+            r"^((?:do not|never|you (?:must|may|should|shall) not)\b[^\[\]]* \[[a-z]\]),?\s+"
+            r"(?:with (\[[a-z]\]) in (?:your |its )?hands?|(?:while )?(?:holding|carrying) "
+            r"(\[[a-z]\]))$",
+            lambda m: f"while you are holding {m.group(2) or m.group(3)}, {m.group(1)}",
+        ),
+        (  # "[a], you can enter only after …": the thing said first, its verb without object
+            r"^(\[[a-z]\]),?\s+(you|the agent|the robot)\s+((?:(?:can|may|must|should|shall|"
+            r"will|are to|do|does)\s+)?(?:(?:not|never|only|ever)\s+)*)(enter|visit|open|close|"
+            r"shut|touch|grab|take|use|pick up|switch on|switch off|turn on|turn off|go(?: in| "
+            r"into| to)?)(?=[\s,.]|$)(?!\s*(?:\[|it\b|to\b|in\b|into\b|there\b))",
+            lambda m: (
+                f"{m.group(2)} {m.group(3)}"
+                + ("go to" if m.group(4) == "go" else m.group(4))
+                + f" {m.group(1)}"
+            ),
+        ),
+    ]
 )
 
 
-def _followed_by(text: str) -> str:
-    """The specification style "E1 shall be followed by E2" as "whenever E1, E2", with "its
-    closing" as "closing of" the thing named before it.
+def _drop_reason(text: str) -> str:
+    """*text* without a closing reason that states no rule: "…, because I'm leaving soon",
+    "…, because I want [b] done first" (naming only things the rule names).
 
-    >>> _followed_by("every opening of [a] shall eventually be followed by its closing")
-    'whenever every opening of [a], closing of [a] eventually'
+    >>> _drop_reason("never enter [a] before [b], since [b] is cleaner")
+    'never enter [a] before [b]'
+    >>> _drop_reason("close [a] as soon as you open it")
+    'close [a] as soon as you open it'
     """
-
-    def its(m: re.Match[str]) -> str:
-        before = _LETTER.findall(text[: m.start()])
-        return f"{m.group(1)} of [{before[-1]}]" if before else m.group()
-
-    text = _ITS_EVENT.sub(its, text)
-    m = _FOLLOWED.fullmatch(text)
-    if m is None:
-        return text
-    timing = m.group(2) or m.group(3)
-    return f"whenever {m.group(1)}, {m.group(4)}" + (f" {timing}" if timing else "")
-
-
-# "never enter [a] with [b] in your hand", "never carry [b] into [a]": a prohibition while
-# holding [b].
-_CARRY_INTO = re.compile(
-    r"^((?:do not|never|you (?:must|may|should|shall) not)) (?:ever )?(?:carry|bring|take) "
-    r"(\[[a-z]\]) (?:into|in to|inside)\s+(\[[a-z]\])$"
-)
-_WITH_IN_HAND = re.compile(
-    r"^((?:do not|never|you (?:must|may|should|shall) not)\b[^\[\]]* \[[a-z]\]),?\s+"
-    r"(?:with (\[[a-z]\]) in (?:your |its )?hands?|(?:while )?(?:holding|carrying) (\[[a-z]\]))$"
-)
-_ANY_ORDER = re.compile(
-    r"\b(?:i do not care|it does not matter|(?:it )?does not matter|never mind|no matter)"
-    r",? (?:which (?:one )?(?:first|comes first|is first)|(?:about |in )?(?:the |what |which )"
-    r"order)"
-)
-# "[a], you can enter only after …": the thing said first, the verb without its object.
-_TOPIC_VERB = re.compile(
-    r"^(\[[a-z]\]),?\s+(you|the agent|the robot)\s+((?:(?:can|may|must|should|shall|will|"
-    r"are to|do|does)\s+)?(?:(?:not|never|only|ever)\s+)*)(enter|visit|open|close|shut|touch|"
-    r"grab|take|use|pick up|switch on|switch off|turn on|turn off|go(?: in| into| to)?)"
-    r"(?=[\s,.]|$)(?!\s*(?:\[|it\b|to\b|in\b|into\b|there\b))"
-)
-
-
-def _object_after_verb(m: re.Match[str]) -> str:
-    """The thing said first moved after its verb: "[a], you can enter" as "you can enter
-    [a]", "[a] you go" as "you go to [a]"."""
-    verb = "go to" if m.group(4) == "go" else m.group(4)
-    return f"{m.group(2)} {m.group(3)}{verb} {m.group(1)}"
+    reason = re.search(
+        r",?\s+(?:because|since|so that|(?<!soon )(?<!long )(?<!well )(?<!much )"
+        r"as(?! (?:soon|long|well|much|many|often|far)\b))\b[^\[\]]*$",
+        text,
+    )
+    if reason and not _STRONG_REASON.search(reason.group()):
+        text = text[: reason.start()]
+    reason = re.search(r",\s+(?:because|since|so that)\b[^.;]*[.!]*$", text)
+    if (
+        reason
+        and not _STRONG_REASON.search(reason.group())
+        and set(_letters(reason.group())) <= set(_letters(text[: reason.start()]))
+    ):
+        text = text[: reason.start()]
+    return text
 
 
 def prepare(lifted: str) -> str:
-    """*lifted* normalised as the grammar does, with arrows as ``->``, ``≤`` / ``≥`` as "at
-    most" / "at least", dashes as clause breaks, a numbered list as a route ("1) [a] 2) [b]"
-    is "[a], then [b]"), "don't forget to" as "remember to", "it" as the agent where the
-    sentence names the agent and "it" acts, and the politeness around it dropped.
+    """*lifted* normalised as the grammar does, with the signs of ``_SIGNS`` as words (arrows
+    as ``->``, ``≤`` / ``≥`` as "at most" / "at least", dashes as clause breaks), a numbered
+    list as a route ("1) [a] 2) [b]" is "[a], then [b]"), "it" as the agent where the
+    sentence names the agent and "it" acts, the fixed phrases of ``_PHRASES`` (before the
+    normalisation) and ``_NORMALIZED_PHRASES`` (after it) rewritten, a closing reason that
+    states no rule dropped, and the politeness around it dropped.
 
     >>> prepare("Kitchen-ish: [a] ≤ 2 visits — [b] → [c], please!")
     'kitchen-ish: [a] at most 2 visits; [b] -> [c]'
@@ -240,102 +359,14 @@ def prepare(lifted: str) -> str:
         text = _AGENT_IT.sub("the agent", text)
     if re.search(r"(?:^|[\s:])\(?1\)", text):
         text = _NUMBERED.sub(lambda m: "" if m.group(1) == "1" else ", then ", text)
-    text = re.sub(r"^\s*[*•-]\s+", "", text)
-    text = re.sub(
-        r"\s*,?\s*\b(?:yeah|dear|ok|okay|got it|please|pls|thanks|thx|lol|k|mister|"
-        r"period)\s*[.?!]*\s*$",
-        "",
-        text,
-        flags=re.IGNORECASE,
-    )
-    text = re.sub(
-        r"\s+(?:(?:today|tonight)(?: itself)?|all day|all evening|this evening|"
-        r"during the (?:day|night|evening|run|round|shift))(?=\s*[.?!]*\s*$)",
-        "",
-        text,
-        flags=re.IGNORECASE,
-    )
-    text = re.sub(r"\b(?:deny|block)\s*:\s*", "never ", text, flags=re.IGNORECASE)
-    text = re.sub(r"^(?:pls|plz|hey|hi|robot|ok|okay)\s*[,:]?\s+", "", text, flags=re.IGNORECASE)
-    text = re.sub(r"\bmaybe\s+|\bkindly\s+", "", text, flags=re.IGNORECASE)
-    text = re.sub(r",?\s+just do it\b", "", text, flags=re.IGNORECASE)
-    text = re.sub(r"\b(?:go|come|try) and (?=\w)", "", text, flags=re.IGNORECASE)  # "go and get"
-    text = re.sub(  # "[a] first, and once you're done there, [b]": a step after another
-        r",?\s+(?:and\s*,?\s+)?(?:once|when|after) you(?: are|'re| have|'ve)? (?:done|finished)"
-        r"(?: there| with (?:it|that))?\s*,?\s+",
-        ", then ",
-        text,
-        flags=re.IGNORECASE,
-    )
-    text = re.sub(r",?\s+if you (?:do not|don't) mind\b", "", text, flags=re.IGNORECASE)
-    text = re.sub(r"\blocation\s*!=\s*(?=\[)", "you are not in ", text, flags=re.IGNORECASE)
-    text = re.sub(r"\blocation\s*=\s*(?=\[)", "you are in ", text, flags=re.IGNORECASE)
-    # "[a] open = shut next": "=" after a state is an implication (not after a bare thing)
-    text = re.sub(r"^(?!\s*\[[a-z]\]\s*=)([^=]*[^!=<>\s])\s*=(?!=)\s*", r"\1 -> ", text)
-    text = re.sub(
-        r"\bx\s?(\d+)\b|\b(\d+)\s?x\b", lambda m: f"{m.group(1) or m.group(2)} times", text
-    )
-    text = re.sub(r"\b(\d+)\+", r"at least \1", text)
-    text = re.sub(  # "after opening [a] you have 2 steps to close it"
-        rf"\byou have ({_NUMBER}) steps? to (.+?)(?=[.;!]|$)", r"\2 within \1 steps", text
-    )
-    text = re.sub(  # "you can go into [a], but only twice"
-        rf"\b((?:you )?(?:can|may|are allowed to|are permitted to) .+?),? but only "
-        rf"({_NUMBER}(?: times?)?)\b",
-        r"\1 at most \2",
-        text,
-    )
-    text = re.sub(  # "drop it before 3 steps pass"
-        rf"\bbefore ({_NUMBER}) steps? (?:pass|have passed|are over|go by|elapse)\b",
-        r"within \1 steps",
-        text,
-    )
-    text = re.sub(  # "visiting [a] is required before entering [b]": not [b] until [a]
-        r"^(.+?) (?:is|are) (?:required|needed|necessary|mandatory) before (.+?)[.!]*$",
-        r"do not \2 until \1",
-        text,
-    )
-    text = re.sub(  # "twice is the absolute max"
-        rf"\b({_NUMBER}(?: times?| visits?)?) (?:is|are) (?:the|my|your) (?:absolute )?"
-        r"(?:max|maximum|limit|upper limit)\b",
-        r"at most \1",
-        text,
-        flags=re.IGNORECASE,
-    )
-    reason = re.search(
-        r",?\s+(?:because|since|so that|(?<!soon )(?<!long )(?<!well )(?<!much )"
-        r"as(?! (?:soon|long|well|much|many|often|far)\b))\b"
-        r"[^\[\]]*$",
-        text,
-    )
-    if reason and not _STRONG_REASON.search(reason.group()):  # "…, because I'm leaving soon"
-        text = text[: reason.start()]
-    reason = re.search(r",\s+(?:because|since|so that)\b[^.;]*[.!]*$", text)
-    if (  # "…, because I want [b] done first": it names only things the rule names
-        reason
-        and not _STRONG_REASON.search(reason.group())
-        and set(_letters(reason.group())) <= set(_letters(text[: reason.start()]))
-    ):
-        text = text[: reason.start()]
-    text = _STEPS_REFERENCE.sub(lambda m: m.group(1) or "its predecessor", text)
-    text = _IT_AFTER_SUBJECT.sub(_it_is_another_thing, text)
-    text = re.sub(  # "until you've made it to [b]": an idiom, "it" names nothing
-        r"\b(make|made|makes) it (?:to|into)\b",
-        lambda m: {"make": "reach", "made": "reached", "makes": "reaches"}[m.group(1).lower()],
-        text,
-        flags=re.IGNORECASE,
-    )
+    for pattern, rewrite in _PHRASES:
+        text = pattern.sub(rewrite, text)
+    text = _drop_reason(text)
     text = normalize(text)
-    text = _FORGET.sub("remember to", text)
-    text = _ANY_ORDER.sub("in any order", text)
-    text = _followed_by(text)
-    text = _CARRY_INTO.sub(r"while you are holding \2, \1 enter \3", text)
-    text = _WITH_IN_HAND.sub(
-        lambda m: f"while you are holding {m.group(2) or m.group(3)}, {m.group(1)}", text
-    )
+    for pattern, rewrite in _NORMALIZED_PHRASES:
+        text = pattern.sub(rewrite, text)
     if re.search(r"\bonly\b", text):  # "only in [a] may you open [b], otherwise not"
         text = re.sub(r",?\s+(?:and )?otherwise (?:not|never|do not|you may not)\b", "", text)
-    text = _TOPIC_VERB.sub(_object_after_verb, text)
     topic = re.match(r"^\[([a-z])\],\s+(?=(?:you|when|whenever|if|once)\b[^.;]*\[\1\])", text)
     if topic:  # "[a], you go to [a] twice": the thing said first, then again
         text = text[topic.end() :]
@@ -350,7 +381,6 @@ _IN_ORDER = (
     r"(?:in )?(?:exactly |precisely )?(?:that|this|the given|strict)"
     r"(?: exact| precise| very| same)? order"
 )
-_NUMBER = r"(?:\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|once|twice|thrice)"
 _NEGATION = (
     r"(?:not|never|no|nor|neither|cannot|avoid|forbidden|prohibited|off limits|off-limits|"
     r"stay out|keep out|"
