@@ -394,6 +394,13 @@ NOTATIONS = [
         "immediate_response",
         'G("is_open(a)" -> X[!]!"is_open(a)")',
     ),  # fmt: skip
+    # a remark that describes the world asks for nothing; "the instant you", "right back"
+    ("Never switch on [a], the neighbours are asleep.", "never", 'G!"is_switchedon(a)"'),
+    (
+        "The instant you open [a], shut it right back.",
+        "immediate_response",
+        'G("is_open(a)" -> X[!]!"is_open(a)")',
+    ),
 ]
 CASES += NOTATIONS
 
@@ -458,6 +465,8 @@ REFUSED = [
     "First [a], only then [b] may be entered.",  # a permission is no step of a route
     "[a], then [b], then [c], the usual order.",  # an order remark it does not know
     "Until [a] is on, stay in [b].",  # "until" before a positive clause: no prohibition
+    "Never open [a]. Windows cannot be opened either.",  # a rule in a passive remark
+    "Visit [a]. Nothing is allowed after that.",  # "nothing": no description
 ]
 
 

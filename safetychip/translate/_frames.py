@@ -66,7 +66,8 @@ visit.
 **It never guesses silently.** A frame answers only when every placeholder has a role and a
 literal, no clause of the sentence is left unexplained (a clause that names a placeholder no
 rule consumed, or that holds a negation, count or timing cue no rule consumed, refuses; only
-the harmless remarks of ``_REMARK_OK`` such as "ok", "no dawdling" are left out), and a
+the harmless remarks of ``_REMARK_OK`` such as "ok", "no dawdling", and descriptions of the
+world, ``_DESCRIPTION``, such as "the cat will get out", are left out), and a
 prohibition only when the sentence says one (a negation or avoid cue). It also refuses a
 number without a bound word ("[a] twice": exactly or at least?), two kinds of count in one
 sentence, an order stated for some steps of a route only, "or" before a thing outside a
@@ -215,6 +216,7 @@ _PHRASES = _phrases(
         (r"\bmaybe\s+|\bkindly\s+", ""),
         (r",?\s+just do it\b", ""),
         (r"\b(?:go|come|try) and (?=\w)", ""),  # "go and get [a]"
+        (r"\bthe (?:second|instant|minute) (?=you\b|the agent\b|the robot\b|\[)", "the moment "),
         (  # "[a] first, and once you're done there, [b]": a step after another
             r",?\s+(?:and\s*,?\s+)?(?:once|when|after) you(?: are|'re| have|'ve)? "
             r"(?:done|finished)(?: there| with (?:it|that))?\s*,?\s+",
@@ -613,6 +615,17 @@ _STRONG = re.compile(
 )
 
 
+#: A remark that describes the world rather than asks for anything ("pt can't see", "the cat
+#: will get out"): a third party's present or future, no obligation, no passive, no thing.
+_DESCRIPTION = re.compile(
+    r"^(?!(?:you|i|we|the agent|the robot|it|nothing|nobody|no one|none|everything|anything|"
+    r"everyone|all|every|each|any|there)\b)(?:(?:the|my|our|her|his|their|your|a) )?[a-z']+ "
+    r"(?:is|are|was|were|will|would|can|cannot|could|gets?|got|has|have|had|hates?|likes?|"
+    r"loves?|sleeps?|is sleeping|is asleep)\b(?!.*\b(?:be|been|must|should|shall|may|allowed|"
+    r"permitted|ok to|okay to|only)\b)[^\[\]]*$"
+)
+
+
 def _drop_remarks(text: str) -> str:
     """*text* without the harmless remarks after its last comma ("…, no dawdling", "…, ok").
 
@@ -621,7 +634,9 @@ def _drop_remarks(text: str) -> str:
     """
     while True:
         head, comma, tail = text.rpartition(",")
-        if not comma or not _REMARK_OK.fullmatch(tail.strip()):
+        if not comma or not (
+            _REMARK_OK.fullmatch(tail.strip()) or _DESCRIPTION.fullmatch(tail.strip())
+        ):
             return text
         text = head.rstrip()
 
@@ -631,7 +646,7 @@ def _unexplained(remarks: list[str]) -> str | None:
     holding a cue word (a negation, a count, a timing); None if all are harmless."""
     for r in remarks:
         r = r.strip(" ,;:")
-        if not r or _REMARK_OK.fullmatch(r):
+        if not r or _REMARK_OK.fullmatch(r) or _DESCRIPTION.fullmatch(r):
             continue
         if _LETTER.search(r) or _STRONG.search(r):
             return r
@@ -1134,8 +1149,9 @@ _STATE_CONDITION = re.compile(
     rf"(?:holding|carrying) {X}$|^(?:in|inside) {X}$|^agent_at\({X}\)$"
 )
 _SOON = re.compile(
-    r"\b(?:right after|immediately|straight away|right away|(?:at |on |in )?the (?:very )?next "
-    r"(?:step|moment|thing)(?: is)?|your very next move should take you to|next step|"
+    r"\b(?:right after|immediately|straight away|right away|right back|"
+    r"(?:at |on |in )?the (?:very )?next (?:step|moment|thing)(?: is)?|"
+    r"your very next move should take you to|next step|"
     r"the moment|directly|at once|at the immediately following step|next)\b"
 )
 _LATER = re.compile(
