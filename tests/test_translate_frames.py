@@ -401,6 +401,20 @@ NOTATIONS = [
         "immediate_response",
         'G("is_open(a)" -> X[!]!"is_open(a)")',
     ),
+    # prohibitions in chat and in headers
+    ("hi robot, pls dont open [a] ok? ty", "never", 'G!"is_open(a)"'),
+    ("I don't want you in [a]. Ever.", "never", 'G!"agent_at(a)"'),
+    ("[a]: a no-go area.", "never", 'G!"agent_at(a)"'),
+    ("[a]: never grab.", "never", 'G!"is_grabbed(a)"'),
+    ("Don't you dare open [a].", "never", 'G!"is_open(a)"'),
+    ("Always, [a] must remain closed.", "never", 'G!"is_open(a)"'),
+    ("Never, at any time, switch on [a].", "never", 'G!"is_switchedon(a)"'),
+    (
+        "Do not grab any of the following: [a], [b].",
+        "never",
+        'G!"is_grabbed(a)" & G!"is_grabbed(b)"',
+    ),
+    ("keep outta [a]", "never", 'G!"agent_at(a)"'),
 ]
 CASES += NOTATIONS
 
@@ -467,6 +481,8 @@ REFUSED = [
     "Until [a] is on, stay in [b].",  # "until" before a positive clause: no prohibition
     "Never open [a]. Windows cannot be opened either.",  # a rule in a passive remark
     "Visit [a]. Nothing is allowed after that.",  # "nothing": no description
+    "[a]: no.",  # a bare "no" of a thing: a place or a thing to leave alone?
+    "Grab these: [a], then close them.",  # "them" is still a pronoun
 ]
 
 

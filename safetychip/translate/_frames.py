@@ -174,6 +174,10 @@ _STEPS_REFERENCE = re.compile(
 )
 
 
+#: "any of these: [a], [b]": a list announced (its "these" is no pronoun).
+_LIST_INTRO = re.compile(r"\b(?:any of |all of |each of )?(?:these|the following)\s*:\s*", re.I)
+
+
 def _it_is_another_thing(m: re.Match[str]) -> str:
     """The match of "[b] before it" with "it" the nearest other thing named before "[b]"
     (unchanged if there is none)."""
@@ -201,9 +205,9 @@ def _phrases(table: list[tuple[str, _Replacement]]) -> list[tuple[re.Pattern[str
 _PHRASES = _phrases(
     [
         (r"^\s*[*•-]\s+", ""),  # a bullet
-        (
-            r"\s*,?\s*\b(?:yeah|dear|ok|okay|got it|please|pls|thanks|thx|lol|k|mister|"
-            r"period)\s*[.?!]*\s*$",
+        (  # closing words, one or several: "… ok? thx"
+            r"(?:\s*,?\s*\b(?:yeah|dear|ok|okay|got it|please|pls|plz|thanks|thx|ty|lol|k|mister|"
+            r"period)\s*[.?!]*)+\s*$",
             "",
         ),
         (
@@ -212,7 +216,21 @@ _PHRASES = _phrases(
             "",
         ),
         (r"\b(?:deny|block)\s*:\s*", "never "),
-        (r"^(?:pls|plz|hey|hi|robot|ok|okay)\s*[,:]?\s+", ""),
+        (r"^(?:(?:pls|plz|hey|hi|robot|ok|okay)\s*[,:]?\s+)+", ""),
+        (r"^(?:at all times|always)\s*,\s*", ""),  # "at all times, [a] must stay off"
+        (r",\s*(?:at any (?:point|time)|at all|under any circumstances)\s*,\s*", " "),
+        (_LIST_INTRO.pattern, ""),  # "do not open any of these: [a], [b]"
+        (r"\bdo(?: not|n't) you dare\b", "do not"),
+        (  # contractions typed without their apostrophe
+            r"\b(do|does|is|are|should|must|can|could|would|did)nt\b",
+            lambda m: {"can": "cannot"}.get(m.group(1).lower(), f"{m.group(1)} not"),
+        ),
+        (r"\bouta\b|\boutta\b", "out of"),
+        (  # "[a] = no go", "[a] is a no-go zone": a place off limits
+            r"^(\[[a-z]\])\s*(?:=|:|is)\s*(?:a |an )?(?:no[- ]go(?: zone| area)?|off[- ]limits|"
+            r"out of bounds)[.!]*$",
+            r"off limits: \1",
+        ),
         (r"\bmaybe\s+|\bkindly\s+", ""),
         (r",?\s+just do it\b", ""),
         (r"\b(?:go|come|try) and (?=\w)", ""),  # "go and get [a]"
@@ -265,6 +283,12 @@ _PHRASES = _phrases(
 #: Phrases rewritten after the grammar's normalisation, in order.
 _NORMALIZED_PHRASES = _phrases(
     [
+        (  # "[a]: do not touch": a header naming the thing its verb lacks
+            r"^(\[[a-z]\])\s*:\s*((?:do not|never|no)\s+)?(touch|open|enter|visit|grab|pick up|"
+            r"use|switch on|turn on|close|shut)\s*[.!]*$",
+            r"\2\3 \1",
+        ),
+        (r"^i do not want you (?:to )?(?=(?:be )?(?:in|go|enter|open|touch|grab)\b)", "never "),
         (r"\b(?:do not|don't|never) forget(?: to)?\b", "remember to"),
         (  # "i do not care which first"
             r"\b(?:i do not care|it does not matter|(?:it )?does not matter|never mind|no matter)"
@@ -385,7 +409,7 @@ _IN_ORDER = (
 )
 _NEGATION = (
     r"(?:not|never|no|nor|neither|cannot|avoid|forbidden|prohibited|off limits|off-limits|"
-    r"stay out|keep out|"
+    r"stay out|keep out|stays? (?:off|shut|closed)|remains? (?:off|shut|closed)|"
     r"out of bounds|avoidance)"
 )
 
@@ -1539,6 +1563,9 @@ def _frame_list(text: str, negation: bool) -> _Reading:
     text = clauses[0] if clauses else text
     if negation:
         m = _NEVER_HEAD.fullmatch(text) or _NEVER_PLAIN.fullmatch(_drop_remarks(text))
+        kept = _clause(_drop_remarks(text)) if not m else None
+        if kept is not None and kept.avoid and kept.literal is not None:  # "[a] must stay off"
+            return _Reading("never", ((kept.literal,),), "never: a lasting state")
         if not m:
             raise _Refusal("a prohibition in no form the frames read")
         body = re.sub(r"\s+(?:ever|at all|whatsoever|under any circumstances)$", "", m.group(1))
@@ -1734,7 +1761,7 @@ class FrameReader:
             When no cue decides a frame, or the deciding frame cannot read the sentence.
         """
         plural = r"\b(?:them|they|their|those|these)\b"
-        if re.search(plural, _STEPS_REFERENCE.sub("", lifted), re.IGNORECASE):
+        if re.search(plural, _LIST_INTRO.sub("", _STEPS_REFERENCE.sub("", lifted)), re.IGNORECASE):
             raise OutOfGrammarError(
                 f"the frame reader cannot read {lifted!r}: it does not resolve a plural pronoun",
                 lifted,
