@@ -415,6 +415,16 @@ NOTATIONS = [
         'G!"is_grabbed(a)" & G!"is_grabbed(b)"',
     ),
     ("keep outta [a]", "never", 'G!"agent_at(a)"'),
+    # counts and future avoidance in chat
+    ("you may open [a] like 3 times max", "at_most", None),
+    ("Three [a] entries, tops.", "at_most", None),
+    ("Take at least 2 trips into [a].", "at_least", None),
+    (
+        "Having entered [a], you may no longer switch on [b].",
+        "absence_after",
+        'G("agent_at(a)" -> XG!"is_switchedon(b)")',
+    ),
+    ("Post-[a], no [b].", "absence_after", 'G("agent_at(a)" -> XG!"agent_at(b)")'),
 ]
 CASES += NOTATIONS
 

@@ -226,6 +226,9 @@ _PHRASES = _phrases(
             lambda m: {"can": "cannot"}.get(m.group(1).lower(), f"{m.group(1)} not"),
         ),
         (r"\bouta\b|\boutta\b", "out of"),
+        (rf"\blike (?={_NUMBER}\b)", ""),  # "like 2 times max"
+        (r"^having (?=\w+ed\b|been\b)", "once you have "),  # "having visited [a], …"
+        (r"\bpost-?(?=\[)", "after "),  # "post-[a], no [b]"
         (  # "[a] = no go", "[a] is a no-go zone": a place off limits
             r"^(\[[a-z]\])\s*(?:=|:|is)\s*(?:a |an )?(?:no[- ]go(?: zone| area)?|off[- ]limits|"
             r"out of bounds)[.!]*$",
@@ -508,7 +511,7 @@ TERSE: tuple[tuple[str, str, bool], ...] = (
     (
         rf"(?:make your way|check on|look in on|stop in|stopped in|swing by|swung by|drop by|"
         rf"dropped by|pop(?:ped)? into|pop(?:ped)? in to|pop(?:ped)? by|head(?:ed)? (?:into|over "
-        rf"to|for)|(?:take|took|make|made) a trip (?:to|into))"
+        rf"to|for)|(?:take|took|make|made)(?: a)? trips? (?:to|into))"
         rf"(?: to| at| in)? {X}",
         "agent_at",
         True,
@@ -1030,6 +1033,9 @@ def _specs(text: str, header: str) -> set[tuple[str, int]]:
     qualified one must agree with it; "not once" and the like are left out."""
     negated = re.match(r"^(?:do not|never|not|no|you (?:may|must|should) not)\b", text) is not None
     qualified, bare = set(), set()
+    closing = re.search(rf"\s*,\s*({_UPPER}|{_LOWER})\s*$", text)
+    if closing:  # "two [a] visits, max": the qualifier closes the statement
+        text, header = text[: closing.start()], f"{header} {closing.group(1)}"
     for m in _SPEC.finditer(text):
         n = _count_value(_count_word(m.group("n")))
         words = [w for w in (m.group("before"), m.group("after")) if w and w != "each"]
@@ -1081,6 +1087,7 @@ def _counted(text: str) -> list[Formula]:
     )
     rest = re.sub(r"\s+", " ", rest).strip(" ,:;")
     rest = re.sub(r"^keep (?:on )?(open|visit|enter|check|go|grab|touch)ing\b", r"\1", rest)
+    rest = re.sub(r"^(?:make|take|pay) (?=(?:to|into) \[)", "go ", rest)  # "make 2 trips to [a]"
     rest = re.sub(  # "open [a] on 2 occasions", not "switch [a] on twice"
         r"(?<!switch \[[a-z]\])(?<!turn \[[a-z]\])\s+(?:on|in|shall be|is|are|be|of)$", "", rest
     )
