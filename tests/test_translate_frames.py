@@ -425,6 +425,16 @@ NOTATIONS = [
         'G("agent_at(a)" -> XG!"is_switchedon(b)")',
     ),
     ("Post-[a], no [b].", "absence_after", 'G("agent_at(a)" -> XG!"agent_at(b)")'),
+    # sticky notes: the thing as a header, "1." lists, "1st", "[a] grab"
+    (
+        "[a]: shut right after opening.",
+        "immediate_response",
+        'G("is_open(a)" -> X[!]!"is_open(a)")',
+    ),
+    ("[a], [b]: switch off within 1 step of switching on.", "bounded_delay", None),
+    ("1. [a] 2. [b]", "sequenced_visit", 'F("agent_at(a)" & F"agent_at(b)")'),
+    ("[a] 1st, then [b]", "sequenced_visit", 'F("agent_at(a)" & F"agent_at(b)")'),
+    ("in [a] -> no [b] grab", "avoid_while", 'G("agent_at(a)" -> !"is_grabbed(b)")'),
 ]
 CASES += NOTATIONS
 
@@ -493,6 +503,8 @@ REFUSED = [
     "Visit [a]. Nothing is allowed after that.",  # "nothing": no description
     "[a]: no.",  # a bare "no" of a thing: a place or a thing to leave alone?
     "Grab these: [a], then close them.",  # "them" is still a pronoun
+    "[a] b4 [b]",  # an order without a prohibition or a visit of both
+    "[a], [b]: on and off.",  # a header statement the frames do not read
 ]
 
 

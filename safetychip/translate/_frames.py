@@ -57,7 +57,8 @@ negation         :func:`_frame_list`                                never, each 
 visit (or none)  :func:`_frame_list`                                visit, each thing
 ===============  =================================================  ============================
 
-A header over a list that its frame refuses ("Close right after opening: [a], [b]") is read
+A header over a list that its frame refuses ("Close right after opening: [a], [b]"), or a
+list of things as the header of a statement ("[a], [b]: close right after opening"), is read
 once per thing ("close right after opening [a]"), and all must give the same pattern; several
 sentences that each read as a visit, or each as a prohibition ("Visit [a]. Visit [b].") are
 one conjunction; an order between two places followed by "and visit both" is an ordered
@@ -165,7 +166,7 @@ _AGENT_IT = re.compile(
     r"\bit(?= (?:shall|must|should|will|may|has|had|needs to|is (?:located )?(?:in|inside|at)|"
     r"gets to|reaches|enters)\b(?! (?:not )?be\b))"
 )
-_NUMBERED = re.compile(r"(?:^|(?<=[\s:]))\(?(\d)\)\s*")
+_NUMBERED = re.compile(r"(?:^|(?<=[\s:]))\(?(\d)(?:\)|\.(?=\s))\s*")
 #: "none of them before the one ahead of it": about every step of a route, and its predecessor.
 _STEPS_REFERENCE = re.compile(
     r"\b(none|each|every one|all|any|neither|both) of them\b|"
@@ -226,6 +227,8 @@ _PHRASES = _phrases(
             lambda m: {"can": "cannot"}.get(m.group(1).lower(), f"{m.group(1)} not"),
         ),
         (r"\bouta\b|\boutta\b", "out of"),
+        (r"\bb4\b", "before"),
+        (r"\b1st\b", "first"),
         (rf"\blike (?={_NUMBER}\b)", ""),  # "like 2 times max"
         (r"^having (?=\w+ed\b|been\b)", "once you have "),  # "having visited [a], …"
         (r"\bpost-?(?=\[)", "after "),  # "post-[a], no [b]"
@@ -386,7 +389,7 @@ def prepare(lifted: str) -> str:
     text = re.sub(r"\bthe system\b", "the agent", text, flags=re.IGNORECASE)
     if re.search(r"\b(?:the agent|the robot)\b", text, re.IGNORECASE):
         text = _AGENT_IT.sub("the agent", text)
-    if re.search(r"(?:^|[\s:])\(?1\)", text):
+    if re.search(r"(?:^|[\s:])\(?1(?:\)|\.\s)", text):
         text = _NUMBERED.sub(lambda m: "" if m.group(1) == "1" else ", then ", text)
     for pattern, rewrite in _PHRASES:
         text = pattern.sub(rewrite, text)
@@ -507,7 +510,7 @@ TERSE: tuple[tuple[str, str, bool], ...] = (
     (rf"(?:have|leave|keep) {X} open", "is_open", True),
     (rf"{X} in (?:your |its |the robot's |the agent's )?hands?", "is_grabbed", True),
     (rf"{X} (?:visits?|trips?|entries|entry)", "agent_at", True),
-    (rf"{X} (?:pickup|pick-up|pick up)", "is_grabbed", True),
+    (rf"{X} (?:pickup|pick-up|pick up|grab|grabbing)", "is_grabbed", True),
     (
         rf"(?:make your way|check on|look in on|stop in|stopped in|swing by|swung by|drop by|"
         rf"dropped by|pop(?:ped)? into|pop(?:ped)? in to|pop(?:ped)? by|head(?:ed)? (?:into|over "
@@ -1659,6 +1662,7 @@ def _frame_arrow(text: str) -> _Reading:
 #: Patterns whose reading of "[a] or [b]" is one prohibition per thing.
 _PROHIBITIONS = ("never", "avoid_while", "avoid_unless", "absence_after", "not_before")
 _HEADER_LIST = re.compile(r"^([^:\[\]]+):\s*(\[[a-z]\](?:\s*(?:,|and|or)\s*\[[a-z]\])+)$")
+_THING_HEADER = re.compile(r"^(\[[a-z]\](?:\s*(?:,|and)\s*\[[a-z]\])*)\s*:\s*([^:\[\]]+)$")
 
 
 def _read(text: str) -> _Reading:
@@ -1685,13 +1689,22 @@ def _read(text: str) -> _Reading:
                 items = tuple(item for r in readings for item in r.items)
                 return _Reading(readings[0].pattern, items, "one sentence per thing")
         found = _HEADER_LIST.fullmatch(text)
-        if found is None:
-            raise
-        readings = [_decide(f"{found.group(1)} [{x}]") for x in _letters(found.group(2))]
-        if len({r.pattern for r in readings}) != 1:
-            raise _Refusal("the things of the list read as different patterns") from None
-        items = tuple(item for r in readings for item in r.items)
-        return _Reading(readings[0].pattern, items, readings[0].form + " (each of a list)")
+        if found is not None:
+            return _each(found.group(1), _letters(found.group(2)))
+        found = _THING_HEADER.fullmatch(text)
+        if found is not None:  # "[a]: close right after opening"
+            return _each(found.group(2), _letters(found.group(1)))
+        raise
+
+
+def _each(statement: str, things: list[str]) -> _Reading:
+    """*statement* read once about each thing ("close right after opening [a]"), every thing
+    giving the same pattern."""
+    readings = [_decide(f"{statement} [{x}]") for x in things]
+    if len({r.pattern for r in readings}) != 1:
+        raise _Refusal("the things of the list read as different patterns")
+    items = tuple(item for r in readings for item in r.items)
+    return _Reading(readings[0].pattern, items, readings[0].form + " (each of a list)")
 
 
 _BOTH = re.compile(
