@@ -435,6 +435,32 @@ NOTATIONS = [
     ("1. [a] 2. [b]", "sequenced_visit", 'F("agent_at(a)" & F"agent_at(b)")'),
     ("[a] 1st, then [b]", "sequenced_visit", 'F("agent_at(a)" & F"agent_at(b)")'),
     ("in [a] -> no [b] grab", "avoid_while", 'G("agent_at(a)" -> !"is_grabbed(b)")'),
+    # unless and while, said in more ways
+    ("Only in [a] can [b] be opened.", "avoid_unless", 'G(!"agent_at(a)" -> !"is_open(b)")'),
+    (
+        "[b] may be switched on in [a] only.",
+        "avoid_unless",
+        'G(!"agent_at(a)" -> !"is_switchedon(b)")',
+    ),  # fmt: skip
+    ("Except in [a], never grab [b].", "avoid_unless", 'G(!"agent_at(a)" -> !"is_grabbed(b)")'),
+    ("Anywhere but [a], [b] stays closed.", "avoid_unless", 'G(!"agent_at(a)" -> !"is_open(b)")'),
+    (
+        "[b] must be off unless you are in [a].",
+        "avoid_unless",
+        'G(!"agent_at(a)" -> !"is_switchedon(b)")',
+    ),  # fmt: skip
+    (
+        "Only open [b] while in [a], nowhere else.",
+        "avoid_unless",
+        'G(!"agent_at(a)" -> !"is_open(b)")',
+    ),  # fmt: skip
+    (
+        "Never open [b] unless standing in [a].",
+        "avoid_unless",
+        'G(!"agent_at(a)" -> !"is_open(b)")',
+    ),  # fmt: skip
+    # "have [b]" is holding it, never being at it
+    ("No [a] visits while you have [b].", "avoid_while", 'G("is_grabbed(b)" -> !"agent_at(a)")'),
 ]
 CASES += NOTATIONS
 
@@ -505,6 +531,7 @@ REFUSED = [
     "Grab these: [a], then close them.",  # "them" is still a pronoun
     "[a] b4 [b]",  # an order without a prohibition or a visit of both
     "[a], [b]: on and off.",  # a header statement the frames do not read
+    "[b] must be on unless you are in [a].",  # a positive state is no prohibition
 ]
 
 

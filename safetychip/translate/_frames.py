@@ -398,7 +398,12 @@ def prepare(lifted: str) -> str:
     for pattern, rewrite in _NORMALIZED_PHRASES:
         text = pattern.sub(rewrite, text)
     if re.search(r"\bonly\b", text):  # "only in [a] may you open [b], otherwise not"
-        text = re.sub(r",?\s+(?:and )?otherwise (?:not|never|do not|you may not)\b", "", text)
+        text = re.sub(
+            r",?\s+(?:and )?(?:otherwise (?:not|never|do not|you may not)|nowhere else|"
+            r"never elsewhere|not elsewhere)\b",
+            "",
+            text,
+        )
     topic = re.match(r"^\[([a-z])\],\s+(?=(?:you|when|whenever|if|once)\b[^.;]*\[\1\])", text)
     if topic:  # "[a], you go to [a] twice": the thing said first, then again
         text = text[topic.end() :]
@@ -435,7 +440,8 @@ CUES: dict[str, str] = {
     rf"(?:no more than|not more than|at most) {_NUMBER} steps? (?:after|of)",
     "prompt": r"right after|immediately|straight away|right away|next step|very next|"
     r"the moment|next moment|directly after|at once|following step",
-    "unless": r"unless|except (?:when|while|if)|outside|only (?:in|when|while)|-only|"
+    "unless": r"unless|except (?:when|while|if|in)|outside|only (?:in|when|while)|-only|"
+    r"anywhere but|anywhere other than|everywhere except|in \[[a-z]\] only|"
     r"only (?:[a-z]+ ){1,4}(?:from|inside|in|when|while)(?= (?:you|\[))",
     "future": r"never again|no longer|anymore|any more|for good|from (?:then|that moment|"
     r"that point) on|in the future|ever again|after that|afterwards",
@@ -1179,8 +1185,9 @@ _IF_WORDS = (
 )
 _STATE_CONDITION = re.compile(
     rf"^(?:you are|you're|the agent is|the robot is|it is|are|is)?\s*(?:still |actually |"
-    rf"located )?(?:in|inside|at) {X}$|^(?:you are |the agent is |the robot is )?"
-    rf"(?:holding|carrying) {X}$|^(?:in|inside) {X}$|^agent_at\({X}\)$"
+    rf"located )?(?:in|inside|at) {X}$|^(?:(?:you|the agent|the robot) (?:are |is )?)?"
+    rf"(?:holding|carrying|have|has) {X}(?: with you| in (?:your |its )?hands?)?$|"
+    rf"^(?:in|inside) {X}$|^agent_at\({X}\)$"
 )
 _SOON = re.compile(
     r"\b(?:right after|immediately|straight away|right away|right back|"
@@ -1204,6 +1211,8 @@ _FOREVER = re.compile(
 )
 #: A prohibition said as a lasting state: "stay out", "keep [a] off", "[a] stays shut".
 _KEPT = r"\b(?:stays?|remains?|keeps?|kept|leave)\b[^,;]*\b(?:shut|closed|off|out)\b"
+#: An obligation to keep a negative state ("[a] must be off"): a prohibition of the state.
+_KEEP = re.compile(r"\b(?:must|has to|have to|should|shall|needs? to|stays?|remains?|keep)\b")
 _NOT = re.compile(
     r"\b(?:do not|does not|never|not|no|neither|cannot|can not|may no longer|must not|shall not|"
     r"should not|is never to be|are never to be|is not to be|avoid)\b"
@@ -1343,7 +1352,7 @@ def _frame_condition(text: str) -> _Reading:
     state = _STATE_CONDITION.fullmatch(condition.strip())
     if state is not None:
         x = next(g for g in state.groups() if g)
-        holding = re.search(r"holding|carrying", condition) is not None
+        holding = re.search(r"\b(?:holding|carrying|have|has)\b", condition) is not None
         cond = Clause(ap(f"{'is_grabbed' if holding else 'agent_at'}({x})"), False, (x,))
     if cond is None and not _LETTER.search(condition):  # "if opened, close [a] eventually"
         thing = _clause(main_text)
@@ -1485,19 +1494,21 @@ def _precedence(text: str) -> _Reading | None:
 _UNLESS_FORMS = [
     (
         re.compile(
-            r"(.+?)\s*,?\s+(?:unless|except (?:when|while|if)|only (?:in|when|while)|if not in|"
-            r"outside(?: of)?)"
-            r"\s+(.+)"
+            r"(.+?)\s*,?\s+(?:unless|except (?:when|while|if|in)|only (?:in|when|while)|if not in|"
+            r"outside(?: of)?)\s+(.+)"
         ),
         False,
     ),
     (
         re.compile(
-            r"(?:outside|unless|except (?:when|while|if)|only (?:when|while|if|in))\s+(.+?)"
-            r"\s*,\s*(.+)"
+            r"(?:outside(?: of)?|unless|except (?:when|while|if|in|inside)|anywhere but|"
+            r"anywhere other than|everywhere except|only (?:when|while|if|in))\s+(.+?)\s*,\s*(.+)"
         ),
         True,
     ),
+    # "only in [a] may [b] be opened", "[b] may be opened in [a] only"
+    (re.compile(r"only (?:in|inside) (\[[a-z]\]) (?:may|can|shall|should|is|are|will) (.+)"), True),
+    (re.compile(r"(.+?)\s+(?:in|inside) (\[[a-z]\]) only"), False),
     (re.compile(r"(.*?\bonly\b.+?)\s+(?:when|while|from|in|inside)\s+(.+)"), False),
 ]
 
@@ -1520,7 +1531,8 @@ def _unless(text: str) -> _Reading | None:
         return None
     place = re.fullmatch(
         rf"(?:outside |in |inside )?(?:you are |you're |it is |the robot is |the agent is )?"
-        rf"(?:actually |located )?(?:in |inside |at )?(?:{X}|agent_at\({X}\))",
+        rf"(?:actually |located |standing |physically )?(?:in |inside |at )?"
+        rf"(?:{X}|agent_at\({X}\))",
         condition.strip(),
     )
     if place is None:
@@ -1532,12 +1544,15 @@ def _unless(text: str) -> _Reading | None:
     c = _clause(main_text)
     if c is None or c.literal is None:
         raise _Refusal(f"cannot read {main!r}")
+    literal = c.literal
     if not (negated or c.avoid or only):
-        raise _Refusal("'unless' without a prohibition")
+        if literal.op != "!" or not _KEEP.search(main):
+            raise _Refusal("'unless' without a prohibition")
+        literal = literal.children[0]  # "[a] must be off unless …": never on
     if negated and c.avoid:
         raise _Refusal("a double negation")
     where = ap(f"agent_at({place.group(1) or place.group(2)})")
-    return _Reading("avoid_unless", ((where, c.literal),), "never C unless in [a]")
+    return _Reading("avoid_unless", ((where, literal),), "never C unless in [a]")
 
 
 # global avoidance and visits ----------------------------------------------------------------------
