@@ -461,6 +461,33 @@ NOTATIONS = [
     ),  # fmt: skip
     # "have [b]" is holding it, never being at it
     ("No [a] visits while you have [b].", "avoid_while", 'G("is_grabbed(b)" -> !"agent_at(a)")'),
+    # bounds in other units and as a longest time open; a timing in parentheses
+    (
+        "Shut [a] within 2 moves of opening it.",
+        "bounded_delay",
+        'G("is_open(a)" -> (!"is_open(a)" | X[!](!"is_open(a)" | X[!]!"is_open(a)")))',
+    ),
+    (
+        "Never keep [a] open for longer than 2 steps.",
+        "bounded_delay",
+        'G("is_open(a)" -> (!"is_open(a)" | X[!](!"is_open(a)" | X[!]!"is_open(a)")))',
+    ),
+    (
+        "[a] may stay open for no more than 2 turns.",
+        "bounded_delay",
+        'G("is_open(a)" -> (!"is_open(a)" | X[!](!"is_open(a)" | X[!]!"is_open(a)")))',
+    ),
+    (
+        "Whenever [a] opens, it must close in at most 2 steps.",
+        "bounded_delay",
+        'G("is_open(a)" -> (!"is_open(a)" | X[!](!"is_open(a)" | X[!]!"is_open(a)")))',
+    ),
+    (
+        "Open [a] => shut [a] (the following step).",
+        "immediate_response",
+        'G("is_open(a)" -> X[!]!"is_open(a)")',
+    ),
+    ("[a] opened -> [a] closed, eventually.", "response", 'G("is_open(a)" -> F!"is_open(a)")'),
 ]
 CASES += NOTATIONS
 
@@ -532,6 +559,8 @@ REFUSED = [
     "[a] b4 [b]",  # an order without a prohibition or a visit of both
     "[a], [b]: on and off.",  # a header statement the frames do not read
     "[b] must be on unless you are in [a].",  # a positive state is no prohibition
+    "[a] -> [b] (never [c]).",  # a negation in parentheses beside a route
+    "Open [a] -> close [a] (next step) (later).",  # two timings
 ]
 
 

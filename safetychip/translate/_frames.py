@@ -192,6 +192,7 @@ def _its_event(m: re.Match[str]) -> str:
     return f"{m.group(1)} of [{before[-1]}]" if before else m.group()
 
 
+_STEPS = r"(?:steps?|moves?|actions?|turns?|ticks?|time steps?)"
 _NUMBER = r"(?:\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|once|twice|thrice)"
 
 _Replacement = str | Callable[[re.Match[str]], str]
@@ -254,14 +255,32 @@ _PHRASES = _phrases(
         (r"\bx\s?(\d+)\b|\b(\d+)\s?x\b", lambda m: f"{m.group(1) or m.group(2)} times"),
         (r"\b(\d+)\+", r"at least \1"),
         # "after opening [a] you have 2 steps to close it"
-        (rf"\byou have ({_NUMBER}) steps? to (.+?)(?=[.;!]|$)", r"\2 within \1 steps"),
+        (rf"\byou have ({_NUMBER}) {_STEPS} to (.+?)(?=[.;!]|$)", r"\2 within \1 steps"),
         (  # "you can go into [a], but only twice"
             rf"\b((?:you )?(?:can|may|are allowed to|are permitted to) .+?),? but only "
             rf"({_NUMBER}(?: times?)?)\b",
             r"\1 at most \2",
         ),
+        (  # "never leave [a] open for more than 2 steps": closed within 2 steps of opening
+            rf"^(?:do not|don't|never|you (?:must|may|should) not) (?:leave|keep|have) (\[[a-z]\]) "
+            rf"(open|on) (?:for )?(?:more|longer) than ({_NUMBER}) {_STEPS}[.!]*$",
+            lambda m: (
+                f"whenever {m.group(1)} is {m.group(2)}, {m.group(1)} must be "
+                + ("closed" if m.group(2) == "open" else "off")
+                + f" within {m.group(3)} steps"
+            ),
+        ),
+        (  # "[a] may stay open for at most 2 steps"
+            rf"^(\[[a-z]\]) (?:may|can|is allowed to) (?:stay|remain|be left|be) (open|on) "
+            rf"(?:for )?(?:at most|no more than|up to|not more than) ({_NUMBER}) {_STEPS}[.!]*$",
+            lambda m: (
+                f"whenever {m.group(1)} is {m.group(2)}, {m.group(1)} must be "
+                + ("closed" if m.group(2) == "open" else "off")
+                + f" within {m.group(3)} steps"
+            ),
+        ),
         (  # "drop it before 3 steps pass"
-            rf"\bbefore ({_NUMBER}) steps? (?:pass|have passed|are over|go by|elapse)\b",
+            rf"\bbefore ({_NUMBER}) {_STEPS} (?:pass|have passed|are over|go by|elapse)\b",
             r"within \1 steps",
         ),
         (  # "visiting [a] is required before entering [b]": not [b] until [a]
@@ -434,10 +453,10 @@ CUES: dict[str, str] = {
     r"(?:in|at|inside|within) \[[a-z]\]|not leave \[[a-z]\]|"
     r"\[[a-z]\] (?:must|should|may|shall) not be left|wait here: \[[a-z]\]).*\b(?:until|till)",
     "arrow": r"->",
-    "bound": rf"within (?:at most )?{_NUMBER} steps?|{_NUMBER} steps? or less|"
-    rf"(?:no|not) later than (?:{_NUMBER} )?steps?|(?:no|not) later than {_NUMBER}|"
-    rf"in (?:maximum|at most) {_NUMBER} steps?|"
-    rf"(?:no more than|not more than|at most) {_NUMBER} steps? (?:after|of)",
+    "bound": rf"within (?:at most )?{_NUMBER} {_STEPS}|{_NUMBER} {_STEPS} or less|"
+    rf"(?:no|not) later than (?:{_NUMBER} )?{_STEPS}|(?:no|not) later than {_NUMBER}|"
+    rf"in (?:maximum|at most) {_NUMBER} {_STEPS}|"
+    rf"(?:no more than|not more than|at most) {_NUMBER} {_STEPS} (?:after|of)",
     "prompt": r"right after|immediately|straight away|right away|next step|very next|"
     r"the moment|next moment|directly after|at once|following step",
     "unless": r"unless|except (?:when|while|if|in)|outside|only (?:in|when|while)|-only|"
@@ -501,8 +520,8 @@ TERSE: tuple[tuple[str, str, bool], ...] = (
     (rf"{X}{_BE} (?:off|switched off|turned off)", "is_switchedon", False),
     (rf"{X}(?: does| do| will)? (?:goes|go|comes|come) on", "is_switchedon", True),
     (rf"(?:make|set|put) {X} on", "is_switchedon", True),
-    (rf"{X}{_BE} (?:open|opened)", "is_open", True),
-    (rf"{X}{_BE} (?:closed|shut)", "is_open", False),
+    (rf"{X}{_BE} (?:open|opened|opens)", "is_open", True),
+    (rf"{X}{_BE} (?:closed|shut|close|closes)", "is_open", False),
     (rf"{X}{_BE} (?:visited|entered|reached|checked)", "agent_at", True),
     (
         rf"(?:(?:[a-z]+ )?(?:visits?|entry|entries|trips?|arrivals?) (?:to|into|in|of|at) )"
@@ -1192,7 +1211,8 @@ _STATE_CONDITION = re.compile(
 _SOON = re.compile(
     r"\b(?:right after|immediately|straight away|right away|right back|"
     r"(?:at |on |in )?the (?:very )?next (?:step|moment|thing)(?: is)?|"
-    r"your very next move should take you to|next step|"
+    r"your very next move should take you to|next step|(?:on |at |in )?the following step|"
+    r"the step after|"
     r"the moment|directly|at once|at the immediately following step|next)\b"
 )
 _LATER = re.compile(
@@ -1201,10 +1221,12 @@ _LATER = re.compile(
     r"again)\b"
 )
 _BOUND = re.compile(
-    rf"\b(?:within (?:at most )?({_NUMBER}) steps?|in ({_NUMBER}) steps? or less|"
-    rf"(?:no|not) later than ({_NUMBER}) steps?(?: afterwards)?|in (?:maximum|at most) "
-    rf"({_NUMBER}) steps?)(?:,? tops)?\b"
+    rf"\b(?:within (?:at most )?({_NUMBER}) {_STEPS}|in ({_NUMBER}) {_STEPS} or less|"
+    rf"(?:no|not) later than ({_NUMBER}) {_STEPS}(?: afterwards)?|in (?:maximum|at most) "
+    rf"({_NUMBER}) {_STEPS})(?:,? tops)?\b"
 )
+#: A clause that only says when ("(next step)", "eventually", "within 2 steps").
+_TIMING = re.compile(rf"(?:{_SOON.pattern}|{_LATER.pattern}|{_BOUND.pattern})")
 _FOREVER = re.compile(
     r"\b(?:never again|no longer|anymore|any more|for good|from (?:then|that moment|that point) "
     r"on|in the future|ever again|after that|afterwards|again|after$)\b"
@@ -1291,12 +1313,13 @@ def _frame_condition(text: str) -> _Reading:
         text = body
     clauses = _clauses(text)
     main_clauses = [c for c in clauses if _LETTER.search(c)]
-    unexplained = _unexplained([c for c in clauses if not _LETTER.search(c)])
+    timings = [c for c in clauses if not _LETTER.search(c) and _TIMING.fullmatch(c)]
+    unexplained = _unexplained([c for c in clauses if not _LETTER.search(c) and c not in timings])
     if unexplained:
         raise _Refusal(f"cannot explain {unexplained!r}")
-    if len(main_clauses) != 1:
+    if len(main_clauses) != 1 or len(timings) > 1:
         raise _Refusal("conditions over several sentences")
-    text = main_clauses[0]
+    text = " ".join(main_clauses + timings)  # "[a] on -> [a] off (next step)"
     precedence = _precedence(text)
     if precedence is not None:
         return precedence
@@ -1306,7 +1329,7 @@ def _frame_condition(text: str) -> _Reading:
     text = re.sub(rf"^(?:in|inside) {X}\s*[,:]\s*", r"while in [\1], ", text)
     text = re.sub(r"\byou happen to be\b", "you are", text)
     text = re.sub(
-        rf"^(.+?) (?:within|no more than|not more than|at most) ({_NUMBER}) steps? "
+        rf"^(.+?) (?:within|no more than|not more than|at most) ({_NUMBER}) {_STEPS} "
         rf"(?:of|after) (.+?)(?:\s*:\s*(.+))?$",
         lambda m: (
             f"if {m.group(3)}, {m.group(1)} within {m.group(2)} steps"
@@ -1666,10 +1689,12 @@ def _frame_arrow(text: str) -> _Reading:
     if _STATE_CONDITION.fullmatch(left.strip()):  # "in [a] -> [b] stays shut": while in [a]
         return _frame_condition(f"while {left}, {right}")
     right = re.sub(r"^(?:x|next\s*:)\s+", "next ", right)
-    first = (_clauses(right) or [""])[0].split(",")[0]
-    cues = cue_classes(first)
-    timed = _LATER.search(first) or re.match(r"next\b", first)
-    if not cues & {"bound", "prompt", "future", "negation"} and not timed:
+    first = (_clauses(right) or [""])[0].split(",")[0]  # a negation counts in it alone
+    timed = _LATER.search(right) or re.match(r"next\b", right)
+    if (
+        not cue_classes(right) & {"bound", "prompt", "future"} | (cue_classes(first) & {"negation"})
+        and not timed
+    ):
         return _frame_sequence(body)
     return _frame_condition(f"whenever {left}, {right}")
 
