@@ -488,6 +488,19 @@ NOTATIONS = [
         'G("is_open(a)" -> X[!]!"is_open(a)")',
     ),
     ("[a] opened -> [a] closed, eventually.", "response", 'G("is_open(a)" -> F!"is_open(a)")'),
+    # tasks asked for as events or at some point; "do both" after an order of two tasks
+    (
+        "Make sure [a] gets opened and [b] gets switched on.",
+        "visit",
+        'F"is_open(a)" & F"is_switchedon(b)"',
+    ),  # fmt: skip
+    ("I need [a] on and [b] open at some point.", "visit", 'F"is_switchedon(a)" & F"is_open(b)"'),
+    ("Sometime during the task, open [a].", "visit", 'F"is_open(a)"'),
+    (
+        "Switch on [a] before opening [b], and do both.",
+        "ordered_visit",
+        'F("is_switchedon(a)" & F"is_open(b)") & (!"is_open(b)" U "is_switchedon(a)")',
+    ),
 ]
 CASES += NOTATIONS
 
@@ -561,6 +574,8 @@ REFUSED = [
     "[b] must be on unless you are in [a].",  # a positive state is no prohibition
     "[a] -> [b] (never [c]).",  # a negation in parentheses beside a route
     "Open [a] -> close [a] (next step) (later).",  # two timings
+    "I want [a] closed.",  # a state wished for: once, or always?
+    "Make sure [a] is on.",  # the same
 ]
 
 

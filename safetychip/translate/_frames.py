@@ -220,6 +220,7 @@ _PHRASES = _phrases(
         (r"\b(?:deny|block)\s*:\s*", "never "),
         (r"^(?:(?:pls|plz|hey|hi|robot|ok|okay)\s*[,:]?\s+)+", ""),
         (r"^(?:at all times|always)\s*,\s*", ""),  # "at all times, [a] must stay off"
+        (r"\s+during the (?:task|mission|job|episode|run|shift|day)\b", ""),
         (r",\s*(?:at any (?:point|time)|at all|under any circumstances)\s*,\s*", " "),
         (_LIST_INTRO.pattern, ""),  # "do not open any of these: [a], [b]"
         (r"\bdo(?: not|n't) you dare\b", "do not"),
@@ -1634,6 +1635,12 @@ def _frame_list(text: str, negation: bool) -> _Reading:
         "",
         text,
     )
+    asked = (  # "make sure [a] gets opened", "I need [a] on at some point": states as tasks
+        re.match(r"^(?:make sure|be sure|ensure|i (?:need|want))\b", text) is not None
+        and re.search(r"\b(?:gets?|got|at some point|sometime|some time|eventually)\b", text)
+        is not None
+    )
+    plain = re.sub(r"^i (?:need|want) (?=\[)", "", plain)  # "I need [a] on": asked for
     plain = re.sub(
         r"\s*,?\s+(?:at some point|sometime|some time|(?:in )?(?:any|whatever|whichever) order"
         r"(?: you (?:like|want|prefer|choose))?|"
@@ -1649,7 +1656,7 @@ def _frame_list(text: str, negation: bool) -> _Reading:
         raise _Refusal("no visit form")
     pieces = [p for p in _LIST_SPLIT.split(plain) if p.strip(" ,;:")]
     in_any_order = re.search(r"\b(?:any|whatever|whichever) order\b", text)
-    if not in_any_order and all(p.lstrip().startswith("[") for p in pieces):  # "[a] open."
+    if not (in_any_order or asked) and all(p.lstrip().startswith("[") for p in pieces):
         raise _Refusal("a state is no instruction")  # "[a] on and grab [b]" is a to-do list
     return _Reading("visit", tuple((q,) for q in _items(plain)), "do each at some point")
 
@@ -1749,9 +1756,10 @@ def _each(statement: str, things: list[str]) -> _Reading:
 
 _BOTH = re.compile(
     r"^(.+?)\s*[,;]?\s+(?:and|but)\s+(?:(?:you (?:have to|must|need to|should) |make sure "
-    r"(?:you )?)?(?:reach|visit|go to|get to|enter|see) (?:both|each|all|both of them|all of them)"
-    r"(?: of them)?|(?:both|each) (?:must|has to|have to|need to|needs to|should|shall) be "
-    r"(?:visited|reached|entered))(?: eventually| at some point| in the end)?$"
+    r"(?:you )?)?(?P<verb>reach|visit|go to|get to|enter|see|do|complete|finish) (?:both|each|all|"
+    r"both of them|all of them)(?: of them)?|(?:both|each) (?:must|has to|have to|need to|needs to|"
+    r"should|shall) be (?P<done>visited|reached|entered|done|completed))"
+    r"(?: eventually| at some point| in the end)?$"
 )
 _BEFORE = re.compile(
     rf"^(?:(?:you (?:have to|must|need to|should) |make sure (?:you )?)?(?:reach|visit|go to|"
@@ -1772,17 +1780,27 @@ def _visit_both(text: str) -> _Reading | None:
     if found is None:
         return None
     order = found.group(1)
+    tasks = (found.group("verb") or found.group("done")) in ("do", "complete", "finish", "done",
+                                                            "completed")  # fmt: skip
     plain = _BEFORE.fullmatch(order)
+    steps = re.fullmatch(r"(.+?) (?:first )?before (.+)", order) if tasks else None
+    first_step, then_step = (
+        (_clause(steps.group(1)), _clause(steps.group(2))) if steps else (None, None)
+    )
     if plain:
         first, then = ap(f"agent_at({plain.group(1)})"), ap(f"agent_at({plain.group(2)})")
+    elif first_step and then_step and first_step.literal and then_step.literal:
+        first, then = first_step.literal, then_step.literal  # "open [a] before [b] …, do both"
+        if first_step.avoid or then_step.avoid or "!" in (first.op, then.op):
+            raise _Refusal("'do both' after a prohibition")
     else:
         reading = _decide(order)
         if reading.pattern != "not_before" or len(reading.items) != 1:
-            raise _Refusal("'both' after a rule that is no order of two places")
+            raise _Refusal("'both' after a rule that is no order of two steps")
         then, first = reading.items[0]
-    if not all(str(f).startswith('"agent_at(') for f in (first, then)):
+    if not tasks and not all(str(f).startswith('"agent_at(') for f in (first, then)):
         raise _Refusal("'visit both' after an order that is not between places")
-    return _Reading("ordered_visit", ((first, then),), "order, and visit both")
+    return _Reading("ordered_visit", ((first, then),), "order, and do both")
 
 
 def _decide(text: str) -> _Reading:
