@@ -501,6 +501,65 @@ NOTATIONS = [
         "ordered_visit",
         'F("is_switchedon(a)" & F"is_open(b)") & (!"is_open(b)" U "is_switchedon(a)")',
     ),
+    # hedged requests
+    (
+        "it would be nice if you could drop by [a] and [b] sometime",
+        "visit",
+        'F"agent_at(a)" & F"agent_at(b)"',
+    ),  # fmt: skip
+    (
+        "would you make sure that every time you open [a] you close it eventually?",
+        "response",
+        'G("is_open(a)" -> F!"is_open(a)")',
+    ),
+    (
+        "maybe hold off on opening [a] until after you have been in [b]?",
+        "not_before",
+        '!"is_open(a)" W "agent_at(b)"',
+    ),
+    ("keep it to, like, two visits to [a] at most?", "at_most", None),
+    # a formal register
+    (
+        "The robot shall not switch on [a] prior to having entered [b].",
+        "not_before",
+        '!"is_switchedon(a)" W "agent_at(b)"',
+    ),
+    (
+        "Save when present in [a], the robot shall not activate [b].",
+        "avoid_unless",
+        'G(!"agent_at(a)" -> !"is_switchedon(b)")',
+    ),
+    (
+        "At any time at which the robot is present in [a], it shall not open [b].",
+        "avoid_while",
+        'G("agent_at(a)" -> !"is_open(b)")',
+    ),
+    ("The robot shall enter [a] on not fewer than two (2) occasions.", "at_least", None),
+    (
+        "The robot shall attend [a] and, upon completion thereof, attend [b].",
+        "sequenced_visit",
+        'F("agent_at(a)" & F"agent_at(b)")',
+    ),
+    # checklists, crosses, steps, "(or more)", "order does not matter", "after" at the end
+    ("[ ] [a] [ ] [b] (the order does not matter)", "visit", 'F"agent_at(a)" & F"agent_at(b)"'),
+    ("✗ [a] ✗ [b]", "never", 'G!"agent_at(a)" & G!"agent_at(b)"'),
+    (
+        "Step 1: open [a]. Step 2: grab [b].",
+        "sequenced_visit",
+        'F("is_open(a)" & F"is_grabbed(b)")',
+    ),
+    ("[ ] [a] x3 (or more)", "at_least", None),
+    (
+        "could you open [a] and grab [b] after?",
+        "sequenced_visit",
+        'F("is_open(a)" & F"is_grabbed(b)")',
+    ),  # fmt: skip
+    (
+        "IF [a] NOT visited yet THEN block [b]",
+        "not_before",
+        '!"agent_at(b)" W "agent_at(a)"',
+    ),
+    ("no [a] till u're done in [b] ok", "not_before", '!"agent_at(a)" W "agent_at(b)"'),
 ]
 CASES += NOTATIONS
 
@@ -576,6 +635,7 @@ REFUSED = [
     "Open [a] -> close [a] (next step) (later).",  # two timings
     "I want [a] closed.",  # a state wished for: once, or always?
     "Make sure [a] is on.",  # the same
+    "[ ] [a] [ ] [b], in that order, in any order",  # a route in any order
 ]
 
 

@@ -142,6 +142,13 @@ _SIGNS = [
     (re.compile(r"\s*(?:≥|>=)\s*"), " at least "),
     (re.compile(r"\s+[—–]+\s+|\s*[—–]{1,2}\s*"), "; "),
     (re.compile(r"\s+-\s+"), "; "),
+    (re.compile(r"\s+&\s+"), " and "),
+    (re.compile(r"^\s*(?:[✗✘×❌]\s*(?=\[))"), "off limits: "),  # "✗ [a] ✗ [b]": crossed out
+    (re.compile(r"\s*[✗✘×❌]\s*(?=\[)"), ", "),
+    (re.compile(r"^\s*\[ \]\s*"), ""),  # "[ ] [a] [ ] [b]": a checklist
+    (re.compile(r"\s*\[ \]\s*"), ", "),
+    (re.compile(r"\s+\*\s+"), "; "),  # "* [a] … * [b] …": bullets
+    (re.compile(r"\s*[\U0001F300-\U0001FAFF\u2600-\u26FF\u2700-\u2716\u2719-\u27BF]+"), ""),
 ]
 # Misspellings of cue words that the spelling corrector leaves (short or English words).
 _CUE_TYPOS = [
@@ -207,6 +214,69 @@ def _phrases(table: list[tuple[str, _Replacement]]) -> list[tuple[re.Pattern[str
 _PHRASES = _phrases(
     [
         (r"^\s*[*•-]\s+", ""),  # a bullet
+        (r"\bu've\b", "you have"),
+        (r"\bu're\b|\bur\b(?= (?:done|in|at|not)\b)", "you are"),
+        (  # hedges around a request: "it'd be great if you could maybe …"
+            r"^(?:it would|it'd|it will|it'll) be (?:great|nice|good|lovely|awesome|helpful|ideal) "
+            r"if,?\s*(?:you (?:could|would|can) |you )?",
+            "",
+        ),
+        (r"\b(?:could|can|would) you (?:please )?make sure(?: that)?\s*", ""),
+        (r"\bideally,?\s*(?:you'd |you would |you should )?", ""),
+        (r"(?:^|\s*,\s*|\s+)like,\s*|,\s*like\s+(?=\w)", ", "),  # "…, like, indefinitely"
+        (r"\btry to keep it to[,\s]*|\bkeep it to[,\s]*", ""),  # "keep it to four visits at most"
+        (r",?\s+if (?:that's|that is) (?:ok|okay|alright|fine)\b", ""),
+        (r"\b(?:and )?i mean it\s*[:,!.]\s*", ""),
+        (r"\ba (?:couple|few) of (steps|moves|turns)\s*,?\s*say (\w+)", r"\2 \1"),
+        (r"\bhold off on\b", "do not"),  # "hold off on turning on [a] until …"
+        (r"\buntil after\b", "until"),
+        (r"\bno stop(?:ping)?\b", "never stop"),
+        (  # "STEP 1: go to [a] → STEP 2: …"
+            r"\bstep (\d+)\s*[:.)]\s*",
+            lambda m: "" if m.group(1) == "1" else "then ",
+        ),
+        (r"^in the future\s*,\s*(?=(?:after|once|when)\b)", ""),
+        (r"\bexcept (?=(?:you|the robot|the agent) (?:are|is)\b)", "except when "),
+        (r"\bsave (?=when|while|if)\b", "except "),  # "save when present in [a]"
+        (r"\b(?:(?:the robot|the agent|you) (?:is|are) |is |are )?present (?=in|at)\b", "you are "),
+        (r"\bat any time (?:at which|when|that)\b", "while"),
+        (r"\bfrom and after\b", "after"),
+        (
+            r"\b(?:the robot's|the agent's|your|its) (?:first )?(?:entry|arrival) (?:into|in|at)\b",
+            "entering",
+        ),
+        (r"\bprior to having (\w+)", r"before you have \1"),
+        (r"\bprior to\b", "before"),
+        (
+            r"\s*,?\s*(?:and\s*,?\s*)?upon completion (?:thereof|of (?:that|this|it))\s*,\s*",
+            ", then ",
+        ),
+        (r",?\s*provided that\s+", "; "),
+        (r"\btake possession of\b", "grab"),
+        (r"\battend\b", "visit"),
+        (r"\bcause (it|\[[a-z]\]) to be deactivated\b", r"switch \1 off"),
+        (r"\bcause (it|\[[a-z]\]) to be activated\b", r"switch \1 on"),
+        (
+            r"\b(?:de)?activate\b",
+            lambda m: "switch off" if m.group().lower().startswith("de") else "switch on",
+        ),
+        (r"\b(one|two|three|four|five|six|seven|eight|nine|ten) \((\d+)\)", r"\2"),  # "three (3)"
+        (r"\s*\((or more|or fewer|or less|at least|at most|max|min|tops)\)", r", \1"),
+        (r"\bgo from (\[[a-z]\]) to (\[[a-z]\])", r"go to \1, then to \2"),
+        (r"\band after(?:wards)?,?\s+(?=you |go |to |\[)", "and then "),  # "… and after to [b]"
+        (r"\band ([^,.;]*?\[[a-z]\]) after(?:wards)?(?=\s*[?.!,]|$)", r"and then \1"),
+        (  # "if [a] not (yet) visited then …": not yet been to [a]
+            r"^if (\[[a-z]\]) (?:is |has )?not (?:yet )?(?:been )?(?:visited|entered|reached)"
+            r"(?: yet)?\s*(?:,|then)\s*(?:then\s+)?",
+            r"if you have not yet been in \1, ",
+        ),
+        (r"(?<=, )(?:deny|block)\s*:?\s*", "never "),
+        (  # "MIN visits -> [a]: 2"
+            r"^(min|minimum|max|maximum)(?: visits)?\s*(?:->|:)\s*(\[[a-z]\])\s*:\s*(\d+)$",
+            r"\2: \1 \3 visits",
+        ),
+        (r"\b(?:(?:you are|you're|you have|you've) done|done) (?:in|at) (?=\[)", "been in "),
+        (r"\b(you have|you've) done (?=\[)", "you have been in "),
         (  # closing words, one or several: "… ok? thx"
             r"(?:\s*,?\s*\b(?:yeah|dear|ok|okay|got it|please|pls|plz|thanks|thx|ty|lol|k|mister|"
             r"period)\s*[.?!]*)+\s*$",
@@ -317,9 +387,10 @@ _NORMALIZED_PHRASES = _phrases(
         (r"^i do not want you (?:to )?(?=(?:be )?(?:in|go|enter|open|touch|grab)\b)", "never "),
         (r"\b(?:do not|don't|never) forget(?: to)?\b", "remember to"),
         (  # "i do not care which first"
-            r"\b(?:i do not care|it does not matter|(?:it )?does not matter|never mind|no matter)"
-            r",? (?:which (?:one )?(?:first|comes first|is first)|(?:about |in )?(?:the |what "
-            r"|which )order)",
+            r"\b(?:the )?order (?:does not matter|is (?:egal|irrelevant|not important|unimportant|"
+            r"up to you))|\b(?:i do not care|it does not matter|(?:it )?does not matter|never mind|"
+            r"no matter),? (?:which (?:one )?(?:first|comes first|is first)|(?:about |in )?"
+            r"(?:the |what |which )order)",
             "in any order",
         ),
         (  # "its closing": of the thing named before it
@@ -561,7 +632,8 @@ TERSE: tuple[tuple[str, str, bool], ...] = (
 )
 _TERSE = [(re.compile(p), predicate, positive) for p, predicate, positive in TERSE]
 _FILLER = re.compile(
-    r"^(?:(?:the agent|the robot|you|it|i want|so|first thing|first|then|and|also|next|"
+    r"^(?:(?:the agent|the robot|you|it|i want|so|first thing|first|then|and|also|next|could you|"
+    r"can you|would you|"
     r"later|finally|at some point|after that|get yourself)\s*,?\s+)+|"
     r"(?:\s*,?\s+(?:at some point|after that|later|first|second|each|both|too|"
     r"as well|during the round|in any order|during the run|afterwards|again))+$"
@@ -726,7 +798,9 @@ _PATROL_WORDS = re.compile(
     r"going to|visiting|checking on|checking|looking in on|doing laps of|doing rounds of|"
     r"patrolling|returning to)|continually patrol|patrol route|patrol|surveil|loop between|loop|"
     r"rounds(?: of)?|(?:go|walk|move) back and forth between|"
-    r"go many times around|always you go again to|visit|check(?: on| in on)?|look in on|go to|"
+    r"go many times around|always you go again to|always|"
+    r"(?:keep|kept) (?:on )?circling(?: through| around| between)?|circling (?:through|around|"
+    r"between)|visit|check(?: on| in on)?|look in on|go to|"
     r"(?:should|shall|is to|must) "
     r"(?:each )?be (?:visited|checked|revisited)|each one is revisited|repeat forever|"
     r"repeatedly|over and over(?: again)?|again and again|infinitely often|forever|"
@@ -963,6 +1037,9 @@ def _sequence_clauses(text: str) -> list[str]:
     return out
 
 
+_ANY_ORDER = re.compile(r"\b(?:any|whatever|whichever) order\b")
+
+
 def _frame_sequence(text: str) -> _Reading:
     """Sequenced, ordered and strictly ordered visits, stated in one clause or several: a
     route (the first clause naming two or more things), then clauses that each say a step
@@ -974,6 +1051,8 @@ def _frame_sequence(text: str) -> _Reading:
     >>> _frame_sequence("[a] -> [b], in order, no [a] visit in between").pattern
     'strictly_ordered_visit'
     """
+    if _ANY_ORDER.search(text):
+        raise _Refusal("a route in any order")
     clauses = _sequence_clauses(text)
     route_at = next((i for i, c in enumerate(clauses) if len(_letters(c)) >= 2), None)
     if route_at is None:
@@ -1062,8 +1141,8 @@ def _specs(text: str, header: str) -> set[tuple[str, int]]:
     qualified one must agree with it; "not once" and the like are left out."""
     negated = re.match(r"^(?:do not|never|not|no|you (?:may|must|should) not)\b", text) is not None
     qualified, bare = set(), set()
-    closing = re.search(rf"\s*,\s*({_UPPER}|{_LOWER})\s*$", text)
-    if closing:  # "two [a] visits, max": the qualifier closes the statement
+    closing = re.search(rf"(?:\s*,\s*|(?<=\])\s+)({_UPPER}|{_LOWER})\s*$", text)
+    if closing:  # "two [a] visits, max", "2 visits to [a] at most": it closes the statement
         text, header = text[: closing.start()], f"{header} {closing.group(1)}"
     for m in _SPEC.finditer(text):
         n = _count_value(_count_word(m.group("n")))
@@ -1609,7 +1688,7 @@ def _frame_list(text: str, negation: bool) -> _Reading:
     unexplained = _unexplained(clauses[1:])
     if unexplained:
         raise _Refusal(f"cannot explain {unexplained!r}")
-    text = clauses[0] if clauses else text
+    everything, text = text, clauses[0] if clauses else text
     if negation:
         m = _NEVER_HEAD.fullmatch(text) or _NEVER_PLAIN.fullmatch(_drop_remarks(text))
         kept = _clause(_drop_remarks(text)) if not m else None
@@ -1655,7 +1734,7 @@ def _frame_list(text: str, negation: bool) -> _Reading:
     ):
         raise _Refusal("no visit form")
     pieces = [p for p in _LIST_SPLIT.split(plain) if p.strip(" ,;:")]
-    in_any_order = re.search(r"\b(?:any|whatever|whichever) order\b", text)
+    in_any_order = _ANY_ORDER.search(everything)
     if not (in_any_order or asked) and all(p.lstrip().startswith("[") for p in pieces):
         raise _Refusal("a state is no instruction")  # "[a] on and grab [b]" is a to-do list
     return _Reading("visit", tuple((q,) for q in _items(plain)), "do each at some point")
@@ -1805,7 +1884,9 @@ def _visit_both(text: str) -> _Reading | None:
 
 def _decide(text: str) -> _Reading:
     cues = cue_classes(text)
-    if _is_multi_route(text):
+    if _ANY_ORDER.search(text):  # "[a], [b] (in any order)": things to do, no route
+        cues = cues - {"sequence"}
+    elif _is_multi_route(text):
         cues = cues | {"sequence"}
     chosen = next((c for c in PRIORITY if c in cues), "visit")  # no cue: a plain instruction
     if not _LETTER.search(text):
