@@ -636,6 +636,7 @@ REFUSED = [
     "I want [a] closed.",  # a state wished for: once, or always?
     "Make sure [a] is on.",  # the same
     "[ ] [a] [ ] [b], in that order, in any order",  # a route in any order
+    "[a]: never.",  # a bare "never" of a thing: a place or a thing?
 ]
 
 

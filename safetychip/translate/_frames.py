@@ -1788,6 +1788,7 @@ def _frame_arrow(text: str) -> _Reading:
 #: Patterns whose reading of "[a] or [b]" is one prohibition per thing.
 _PROHIBITIONS = ("never", "avoid_while", "avoid_unless", "absence_after", "not_before")
 _HEADER_LIST = re.compile(r"^([^:\[\]]+):\s*(\[[a-z]\](?:\s*(?:,|and|or)\s*\[[a-z]\])+)$")
+_VERB_WORD = re.compile(r"\b(?!(?:never|no|not|avoid|ever)\b)[a-z]{2,}")
 _THING_HEADER = re.compile(r"^(\[[a-z]\](?:\s*(?:,|and)\s*\[[a-z]\])*)\s*:\s*([^:\[\]]+)$")
 
 
@@ -1818,7 +1819,8 @@ def _read(text: str) -> _Reading:
         if found is not None:
             return _each(found.group(1), _letters(found.group(2)))
         found = _THING_HEADER.fullmatch(text)
-        if found is not None:  # "[a]: close right after opening"
+        # "[a]: close right after opening" (not a bare "[a]: never": a place or a thing?)
+        if found is not None and _VERB_WORD.search(found.group(2)):
             return _each(found.group(2), _letters(found.group(1)))
         raise
 
