@@ -560,6 +560,38 @@ NOTATIONS = [
         '!"agent_at(b)" W "agent_at(a)"',
     ),
     ("no [a] till u're done in [b] ok", "not_before", '!"agent_at(a)" W "agent_at(b)"'),
+    # the last of the even half's groups: a timing after the comma, "thereafter", "[a]: on
+    # only in [b]", a route then its rules after a colon, "X or wander back", "before C2, no
+    # C1", "not the other way round", "until told to stop", "not fewer than"
+    (
+        "the moment you open [a] shut it again, the very next step",
+        "immediate_response",
+        'G("is_open(a)" -> X[!]!"is_open(a)")',
+    ),
+    (
+        "After each opening of [a], the robot shall thereafter close it.",
+        "response",
+        'G("is_open(a)" -> F!"is_open(a)")',
+    ),  # fmt: skip
+    ("[a]: off unless in [b]", "avoid_unless", 'G(!"agent_at(b)" -> !"is_switchedon(a)")'),
+    (
+        "Go from [a] to [b]: [b] not before [a], and no going back to [a] until [b].",
+        "strictly_ordered_visit",
+        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & (!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
+    ),  # fmt: skip
+    (
+        "[a] then [b], and never enter [b] early or sneak back into [a] before [b].",
+        "strictly_ordered_visit",
+        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & (!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
+    ),  # fmt: skip
+    ("Before you visit [a], do not open [b].", "not_before", '!"is_open(b)" W "agent_at(a)"'),
+    (
+        "Go to [a] and then [b], not the other way round.",
+        "ordered_visit",
+        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)")',
+    ),  # fmt: skip
+    ("Patrol [a] and [b] until told otherwise.", "patrolling", 'GF"agent_at(a)" & GF"agent_at(b)"'),
+    ("Open [a] on not fewer than 2 separate occasions.", "at_least", None),
 ]
 CASES += NOTATIONS
 

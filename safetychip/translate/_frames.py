@@ -385,6 +385,10 @@ _NORMALIZED_PHRASES = _phrases(
             r"\2\3 \1",
         ),
         (r"^i do not want you (?:to )?(?=(?:be )?(?:in|go|enter|open|touch|grab)\b)", "never "),
+        (  # "[a]: on only in [b]" (a state, not "[a]: open it once")
+            r"^(\[[a-z]\])\s*:\s*(?=(?:on|off|open|closed|shut)\b(?!\s+(?:\[|it\b|them\b)))",
+            r"\1 ",
+        ),
         (r"\b(?:do not|don't|never) forget(?: to)?\b", "remember to"),
         (  # "i do not care which first"
             r"\b(?:the )?order (?:does not matter|is (?:egal|irrelevant|not important|unimportant|"
@@ -544,6 +548,7 @@ CUES: dict[str, str] = {
     rf"\(?1\)|first|{_IN_ORDER}|in order|ordered|strict\w*",
     "count": rf"{_NUMBER} (?:times?|visits?|entries|entry|trips?|occasions)|twice|thrice|"
     rf"exactly|precisely|at most|at least|max|maximum|minimum|tops|no more than|not more than|"
+    rf"not fewer than|{_NUMBER} (?:separate |single )occasions|"
     rf"no fewer than|not less than|no less than|exceed|upper bound|lower bound|"
     rf"(?:visits?|entries|counts?):? (?:\[[a-z]\] )?{_NUMBER}",
     "negation": _NEGATION,
@@ -806,6 +811,7 @@ _PATROL_WORDS = re.compile(
     r"repeatedly|over and over(?: again)?|again and again|infinitely often|forever|"
     r"without end|never stop|do not stop|without stopping|continuously|constantly|non-?stop|"
     r"many times|all shift|indefinitely|endlessly|all (?:day|night)(?: long)?|"
+    r"(?:repeat )?until (?:told|asked) (?:to stop|otherwise)|"
     r"(?:a)?round the clock|keep (?:on )?going (?:a)?round|"
     r"(?:do not|never) (?:ever )?stop (?:checking(?: on)?|visiting|going to|patrolling))\b"
 )
@@ -873,10 +879,12 @@ _STEP_SPLIT = re.compile(
 )
 _ORDER_REMARK = re.compile(
     rf"\b(?:{_IN_ORDER}|in order|order matters|ordered|skip\w*|early|"
-    r"order of first arrivals|before an earlier|before the room before|not first|first)\b"
+    r"order of first arrivals|before an earlier|before the room before|not first|first|"
+    r"not the other way (?:a)?round|not (?:in )?(?:the )?reverse)\b"
 )
 _STRICT_REMARK = re.compile(
     r"\b(?:strict\w*|re-?enter\w*|revisit\w*|come back|go(?:ing)? back|double back|"
+    r"(?:wander|walk|head|sneak|step|turn)(?:ing|s)? back|"
     r"pop back|return\w*|again|second time|only (?:one time|once)|in between|on the way|"
     r"back-and-forth|backtrack\w*|repeat\w*|twice|more than once|(?:just|only|exactly) once|"
     r"(?:one|a single) (?:trip|visit|entry))\b"
@@ -1018,7 +1026,9 @@ _CONSTRAINT_SPLIT = re.compile(
     r"and do not|once you))|\s+but\s+(?=do not|never|not|no\b|\[[a-z]\])|\s*,\s*and\s+"
     r"(?=do not|shall|\[[a-z]\] (?:is|may|must|shall))|\s+and\s+(?=do not|never|no\b)|"
     r"\s*,?\s+(?:and\s+)?(?=without\b|with no\b)|"
-    r"(?<=\])\s+(?=do not (?:go|enter|visit|return|come|step|set)\b)"  # a run-on sentence
+    r"(?<=\])\s+(?=do not (?:go|enter|visit|return|come|step|set)\b)|"  # a run-on sentence
+    r"\s+or\s+(?=(?:wander|walk|head|sneak|step|turn|go|come|double|return|pop)\w* back\b)|"
+    r"(?<=\])\s*:\s*(?=[^:]*\b(?:before|until|till|first|once|again|back)\b)"
 )
 
 
@@ -1298,7 +1308,7 @@ _SOON = re.compile(
 _LATER = re.compile(
     r"\b(?:eventually|later on|later|at some point(?: afterwards)?|sooner or later|afterwards|"
     r"at a later point|at some later point|subsequently|after some time|before you are done|"
-    r"again)\b"
+    r"thereafter|again)\b"
 )
 _BOUND = re.compile(
     rf"\b(?:within (?:at most )?({_NUMBER}) {_STEPS}|in ({_NUMBER}) {_STEPS} or less|"
@@ -1335,6 +1345,10 @@ def _strip_not(text: str) -> tuple[bool, str]:
 def _condition_split(text: str) -> tuple[str, str, str] | None:
     """(subordinator, condition, main) of "if C1, C2", "C2 if C1", "[a], once opened, C2"."""
     m = re.fullmatch(rf"({_IF_WORDS})\s+(.+?)(?:\s*[,:]\s*(?:then\s+)?|\s+then\s*:?\s+)(.+)", text)
+    if m and not _LETTER.search(m.group(3)) and _TIMING.fullmatch(m.group(3)):
+        # "as soon as you grab [a] put it down, next step": the timing after the comma
+        inner = _condition_split(f"{m.group(1)} {m.group(2)}")
+        return (inner[0], inner[1], f"{inner[2]} {m.group(3)}") if inner else None
     if m:
         return m.group(1), m.group(2), m.group(3)
     m = re.fullmatch(rf"{X}\s*,\s*({_IF_WORDS})\s+(.+?)\s*,\s*(.+)", text)
@@ -1543,9 +1557,9 @@ def _precedence(text: str) -> _Reading | None:
     """Past avoidance: "do not C1 until C2", "C1 only after C2", "[a] may only be opened once
     [b] has been visited", "not before [a]: [b], [c]", "until C2, no C1", "C2 unlocks C1";
     None if it is none."""
-    lead = re.fullmatch(r"(?:until|till) (.+?)\s*,\s*(.+)", text)
+    lead = re.fullmatch(r"(until|till|before) (.+?)\s*,\s*(.+)", text)
     if lead:  # "until you have been to [a], no [b]"
-        text = f"{lead.group(2)} until {lead.group(1)}"
+        text = f"{lead.group(3)} {lead.group(1)} {lead.group(2)}"
     m = re.fullmatch(r"not before (.+?)\s*[,:]\s*(.+)", text)
     if m:
         c2 = _clause(m.group(1))
@@ -1649,9 +1663,10 @@ def _unless(text: str) -> _Reading | None:
         raise _Refusal(f"cannot read {main!r}")
     literal = c.literal
     if not (negated or c.avoid or only):
-        if literal.op != "!" or not _KEEP.search(main):
+        kept = _KEEP.search(main) or re.fullmatch(rf"{X} (?:off|closed|shut)", main.strip())
+        if literal.op != "!" or not kept:  # "[a] must be off", "[a] off unless …": never on
             raise _Refusal("'unless' without a prohibition")
-        literal = literal.children[0]  # "[a] must be off unless …": never on
+        literal = literal.children[0]
     if negated and c.avoid:
         raise _Refusal("a double negation")
     where = ap(f"agent_at({place.group(1) or place.group(2)})")
