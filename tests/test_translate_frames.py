@@ -592,6 +592,13 @@ NOTATIONS = [
     ),  # fmt: skip
     ("Patrol [a] and [b] until told otherwise.", "patrolling", 'GF"agent_at(a)" & GF"agent_at(b)"'),
     ("Open [a] on not fewer than 2 separate occasions.", "at_least", None),
+    # "them" after a list, in a reaction: about each thing
+    (
+        "Switch off [a] and [b] within 1 step of switching them on.",
+        "bounded_delay",
+        'G("is_switchedon(a)" -> (!"is_switchedon(a)" | X[!]!"is_switchedon(a)")) & '
+        'G("is_switchedon(b)" -> (!"is_switchedon(b)" | X[!]!"is_switchedon(b)"))',
+    ),
 ]
 CASES += NOTATIONS
 
@@ -669,6 +676,7 @@ REFUSED = [
     "Make sure [a] is on.",  # the same
     "[ ] [a] [ ] [b], in that order, in any order",  # a route in any order
     "[a]: never.",  # a bare "never" of a thing: a place or a thing?
+    "Grab [a] and [b] and drop them later.",  # "them" in no reaction: a route of four steps?
 ]
 
 

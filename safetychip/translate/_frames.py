@@ -1918,6 +1918,37 @@ def _decide(text: str) -> _Reading:
         raise _Refusal(f"its {chosen} cue decides the frame, which refuses: {why}") from None
 
 
+# "close [a] and [b] within 2 steps of opening them": one list, then "them" about each thing.
+_THEM_EACH = re.compile(
+    r"^([^\[\]]*?)((?:\[[a-z]\]\s*,\s*)*\[[a-z]\],?\s+and\s+\[[a-z]\])([^\[\]]*\bthem\b[^\[\]]*)$",
+    re.IGNORECASE,
+)
+#: Patterns that a sentence with "them" may be read as, once per thing.
+_PER_THING = ("response", "immediate_response", "bounded_delay")
+
+
+def _them_each(lifted: str) -> _Reading:
+    """A reaction about a list, read once per thing with "them" as that thing ("close [a] and
+    [b] within 2 steps of opening them"); only a reaction: "open [a] and [b], then close them"
+    is no pair of routes.
+
+    >>> _them_each("Close [a] and [b] right after opening them.").pattern
+    'immediate_response'
+    """
+    m = _THEM_EACH.fullmatch(lifted)
+    if m is None:
+        raise _Refusal("'them' about no list")
+    them = re.compile(r"\bthem\b", re.IGNORECASE)
+    readings = [
+        _decide(prepare(m.group(1) + f"[{x}]" + them.sub(f"[{x}]", m.group(3))))
+        for x in _letters(m.group(2))
+    ]
+    if {r.pattern for r in readings} - set(_PER_THING) or len({r.pattern for r in readings}) != 1:
+        raise _Refusal("'them' in a sentence that is no reaction about each thing")
+    items = tuple(item for r in readings for item in r.items)
+    return _Reading(readings[0].pattern, items, readings[0].form + " (each of a list)")
+
+
 class FrameReader:
     """Read a lifted sentence by its cue classes (see the module docstring).
 
@@ -1937,14 +1968,15 @@ class FrameReader:
             When no cue decides a frame, or the deciding frame cannot read the sentence.
         """
         plural = r"\b(?:them|they|their|those|these)\b"
-        if re.search(plural, _LIST_INTRO.sub("", _STEPS_REFERENCE.sub("", lifted)), re.IGNORECASE):
+        stripped = _LIST_INTRO.sub("", _STEPS_REFERENCE.sub("", lifted))
+        if re.search(plural, stripped, re.IGNORECASE) and not _THEM_EACH.fullmatch(stripped):
             raise OutOfGrammarError(
                 f"the frame reader cannot read {lifted!r}: it does not resolve a plural pronoun",
                 lifted,
             )
         text = prepare(lifted)
         try:
-            reading = _read(text)
+            reading = _read(text) if _THEM_EACH.fullmatch(stripped) is None else _them_each(lifted)
         except _Refusal as why:
             raise OutOfGrammarError(
                 f"the frame reader cannot read {lifted!r}: {why}", lifted
