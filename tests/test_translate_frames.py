@@ -787,9 +787,10 @@ def test_the_development_utterances_do_not_regress():
 
 @pytest.mark.parametrize(
     ("folder", "least"),
-    # measured without an embedder on 2026-11-24: held-out 164 answers by the frames, 131
-    # right and 33 a convention apart; dev_other 88 answers, all right
-    [("heldout", 125), ("dev_other", 80)],
+    # measured without an embedder on 2026-11-24 (after the general rules of that night):
+    # held-out 180 answers by the frames, 145 right and 35 a convention apart; dev_other 154
+    # answers, all right
+    [("heldout", 140), ("dev_other", 148)],
 )
 def test_on_development_sets_the_frames_are_right_or_a_convention_apart(folder, least):
     rows = load_utterances(DATA_DIR / "translation" / folder / "sentences.jsonl")
