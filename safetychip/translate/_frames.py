@@ -27,7 +27,20 @@ visits") and several clauses that together state one pattern ("[a], then [b]. [b
    "none of them", "the one before it"         "none", "its predecessor" (a route's steps)
    "[b] before it" (no other "it")             "[b] before" the other thing named before it
    "…, because [a] …" (things named already)   dropped: a reason is no rule
-   "I don't care which first"                  "in any order"
+   "I don't care which first", "the order     "in any order" (a list in any order is never a
+   does not matter"                            route)
+   hedges: "it'd be great if you could         dropped
+   maybe", "ideally", ", like,", "if that's
+   ok", "could you make sure that"
+   a formal register: "prior to (having)",     "before (you have)", "except when you are in",
+   "save when present in", "at any time at     "while", "then", "grab", "switch on", "3"
+   which", "upon completion thereof", "take
+   possession of", "activate", "three (3)"
+   ``[ ] [a] [ ] [b]``, ``✗ [a] ✗ [b]``,       a list, "off limits: [a], [b]", clause breaks,
+   ``* [a] * [b]``, "STEP 1: … STEP 2: …",     a route, "if you have not yet been in [a],"
+   "IF [a] not visited THEN …"
+   chat: "u've", "ur", "dont", "b4", "1st",    "you have", "you are", "do not", "before",
+   "teh", "rite", emoji                        "first", "the", "right", dropped
    ==========================================  ==============================================
 
 2. :func:`cue_classes`: which cue classes of :data:`CUES` the text holds;
