@@ -677,6 +677,9 @@ REFUSED = [
     "[ ] [a] [ ] [b], in that order, in any order",  # a route in any order
     "[a]: never.",  # a bare "never" of a thing: a place or a thing?
     "Grab [a] and [b] and drop them later.",  # "them" in no reaction: a route of four steps?
+    "Provided that you are in [a], open [b].",  # "provided that" first is a condition
+    "Upon completion thereof, go to [a].",  # "thereof" refers to nothing said
+    "While [b] is present in [a], never open [c].",  # "present" of a thing is no place of yours
 ]
 
 

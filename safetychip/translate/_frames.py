@@ -251,7 +251,11 @@ _PHRASES = _phrases(
         (r"^in the future\s*,\s*(?=(?:after|once|when)\b)", ""),
         (r"\bexcept (?=(?:you|the robot|the agent) (?:are|is)\b)", "except when "),
         (r"\bsave (?=when|while|if)\b", "except "),  # "save when present in [a]"
-        (r"\b(?:(?:the robot|the agent|you) (?:is|are) |is |are )?present (?=in|at)\b", "you are "),
+        (  # "the robot is present in [a]", "when present in [a]" (not "[b] is present in [a]")
+            r"\b(?:(?:the robot|the agent|you) (?:is|are) |(?<=when )|(?<=while )|(?<=if ))"
+            r"present (?=in|at)\b",
+            "you are ",
+        ),
         (r"\bat any time (?:at which|when|that)\b", "while"),
         (r"\bfrom and after\b", "after"),
         (
@@ -261,12 +265,14 @@ _PHRASES = _phrases(
         (r"\bprior to having (\w+)", r"before you have \1"),
         (r"\bprior to\b", "before"),
         (
-            r"\s*,?\s*(?:and\s*,?\s*)?upon completion (?:thereof|of (?:that|this|it))\s*,\s*",
+            r"(?<=[\w\]])\s*,?\s*(?:and\s*,?\s*)?upon completion (?:thereof|of (?:that|this|it))"
+            r"\s*,\s*",
             ", then ",
         ),
-        (r",?\s*provided that\s+", "; "),
+        (r"^provided that\b", "if"),  # a condition first
+        (r",?\s*provided that\s+(?=[^.;]*\b(?:not|never|no)\b)", "; "),  # a rule after a route
         (r"\btake possession of\b", "grab"),
-        (r"\battend\b", "visit"),
+        (r"\battend (?=\[)", "visit "),
         (r"\bcause (it|\[[a-z]\]) to be deactivated\b", r"switch \1 off"),
         (r"\bcause (it|\[[a-z]\]) to be activated\b", r"switch \1 on"),
         (
