@@ -680,6 +680,7 @@ REFUSED = [
     "Provided that you are in [a], open [b].",  # "provided that" first is a condition
     "Upon completion thereof, go to [a].",  # "thereof" refers to nothing said
     "While [b] is present in [a], never open [c].",  # "present" of a thing is no place of yours
+    "Go to [a] and after you open [b], never enter [c].",  # "after" here starts a condition
 ]
 
 

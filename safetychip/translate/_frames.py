@@ -282,7 +282,10 @@ _PHRASES = _phrases(
         (r"\b(one|two|three|four|five|six|seven|eight|nine|ten) \((\d+)\)", r"\2"),  # "three (3)"
         (r"\s*\((or more|or fewer|or less|at least|at most|max|min|tops)\)", r", \1"),
         (r"\bgo from (\[[a-z]\]) to (\[[a-z]\])", r"go to \1, then to \2"),
-        (r"\band after(?:wards)?,?\s+(?=you |go |to |\[)", "and then "),  # "… and after to [b]"
+        (  # "… and after to [b]", "… and after you go to [b]." (not "after you …, never …")
+            r"\band after(?:wards)?,?\s+(?=go |to |\[|you [^,.;]*\[[a-z]\]\s*(?:[.!?]|$))",
+            "and then ",
+        ),
         (r"\band ([^,.;]*?\[[a-z]\]) after(?:wards)?(?=\s*[?.!,]|$)", r"and then \1"),
         (  # "if [a] not (yet) visited then …": not yet been to [a]
             r"^if (\[[a-z]\]) (?:is |has )?not (?:yet )?(?:been )?(?:visited|entered|reached)"
