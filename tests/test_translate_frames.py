@@ -599,6 +599,17 @@ NOTATIONS = [
         'G("is_switchedon(a)" -> (!"is_switchedon(a)" | X[!]!"is_switchedon(a)")) & '
         'G("is_switchedon(b)" -> (!"is_switchedon(b)" | X[!]!"is_switchedon(b)"))',
     ),
+    # "there" is the next stop; "once you've left [a], don't go back in"; "do [a] then [b]"
+    (
+        "[a], then [b]; [b] not first; no going back to [a] until you are there.",
+        "strictly_ordered_visit",
+        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & (!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
+    ),  # fmt: skip
+    (
+        "Do [a], then [b]; never [b] first, and once you have left [a] never come back in.",
+        "strictly_ordered_visit",
+        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & (!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
+    ),  # fmt: skip
 ]
 CASES += NOTATIONS
 

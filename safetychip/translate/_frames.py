@@ -227,6 +227,8 @@ def _phrases(table: list[tuple[str, _Replacement]]) -> list[tuple[re.Pattern[str
 _PHRASES = _phrases(
     [
         (r"^\s*[*•-]\s+", ""),  # a bullet
+        (r"\bb4\b", "before"),
+        (r"\b1st\b", "first"),
         (r"\bu've\b", "you have"),
         (r"\bu're\b|\bur\b(?= (?:done|in|at|not)\b)", "you are"),
         (  # hedges around a request: "it'd be great if you could maybe …"
@@ -243,6 +245,15 @@ _PHRASES = _phrases(
         (r"\ba (?:couple|few) of (steps|moves|turns)\s*,?\s*say (\w+)", r"\2 \1"),
         (r"\bhold off on\b", "do not"),  # "hold off on turning on [a] until …"
         (r"\buntil after\b", "until"),
+        (  # "once you've left [a] don't go back in": not back into [a]
+            r"\bonce (?:you|u)(?: have|'ve)? left (\[[a-z]\]),? (do not|don't|never) (go|come|pop) "
+            r"back(?: in(?:to (?:it|there))?)?\b",
+            r"\2 \3 back into \1",
+        ),
+        (  # "don't double back into [a] before you get there": the next stop, not [a]
+            r"\b(before|until|till) (?:you |u )?(?:get|are|arrive|go) there\b",
+            r"\1 reaching the next stop",
+        ),
         (r"\bno stop(?:ping)?\b", "never stop"),
         (  # "STEP 1: go to [a] → STEP 2: …"
             r"\bstep (\d+)\s*[:.)]\s*",
@@ -321,8 +332,6 @@ _PHRASES = _phrases(
             lambda m: {"can": "cannot"}.get(m.group(1).lower(), f"{m.group(1)} not"),
         ),
         (r"\bouta\b|\boutta\b", "out of"),
-        (r"\bb4\b", "before"),
-        (r"\b1st\b", "first"),
         (rf"\blike (?={_NUMBER}\b)", ""),  # "like 2 times max"
         (r"^having (?=\w+ed\b|been\b)", "once you have "),  # "having visited [a], …"
         (r"\bpost-?(?=\[)", "after "),  # "post-[a], no [b]"
@@ -938,7 +947,7 @@ def _route(text: str) -> tuple[list[Formula], set[str], set[int]]:
     """The steps of a route, in order ("[a], then [b]", "[a] -> [b]"), the kinds of order
     its header and trailing words state, and the steps said to be entered once before the
     next ("[a] once, then [b]": strictly ordered)."""
-    text = re.sub(r"^(?:first(?:ly)?|start by|begin by|so)\s*,?\s+", "", text)
+    text = re.sub(r"^(?:first(?:ly)?|start by|begin by|so|do(?= \[))\s*,?\s+", "", text)
     header, body = _split_header(text)
     kinds: set[str] = set()
     if header and _letters(header):
