@@ -25,6 +25,13 @@ def _same(formula, expected: str) -> bool:
 
 # -- one reading per cue class (sentences written for this test) ------------------------------
 
+#: The strictly ordered and the ordered visit of [a], then [b].
+STRICT_AB = (
+    'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & '
+    '(!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))'
+)
+ORDER_AB = 'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)")'
+
 CASES = [
     # headers over lists
     ("Rooms to visit: [a], [b].", "visit", 'F"agent_at(a)" & F"agent_at(b)"'),
@@ -40,19 +47,17 @@ CASES = [
     (
         "Check [a], then [b]. Do not set foot in [b] before [a].",
         "ordered_visit",
-        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)")',
+        ORDER_AB,
     ),
     (
         "[a] then [b], in that order, and no popping back into [a] in between.",
         "strictly_ordered_visit",
-        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & '
-        '(!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
+        STRICT_AB,
     ),
     (
         "Step into [a] a single time, then go to [b].",
         "strictly_ordered_visit",
-        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & '
-        '(!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
+        STRICT_AB,
     ),
     # patrolling
     ("Circuit: [a], [b], repeatedly.", "patrolling", 'GF"agent_at(a)" & GF"agent_at(b)"'),
@@ -184,20 +189,17 @@ NOTATIONS = [
     (
         "[a] then [b] do not enter [b] first and do not return to [a] before [b]",
         "strictly_ordered_visit",
-        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & '
-        '(!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
+        STRICT_AB,
     ),
     (
         "[a] -> [b]; a single visit to [a], no [b] first.",
         "strictly_ordered_visit",
-        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & '
-        '(!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
+        STRICT_AB,
     ),
     (
         "[a], then [b], in order, no backtracking.",
         "strictly_ordered_visit",
-        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & '
-        '(!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
+        STRICT_AB,
     ),
     # "+" joins a list
     ("Visit [a] + [b].", "visit", 'F"agent_at(a)" & F"agent_at(b)"'),
@@ -220,19 +222,18 @@ NOTATIONS = [
     (
         "Go to [a] and then [b], entering [a] only once before [b], and never [b] before it.",
         "strictly_ordered_visit",
-        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & '
-        '(!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
+        STRICT_AB,
     ),
     # an order between two places, and a clause that both are visited
     (
         "Get to [a] before [b] and make sure you visit both of them.",
         "ordered_visit",
-        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)")',
+        ORDER_AB,
     ),
     (
         "Do not enter [b] before [a], but reach both eventually.",
         "ordered_visit",
-        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)")',
+        ORDER_AB,
     ),
     # a to-do list may begin with a state
     ("[a] off + pick up [b]", "visit", 'F!"is_switchedon(a)" & F"is_grabbed(b)"'),
@@ -240,8 +241,7 @@ NOTATIONS = [
     (
         "[a], then [b]; [b] not before [a]; no entering [a] before [b].",
         "strictly_ordered_visit",
-        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & '
-        '(!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
+        STRICT_AB,
     ),
     # a route over clauses joined by "thereafter"; "made it to" names nothing by "it"
     ("Reach [a]; thereafter, reach [b].", "sequenced_visit", 'F("agent_at(a)" & F"agent_at(b)")'),
@@ -299,35 +299,32 @@ NOTATIONS = [
     (
         "[a] -> [b] (strict: no revisits, no skipping)",
         "strictly_ordered_visit",
-        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & '
-        '(!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
+        STRICT_AB,
     ),
     (
         "[a], [b], in that order, each one exactly once before the next.",
         "strictly_ordered_visit",
-        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & '
-        '(!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
+        STRICT_AB,
     ),
     (
         "Go to [a] and then to [b] without returning to [a], and not [b] first.",
         "strictly_ordered_visit",
-        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & '
-        '(!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
+        STRICT_AB,
     ),
     (
         "Check [a] and [b], [a] first.",
         "ordered_visit",
-        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)")',
+        ORDER_AB,
     ),
     (
         "Reach [a], and only after that, [b].",
         "ordered_visit",
-        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)")',
+        ORDER_AB,
     ),
     (
         "[b] only after [a], and both have to be visited.",
         "ordered_visit",
-        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)")',
+        ORDER_AB,
     ),
     # visits and prohibitions: one sentence per thing, to-do headers, "any order"
     ("Visit [a]. Also check [b].", "visit", 'F"agent_at(a)" & F"agent_at(b)"'),
@@ -356,8 +353,7 @@ NOTATIONS = [
     (
         "[a], [b]. That order. No repeats before moving on.",
         "strictly_ordered_visit",
-        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & '
-        '(!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
+        STRICT_AB,
     ),
     # a leading "until C2," before the prohibition; "otherwise don't" after "only"
     ("Until [a] has been visited, no [b].", "not_before", '!"agent_at(b)" W "agent_at(a)"'),
@@ -577,18 +573,18 @@ NOTATIONS = [
     (
         "Go from [a] to [b]: [b] not before [a], and no going back to [a] until [b].",
         "strictly_ordered_visit",
-        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & (!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
+        STRICT_AB,
     ),  # fmt: skip
     (
         "[a] then [b], and never enter [b] early or sneak back into [a] before [b].",
         "strictly_ordered_visit",
-        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & (!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
+        STRICT_AB,
     ),  # fmt: skip
     ("Before you visit [a], do not open [b].", "not_before", '!"is_open(b)" W "agent_at(a)"'),
     (
         "Go to [a] and then [b], not the other way round.",
         "ordered_visit",
-        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)")',
+        ORDER_AB,
     ),  # fmt: skip
     ("Patrol [a] and [b] until told otherwise.", "patrolling", 'GF"agent_at(a)" & GF"agent_at(b)"'),
     ("Open [a] on not fewer than 2 separate occasions.", "at_least", None),
@@ -603,12 +599,12 @@ NOTATIONS = [
     (
         "[a], then [b]; [b] not first; no going back to [a] until you are there.",
         "strictly_ordered_visit",
-        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & (!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
+        STRICT_AB,
     ),  # fmt: skip
     (
         "Do [a], then [b]; never [b] first, and once you have left [a] never come back in.",
         "strictly_ordered_visit",
-        'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)") & (!"agent_at(a)" U ("agent_at(a)" U (!"agent_at(a)" U "agent_at(b)")))',
+        STRICT_AB,
     ),  # fmt: skip
 ]
 CASES += NOTATIONS
