@@ -606,6 +606,12 @@ NOTATIONS = [
         "strictly_ordered_visit",
         STRICT_AB,
     ),  # fmt: skip
+    # "implies" before a negation, in predicate notation
+    (
+        "Rule: agent_at([a]) implies not is_open([b]).",
+        "avoid_while",
+        'G("agent_at(a)" -> !"is_open(b)")',
+    ),  # fmt: skip
 ]
 CASES += NOTATIONS
 
@@ -688,6 +694,7 @@ REFUSED = [
     "Upon completion thereof, go to [a].",  # "thereof" refers to nothing said
     "While [b] is present in [a], never open [c].",  # "present" of a thing is no place of yours
     "Go to [a] and after you open [b], never enter [c].",  # "after" here starts a condition
+    "agent_at([a]) implies agent_at([b])",  # "implies" is no route
 ]
 
 

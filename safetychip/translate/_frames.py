@@ -150,7 +150,8 @@ class _Refusal(Exception):
 
 _SIGNS = [
     (re.compile(r"\s*(?:↔|<->|<=>)\s*|\s+\+\s+|(?<=\])\s*\+\s*"), " and "),
-    (re.compile(r"\s*(?:→|⇒|=>|->)\s*"), " -> "),
+    # "->"; "implies" only before a negation ("A implies B" is no route)
+    (re.compile(r"\s*(?:→|⇒|=>|->)\s*|\s+implies\s+(?=(?:not|no|never)\b)"), " -> "),
     (re.compile(r"\s*(?:≤|<=)\s*"), " at most "),
     (re.compile(r"\s*(?:≥|>=)\s*"), " at least "),
     (re.compile(r"\s+[—–]+\s+|\s*[—–]{1,2}\s*"), "; "),
