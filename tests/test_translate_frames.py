@@ -695,6 +695,7 @@ REFUSED = [
     "While [b] is present in [a], never open [c].",  # "present" of a thing is no place of yours
     "Go to [a] and after you open [b], never enter [c].",  # "after" here starts a condition
     "agent_at([a]) implies agent_at([b])",  # "implies" is no route
+    "At most 1: [a] twice.",  # a number in the header and another in the list
 ]
 
 

@@ -1269,6 +1269,8 @@ def _frame_count(text: str) -> _Reading:
     [(2, '"agent_at(a)"'), (2, '"agent_at(b)"')]
     """
     header, body = _split_header(text)
+    if not _letters(header) and _SPEC.search(header) and _SPEC.search(body):
+        raise _Refusal("a number in the header and another in the list")  # "max 1: [a] twice"
     if _letters(header) and len(_clauses(text)) > 1:
         header, body = "", text  # "[a]: 2 visits max; [b]: 1 visit max": one header each
     elif re.fullmatch(X, header) and _letters(body) == _letters(header):
