@@ -125,11 +125,11 @@ SUBPACKAGES: dict[str, set[str]] = {
     },
     "ltl": {
         "And", "Equiv", "F", "FALSE", "FORMATS", "Formula", "G", "Implies", "M",
-        "MAX_DEPTH", "Not", "Or", "PATTERNS", "PREDICATES", "Pattern", "Proposition", "R",
+        "MAX_DEPTH", "MISSIONS", "Not", "Or", "PATTERNS", "PREDICATES", "Pattern", "Proposition", "R",
         "SYNTAXES", "State", "TRUE", "Trace", "U", "W", "X", "XS", "absence_after",
-        "absence_from", "ap", "at_least", "at_most", "before", "canonical_atom",
+        "absence_from", "ap", "at_least", "at_most", "before", "build_pattern", "canonical_atom",
         "evaluate", "exactly", "immediate_response", "never", "next_response",
-        "normalize_trace", "not_before", "parse", "parse_prefix", "random_patterns",
+        "normalize_trace", "not_before", "parse", "parse_prefix", "pattern_family", "random_patterns",
         "response", "to_str"
     },
     "memory": {
@@ -173,7 +173,7 @@ SUBPACKAGES: dict[str, set[str]] = {
     "translate": {
         "BackTranslation", "Clause", "EvaluationResult", "Expression", "Grounder",
         "Grounding", "LLMRecognizer", "LLMTranslator", "LiftedSentence",
-        "LiftedTranslation", "MAX_SENTENCE", "MISSIONS", "PREDICATES", "PatternTranslator",
+        "LiftedTranslation", "MAX_SENTENCE", "PREDICATES", "PatternTranslator",
         "Reading", "RetrievalTranslator", "Review",
         "ReviewCard", "ReviewWidget", "SYNONYMS", "Specification", "Translation",
         "Translator", "UTTERANCES", "Vocabulary", "Witness", "assemble", "back_translate",

@@ -17,6 +17,7 @@ from safetychip.ltl import (
     at_least,
     at_most,
     before,
+    build_pattern,
     exactly,
     immediate_response,
     never,
@@ -25,7 +26,6 @@ from safetychip.ltl import (
 )
 from safetychip.translate import PatternTranslator, normalize, read_clause
 from safetychip.translate._grammar import constraint_clauses, timing_cues, unaccounted_clauses
-from safetychip.translate._missions import build
 
 at = lambda x: ap(f"agent_at({x})")  # noqa: E731
 grab = lambda x: ap(f"is_grabbed({x})")  # noqa: E731
@@ -68,7 +68,7 @@ CASES = [
     (
         "First visit [a], and then [b].",
         "sequenced_visit",
-        build("sequenced_visit", at("a"), at("b")),
+        build_pattern("sequenced_visit", at("a"), at("b")),
     ),
     ("Open [a] before [b].", "before", before(opened("a"), opened("b"))),
     # response
@@ -230,8 +230,8 @@ def test_a_pronoun_is_not_read_as_a_thing_inside_itself():
         ("Do not switch on [b] before you have touched [a].",
          not_before(on("b"), ap("is_touched(a)"))),
         # "first C1, then C2": C1 first, and both are asked for
-        ("First fetch [a], then walk to [b].", build("sequenced_visit", grab("a"), at("b"))),
-        ("Pick up [a] first and then head to [b].", build("sequenced_visit", grab("a"), at("b"))),
+        ("First fetch [a], then walk to [b].", build_pattern("sequenced_visit", grab("a"), at("b"))),
+        ("Pick up [a] first and then head to [b].", build_pattern("sequenced_visit", grab("a"), at("b"))),
     ],
 )  # fmt: skip
 def test_precedence_puts_first_what_the_sentence_puts_first(sentence, expected):
@@ -254,11 +254,11 @@ def test_precedence_puts_first_what_the_sentence_puts_first(sentence, expected):
         ("If [a] is switched on, switch it off at the following step.", "immediate_response",
          immediate_response(on("a"), Not(on("a")))),
         ("If you turn on [a], turn it off no later than 3 steps afterwards.", "bounded_delay",
-         build("bounded_delay", 3, on("a"), Not(on("a")))),
+         build_pattern("bounded_delay", 3, on("a"), Not(on("a")))),
         ("Once you open [a], shut it in 2 steps or fewer.", "bounded_delay",
-         build("bounded_delay", 2, opened("a"), Not(opened("a")))),
+         build_pattern("bounded_delay", 2, opened("a"), Not(opened("a")))),
         ("Whenever [a] is opened, it must be closed not later than one step after.",
-         "bounded_delay", build("bounded_delay", 1, opened("a"), Not(opened("a")))),
+         "bounded_delay", build_pattern("bounded_delay", 1, opened("a"), Not(opened("a")))),
     ],
 )  # fmt: skip
 def test_next_step_eventually_and_bounded_cues(sentence, pattern, expected):
@@ -306,18 +306,18 @@ def test_a_pronoun_after_a_list_names_each_thing_of_the_list():
     ("sentence", "expected"),
     [
         # "if you are not in [b]": a state condition, negated (unless)
-        ("Never pick up [a] when you are not in [b].", build("avoid_unless", at("b"), grab("a"))),
+        ("Never pick up [a] when you are not in [b].", build_pattern("avoid_unless", at("b"), grab("a"))),
         ("Don't even open [a] if you're not inside [b].",
-         build("avoid_unless", at("b"), opened("a"))),
+         build_pattern("avoid_unless", at("b"), opened("a"))),
         ("Do not switch on [a] while [b] is not open.",
-         build("avoid_unless", opened("b"), on("a"))),
+         build_pattern("avoid_unless", opened("b"), on("a"))),
         ("As long as you are not in [b], do not touch [a].",
-         build("avoid_unless", at("b"), ap("is_touched(a)"))),
-        ("When you aren't inside [b], keep [a] closed.", build("avoid_unless", at("b"), opened("a"))),
+         build_pattern("avoid_unless", at("b"), ap("is_touched(a)"))),
+        ("When you aren't inside [b], keep [a] closed.", build_pattern("avoid_unless", at("b"), opened("a"))),
         # "only when" + a state, first or second: unless, never precedence
-        ("Only when you are inside [b], open [a].", build("avoid_unless", at("b"), opened("a"))),
+        ("Only when you are inside [b], open [a].", build_pattern("avoid_unless", at("b"), opened("a"))),
         ("Only when you are in [b] may you pick up [a].",
-         build("avoid_unless", at("b"), grab("a"))),
+         build_pattern("avoid_unless", at("b"), grab("a"))),
         # count words
         ("Trips into [a] must not exceed three.", at_most(3, at("a"))),
         ("You open [a] just one time, not zero and not more.", exactly(1, opened("a"))),
@@ -325,10 +325,10 @@ def test_a_pronoun_after_a_list_names_each_thing_of_the_list():
         # passive visits are being somewhere
         ("Whenever [a] is switched on, [b] must be entered afterwards.", response(on("a"), at("b"))),
         # "do not stop C1 until C2": keep C1 until C2, which must come
-        ("Don't let go of [a] until you reach [b].", build("wait", grab("a"), at("b"))),
-        ("Do not leave [a] until [b] is closed.", build("wait", at("a"), Not(opened("b")))),
-        ("Keep [a] switched on until you reach [b].", build("wait", on("a"), at("b"))),
-        ("Keep holding [a] until [b] is open.", build("wait", grab("a"), opened("b"))),
+        ("Don't let go of [a] until you reach [b].", build_pattern("wait", grab("a"), at("b"))),
+        ("Do not leave [a] until [b] is closed.", build_pattern("wait", at("a"), Not(opened("b")))),
+        ("Keep [a] switched on until you reach [b].", build_pattern("wait", on("a"), at("b"))),
+        ("Keep holding [a] until [b] is open.", build_pattern("wait", grab("a"), opened("b"))),
     ],
 )  # fmt: skip
 def test_unless_counts_passive_visits_and_waiting(sentence, expected):

@@ -21,9 +21,8 @@ from safetychip.errors import (
     VocabularyError,
 )
 from safetychip.llm import ScriptedModel
-from safetychip.ltl import And, Not, ap, parse
+from safetychip.ltl import MISSIONS, And, Not, ap, build_pattern, parse
 from safetychip.translate import (
-    MISSIONS,
     Reading,
     RetrievalTranslator,
     Specification,
@@ -31,7 +30,6 @@ from safetychip.translate import (
     Vocabulary,
     evaluate,
 )
-from safetychip.translate._missions import build
 from safetychip.translate._retrieve import calibrate, clause_literals, cues
 
 at = lambda x: ap(f"agent_at({x})")  # noqa: E731
@@ -53,7 +51,7 @@ def test_if_you_are_in_x_is_a_state_condition_not_history(offline):
     assert t.pattern == "avoid_while"
     assert equivalent(t.formula, parse('G("agent_at(kitchen)" -> !"is_grabbed(phone)")'))
     # The silent error of issue 12: "once you have been in the kitchen, never…".
-    history = build("absence_after", at("kitchen"), grab("phone"))
+    history = build_pattern("absence_after", at("kitchen"), grab("phone"))
     assert not equivalent(t.formula, history)
 
 
@@ -61,7 +59,7 @@ def test_unless_you_are_in_x_is_a_state_condition_not_precedence(offline):
     t = offline("Never pick up the phone unless you are in the bedroom.")
     assert t.pattern == "avoid_unless"
     assert equivalent(t.formula, parse('G(!"agent_at(bedroom)" -> !"is_grabbed(phone)")'))
-    assert not equivalent(t.formula, build("not_before", grab("phone"), at("bedroom")))
+    assert not equivalent(t.formula, build_pattern("not_before", grab("phone"), at("bedroom")))
 
 
 @pytest.mark.parametrize(
@@ -81,7 +79,7 @@ def test_unless_you_are_in_x_is_a_state_condition_not_precedence(offline):
 )  # fmt: skip
 def test_state_condition_phrasings(offline, sentence, condition, avoided, unless):
     t = offline(sentence)
-    expected = build("avoid_unless" if unless else "avoid_while", condition, avoided)
+    expected = build_pattern("avoid_unless" if unless else "avoid_while", condition, avoided)
     assert equivalent(t.formula, expected), (sentence, str(t.formula))
 
 
@@ -95,7 +93,7 @@ def test_state_condition_phrasings(offline, sentence, condition, avoided, unless
 def test_history_stays_history(offline, sentence):
     t = offline(sentence)
     assert t.pattern == "absence_after"
-    assert equivalent(t.formula, build("absence_after", at("kitchen"), grab("phone")))
+    assert equivalent(t.formula, build_pattern("absence_after", at("kitchen"), grab("phone")))
 
 
 # -- 1. lists of things ------------------------------------------------------------------------
@@ -110,7 +108,7 @@ def test_a_list_gives_one_attributable_constraint_per_thing(offline):
         "bathroom]",
         "bedroom]",
     ]
-    assert equivalent(t.formula, And(*(build("never", at(r)) for r in rooms)))
+    assert equivalent(t.formula, And(*(build_pattern("never", at(r)) for r in rooms)))
     spec = Specification()
     names = [spec.accept(p).name for p in t.parts]
     monitor = spec.monitor()
@@ -131,7 +129,10 @@ def test_a_list_gives_one_attributable_constraint_per_thing(offline):
 def test_never_over_a_list(offline, sentence):
     t = offline(sentence)
     assert len(t.parts) == 2
-    assert equivalent(t.formula, And(build("never", at("kitchen")), build("never", at("bathroom"))))
+    assert equivalent(
+        t.formula,
+        And(build_pattern("never", at("kitchen")), build_pattern("never", at("bathroom"))),
+    )
 
 
 def test_two_prohibitions_in_one_sentence_give_one_part_each(offline):
@@ -154,7 +155,7 @@ def test_chat_around_the_constraint_is_ignored(offline, sentence):
 def test_never_come_back_allows_one_visit(offline):
     t = offline("Never come back to the living room.")
     assert t.pattern == "at_most"
-    assert equivalent(t.formula, build("at_most", 1, at("living_room")))
+    assert equivalent(t.formula, build_pattern("at_most", 1, at("living_room")))
 
 
 def test_or_in_a_condition_stays_one_formula(offline):
@@ -177,40 +178,40 @@ def test_things_together_are_one_formula_about_all_at_once(offline):
     ("sentence", "expected"),
     [
         ("The bathroom must be visited before the kitchen.",
-         build("before", at("bathroom"), at("kitchen"))),
+         build_pattern("before", at("bathroom"), at("kitchen"))),
         ("The microwave may only be opened while you are in the kitchen.",
-         build("avoid_unless", at("kitchen"), opened("microwave"))),
-        ("The knife is not to be touched.", build("never", ap("is_touched(knife)"))),
+         build_pattern("avoid_unless", at("kitchen"), opened("microwave"))),
+        ("The knife is not to be touched.", build_pattern("never", ap("is_touched(knife)"))),
         ("Unless you are in the kitchen, do not touch the knife.",
-         build("avoid_unless", at("kitchen"), ap("is_touched(knife)"))),
+         build_pattern("avoid_unless", at("kitchen"), ap("is_touched(knife)"))),
         ("Avoid the kitchen unless you are holding the keys.",
-         build("avoid_unless", grab("keys"), at("kitchen"))),
-        ("dont go bathroom", build("never", at("bathroom"))),
+         build_pattern("avoid_unless", grab("keys"), at("kitchen"))),
+        ("dont go bathroom", build_pattern("never", at("bathroom"))),
         ("Before going to the bedroom, visit the bathroom.",
-         build("before", at("bathroom"), at("bedroom"))),
+         build_pattern("before", at("bathroom"), at("bedroom"))),
         ("Don't go to the bedroom if you haven't visited the bathroom yet.",
-         build("not_before", at("bedroom"), at("bathroom"))),
+         build_pattern("not_before", at("bedroom"), at("bathroom"))),
         ("You are only allowed to enter the kitchen after you have picked up the keys.",
-         build("not_before", at("kitchen"), grab("keys"))),
-        ("At most three visits to the bathroom.", build("at_most", 3, at("bathroom"))),
+         build_pattern("not_before", at("kitchen"), grab("keys"))),
+        ("At most three visits to the bathroom.", build_pattern("at_most", 3, at("bathroom"))),
         ("Within three steps of opening the fridge, close it.",
-         build("bounded_delay", 3, opened("fridge"), Not(opened("fridge")))),
+         build_pattern("bounded_delay", 3, opened("fridge"), Not(opened("fridge")))),
         ("As long as the fridge is open, stay in the kitchen.",
-         build("instantaneous_reaction", opened("fridge"), at("kitchen"))),
-        ("I'd prefer if you didn't touch the knife.", build("never", ap("is_touched(knife)"))),
+         build_pattern("instantaneous_reaction", opened("fridge"), at("kitchen"))),
+        ("I'd prefer if you didn't touch the knife.", build_pattern("never", ap("is_touched(knife)"))),
         ("You may go to the bedroom once you have picked up the phone.",
-         build("not_before", at("bedroom"), grab("phone"))),
+         build_pattern("not_before", at("bedroom"), grab("phone"))),
         ("You may go to the bedroom if you are holding the phone.",
-         build("avoid_unless", grab("phone"), at("bedroom"))),
-        ("Never go to the kitchen twice.", build("at_most", 1, at("kitchen"))),
-        ("The fridge must always be closed.", build("never", opened("fridge"))),
+         build_pattern("avoid_unless", grab("phone"), at("bedroom"))),
+        ("Never go to the kitchen twice.", build_pattern("at_most", 1, at("kitchen"))),
+        ("The fridge must always be closed.", build_pattern("never", opened("fridge"))),
         ("Visit the kitchen and avoid the bathroom.",
-         And(build("visit", at("kitchen")), build("never", at("bathroom")))),
+         And(build_pattern("visit", at("kitchen")), build_pattern("never", at("bathroom")))),
         ("Enter the kitchen only if you have already visited the bathroom.",
-         build("not_before", at("kitchen"), at("bathroom"))),
+         build_pattern("not_before", at("kitchen"), at("bathroom"))),
         ("Keep going back and forth between the kitchen and the hallway.",
-         And(build("patrolling", at("kitchen")), build("patrolling", at("hallway")))),
-        ("go kitchen then bathroom", build("sequenced_visit", at("kitchen"), at("bathroom"))),
+         And(build_pattern("patrolling", at("kitchen")), build_pattern("patrolling", at("hallway")))),
+        ("go kitchen then bathroom", build_pattern("sequenced_visit", at("kitchen"), at("bathroom"))),
     ],
 )  # fmt: skip
 def test_passive_terse_and_leading_unless(offline, sentence, expected):
@@ -223,39 +224,39 @@ def test_passive_terse_and_leading_unless(offline, sentence, expected):
 @pytest.mark.parametrize(
     ("sentence", "expected"),
     [
-        ("Go to the bedroom.", build("visit", at("bedroom"))),
-        ("Visit the bedroom in the future.", build("visit", at("bedroom"))),
-        ("The bedroom must be visited.", build("visit", at("bedroom"))),
+        ("Go to the bedroom.", build_pattern("visit", at("bedroom"))),
+        ("Visit the bedroom in the future.", build_pattern("visit", at("bedroom"))),
+        ("The bedroom must be visited.", build_pattern("visit", at("bedroom"))),
         ("Go to the kitchen, then the bedroom.",
-         build("sequenced_visit", at("kitchen"), at("bedroom"))),
+         build_pattern("sequenced_visit", at("kitchen"), at("bedroom"))),
         ("Go to the hallway, then the kitchen, then the bedroom.",
-         build("sequenced_visit", at("hallway"), at("kitchen"), at("bedroom"))),
+         build_pattern("sequenced_visit", at("hallway"), at("kitchen"), at("bedroom"))),
         ("Visit the kitchen and the bathroom, in that order.",
-         build("ordered_visit", at("kitchen"), at("bathroom"))),
+         build_pattern("ordered_visit", at("kitchen"), at("bathroom"))),
         ("Visit the kitchen and the bathroom in strict order.",
-         build("strictly_ordered_visit", at("kitchen"), at("bathroom"))),
-        ("Patrol the hallway.", build("patrolling", at("hallway"))),
-        ("Keep going back to the hallway.", build("patrolling", at("hallway"))),
+         build_pattern("strictly_ordered_visit", at("kitchen"), at("bathroom"))),
+        ("Patrol the hallway.", build_pattern("patrolling", at("hallway"))),
+        ("Keep going back to the hallway.", build_pattern("patrolling", at("hallway"))),
         ("Stay in the hallway until the front door is closed.",
-         build("wait", at("hallway"), Not(opened("front_door")))),
+         build_pattern("wait", at("hallway"), Not(opened("front_door")))),
         ("If you open the fridge, close it within two steps.",
-         build("bounded_delay", 2, opened("fridge"), Not(opened("fridge")))),
-        ("The bedroom cannot be visited.", build("never", at("bedroom"))),
+         build_pattern("bounded_delay", 2, opened("fridge"), Not(opened("fridge")))),
+        ("The bedroom cannot be visited.", build_pattern("never", at("bedroom"))),
         ("If you haven't been to the bathroom, don't go to the kitchen.",
-         build("not_before", at("kitchen"), at("bathroom"))),
-        ("The bathroom unlocks the kitchen.", build("not_before", at("kitchen"), at("bathroom"))),
+         build_pattern("not_before", at("kitchen"), at("bathroom"))),
+        ("The bathroom unlocks the kitchen.", build_pattern("not_before", at("kitchen"), at("bathroom"))),
         ("Only after the bathroom may you go to the kitchen.",
-         build("not_before", at("kitchen"), at("bathroom"))),
+         build_pattern("not_before", at("kitchen"), at("bathroom"))),
         ("Until you've been to the bathroom, the kitchen is off limits.",
-         build("not_before", at("kitchen"), at("bathroom"))),
-        ("Visit the kitchen twice.", build("exactly", 2, at("kitchen"))),
+         build_pattern("not_before", at("kitchen"), at("bathroom"))),
+        ("Visit the kitchen twice.", build_pattern("exactly", 2, at("kitchen"))),
         ("Right after the bathroom, go to the hallway.",
-         build("immediate_response", at("bathroom"), at("hallway"))),
+         build_pattern("immediate_response", at("bathroom"), at("hallway"))),
         ("Open the fridge and don't forget to close it.",
-         build("response", opened("fridge"), Not(opened("fridge")))),
+         build_pattern("response", opened("fridge"), Not(opened("fridge")))),
         ("The fridge must not be left open.",
-         build("response", opened("fridge"), Not(opened("fridge")))),
-        ("Hands off the knife.", build("never", grab("knife"))),
+         build_pattern("response", opened("fridge"), Not(opened("fridge")))),
+        ("Hands off the knife.", build_pattern("never", grab("knife"))),
     ],
 )  # fmt: skip
 def test_mission_patterns_and_paraphrases(offline, sentence, expected):
@@ -284,7 +285,7 @@ def library(tmp_path):
         ("steer well clear of [a]", 'G!"agent_at(a)"', "never", {"a": '"agent_at(a)"'}),
         ("make a trip to [a]", 'F"agent_at(a)"', "visit", {"a": '"agent_at(a)"'}),
         ("take a trip to [a]", 'F"agent_at(a)"', "visit", {"a": '"agent_at(a)"'}),
-        ("toggle [a] at most twice", str(build("at_most", 2, opened("a"))), "at_most",
+        ("toggle [a] at most twice", str(build_pattern("at_most", 2, opened("a"))), "at_most",
          {"a": '"is_open(a)"'}),
         ("only wander around [a]", 'F"agent_at(a)"', "visit", {"a": '"agent_at(a)"'}),
         ("only wander around [a] ok", 'G!"agent_at(a)"', "never",
@@ -315,7 +316,7 @@ def test_retrieval_votes_and_reads_the_sentence_clause(library):
 def test_retrieval_reads_the_count_from_the_sentence(library):
     r = RetrievalTranslator(WordsEmbedder(), library=library, calibration=CALIBRATED, k=1)
     reading = r.readings("toggle [a] at most three times")[0]
-    assert equivalent(reading.formula, build("at_most", 3, opened("a")))
+    assert equivalent(reading.formula, build_pattern("at_most", 3, opened("a")))
 
 
 def test_retrieval_refuses_below_the_threshold_and_lists_readings(library):
@@ -380,7 +381,7 @@ def test_minilm_retrieval_reads_a_paraphrase_the_grammar_does_not():
     t = Translator(Vocabulary.from_scene(load_scene("apartment_1")))
     result = t("The kitchen is a no-go area for you.")
     assert result.translator == "offline-retrieval-minilm"
-    assert equivalent(result.formula, build("never", at("kitchen")))
+    assert equivalent(result.formula, build_pattern("never", at("kitchen")))
     with pytest.raises(OutOfGrammarError, match="not confident enough"):
         t("Dance with the phone.")
 
@@ -396,7 +397,7 @@ def test_misspelt_words_are_read_as_the_words_meant_and_said_so(offline):
         ("untill", "until"),
         ("phnoe", "phone"),
     )
-    assert equivalent(t.formula, build("not_before", at("kitchen"), grab("phone")))
+    assert equivalent(t.formula, build_pattern("not_before", at("kitchen"), grab("phone")))
     assert t.to_dict()["corrections"][0] == {"written": "Nevr", "read": "never"}
     assert t.sentence.startswith("Nevr")  # the sentence as written is kept
 
@@ -536,7 +537,7 @@ def _reading(formula: str, pattern: str, example: str) -> Reading:
         # a count the reading misses, or of the other kind
         ("keep well away from [a] more than twice", 'G!"agent_at(a)"', "never", "counts nothing"),
         ("visits to [a] must not exceed 2", 'G!"agent_at(a)"', "never", "counts nothing"),
-        ("open [a] once, not more and not less", str(build("at_most", 1, opened("a"))),
+        ("open [a] once, not more and not less", str(build_pattern("at_most", 1, opened("a"))),
          "at_most", "say exactly"),
         # the passive names the predicate
         ("whenever [a] is opened, [b] must be visited", 'G("is_open(a)" -> F"is_open(b)")',
@@ -556,7 +557,7 @@ def _reading(formula: str, pattern: str, example: str) -> Reading:
         # a two-place clause is not read as a place
         ("whenever you take [a], put it in [b] later", 'G("is_grabbed(a)" -> F"agent_at(b)")',
          "response", "is_in(a,b)"),
-        ("go to [a] not less than twice", str(build("at_most", 2, at("a"))), "at_most",
+        ("go to [a] not less than twice", str(build_pattern("at_most", 2, at("a"))), "at_most",
          "say at least"),
         # what sets a reaction off
         ("pick up [a] right after you touch [b]", 'G("is_grabbed(a)" -> X[!]"is_touched(b)")',
@@ -589,7 +590,7 @@ def test_retrieval_refuses_a_reading_that_misfits_the_sentence(sentence, formula
         # a dummy "it" is not the thing
         ("the robot shall not open [a] before it has visited [b]",
          '!"is_open(a)" W "agent_at(b)"', "not_before"),
-        ("visits to [a] must not exceed 2", str(build("at_most", 2, at("a"))), "at_most"),
+        ("visits to [a] must not exceed 2", str(build_pattern("at_most", 2, at("a"))), "at_most"),
         ("whenever [a] is opened, [b] must be visited", 'G("is_open(a)" -> F"agent_at(b)")',
          "response"),
     ],
@@ -600,7 +601,7 @@ def test_retrieval_accepts_the_reading_that_fits(sentence, formula, pattern):
 
 @pytest.fixture
 def reactions(tmp_path):
-    shut = str(build("immediate_response", opened("a"), Not(opened("a"))))
+    shut = str(build_pattern("immediate_response", opened("a"), Not(opened("a"))))
     rows = [("whenever you open [a], shut it at once", shut, "immediate_response",
              {"a": '"is_open(a)"'})]  # fmt: skip
     path = tmp_path / "templates.jsonl"
@@ -618,14 +619,14 @@ def reactions(tmp_path):
     ("sentence", "pattern", "expected"),
     [
         ("whenever you open [a], shut it after some time", "response",
-         build("response", opened("a"), Not(opened("a")))),
+         build_pattern("response", opened("a"), Not(opened("a")))),
         ("whenever you open [a], shut it no later than 2 steps afterwards", "bounded_delay",
-         build("bounded_delay", 2, opened("a"), Not(opened("a")))),
+         build_pattern("bounded_delay", 2, opened("a"), Not(opened("a")))),
         ("whenever you open [a], shut it in the very next moment", "immediate_response",
-         build("immediate_response", opened("a"), Not(opened("a")))),
+         build_pattern("immediate_response", opened("a"), Not(opened("a")))),
         # no timing word: eventually, as the grammar reads "if you open it, close it"
         ("whenever you open [a], shut it", "response",
-         build("response", opened("a"), Not(opened("a")))),
+         build_pattern("response", opened("a"), Not(opened("a")))),
     ],
 )  # fmt: skip
 def test_retrieval_takes_the_timing_from_the_sentence(reactions, sentence, pattern, expected):

@@ -6,7 +6,7 @@ passive voice, mission patterns, chatty and terse styles) by the same hand as th
 so they are development data, not an independent test: they calibrate the retrieval
 translator's confidence (``split`` ``cal``) and check it (``split`` ``check``), alternately
 by paraphrase group. The ``fresh`` split was written after the tuning and measured once. All are over ``apartment_1``; labels are built from the patterns of
-:mod:`safetychip.translate._missions` and :data:`safetychip.ltl.PATTERNS`.
+:data:`safetychip.ltl.MISSIONS` and :data:`safetychip.ltl.PATTERNS`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from safetychip.ltl import And, Not, ap  # noqa: E402
-from safetychip.translate._missions import build, family  # noqa: E402
+from safetychip.ltl import build_pattern as build  # noqa: E402
+from safetychip.ltl import pattern_family as family  # noqa: E402
 
 at = lambda x: ap(f"agent_at({x})")  # noqa: E731
 grab = lambda x: ap(f"is_grabbed({x})")  # noqa: E731

@@ -33,8 +33,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from safetychip.ltl import Formula, Not, ap  # noqa: E402
+from safetychip.ltl import build_pattern as build  # noqa: E402
 from safetychip.translate._grammar import _no_double_negation  # noqa: E402
-from safetychip.translate._missions import build  # noqa: E402
 
 OUT = ROOT / "data" / "translation"
 PER_PATTERN = 130

@@ -36,6 +36,7 @@ from ._formula import (
 )
 from ._parse import SYNTAXES, parse, parse_prefix
 from ._patterns import (
+    MISSIONS,
     PATTERNS,
     Pattern,
     absence_after,
@@ -43,21 +44,25 @@ from ._patterns import (
     at_least,
     at_most,
     before,
+    build_pattern,
     exactly,
     immediate_response,
     never,
     next_response,
     not_before,
+    pattern_family,
     random_patterns,
     response,
 )
 from ._print import FORMATS, to_str
 
 __all__ = [
-    "FALSE", "FORMATS", "MAX_DEPTH", "PATTERNS", "PREDICATES", "SYNTAXES", "TRUE",
+    "FALSE", "FORMATS", "MAX_DEPTH", "MISSIONS", "PATTERNS", "PREDICATES", "SYNTAXES", "TRUE",
     "And", "Equiv", "F", "Formula", "G", "Implies", "M", "Not", "Or", "Pattern", "Proposition",
     "R", "State", "Trace", "U", "W", "X", "XS",
-    "absence_after", "absence_from", "ap", "at_least", "at_most", "before", "canonical_atom",
+    "absence_after", "absence_from", "ap", "at_least", "at_most", "before", "build_pattern",
+    "canonical_atom",
     "evaluate", "exactly", "immediate_response", "never", "next_response", "normalize_trace",
-    "not_before", "parse", "parse_prefix", "random_patterns", "response", "to_str",
+    "not_before", "parse", "parse_prefix", "pattern_family", "random_patterns", "response",
+    "to_str",
 ]  # fmt: skip

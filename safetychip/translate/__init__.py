@@ -13,8 +13,9 @@ lifted translation              :class:`PatternTranslator` (offline grammar),
                                 :class:`RetrievalTranslator` (offline, behind the grammar:
                                 nearest paraphrase templates, calibrated, refuses when
                                 unsure), :class:`LLMTranslator`
-mission patterns                :data:`MISSIONS` (visit, sequenced visit, patrolling, wait,
-                                state conditions…) beside :data:`~safetychip.ltl.PATTERNS`
+patterns                        :data:`~safetychip.ltl.PATTERNS` and the mission patterns
+                                :data:`~safetychip.ltl.MISSIONS` (visit, sequenced visit,
+                                patrolling, wait, state conditions…) live in ``ltl``
 assembly and checks             :func:`assemble`, :func:`ground_formula`
 the whole pipeline              :class:`Translator`, :class:`Translation`
 verification by a person        :func:`back_translate`, :func:`witnesses`, :func:`review`,
@@ -46,7 +47,6 @@ from ._ground import Grounder, Grounding
 from ._lift import LiftedSentence, lift
 from ._llm import LLMTranslator, read_formula_reply
 from ._match import match_pattern
-from ._missions import MISSIONS
 from ._pipeline import MAX_SENTENCE, Translation, Translator
 from ._recognize import Expression, LLMRecognizer, recognize
 from ._retrieve import Reading, RetrievalTranslator
@@ -56,7 +56,6 @@ from ._widget import ReviewWidget
 
 __all__ = [
     "MAX_SENTENCE",
-    "MISSIONS",
     "PREDICATES",
     "SYNONYMS",
     "UTTERANCES",

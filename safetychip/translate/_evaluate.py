@@ -23,9 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import DataFileError, SafetyChipError
-from ..ltl import parse
+from ..ltl import parse, pattern_family
 from ..paths import DATA_DIR
-from ._missions import family
 
 __all__ = ["UTTERANCES", "EvaluationResult", "evaluate", "load_utterances"]
 
@@ -75,7 +74,7 @@ def load_utterances(path: str | os.PathLike[str] = UTTERANCES, *, split: str = "
             raise DataFileError(str(source), f"line {number}: {err}") from None
         row.setdefault("id", f"line {number}")
         row.setdefault("pattern", None)
-        row.setdefault("family", family(row["pattern"]) or "other")
+        row.setdefault("family", pattern_family(row["pattern"]) or "other")
         row.setdefault("split", "")
         if split == "all" or row["split"] == split:
             rows.append(row)
@@ -262,7 +261,7 @@ def evaluate(
                 "id": row.get("id", ""),
                 "scene": scene,
                 "pattern": row.get("pattern"),
-                "family": row.get("family") or family(row.get("pattern")) or "other",
+                "family": row.get("family") or pattern_family(row.get("pattern")) or "other",
                 "translator": via,
                 "split": row.get("split", ""),
                 "sentence": row["sentence"],

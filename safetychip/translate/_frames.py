@@ -49,7 +49,7 @@ visits") and several clauses that together state one pattern ("[a], then [b]. [b
    cues, and the bound wins); the frame splits the text into clauses and gives every
    placeholder a role and a literal (the grammar's clause reader :func:`read_clause`, plus
    the terse forms of :data:`TERSE`: "[a] on", "[a] visited", "visits to [a]");
-4. the pattern is built with the project's builders (:func:`~safetychip.translate._missions.build`),
+4. the pattern is built with the project's builders (:func:`~safetychip.ltl.build_pattern`),
    one part per thing of a list, as the grammar does for lists.
 
 ===============  =================================================  ============================
@@ -123,7 +123,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..errors import OutOfGrammarError
-from ..ltl import And, Formula, Not, ap
+from ..ltl import And, Formula, Not, ap, build_pattern
 from ._grammar import (
     Clause,
     LiftedTranslation,
@@ -134,7 +134,6 @@ from ._grammar import (
     normalize,
     read_clause,
 )
-from ._missions import build
 
 __all__ = ["CUES", "PRIORITY", "TERSE", "FrameReader", "cue_classes", "prepare"]
 
@@ -818,7 +817,9 @@ def _unexplained(remarks: list[str]) -> str | None:
 
 
 def _result(reading: _Reading) -> LiftedTranslation:
-    parts = tuple(_no_double_negation(build(reading.pattern, *args)) for args in reading.items)
+    parts = tuple(
+        _no_double_negation(build_pattern(reading.pattern, *args)) for args in reading.items
+    )
     formula = parts[0] if len(parts) == 1 else And(*parts)
     args = reading.items[0] if len(reading.items) == 1 else ()
     return LiftedTranslation(

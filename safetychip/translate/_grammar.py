@@ -64,8 +64,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..errors import OutOfGrammarError
-from ..ltl import And, Formula, Not, Or, ap
-from ._missions import build
+from ..ltl import And, Formula, Not, Or, ap, build_pattern
 
 __all__ = [
     "Clause",
@@ -1286,7 +1285,7 @@ def _no_double_negation(f: Formula) -> Formula:
 
 
 def _result(pattern: str, *args, form: str) -> LiftedTranslation:
-    formula = _no_double_negation(build(pattern, *args))
+    formula = _no_double_negation(build_pattern(pattern, *args))
     return LiftedTranslation(formula, pattern, tuple(args), form)
 
 

@@ -20,8 +20,7 @@ from __future__ import annotations
 
 from itertools import permutations
 
-from ..ltl import PATTERNS, Formula, Not
-from ._missions import MISSIONS
+from ..ltl import MISSIONS, PATTERNS, Formula, Not
 
 
 def _clean(f: Formula) -> Formula:

@@ -37,7 +37,7 @@ from .._names import close_names
 from .._text import hidden_character
 from ..errors import OutOfGrammarError, SentenceError
 from ..llm import ChatModel, Embedder
-from ..ltl import Formula
+from ..ltl import Formula, pattern_family
 from ..monitor import Constraint
 from ._assemble import assemble, ground_formula
 from ._frames import FrameReader
@@ -53,7 +53,6 @@ from ._grammar import (
 from ._ground import MARGIN, THRESHOLD, Grounder, Grounding
 from ._lift import LiftedSentence, lift
 from ._llm import LLMTranslator
-from ._missions import family
 from ._recognize import Expression, LLMRecognizer, recognize
 from ._retrieve import RetrievalTranslator
 from ._spelling import respell
@@ -124,8 +123,8 @@ class Translation:
 
     @property
     def family(self) -> str | None:
-        """``"avoidance"`` or ``"trigger"`` (the pattern's family), when the pattern is known."""
-        return family(self.pattern)
+        """The pattern's family (``"avoidance"``, ``"trigger"`` or ``"movement"``), if known."""
+        return pattern_family(self.pattern)
 
     def to_dict(self) -> dict:
         """The JSON that ``safetychip translate`` prints."""

@@ -44,7 +44,7 @@ from typing import Any
 
 from ..errors import DataFileError, OutOfGrammarError
 from ..llm import Embedder
-from ..ltl import Formula, Not, ap, parse
+from ..ltl import Formula, Not, ap, build_pattern, parse
 from ..paths import DATA_DIR
 from ._grammar import (
     _CLAUSE_BREAK,
@@ -61,7 +61,6 @@ from ._grammar import (
     timing_cues,
     unaccounted_clauses,
 )
-from ._missions import build
 
 __all__ = [
     "CALIBRATION",
@@ -468,7 +467,9 @@ def _with_counts(
         found = _find_count(text)
         if found is None or len(literals) != 1:
             return None
-        return _no_double_negation(build(pattern, _count_value(found[2]), *literals.values()))
+        return _no_double_negation(
+            build_pattern(pattern, _count_value(found[2]), *literals.values())
+        )
     if pattern == "bounded_delay":
         n, _ = _within(text)
         if n is None or formula.op != "G" or formula.children[0].op != "->":
@@ -476,7 +477,7 @@ def _with_counts(
         p, q = formula.children[0].children  # G(p -> (q | X[!](q | …)))
         while q.op == "|":
             q = next(k for k in q.children if k.op != "X[!]")
-        return _no_double_negation(build(pattern, n, p, q))
+        return _no_double_negation(build_pattern(pattern, n, p, q))
     return formula
 
 
@@ -554,8 +555,8 @@ def _retimed(
         n, _ = _within(text)
         if n is None:
             return pattern, formula  # steps in words it cannot read: refused (misfit)
-        return want, _no_double_negation(build(want, n, p, q))
-    return want, _no_double_negation(build(want, p, q))
+        return want, _no_double_negation(build_pattern(want, n, p, q))
+    return want, _no_double_negation(build_pattern(want, p, q))
 
 
 def _count_conflict(text: str, pattern: str) -> str | None:
