@@ -52,24 +52,30 @@ def test_the_recorded_grid_replays_offline_byte_for_byte(tmp_path):
 
 def test_every_committed_table_names_its_model_or_says_it_is_the_stand_in():
     text = (FIGURES_DIR / NAMES[1]).read_text()
-    sections = re.split(r"(?m)^(?=\*\*[^\n]*\*\*$)", text)[1:]  # from each bold title on
-    assert len(sections) >= 5
-    stand_in = [s for s in sections if STAND_IN_LABEL in s]
-    assert len(stand_in) == 2, "the stand-in's rates, overall and by k, beside the model's"
-    assert all(f"model: {LOCAL_MODEL}" in s for s in sections if s not in stand_in)
+    first_model_table = text.index(f"(model: {LOCAL_MODEL})**")
+    stand_in, model = text[:first_model_table], text[first_model_table:]
+    titles = re.compile(r"(?m)^\*\*(.*)\*\*$")
+    assert len(titles.findall(stand_in)) >= 2, "the stand-in's rates, overall and by k"
+    assert all(STAND_IN_LABEL in title for title in titles.findall(stand_in))
+    assert STAND_IN_LABEL not in model
+    by_k = "by number of constraints"  # one group of tables, named by model after the last
+    assert all(f"model: {LOCAL_MODEL}" in title or title.endswith(by_k)
+               for title in titles.findall(model))  # fmt: skip
+    assert f"\n\n(model: {LOCAL_MODEL})\n" in model
     rows = (FIGURES_DIR / NAMES[0]).read_text().splitlines()
     assert len(rows) == len(local_model_cells()) + 1
     assert all(LOCAL_MODEL in row and ",False," in row for row in rows[1:])
 
 
 def test_the_tables_show_the_model_and_the_stand_in_against_every_recorded_k():
-    ks = sorted({cell["k"] for cell in local_model_cells()})
+    cells = local_model_cells()
+    ks, suites = sorted({c["k"] for c in cells}), {c["suite"] for c in cells}
     assert len(ks) >= 2, "rates against the number of constraints need more than one k"
     header = "| Agent | " + " | ".join(f"k={k}" for k in ks) + " |"
     text = (FIGURES_DIR / NAMES[1]).read_text()
     by_k = [s for s in re.split(r"(?m)^(?=\*\*[^\n]*\*\*$)", text) if header in s]
-    assert len(by_k) == 2, "one table by k for the model, one for the stand-in"
-    assert sum(STAND_IN_LABEL in s for s in by_k) == 1
+    assert len(by_k) == 2 * len(suites), "a table by k per suite for the model and the stand-in"
+    assert sum(s.splitlines()[0].count(STAND_IN_LABEL) for s in by_k) == len(suites)
 
 
 def test_a_request_that_was_never_recorded_is_a_replay_miss_not_a_call(tmp_path):

@@ -177,9 +177,9 @@ def write_offline_grid(
 #: folder.
 LOCAL_GRID_CACHE = Path("recordings") / "04_smollm2_135m_grid.sqlite"
 
-#: The numbers of constraints of the grid recorded with the local model: every cell of them
-#: is in :data:`LOCAL_GRID_CACHE`.
-_LOCAL_KS = (1, 2, 3, 4, 5)
+#: The suites and numbers of constraints of the grid recorded with the local model: every
+#: cell of them is in :data:`LOCAL_GRID_CACHE`.
+_LOCAL_GRID = {"four_room": (1, 2, 3, 4, 5), "mobile_manipulation": (1, 2, 3, 4, 5)}
 
 
 def local_model_cells(
@@ -189,10 +189,10 @@ def local_model_cells(
     structured output), through its record/replay cache :data:`LOCAL_GRID_CACHE`.
 
     The grid, a part of :func:`write_offline_grid`'s for time (0.4 s a call on two idle
-    cores, 2 s or more on loaded ones; about 11 calls an episode): the ``four_room`` suite ×
-    k = 1..5 × the five agents, the Safety Chip with the main reprompt variant and expert
-    formulas, seed 0. Success and safety against the number of constraints, as in the
-    offline grid.
+    cores, 2 s or more on loaded ones; 10 to 20 calls an episode): the ``four_room`` suite ×
+    k = 1..5 and the ``mobile_manipulation`` suite × k = 1..5, × the five agents, the Safety
+    Chip with the main reprompt variant and expert formulas, seed 0. Success and safety
+    against the number of constraints, as in the offline grid.
 
     Parameters
     ----------
@@ -209,15 +209,20 @@ def local_model_cells(
     --------
     >>> cells = local_model_cells()
     >>> len(cells), sorted({c["k"] for c in cells}), cells[0]["id"]
-    (350, [1, 2, 3, 4, 5], 'four_room/apartment_1/01|k=1|base|-|-|seed=0|SmolLM2-135M-Instruct')
+    (700, [1, 2, 3, 4, 5], 'four_room/apartment_1/01|k=1|base|-|-|seed=0|SmolLM2-135M-Instruct')
+    >>> sorted({c["suite"] for c in cells})
+    ['four_room', 'mobile_manipulation']
     """
     from ..llm import LOCAL_MODEL
 
-    tasks = Path(data) / "virtualhome" / "tasks" / "four_room.jsonl"
+    tasks = Path(data) / "virtualhome" / "tasks"
     cache = None if model is not None else Path(data) / LOCAL_GRID_CACHE
-    return grid_cells(suites=["four_room"], ks=_LOCAL_KS, reprompts=[MAIN_REPROMPT],
-                      formulas=["expert"], model=model or LOCAL_MODEL, tasks_path=tasks,
-                      cache=cache, cache_mode=mode)  # fmt: skip
+    cells = []
+    for suite, ks in _LOCAL_GRID.items():
+        cells += grid_cells(suites=[suite], ks=ks, reprompts=[MAIN_REPROMPT], formulas=["expert"],
+                            model=model or LOCAL_MODEL, tasks_path=tasks / f"{suite}.jsonl",
+                            cache=cache, cache_mode=mode)  # fmt: skip
+    return cells
 
 
 def write_local_model_grid(
@@ -266,16 +271,19 @@ def write_local_model_grid(
             "`make record-local-model` (the local model; it records only what is missing)"
         )
     stand_in = run_grid(local_model_cells(data=data, model=STAND_IN), progress=False)
-    tasks = sorted({c["task"] for c in cells})
-    ks = ", ".join(map(str, _LOCAL_KS))
+    grid = " and ".join(
+        f"`{suite}` ({len({c['task'] for c in cells if c['suite'] == suite})} tasks) × k = "
+        + ", ".join(map(str, ks))
+        for suite, ks in _LOCAL_GRID.items()
+    )
     by_k = by_k_table(stand_in, reprompt=MAIN_REPROMPT).replace(
-        "constraints**", f"constraints ({STAND_IN_LABEL})**", 1
+        "constraints**", f"constraints ({STAND_IN_LABEL})**"
     )
     about = (
         f"**A real language model: {LOCAL_MODEL}** (135M parameters, Q4_1 GGUF, llama.cpp on "
         "127.0.0.1, greedy decoding, each action asked as structured output over the admissible "
         "actions), replayed from `data/recordings/`. A part of the offline grid, for time: "
-        f"{len(tasks)} Four Room tasks × k = {ks} × the five agents, the Safety Chip with the "
+        f"{grid}, × the five agents, the Safety Chip with the "
         f"`{MAIN_REPROMPT}` variant and expert formulas, seed 0 ({len(cells)} episodes, "
         f"{int(frame['model_calls'].sum())} model calls). Beside it, the offline stand-in (not "
         "a language model) on the same episodes, its figure "
