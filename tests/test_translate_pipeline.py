@@ -401,3 +401,45 @@ def test_cli_translate_with_a_model_over_loopback(loopback, monkeypatch, capsys)
         "safetychip translate: error: m gave no readable formula for "
         "'Never pick up [a]' in 3 attempts; last reply: 'no idea'"
     )
+
+
+def test_a_reading_that_fails_assembly_falls_through_to_the_next_reader(offline):
+    # the grammar reads "not [b] first" as "never [b]": unsatisfiable with "go to [b]"; the
+    # frame reader's reading (a route with [b] not before [a]) is taken instead
+    sentence = "Go to the hallway and then the kitchen, not the kitchen first."
+    with pytest.raises(ConflictError):
+        assemble(offline.read_pattern("Go to [a] and then [b], not [b] first.").formula,
+                 {"a": "hallway", "b": "kitchen"}, offline.vocabulary)  # fmt: skip
+    t = offline(sentence)
+    assert t.translator == "offline-frames"
+    assert equivalent(
+        t.formula,
+        parse(
+            'F("agent_at(hallway)" & F"agent_at(kitchen)") & !"agent_at(kitchen)" W '
+            '"agent_at(hallway)"'
+        ),  # fmt: skip
+    )
+
+
+def test_when_every_reader_fails_the_first_failure_is_raised():
+    from safetychip.translate import LiftedTranslation
+
+    def unsatisfiable(lifted: str) -> LiftedTranslation:
+        return LiftedTranslation(parse('G!"agent_at(a)" & F"agent_at(a)"'))
+
+    t = Translator(
+        Vocabulary.from_scene(load_scene("apartment_1")),
+        embedder=None,
+        lifted_translator=unsatisfiable,
+    )
+    with pytest.raises(ConflictError, match="unsatisfiable on its own") as caught:
+        t("Blorp the kitchen zzyx.")  # the frame reader refuses it
+    assert caught.value.conflict == ("new",)
+
+
+def test_a_conflict_with_accepted_constraints_never_falls_through(offline):
+    spec = Specification()
+    spec.accept(offline("Stay out of the kitchen."))
+    with pytest.raises(ConflictError) as caught:
+        offline("Go to the hallway and then the kitchen.", accepted=spec.constraints)
+    assert caught.value.conflict == ("c1", "new")

@@ -29,13 +29,19 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from .._names import close_names
 from .._text import hidden_character
-from ..errors import OutOfGrammarError, SentenceError
+from ..errors import (
+    ConflictError,
+    OutOfGrammarError,
+    SentenceError,
+    TranslationError,
+    VocabularyError,
+)
 from ..llm import ChatModel, Embedder
 from ..ltl import Formula, pattern_family
 from ..monitor import Constraint
@@ -362,11 +368,61 @@ class Translator:
                 + (f"; did you mean {'; '.join(hints)}?" if hints else ""),
                 lifted.text,
             )
-        translator = self.name
+        first: TranslationError | None = None
+        for result, translator in self._readings(text, lifted.text):
+            try:
+                return self._build(text, expressions, groundings, lifted, result, translator,
+                                   corrections, accepted, invariants, name)  # fmt: skip
+            except (VocabularyError, ConflictError, OutOfGrammarError) as err:
+                if isinstance(err, ConflictError) and tuple(err.conflict) != ("new",):
+                    raise  # a conflict with what is accepted is no misreading: never fall through
+                first = first or err
+        assert first is not None  # _readings yields at least once or raises
+        raise first
+
+    def _readings(self, text: str, lifted: str) -> Iterator[tuple[LiftedTranslation, str]]:
+        """The readers' readings of *lifted*, in order, each with the reader's name: the
+        grammar's (or the model's), then the frame reader's, then the retrieval translator's.
+        The next reading is asked for only when the one before fails assembly (an
+        unsatisfiable formula, a predicate that does not fit); a reader that refuses is
+        skipped, and when every reader refuses, the refusal is raised."""
         try:
-            result: LiftedTranslation = self.lifted_translator(lifted.text)
+            yield self.lifted_translator(lifted), self.name
         except OutOfGrammarError as err:
-            result, translator = self._outside_grammar(text, lifted.text, err)
+            refusal: OutOfGrammarError | None = err
+        else:
+            refusal = None
+        if self.frames is not None:
+            try:
+                reading = self.frames(lifted)
+            except OutOfGrammarError:
+                pass
+            else:
+                yield reading, self.frames.name
+        if refusal is None and self.retrieval is None:
+            return
+        try:
+            reading = self._retrieve(text, lifted, refusal or OutOfGrammarError("", lifted))
+        except OutOfGrammarError:
+            if refusal is None:
+                return  # the grammar's reading failed assembly: that failure is raised
+            raise
+        yield reading, self.retrieval.name  # type: ignore[union-attr]
+
+    def _build(
+        self,
+        text: str,
+        expressions: tuple[Expression, ...],
+        groundings: tuple[Grounding, ...],
+        lifted: LiftedSentence,
+        result: LiftedTranslation,
+        translator: str,
+        corrections: tuple[tuple[str, str], ...],
+        accepted: Iterable[Constraint | Formula | str],
+        invariants: Iterable[Formula | str],
+        name: str,
+    ) -> Translation:
+        """The checked translation of one reader's *result*."""
         result, lifted = self._anything(text, result, lifted)
 
         def check(formula: Formula, sentence: str, label: str) -> Constraint:
@@ -439,18 +495,6 @@ class Translator:
         if self._retrieval is True:
             self._retrieval = RetrievalTranslator(self.grounder.embedder)
         return self._retrieval or None
-
-    def _outside_grammar(
-        self, text: str, lifted: str, refusal: OutOfGrammarError
-    ) -> tuple[LiftedTranslation, str]:
-        """The frame reader's reading of a sentence the grammar refused, else the retrieval
-        translator's, with the name of the reader that answered."""
-        if self.frames is not None:
-            try:
-                return self.frames(lifted), self.frames.name
-            except OutOfGrammarError:
-                pass
-        return self._retrieve(text, lifted, refusal), self.retrieval.name  # type: ignore[union-attr]
 
     def _retrieve(self, text: str, lifted: str, refusal: OutOfGrammarError) -> LiftedTranslation:
         """The retrieval translator's reading of a sentence the grammar refused."""
