@@ -11,7 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 CHECKER = ROOT / "data" / "translation" / "check_labels.py"
-SETS = ("heldout", "heldout_2", "dev_other")
+SETS = ("heldout", "heldout_2", "dev_other", "fresh")
 
 
 def _load_checker():
