@@ -443,3 +443,68 @@ def test_a_conflict_with_accepted_constraints_never_falls_through(offline):
     with pytest.raises(ConflictError) as caught:
         offline("Go to the hallway and then the kitchen.", accepted=spec.constraints)
     assert caught.value.conflict == ("c1", "new")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "without", "kind", "clause"),
+    [
+        ("Stay out of the bedroom because the kids are asleep.", "Stay out of the bedroom.",
+         "reason", "because the kids are asleep"),
+        ("Because the kids are asleep, stay out of the bedroom.", "Stay out of the bedroom.",
+         "reason", "Because the kids are asleep"),
+        ("Go to the living room twice to check on the baby.", "Go to the living room twice.",
+         "reason", "to check on the baby"),
+        ("Never enter the bathroom, the floor is wet.", "Never enter the bathroom.",
+         "remark", "the floor is wet"),
+        ("Close the fridge right after you open it, since the kids are around.",
+         "Close the fridge right after you open it.", "reason", "since the kids are around"),
+    ],
+)  # fmt: skip
+def test_a_reason_naming_nothing_of_the_scene_is_set_aside(offline, sentence, without, kind,
+                                                           clause):  # fmt: skip
+    t = offline(sentence)
+    assert t.formula == offline(without).formula
+    assert t.set_aside == ((kind, clause),)
+    assert t.to_dict()["set_aside"] == [{"kind": kind, "text": clause}]
+    assert t.sentence == sentence and t.constraint.sentence == sentence
+    assert offline(without).set_aside == ()
+
+
+@pytest.mark.parametrize(
+    ("sentence", "unknown"),
+    [
+        ("Never touch the baby.", "the baby"),  # the only clause
+        ("Because the kids are asleep.", "the kids"),
+        ("Go to the kitchen so that you don't wake the baby.", "the baby"),  # a negation
+        ("Go to the kitchen because you must feed the goldfish.", "the goldfish"),  # must
+        ("Go to the kitchen, and never feed the goldfish.", "the goldfish"),  # no marker
+        ("Go to the kitchen, the goldfish should never be fed.", "the goldfish"),
+        ("Stay out of the bedroom until the baby is asleep.", "the baby"),  # a rule's cue
+    ],
+)
+def test_a_clause_with_a_rule_or_the_only_clause_is_never_set_aside(offline, sentence, unknown):
+    with pytest.raises(GroundingError) as caught:
+        offline(sentence)
+    assert caught.value.expression == unknown
+
+
+def test_a_reason_naming_a_thing_of_the_scene_is_kept(offline):
+    # "the milk" grounds: the reason is not set aside, so the sentence is read whole
+    # (refused today) rather than shortened to "don't open the fridge"
+    try:
+        t = offline("Don't open the fridge because the milk is in the fridge.")
+    except OutOfGrammarError as err:
+        assert "[b] is in [a]" in str(err)
+    else:
+        assert t.set_aside == ()
+        assert "milk" in str(t.formula)
+
+
+def test_cli_reads_back_what_was_set_aside(capsys):
+    from safetychip.cli.translate import _human
+
+    t = Translator(Vocabulary.from_scene(load_scene("apartment_1")), embedder=None)(
+        "Stay out of the bedroom because the kids are asleep."
+    )
+    answer = {**t.to_dict(), "back_translation": "", "accepted_trace": "", "rejected_trace": ""}
+    assert "set aside     as a reason: 'because the kids are asleep'" in _human(answer)

@@ -8,6 +8,7 @@ from safetychip.envs import load_scene
 from safetychip.errors import LLMTimeoutError, TranslationReplyError
 from safetychip.llm import ScriptedModel, StandInModel
 from safetychip.translate import LLMRecognizer, Vocabulary, load_vocabulary, recognize
+from safetychip.translate._recognize import remarks
 
 APARTMENT_1 = Vocabulary.from_scene(load_scene("apartment_1"))
 
@@ -170,3 +171,43 @@ def test_non_referring_heads_are_a_small_closed_set():
     for scene in ("apartment_1", "apartment_2"):
         names = Vocabulary.from_scene(load_scene(scene)).names
         assert not words & {w for n in names for w in n.split("_")}
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kind", "clause"),
+    [
+        ("Stay out of the bedroom because the kids are asleep.", "reason",
+         "because the kids are asleep"),
+        ("Go into the bathroom once, 'cause the floor was just mopped.", "reason",
+         "'cause the floor was just mopped"),
+        ("Keep the window shut so that the cat stays in", "reason", "so that the cat stays in"),
+        ("Don't touch the stove, it's a fire hazard.", "remark", "it's a fire hazard"),
+        ("Don't touch the stove — my grandmother hates that.", "remark",
+         "my grandmother hates that"),
+        ("Check the bedroom twice to see how the baby is doing.", "reason",
+         "to see how the baby is doing"),
+    ],
+)  # fmt: skip
+def test_remarks_are_found_with_their_spans(sentence, kind, clause):
+    (found,) = remarks(sentence)
+    assert (found.kind, found.text) == (kind, clause)
+    assert clause in sentence[found.start : found.end]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Never touch the baby.",
+        "Go to the kitchen because you must feed the cat.",
+        "Go to the kitchen so that you don't wake the baby.",
+        "Go to the kitchen, the bedroom must be avoided.",
+        "Go to the kitchen, then the bedroom.",
+        "Close the door as soon as you open it.",
+        "Go to the kitchen to get the milk.",
+        "Stay out of the bedroom since you have been in the bathroom.",
+        "Stay in the hall, the kids are asleep until 9.",
+        "Because the kids are asleep.",
+    ],
+)
+def test_no_clause_with_a_rule_is_a_remark(sentence):
+    assert remarks(sentence) == []

@@ -217,6 +217,10 @@ def _human(answer: dict) -> str:
         ("respelled", f"{c['written']!r} read as {c['read']!r}")
         for c in answer.get("corrections", ())
     ]
+    rows += [
+        ("set aside", f"as a {r['kind']}: {r['text']!r} (it names nothing of the scene)")
+        for r in answer.get("set_aside", ())
+    ]
     return "".join(f"{k:<13} {v}\n" for k, v in rows)
 
 
@@ -243,7 +247,9 @@ stand_in (true if an offline stand-in answered: not an LLM result), expressions
 (recognised spans), grounding (expression, name, score, method: exact, spelling or
 embedding, nearest candidates), lifted (sentence with placeholders [a], [b], the lifted
 formula, the placeholders), formula (grounded, Spot syntax), parts (one constraint per
-thing of a list), pattern, family, back_translation, accepted_trace and rejected_trace.
+thing of a list), corrections (misspelt words read as names), set_aside (clauses left out
+as a reason or a remark: they hold no rule and name nothing of the scene), pattern, family,
+back_translation, accepted_trace and rejected_trace.
 
 Batch mode (no SENTENCE): each stdin line {"sentence": "..."} gets one output line with its
 "line" number; a bad line gives {"line": N, "error": "...", "type": "..."} and the batch

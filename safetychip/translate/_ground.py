@@ -210,6 +210,21 @@ class Grounder:
             )
         return Grounding(text, best_name, best, "embedding", ranked)
 
+    def names_nothing(self, error: GroundingError) -> bool:
+        """Whether *error* (from :meth:`ground`) says its expression names nothing of the
+        vocabulary, rather than several names about equally well: no candidate reaches
+        the threshold ("the kids", "a fire hazard"), where an ambiguous expression ("the
+        room": bedroom or living room) or a near misspelling has candidates that do.
+
+        >>> g = Grounder(Vocabulary.from_names(["bedroom", "kitchen"]), embedder=None)
+        >>> try:
+        ...     g.ground("the goldfish")
+        ... except GroundingError as err:
+        ...     print(g.names_nothing(err))
+        True
+        """
+        return all(score < self.threshold for _, score in error.candidates)
+
     def _spelling(self, text: str, key: str) -> Grounding | None:
         """A misspelt name, when one name is clearly the closest by string similarity."""
         import difflib

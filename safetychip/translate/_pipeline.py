@@ -37,6 +37,7 @@ from .._names import close_names
 from .._text import hidden_character
 from ..errors import (
     ConflictError,
+    GroundingError,
     OutOfGrammarError,
     SentenceError,
     TranslationError,
@@ -59,7 +60,7 @@ from ._grammar import (
 from ._ground import MARGIN, THRESHOLD, Grounder, Grounding
 from ._lift import LiftedSentence, lift
 from ._llm import LLMTranslator
-from ._recognize import Expression, LLMRecognizer, recognize
+from ._recognize import Expression, LLMRecognizer, Remark, recognize, remarks
 from ._retrieve import RetrievalTranslator
 from ._spelling import respell
 from ._vocabulary import NEEDS, Vocabulary, load_vocabulary
@@ -107,6 +108,13 @@ class Translation:
         Misspelt words read as another word before translation ("kitchn" as *kitchen*), by
         string similarity (:func:`~safetychip.translate._spelling.respell`); shown in the
         read-back. The spans of :attr:`expressions` refer to the sentence so corrected.
+    set_aside : tuple of (str, str)
+        Clauses left out of the translation, as (kind, clause): a reason (``("reason",
+        "because the kids are asleep")``) or a remark about the world (``("remark", "the cat
+        will get out")``) that holds no constraint cue and names only things that ground in
+        nothing of the vocabulary (:func:`~safetychip.translate._recognize.remarks`); shown
+        in the read-back. The spans of :attr:`expressions` and :attr:`lifted` refer to the
+        sentence without them.
     """
 
     sentence: str
@@ -121,6 +129,7 @@ class Translation:
     vocabulary: Vocabulary | None = field(default=None, repr=False, compare=False)
     parts: tuple[Constraint, ...] = ()
     corrections: tuple[tuple[str, str], ...] = ()
+    set_aside: tuple[tuple[str, str], ...] = ()
 
     @property
     def formula(self) -> Formula:
@@ -148,6 +157,7 @@ class Translation:
             "formula": str(self.formula),
             "parts": [{"sentence": c.sentence, "formula": str(c.formula)} for c in self.parts],
             "corrections": [{"written": a, "read": b} for a, b in self.corrections],
+            "set_aside": [{"kind": k, "text": t} for k, t in self.set_aside],
             "pattern": self.pattern,
             "family": self.family,
         }
@@ -356,7 +366,7 @@ class Translator:
         """
         text = self.check_sentence(sentence)
         respelt, corrections = respell(text, self.vocabulary)
-        expressions, groundings, lifted = self._lift(respelt)
+        expressions, groundings, lifted, set_aside = self._lift(respelt)
         if not lifted.placeholders:
             words = sorted(set(re.findall(r"[a-z]{3,}", text.lower())))
             hints = [f"{', '.join(close_names(w, self.vocabulary.names))} for {w!r}"
@@ -372,7 +382,7 @@ class Translator:
         for result, translator in self._readings(text, lifted.text):
             try:
                 return self._build(text, expressions, groundings, lifted, result, translator,
-                                   corrections, accepted, invariants, name)  # fmt: skip
+                                   corrections, set_aside, accepted, invariants, name)  # fmt: skip
             except (VocabularyError, ConflictError, OutOfGrammarError) as err:
                 if isinstance(err, ConflictError) and tuple(err.conflict) != ("new",):
                     raise  # a conflict with what is accepted is no misreading: never fall through
@@ -418,6 +428,7 @@ class Translator:
         result: LiftedTranslation,
         translator: str,
         corrections: tuple[tuple[str, str], ...],
+        set_aside: tuple[Remark, ...],
         accepted: Iterable[Constraint | Formula | str],
         invariants: Iterable[Formula | str],
         name: str,
@@ -459,6 +470,7 @@ class Translator:
             self.vocabulary,
             parts,
             corrections,
+            tuple((r.kind, r.text) for r in set_aside),
         )
 
     def _anything(
@@ -525,11 +537,40 @@ class Translator:
     __call__ = translate
 
     def _lift(self, text: str) -> tuple[tuple[Expression, ...], tuple[Grounding, ...],
-                                        LiftedSentence]:  # fmt: skip
+                                        LiftedSentence, tuple[Remark, ...]]:  # fmt: skip
+        """Recognise, ground and lift *text*, first setting aside the reasons and remarks
+        (:func:`~safetychip.translate._recognize.remarks`) whose every expression names
+        nothing of the vocabulary, as long as a grounded expression stays outside them."""
         expressions = tuple(self.recognizer(text))
-        groundings = tuple(self.grounder.ground(e) for e in expressions)
-        return expressions, groundings, lift(text, [(e.start, e.end) for e in expressions],
-                                             groundings)  # fmt: skip
+        groundings: dict[Expression, Grounding] = {}
+        unknown: dict[Expression, GroundingError] = {}
+        for e in expressions:
+            try:
+                groundings[e] = self.grounder.ground(e)
+            except GroundingError as err:
+                if not self.grounder.names_nothing(err):
+                    raise
+                unknown[e] = err
+        set_aside: tuple[Remark, ...] = ()
+        if unknown:
+
+            def within(e: Expression, r: Remark) -> bool:
+                return r.start <= e.start and e.end <= r.end
+
+            inside = [(r, [e for e in expressions if within(e, r)]) for r in remarks(text)]
+            set_aside = tuple(r for r, held in inside if held and all(e in unknown for e in held))
+            kept = [e for e in expressions if not any(within(e, r) for r in set_aside)]
+            left = next((e for e in kept if e in unknown), None)
+            if left is not None or not kept:  # never set aside the only clause
+                raise unknown[left or next(iter(unknown))]
+            for r in sorted(set_aside, key=lambda r: -r.start):
+                text = text[: r.start] + text[r.end :]
+            text = text.strip()
+            expressions = tuple(self.recognizer(text))
+            groundings = {e: self.grounder.ground(e) for e in expressions}
+        found = tuple(groundings[e] for e in expressions)
+        return expressions, found, lift(text, [(e.start, e.end) for e in expressions],
+                                        found), set_aside  # fmt: skip
 
     def lift(self, sentence: object) -> LiftedSentence:
         """*sentence* with its referring expressions recognised, grounded and replaced by

@@ -39,9 +39,11 @@ from types import MappingProxyType
 
 from ..errors import TranslationReplyError
 from ..llm import ChatModel, fill, load_prompt
+from ._frames import cue_classes
+from ._grammar import normalize
 from ._vocabulary import Vocabulary, singular
 
-__all__ = ["NON_REFERRING", "Expression", "LLMRecognizer", "recognize"]
+__all__ = ["NON_REFERRING", "Expression", "LLMRecognizer", "Remark", "recognize", "remarks"]
 
 
 @dataclass(frozen=True)
@@ -265,6 +267,118 @@ def _unknown_phrases(toks, taken) -> list[tuple[int, int]]:
             continue  # an adjective before a known name, e.g. "the red book"
         spans.append((i + 1, j))
     return spans
+
+
+@dataclass(frozen=True)
+class Remark:
+    """A clause that only gives a reason or describes the world, with no rule in it.
+
+    Attributes
+    ----------
+    kind : str
+        ``"reason"`` ("because the kids are asleep", "to check on the baby") or ``"remark"``
+        (a statement after a comma or a dash: "the cat will get out", "— fire hazard").
+    text : str
+        The clause as written, with its marker.
+    start, end : int
+        Character offsets of the clause in the sentence; ``start`` includes the comma or
+        dash before it.
+    """
+
+    kind: str
+    text: str
+    start: int
+    end: int
+
+
+_SUBJECT = (
+    r"(?:it|it's|that|that's|this|there|there's|they|they're|they'll|he|he's|she|she's|we|"
+    r"we're|i|i'm|i've|i'd|you'll|you'd|you will|you would|you might|"
+    r"(?:the|a|an|my|our|your|his|her|their|some|those|these|no)\b)"
+)
+# The markers of a reason or a remark: (kind, regular expression up to the clause).
+_MARKERS = (
+    (
+        "reason",
+        re.compile(
+            rf"(?:^|,?\s+)(?:(?:because|'?cause|since|as)(?= {_SUBJECT})|so that|"
+            r"in order to)\b",
+            re.I,
+        ),
+    ),  # fmt: skip
+    ("reason", re.compile(rf",\s+so(?= {_SUBJECT})\b", re.I)),
+    (
+        "reason",
+        re.compile(
+            r"(?<=\w)\s+to(?= (?!(?:the|a|an|my|your|our|his|her|their|this|that|"
+            r"these|those|it|them|do|be|go|get|stop|happen|\w+ly)\b)[a-z]+ )",
+            re.I,
+        ),
+    ),  # fmt: skip
+    ("remark", re.compile(rf"\s*(?:—|–|--|\s-)\s*|,\s+(?={_SUBJECT} [a-z']+)", re.I)),
+)
+# Words of a rule a clause set aside may not hold, besides the frame reader's constraint cues
+# (:data:`~safetychip.translate._frames.CUES`): an obligation, a request, an exception, a
+# number, a repetition.
+_RULE = re.compile(
+    r"\b(?:must|shall|should|ought|has to|have to|needs? to|make sure|be sure|remember|forget|"
+    r"please|only|always|again|allowed|permitted|may|let|keep|stay|leave|\d+)\b|"
+    r"\b(?:do|does|will|would|can|could|shall|should|must) not\b",
+    re.I,
+)
+_SENTENCE_END = re.compile(r"[.!?;]+(?:\s|$)")
+
+
+def remarks(sentence: str) -> list[Remark]:
+    """The clauses of *sentence* that only give a reason or describe the world.
+
+    A clause qualifies when a marker opens it — *because*, *since*, *as* or *so* before a
+    subject other than "you" (unless "you will": "since you've been in [a]" is a rule's
+    time), *so that*, *in order to*, *to* before a verb of purpose, a dash, or a comma before
+    a statement ("…, the cat will get out") — and it runs to the end of its sentence (a
+    leading "Because …," to its comma), and it holds no constraint cue of the frame reader
+    (:func:`~safetychip.translate._frames.cue_classes`: negation, order, counts, triggers,
+    timing …) and no word of a rule (an obligation, a request, an exception, a number). Only
+    a clause after some other text qualifies: the first clause of a sentence is never one.
+    Whether a remark is set aside is the pipeline's decision: only when the things it names
+    ground in nothing.
+
+    >>> [(r.kind, r.text) for r in remarks("Stay out of the bedroom because the kids are asleep.")]
+    [('reason', 'because the kids are asleep')]
+    >>> [(r.kind, r.text) for r in remarks("Don't open the windows, the cat will get out.")]
+    [('remark', 'the cat will get out')]
+    >>> [r.text for r in remarks("Go to the living room twice to check on the baby")]
+    ['to check on the baby']
+    >>> remarks("Never open the fridge, because you must not waste the milk.")
+    []
+    """
+    found: list[Remark] = []
+    offset = 0
+    for piece in [*_SENTENCE_END.split(sentence)]:
+        start = sentence.index(piece, offset) if piece else offset
+        offset = start + len(piece)
+        if not piece.strip():
+            continue
+        for kind, marker in _MARKERS:
+            m = next((m for m in marker.finditer(piece) if m.end() < len(piece)), None)
+            if m is None:
+                continue
+            head = piece[: m.start()]
+            if not head.strip(" ,"):  # a leading reason runs to its comma
+                comma = piece.find(",", m.end())
+                if kind != "reason" or comma < 0 or not piece[comma + 1 :].strip():
+                    continue
+                clause, end = piece[: comma + 1], comma + 1
+            else:
+                clause, end = piece[m.start() :], len(piece)
+            text = clause.strip(" ,—–-")
+            words = normalize(text)
+            if cue_classes(words) - {"visit"} or _RULE.search(words) or not text:
+                continue
+            begin = start + m.start()
+            found.append(Remark(kind, text, begin, start + end))
+            break
+    return found
 
 
 class LLMRecognizer:
