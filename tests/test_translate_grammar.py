@@ -22,6 +22,7 @@ from safetychip.ltl import (
     immediate_response,
     never,
     not_before,
+    parse,
     response,
 )
 from safetychip.translate import PatternTranslator, normalize, read_clause
@@ -371,3 +372,36 @@ def test_whole_sentence_accounting():
     )
     assert unaccounted_clauses("Visit [a], and do not forget to close [b]", "visit [a]") == ()
     assert unaccounted_clauses("Enter [a]. Then leave it.", "enter [a]") == ()
+
+
+@pytest.mark.parametrize(
+    ("lifted", "expected"),
+    [
+        # another thing's state under a condition on the current state: a state condition
+        ("When in [a], [b] must be off.", 'G("agent_at(a)" -> !"is_switchedon(b)")'),
+        ("While in [a], [b] has to be off.", 'G("agent_at(a)" -> !"is_switchedon(b)")'),
+        ("Whenever you're in [a], [b] should be switched off.",
+         'G("agent_at(a)" -> !"is_switchedon(b)")'),
+        ("If [a] is open, [b] should be closed.", 'G("is_open(a)" -> !"is_open(b)")'),
+        # the same with a time said, or about the thing of the condition: a reaction
+        ("When in [a], [b] must be off later.", 'G("agent_at(a)" -> F!"is_switchedon(b)")'),
+        ("Whenever [a] is opened, it must be closed.", 'G("is_open(a)" -> F!"is_open(a)")'),
+        # having, holding, carrying a thing is a current state, never "once you have had it"
+        ("If you have [a], don't go into [b].", 'G("is_grabbed(a)" -> !"agent_at(b)")'),
+        ("When you carry [a], stay out of [b].", 'G("is_grabbed(a)" -> !"agent_at(b)")'),
+        ("If you've got [a], keep out of [b].", 'G("is_grabbed(a)" -> !"agent_at(b)")'),
+        ("While you hold [a], never enter [b].", 'G("is_grabbed(a)" -> !"agent_at(b)")'),
+        ("If you have been in [a], don't go into [b].",
+         'G("agent_at(a)" -> XG!"agent_at(b)")'),
+        # a precondition said with "requires … first": precedence
+        ("[b] requires [a] first.", '!"agent_at(b)" W "agent_at(a)"'),
+        ("[b] requires a visit to [a] first.", '!"agent_at(b)" W "agent_at(a)"'),
+        ("Entering [b] requires that you have been to [a] first.",
+         '!"agent_at(b)" W "agent_at(a)"'),
+        ("Opening [b] requires [a] beforehand.", '!"is_open(b)" W "agent_at(a)"'),
+        ("Going into [b] presupposes having been to [a] beforehand.",
+         '!"agent_at(b)" W "agent_at(a)"'),
+    ],
+)  # fmt: skip
+def test_state_conditions_and_preconditions_of_new_phrasings(lifted, expected):
+    assert equivalent(PatternTranslator()(lifted).formula, parse(expected))

@@ -1531,6 +1531,8 @@ _STATE = re.compile(
     r"(?!going\b|supposed\b|allowed\b|about\b|done\b|finished\b)"
     r"|(?:(?:you|the robot|the agent)\s+)?(?:are\s+)?(?:still\s+)?(?:holding|carrying|standing|"
     r"staying|sitting|lying|facing|wearing|inside|being)\b"
+    r"|(?:(?:you|the robot|the agent|we|i)\s+)?(?:have|has|have got|has got|hold|holds|carry|"
+    r"carries|keep|keeps)\s+\[[a-z]\]"
     r"|\[[a-z]\]\s+(?:is|are)\s+(?:still\s+)?(?!not\b)"
     r"|(?:in|inside|at|within)\s+\[[a-z]\]$"
 )
@@ -1609,6 +1611,14 @@ def _within(text: str) -> tuple[int | None, str]:
     return n, (text[: m.start()] + " " + text[m.end() :]).strip(" ,")
 
 
+#: A state another thing must be in ("[b] must be off", "[b] has to stay closed"): under a
+#: condition on the current state, a state condition, not a reaction due later.
+_STATE_OF_ANOTHER = re.compile(
+    r"\[[a-z]\]\s+(?:(?:must|should|shall|has to|have to|needs? to|is to|are to)\s+)?"
+    r"(?:be|stay|remain|be kept)\s+(?:switched |turned )?(?:off|on|open|closed|shut)"
+)
+
+
 def _response(
     trigger: Clause, response_text: str, soon: bool, form: str, state: bool = False
 ) -> LiftedTranslation:
@@ -1659,8 +1669,10 @@ def _response(
             rf"{_v('stay', 'remain', 'keep', 'be')}\b",
             r,
         )
-    ):
-        # "while the kettle is on, stay in the kitchen": at the same time, not later
+    ) or (state and not timing and _STATE_OF_ANOTHER.fullmatch(r)
+          and not set(c2.letters) & set(trigger.letters)):  # fmt: skip
+        # "while the kettle is on, stay in the kitchen", "when in [a], [b] must be off": at
+        # the same time, not later
         return _result("instantaneous_reaction", p, q, form=form + " (a state condition)")
     if delay is not None:
         return _result("bounded_delay", delay, p, q, form=form + " within n steps")
@@ -1703,6 +1715,22 @@ def _soon(word: str) -> bool:
 
 
 def _form_trigger(t: str) -> LiftedTranslation | None:
+    # C1 requires C2 first: a precondition, C1 not before C2 (never "C1, then C2 later")
+    m = re.fullmatch(
+        r"(.+?)\s+(?:requires|presupposes|is conditional on|depends on)\s+(?:that\s+)?"
+        r"(?:you\s+)?(?:have\s+)?(?:(?:been|gone)\s+(?:to|in|into)\s+|a\s+(?:prior\s+)?visit\s+to\s+|"
+        r"visiting\s+|having\s+(?:been|gone)\s+(?:to|in|into)\s+)?(.+?)\s+"
+        r"(?:first|beforehand|before(?:hand)?|earlier|already|in advance|to have happened)",
+        t,
+    )
+    if m:
+        needing, needed = (
+            _read(m.group(1), "C1 requires C2 first"),
+            _read(m.group(2), "C1 requires C2 first"),
+        )
+        if needing.avoid or needed.avoid:
+            return None
+        return _result("not_before", _lit(needing), _lit(needed), form="C1 requires C2 first")
     # C1 means C2
     m = re.fullmatch(r"(.+?)\s+(?:means|implies|obliges you to|requires)\s+(?:that\s+)?(.+)", t)
     if m:
