@@ -508,3 +508,9 @@ def test_cli_reads_back_what_was_set_aside(capsys):
     )
     answer = {**t.to_dict(), "back_translation": "", "accepted_trace": "", "rejected_trace": ""}
     assert "set aside     as a reason: 'because the kids are asleep'" in _human(answer)
+
+
+def test_the_notebook_card_shows_what_was_set_aside(offline):
+    card = offline("Never enter the bathroom, the floor is wet.")._repr_html_()
+    assert "set aside" in card and "as a remark: &#x27;the floor is wet&#x27;" in card
+    assert "set aside" not in offline("Never enter the bathroom.")._repr_html_()

@@ -207,6 +207,8 @@ def test_remarks_are_found_with_their_spans(sentence, kind, clause):
         "Stay out of the bedroom since you have been in the bathroom.",
         "Stay in the hall, the kids are asleep until 9.",
         "Because the kids are asleep.",
+        "Don't touch the stove — turn the baby monitor off.",  # an instruction after a dash
+        "Don't touch the stove, switch the baby monitor off.",
     ],
 )
 def test_no_clause_with_a_rule_is_a_remark(sentence):

@@ -195,6 +195,10 @@ class Translation:
             ("lifted formula", f"<code>{html.escape(str(self.lifted_formula))}</code>"),
             ("formula", f"<code>{html.escape(str(self.formula))}</code>"),
             ("pattern", html.escape(f"{self.pattern} ({self.family})" if self.pattern else "none")),
+            *(
+                ("set aside", html.escape(f"as a {kind}: {text!r} (it names nothing of the scene)"))
+                for kind, text in self.set_aside
+            ),
             (
                 "translator",
                 html.escape(

@@ -315,7 +315,7 @@ _MARKERS = (
             re.I,
         ),
     ),  # fmt: skip
-    ("remark", re.compile(rf"\s*(?:—|–|--|\s-)\s*|,\s+(?={_SUBJECT} [a-z']+)", re.I)),
+    ("remark", re.compile(rf"(?:\s*(?:—|–|--|\s-)\s*|,\s+)(?={_SUBJECT} [a-z']+)", re.I)),
 )
 # Words of a rule a clause set aside may not hold, besides the frame reader's constraint cues
 # (:data:`~safetychip.translate._frames.CUES`): an obligation, a request, an exception, a
@@ -334,8 +334,9 @@ def remarks(sentence: str) -> list[Remark]:
 
     A clause qualifies when a marker opens it — *because*, *since*, *as* or *so* before a
     subject other than "you" (unless "you will": "since you've been in [a]" is a rule's
-    time), *so that*, *in order to*, *to* before a verb of purpose, a dash, or a comma before
-    a statement ("…, the cat will get out") — and it runs to the end of its sentence (a
+    time), *so that*, *in order to*, *to* before a verb of purpose, or a comma or a dash before a
+    statement or a noun phrase with its article ("…, the cat will get out", "— a fire hazard";
+    never an instruction: "— turn [a] off") — and it runs to the end of its sentence (a
     leading "Because …," to its comma), and it holds no constraint cue of the frame reader
     (:func:`~safetychip.translate._frames.cue_classes`: negation, order, counts, triggers,
     timing …) and no word of a rule (an obligation, a request, an exception, a number). Only
