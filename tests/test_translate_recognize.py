@@ -213,3 +213,16 @@ def test_remarks_are_found_with_their_spans(sentence, kind, clause):
 )
 def test_no_clause_with_a_rule_is_a_remark(sentence):
     assert remarks(sentence) == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Opening the fridge means you have to close it later.",  # an obligation, not a purpose
+        "You need to check the kids.",
+        "Go to the kitchen to close it later.",  # a timing
+        "Go to the kitchen to switch it off right away.",
+    ],
+)
+def test_to_of_an_obligation_or_with_a_timing_is_no_purpose(sentence):
+    assert remarks(sentence) == []

@@ -30,7 +30,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from .._names import close_names
@@ -383,14 +383,19 @@ class Translator:
                 lifted.text,
             )
         first: TranslationError | None = None
-        for result, translator in self._readings(text, lifted.text):
-            try:
-                return self._build(text, expressions, groundings, lifted, result, translator,
-                                   corrections, set_aside, accepted, invariants, name)  # fmt: skip
-            except (VocabularyError, ConflictError, OutOfGrammarError) as err:
-                if isinstance(err, ConflictError) and tuple(err.conflict) != ("new",):
-                    raise  # a conflict with what is accepted is no misreading: never fall through
-                first = first or err
+        try:
+            for result, translator in self._readings(text, lifted.text):
+                try:
+                    return self._build(text, expressions, groundings, lifted, result,
+                                       translator, corrections, set_aside, accepted,
+                                       invariants, name)  # fmt: skip
+                except (VocabularyError, ConflictError, OutOfGrammarError) as err:
+                    if isinstance(err, ConflictError) and tuple(err.conflict) != ("new",):
+                        raise  # a conflict with what is accepted is no misreading
+                    first = first or err
+        except OutOfGrammarError:  # the readers after one that read refuse
+            if first is None:
+                raise
         assert first is not None  # _readings yields at least once or raises
         raise first
 
@@ -569,9 +574,15 @@ class Translator:
                 raise unknown[left or next(iter(unknown))]
             for r in sorted(set_aside, key=lambda r: -r.start):
                 text = text[: r.start] + text[r.end :]
+            lead = len(text) - len(text.lstrip())
             text = text.strip()
-            expressions = tuple(self.recognizer(text))
-            groundings = {e: self.grounder.ground(e) for e in expressions}
+
+            def moved(e: Expression) -> Expression:
+                by = lead + sum(r.end - r.start for r in set_aside if r.end <= e.start)
+                return replace(e, start=e.start - by, end=e.end - by)
+
+            groundings = {moved(e): groundings[e] for e in kept}
+            expressions = tuple(groundings)
         found = tuple(groundings[e] for e in expressions)
         return expressions, found, lift(text, [(e.start, e.end) for e in expressions],
                                         found), set_aside  # fmt: skip

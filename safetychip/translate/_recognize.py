@@ -40,7 +40,7 @@ from types import MappingProxyType
 from ..errors import TranslationReplyError
 from ..llm import ChatModel, fill, load_prompt
 from ._frames import cue_classes
-from ._grammar import normalize
+from ._grammar import normalize, timing_cues
 from ._vocabulary import Vocabulary, singular
 
 __all__ = ["NON_REFERRING", "Expression", "LLMRecognizer", "Remark", "recognize", "remarks"]
@@ -327,6 +327,12 @@ _RULE = re.compile(
     re.I,
 )
 _SENTENCE_END = re.compile(r"[.!?;]+(?:\s|$)")
+# Words before "to" that make it an obligation or a plan, never a purpose ("you have to close
+# it later", "you are going to").
+_NOT_PURPOSE = frozenset(
+    "have has had need needs ought want wants going got able used allowed supposed required "
+    "is are am be".split()
+)
 
 
 def remarks(sentence: str) -> list[Remark]:
@@ -339,8 +345,10 @@ def remarks(sentence: str) -> list[Remark]:
     never an instruction: "— turn [a] off") — and it runs to the end of its sentence (a
     leading "Because …," to its comma), and it holds no constraint cue of the frame reader
     (:func:`~safetychip.translate._frames.cue_classes`: negation, order, counts, triggers,
-    timing …) and no word of a rule (an obligation, a request, an exception, a number). Only
-    a clause after some other text qualifies: the first clause of a sentence is never one.
+    timing …), no timing of the grammar's (:func:`~safetychip.translate._grammar.timing_cues`:
+    "later", "right away") and no word of a rule (an obligation, a request, an exception, a
+    number). Only a clause after some other text qualifies: the first clause of a sentence is
+    never one; nor is "to" after "have", "need", "going" and the like (an obligation).
     Whether a remark is set aside is the pipeline's decision: only when the things it names
     ground in nothing.
 
@@ -365,6 +373,8 @@ def remarks(sentence: str) -> list[Remark]:
             if m is None:
                 continue
             head = piece[: m.start()]
+            if m.group().strip().lower() == "to" and head.split()[-1].lower() in _NOT_PURPOSE:
+                continue
             if not head.strip(" ,"):  # a leading reason runs to its comma
                 comma = piece.find(",", m.end())
                 if kind != "reason" or comma < 0 or not piece[comma + 1 :].strip():
@@ -374,7 +384,12 @@ def remarks(sentence: str) -> list[Remark]:
                 clause, end = piece[m.start() :], len(piece)
             text = clause.strip(" ,—–-")
             words = normalize(text)
-            if cue_classes(words) - {"visit"} or _RULE.search(words) or not text:
+            if (
+                not text
+                or cue_classes(words) - {"visit"}
+                or timing_cues(words)
+                or _RULE.search(words)
+            ):
                 continue
             begin = start + m.start()
             found.append(Remark(kind, text, begin, start + end))
