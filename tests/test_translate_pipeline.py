@@ -458,6 +458,8 @@ def test_a_conflict_with_accepted_constraints_never_falls_through(offline):
          "remark", "the floor is wet"),
         ("Close the fridge right after you open it, since the kids are around.",
          "Close the fridge right after you open it.", "reason", "since the kids are around"),
+        ("Stay out of the bedroom (the kids are asleep) and the bathroom.",
+         "Stay out of the bedroom and the bathroom.", "remark", "the kids are asleep"),
     ],
 )  # fmt: skip
 def test_a_reason_naming_nothing_of_the_scene_is_set_aside(offline, sentence, without, kind,

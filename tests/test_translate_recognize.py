@@ -186,6 +186,8 @@ def test_non_referring_heads_are_a_small_closed_set():
          "my grandmother hates that"),
         ("Check the bedroom twice to see how the baby is doing.", "reason",
          "to see how the baby is doing"),
+        ("Stay out of the bedroom (the kids are asleep) and the hall.", "remark",
+         "the kids are asleep"),
     ],
 )  # fmt: skip
 def test_remarks_are_found_with_their_spans(sentence, kind, clause):
@@ -209,6 +211,8 @@ def test_remarks_are_found_with_their_spans(sentence, kind, clause):
         "Because the kids are asleep.",
         "Don't touch the stove — turn the baby monitor off.",  # an instruction after a dash
         "Don't touch the stove, switch the baby monitor off.",
+        "Since the guests left, go to the kitchen.",  # a leading "since" is a time
+        "Stay out of the bedroom (the kids must not be woken).",
     ],
 )
 def test_no_clause_with_a_rule_is_a_remark(sentence):

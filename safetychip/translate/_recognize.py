@@ -316,6 +316,7 @@ _MARKERS = (
         ),
     ),  # fmt: skip
     ("remark", re.compile(rf"(?:\s*(?:—|–|--|\s-)\s*|,\s+)(?={_SUBJECT} [a-z']+)", re.I)),
+    ("remark", re.compile(rf"\s*\(\s*(?={_SUBJECT} [a-z']+[^()]*\))", re.I)),
 )
 # Words of a rule a clause set aside may not hold, besides the frame reader's constraint cues
 # (:data:`~safetychip.translate._frames.CUES`): an obligation, a request, an exception, a
@@ -338,17 +339,19 @@ _NOT_PURPOSE = frozenset(
 def remarks(sentence: str) -> list[Remark]:
     """The clauses of *sentence* that only give a reason or describe the world.
 
-    A clause qualifies when a marker opens it — *because*, *since*, *as* or *so* before a
+    A clause qualifies when a marker opens it: *because*, *since*, *as* or *so* before a
     subject other than "you" (unless "you will": "since you've been in [a]" is a rule's
-    time), *so that*, *in order to*, *to* before a verb of purpose, or a comma or a dash before a
-    statement or a noun phrase with its article ("…, the cat will get out", "— a fire hazard";
-    never an instruction: "— turn [a] off") — and it runs to the end of its sentence (a
-    leading "Because …," to its comma), and it holds no constraint cue of the frame reader
-    (:func:`~safetychip.translate._frames.cue_classes`: negation, order, counts, triggers,
-    timing …), no timing of the grammar's (:func:`~safetychip.translate._grammar.timing_cues`:
-    "later", "right away") and no word of a rule (an obligation, a request, an exception, a
-    number). Only a clause after some other text qualifies: the first clause of a sentence is
-    never one; nor is "to" after "have", "need", "going" and the like (an obligation).
+    time), *so that*, *in order to*, *to* before a verb of purpose (never after "have",
+    "need", "going" and the like: an obligation), a comma or a dash before a statement or a
+    noun phrase with its article ("…, the cat will get out", "— a fire hazard"; never an
+    instruction: "— turn [a] off"), or a bracket around one ("(the kids are asleep)"). It
+    runs to the end of its sentence; a leading "Because …," to its comma (a leading "Since
+    …," is a time, never a reason), a bracket to its bracket. It holds no constraint cue of
+    the frame reader (:func:`~safetychip.translate._frames.cue_classes`: negation, order,
+    counts, triggers …), no timing of the grammar's
+    (:func:`~safetychip.translate._grammar.timing_cues`: "later", "right away") and no word
+    of a rule (an obligation, a request, an exception, a number). The first clause of a
+    sentence is never one.
     Whether a remark is set aside is the pipeline's decision: only when the things it names
     ground in nothing.
 
@@ -358,6 +361,8 @@ def remarks(sentence: str) -> list[Remark]:
     [('remark', 'the cat will get out')]
     >>> [r.text for r in remarks("Go to the living room twice to check on the baby")]
     ['to check on the baby']
+    >>> [r.text for r in remarks("Stay out of the bedroom (the kids are asleep) and the hall.")]
+    ['the kids are asleep']
     >>> remarks("Never open the fridge, because you must not waste the milk.")
     []
     """
@@ -375,14 +380,18 @@ def remarks(sentence: str) -> list[Remark]:
             head = piece[: m.start()]
             if m.group().strip().lower() == "to" and head.split()[-1].lower() in _NOT_PURPOSE:
                 continue
-            if not head.strip(" ,"):  # a leading reason runs to its comma
+            if m.group().strip().startswith("("):  # an aside in brackets runs to its bracket
+                end = piece.index(")", m.end()) + 1
+                clause = piece[m.start() : end]
+            elif not head.strip(" ,"):  # a leading reason runs to its comma
                 comma = piece.find(",", m.end())
-                if kind != "reason" or comma < 0 or not piece[comma + 1 :].strip():
+                since = m.group().strip().lower() == "since"
+                if kind != "reason" or since or comma < 0 or not piece[comma + 1 :].strip():
                     continue
                 clause, end = piece[: comma + 1], comma + 1
             else:
                 clause, end = piece[m.start() :], len(piece)
-            text = clause.strip(" ,—–-")
+            text = clause.strip(" ,—–-()")
             words = normalize(text)
             if (
                 not text
