@@ -9,7 +9,8 @@ form                                                        pattern
 never C; do not C; avoid [a]; stay out of [a]; keep [a]      never
 shut; C is forbidden; [a] is off limits
 do not C1 before/until C2; only C1 after/once C2; wait       not_before
-until C2 before C1; stay out of [a] until C2
+until C2 before C1; stay out of [a] until C2; C1 requires
+C2 first (beforehand)
 C1 before C2                                                 before
 first C1, then C2                                            sequenced_visit
 if/whenever/once/after C1, C2 [later]; C2 if you ever C1;    response
@@ -21,6 +22,8 @@ C exactly n times; once and only once; n times               exactly
 C at least n times; n or more times; make sure you C         at_least
 always hold [a] with your right hand (never in the left)     never
 do not pour anything near [a] (each thing that pours)        avoid_while
+while/if/when in [a] (holding/having/carrying [b]), never C  avoid_while
+when in [a], [b] must be off (another thing's state)         instantaneous_reaction
 ==========================================================  ==================================
 
 The clauses cover VirtualHome's other actions too: ``sit on [a]``, ``lie on [a]``, ``face
