@@ -166,3 +166,22 @@ def test_minilm_grounds_paraphrases_and_refuses_strangers(minilm):
         g.ground("the spaceship")
     assert caught.value.candidates[0][1] < 0.65
     assert "cannot ground 'the spaceship' in apartment_1" in str(caught.value)
+
+
+def test_an_english_word_is_never_read_as_a_misspelt_name():
+    # "cat" is a word of its own, not a misspelt "coat"; "coaat" is not a word
+    grounder = Grounder(Vocabulary.from_names(["coat", "kitchen"]), None)
+    with pytest.raises(GroundingError, match="'the cat' is not a name") as caught:
+        grounder.ground("the cat")
+    assert grounder.names_nothing(caught.value)
+    assert grounder.ground("the coaat").name == "coat"
+
+
+def test_names_nothing_tells_an_unknown_thing_from_an_ambiguous_one():
+    grounder = Grounder(Vocabulary.from_names(["kitchen_cup", "kitchen_cap"]), None)
+    with pytest.raises(GroundingError) as ambiguous:
+        grounder.ground("the kitchen cop")
+    assert not grounder.names_nothing(ambiguous.value)
+    with pytest.raises(GroundingError) as unknown:
+        grounder.ground("the goldfish")
+    assert grounder.names_nothing(unknown.value)

@@ -41,6 +41,7 @@ from .._names import close_names
 from ..errors import GroundingError
 from ..llm import Embedder
 from ._recognize import Expression
+from ._spelling import _english_words
 from ._vocabulary import Vocabulary, phrase_key
 
 __all__ = ["Grounder", "Grounding"]
@@ -226,10 +227,14 @@ class Grounder:
         return all(score < self.threshold for _, score in error.candidates)
 
     def _spelling(self, text: str, key: str) -> Grounding | None:
-        """A misspelt name, when one name is clearly the closest by string similarity."""
+        """A misspelt name, when one name is clearly the closest by string similarity and
+        the expression is not made of English words that name nothing in the scene."""
         import difflib
 
         names = self.vocabulary.names
+        scene = {w for phrase in self.vocabulary.phrases for w in phrase}
+        if all(w in _english_words() and w not in scene for w in key.split()):
+            return None  # "the cat" is a cat, never a misspelt coat
         near = close_names(key.replace(" ", "_"), names, n=3, cutoff=SPELLING)
         if not near:
             return None
