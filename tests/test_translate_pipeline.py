@@ -516,3 +516,10 @@ def test_the_notebook_card_shows_what_was_set_aside(offline):
     card = offline("Never enter the bathroom, the floor is wet.")._repr_html_()
     assert "set aside" in card and "as a remark: &#x27;the floor is wet&#x27;" in card
     assert "set aside" not in offline("Never enter the bathroom.")._repr_html_()
+
+
+def test_lift_alone_sets_nothing_aside(offline):
+    # no read-back would say so: the unknown thing of a reason is a grounding error
+    with pytest.raises(GroundingError, match="the kids"):
+        offline.lift("Will you stay out of the bedroom because the kids are asleep?")
+    assert offline.lift("Will you stay out of the bedroom?").text == "Will you stay out of [a]?"

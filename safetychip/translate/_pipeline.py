@@ -545,11 +545,13 @@ class Translator:
 
     __call__ = translate
 
-    def _lift(self, text: str) -> tuple[tuple[Expression, ...], tuple[Grounding, ...],
-                                        LiftedSentence, tuple[Remark, ...]]:  # fmt: skip
-        """Recognise, ground and lift *text*, first setting aside the reasons and remarks
-        (:func:`~safetychip.translate._recognize.remarks`) whose every expression names
-        nothing of the vocabulary, as long as a grounded expression stays outside them."""
+    def _lift(
+        self, text: str, set_aside_remarks: bool = True
+    ) -> tuple[tuple[Expression, ...], tuple[Grounding, ...], LiftedSentence, tuple[Remark, ...]]:
+        """Recognise, ground and lift *text*, first setting aside (if *set_aside_remarks*)
+        the reasons and remarks (:func:`~safetychip.translate._recognize.remarks`) whose
+        every expression names nothing of the vocabulary, as long as a grounded expression
+        stays outside them."""
         expressions = tuple(self.recognizer(text))
         groundings: dict[Expression, Grounding] = {}
         unknown: dict[Expression, GroundingError] = {}
@@ -557,7 +559,7 @@ class Translator:
             try:
                 groundings[e] = self.grounder.ground(e)
             except GroundingError as err:
-                if not self.grounder.names_nothing(err):
+                if not (set_aside_remarks and self.grounder.names_nothing(err)):
                     raise
                 unknown[e] = err
         set_aside: tuple[Remark, ...] = ()
@@ -589,7 +591,8 @@ class Translator:
 
     def lift(self, sentence: object) -> LiftedSentence:
         """*sentence* with its referring expressions recognised, grounded and replaced by
-        placeholders, as :meth:`translate` does first.
+        placeholders, as :meth:`translate` does first; nothing is set aside (a reason naming
+        nothing of the scene is a grounding error), since no read-back would say so.
 
         Raises
         ------
@@ -603,7 +606,7 @@ class Translator:
         >>> lifted.text, dict(lifted.placeholders)
         ('Will you go to [a]?', {'a': 'kitchen'})
         """
-        return self._lift(respell(self.check_sentence(sentence), self.vocabulary)[0])[2]
+        return self._lift(respell(self.check_sentence(sentence), self.vocabulary)[0], False)[2]
 
     def ground(self, formula: Formula, placeholders: Mapping[str, str]) -> Formula:
         """*formula* over placeholders, grounded by *placeholders* (letter -> name) and
