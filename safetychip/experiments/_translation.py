@@ -57,6 +57,7 @@ SETS: tuple[LabelledSet, ...] = (
     LabelledSet("paraphrases.jsonl", "the project (other styles)", True),
     LabelledSet("dev_other/sentences.jsonl", "another hand, for development", True),
     LabelledSet("heldout/sentences.jsonl", "another hand; scored once, then development", True),
+    LabelledSet("fresh/sentences.jsonl", "another hand; scored once, then development", True),
 )
 
 #: The local model's replies to the translator over ``utterances.jsonl``, under ``data/``.
