@@ -159,6 +159,15 @@ def test_clauses():
     assert read_clause("teleport to [a]") is None
 
 
+def test_a_thing_that_changes_state_by_itself():
+    assert str(read_clause("[a] turns off").literal) == '!"is_switchedon(a)"'
+    assert str(read_clause("[a] gets switched on").literal) == '"is_switchedon(a)"'
+    assert str(read_clause("[a] goes off").literal) == '!"is_switchedon(a)"'
+    assert read_clause("[a] turns purple") is None
+    result = PatternTranslator()("stay in [a] until [b] comes on")
+    assert equivalent(result.formula, parse('"agent_at(a)" U "is_switchedon(b)"'))
+
+
 def test_pronouns():
     assert (
         normalize("If you grab [a], put it in [b] and leave it there")

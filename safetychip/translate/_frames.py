@@ -17,6 +17,10 @@ visits") and several clauses that together state one pattern ("[a], then [b]. [b
    ``+``, ``<->``, ``↔``                       "and"
    ``≤ <=``, ``≥ >=``, ``3+``, ``x2``          "at most", "at least", "2 times"
    "twice is the max", "but only twice"        "at most twice"
+   "once or not at all", "one time or zero     "at most once"; "enter [a] at most once"
+   times"; "allowed in [a] at most once"
+   "[a] and later on [b]", "[a], and after     "[a] and then [b]"
+   that [b]", "…, and when that's done [b]"
    "you have 2 steps to X",                    "X within 2 steps"
    "before 2 steps pass"
    "E1 shall be followed by its E2"            "whenever E1, E2"
@@ -31,7 +35,10 @@ visits") and several clauses that together state one pattern ("[a], then [b]. [b
    does not matter"                            route)
    hedges: "it'd be great if you could         dropped
    maybe", "ideally", ", like,", "if that's
-   ok", "could you make sure that"
+   ok", "could you make sure that", "no
+   rush", "reckon you could", "whenever
+   suits"; a term of address ("…, mate",
+   "…, love, …", "…, there's a love", "ta")
    a formal register: "prior to (having)",     "before (you have)", "except when you are in",
    "save when present in", "at any time at     "while", "then", "grab", "switch on", "3"
    which", "upon completion thereof", "take
@@ -237,10 +244,37 @@ _PHRASES = _phrases(
             "",
         ),
         (r"\b(?:could|can|would) you (?:please )?make sure(?: that)?\s*", ""),
+        (  # "one time or zero times", "once or not at all": at most once
+            r"\b(?:(?:one time|once) or (?:zero times|not at all|never|none)|"
+            r"(?:zero|0|no) times or (?:one time|once)|(?:zero|0) or (?:one|1) times?)\b",
+            "at most once",
+        ),
+        (  # "you are only allowed in [a] at most once": a count of entries
+            r"\b(?:you are |you're )?(?:only )?(?:allowed|permitted) (?:in|into|to (?:go in|"
+            r"go into|go to|enter|visit)) (\[[a-z]\]) (?=at most|at least|exactly|once|twice|"
+            r"(?:one|two|three|four|five|\d+) times)",
+            r"enter \1 ",
+        ),
+        (r"^(?:i )?(?:reckon|think|guess|suppose) (?:you|u) (?:could|can)\s+", ""),
         (r"\bideally,?\s*(?:you'd |you would |you should )?", ""),
         (r"(?:^|\s*,\s*|\s+)like,\s*|,\s*like\s+(?=\w)", ", "),  # "…, like, indefinitely"
         (r"\btry to keep it to[,\s]*|\bkeep it to[,\s]*", ""),  # "keep it to four visits at most"
         (r",?\s+if (?:that's|that is) (?:ok|okay|alright|fine)\b", ""),
+        (r",?\s+(?:there is |there's )?no (?:rush|hurry)\b", ""),  # "…, no rush": no negation
+        (  # a term of address or thanks: "…, mate", "…, love, …", "…, there's a love", "…, ta"
+            r",\s*(?:mate|love|pet|dear|sweetheart|darling|hun|honey|pal|buddy|ta|cheers|thanks|"
+            r"thank you|there's a love|there is a love|for me)(?=\s*(?:[,.!?;]|$))",
+            "",
+        ),
+        (r",?\s+whenever (?:it )?suits(?: you)?\b", ""),  # "…, whenever suits": no trigger
+        (  # "[a], and after that [b]", "[a], and when that's done [b]": a route
+            r"(?<!only),?\s*(?:and )?(?<!only )(?:after that|when that(?:'s| is) done|"
+            r"once that(?:'s| is) done)"
+            r",?\s+(?=(?:(?:go|head|get yourself|get|come|move|walk)(?: to| into)? |visit |"
+            r"the )?\[)",
+            " and then ",
+        ),
+        (r"\band (?:then )?later(?: on)?,?\s+(?=\[)", "and then "),  # "[a] and later on [b]"
         (r"\b(?:and )?i mean it\s*[:,!.]\s*", ""),
         (r"\ba (?:couple|few) of (steps|moves|turns)\s*,?\s*say (\w+)", r"\2 \1"),
         (r"\bhold off on\b", "do not"),  # "hold off on turning on [a] until …"
@@ -1886,9 +1920,10 @@ def _each(statement: str, things: list[str]) -> _Reading:
 
 _BOTH = re.compile(
     r"^(.+?)\s*[,;]?\s+(?:and|but)\s+(?:(?:you (?:have to|must|need to|should) |make sure "
-    r"(?:you )?)?(?P<verb>reach|visit|go to|get to|enter|see|do|complete|finish) (?:both|each|all|"
-    r"both of them|all of them)(?: of them)?|(?:both|each) (?:must|has to|have to|need to|needs to|"
-    r"should|shall) be (?P<done>visited|reached|entered|done|completed))"
+    r"(?:you )?)?(?:do )?(?P<verb>reach|visit|go to|get to|enter|see|do|complete|finish) "
+    r"(?:the )?(?:both|each|all|both of them|all of them)(?: of them)?|(?:both|each) (?:must|"
+    r"has to|have to|need to|needs to|should|shall) be "
+    r"(?P<done>visited|reached|entered|done|completed))"
     r"(?: eventually| at some point| in the end)?$"
 )
 _BEFORE = re.compile(

@@ -169,6 +169,9 @@ _GO = _v(
     "rush",
     "pop",
     "nip",
+    "duck",
+    "swing",
+    "dash",
 )
 _TO = (
     r"(?:to|into|in|inside|toward|towards|through|past|near|by|up to|in to|over to|down to|"
@@ -399,6 +402,17 @@ _CLAUSES: list[tuple[re.Pattern[str], Builder]] = [
             rf"{X}\s+{MODAL}{BE}\s+(?:off|switched off|turned off|powered off)",
             _neg("is_switchedon"),
         ),
+        # a thing that changes state by itself: "until [a] turns off", "once [a] gets switched on"
+        (
+            rf"{X}\s+{MODAL}(?:{_v('turn', 'switch', 'power', 'go', 'come', 'click')}|{_v('get')}"
+            r"\s+(?:turned|switched|powered))\s+on",
+            _pos("is_switchedon"),
+        ),
+        (
+            rf"{X}\s+{MODAL}(?:{_v('turn', 'switch', 'power', 'go', 'shut', 'click')}|{_v('get')}"
+            r"\s+(?:turned|switched|powered|shut))\s+off",
+            _neg("is_switchedon"),
+        ),
         # touching
         (rf"{_v('touch')}\s+{X}", _pos("is_touched")),
         (rf"{X}\s+{MODAL}{BE}\s+touched", _pos("is_touched")),
@@ -450,6 +464,7 @@ _LEAD = re.compile(
 )
 _TRAIL = re.compile(
     r"\s*,?\s+(?:again|later on|later|afterwards|afterward|eventually|at some point|anymore|"
+    r"at some stage|some time|sometime|"
     r"any more|too|as well|first|at all|under any circumstances|in any case|whatsoever|"
     r"at any time|ever again|ever|in the end|after that|then|please|at the end|from now on|"
     r"from then on|for good|at any point|at all times|thereafter|subsequently|"
