@@ -849,6 +849,7 @@ CHATTY = [
      'F("agent_at(a)" & F"agent_at(b)")'),
     ("Visit [a] and, when that is done, [b].", "sequenced_visit",
      'F("agent_at(a)" & F"agent_at(b)")'),
+    ("get 2 [a] than [b]", "sequenced_visit", 'F("agent_at(a)" & F"agent_at(b)")'),
 ]  # fmt: skip
 
 

@@ -164,6 +164,8 @@ def test_a_thing_that_changes_state_by_itself():
     assert str(read_clause("[a] gets switched on").literal) == '"is_switchedon(a)"'
     assert str(read_clause("[a] goes off").literal) == '!"is_switchedon(a)"'
     assert read_clause("[a] turns purple") is None
+    assert str(read_clause("keep hold of [a]").literal) == '"is_grabbed(a)"'
+    assert str(read_clause("hang onto [a]").literal) == '"is_grabbed(a)"'
     result = PatternTranslator()("stay in [a] until [b] comes on")
     assert equivalent(result.formula, parse('"agent_at(a)" U "is_switchedon(b)"'))
 

@@ -47,7 +47,8 @@ visits") and several clauses that together state one pattern ("[a], then [b]. [b
    ``* [a] * [b]``, "STEP 1: … STEP 2: …",     a route, "if you have not yet been in [a],"
    "IF [a] not visited THEN …"
    chat: "u've", "ur", "dont", "b4", "1st",    "you have", "you are", "do not", "before",
-   "teh", "rite", emoji                        "first", "the", "right", dropped
+   "teh", "rite", "go 2", "[a] than [b]",      "first", "the", "right", "go to", "then",
+   emoji                                       dropped
    ==========================================  ==============================================
 
 2. :func:`cue_classes`: which cue classes of :data:`CUES` the text holds;
@@ -235,6 +236,8 @@ _PHRASES = _phrases(
     [
         (r"^\s*[*•-]\s+", ""),  # a bullet
         (r"\bb4\b", "before"),
+        (r"\b(go|get|come|head|went) 2\b(?= (?:the |my |\[))", r"\1 to"),  # "go 2 [a]"
+        (r"(?<=\]) than (?=(?:the |go (?:to )?)?\[)", " then "),  # "[a] than [b]": a typo
         (r"\b1st\b", "first"),
         (r"\bu've\b", "you have"),
         (r"\bu're\b|\bur\b(?= (?:done|in|at|not)\b)", "you are"),

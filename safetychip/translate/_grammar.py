@@ -355,6 +355,11 @@ _CLAUSES: list[tuple[re.Pattern[str], Builder]] = [
             rf"{_GRAB}\s+(?:hold of\s+)?{X}(?:\s+(?:out|away|along|with you|in your hands?))?",
             _pos("is_grabbed"),
         ),
+        (  # "keep hold of [a]", "hold on to [a]", "hang onto [a]"
+            rf"(?:{_v('keep', 'get', 'take')}\s+(?:a\s+)?hold\s+of|"
+            rf"{_v('hold', 'hang')}\s+on\s*to)\s+{X}",
+            _pos("is_grabbed"),
+        ),
         (
             rf"{X}\s+{MODAL}{BE}\s+(?:picked up|grabbed|taken|held|carried|lifted|in hand|"
             r"in your hands?)",
