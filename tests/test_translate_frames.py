@@ -850,6 +850,11 @@ CHATTY = [
     ("Visit [a] and, when that is done, [b].", "sequenced_visit",
      'F("agent_at(a)" & F"agent_at(b)")'),
     ("get 2 [a] than [b]", "sequenced_visit", 'F("agent_at(a)" & F"agent_at(b)")'),
+    ("While you are in [a], please refrain from opening [b].", "avoid_while",
+     'G("agent_at(a)" -> !"is_open(b)")'),
+    ("Keep going round [a] and [b] for the rest of the shift.", "patrolling",
+     'G F"agent_at(a)" & G F"agent_at(b)"'),
+    ("Open his [a] exactly once this morning.", "exactly", None),
 ]  # fmt: skip
 
 
@@ -857,7 +862,7 @@ CHATTY = [
 def test_phrasings_the_retrieval_translator_misread(sentence, pattern, formula):
     reading = read(sentence)
     assert reading.pattern == pattern
-    assert _same(reading.formula, formula), str(reading.formula)
+    assert formula is None or _same(reading.formula, formula), str(reading.formula)
 
 
 def test_after_that_before_a_prohibition_is_still_a_time():

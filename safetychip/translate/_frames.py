@@ -37,8 +37,11 @@ visits") and several clauses that together state one pattern ("[a], then [b]. [b
    maybe", "ideally", ", like,", "if that's
    ok", "could you make sure that", "no
    rush", "reckon you could", "whenever
-   suits"; a term of address ("…, mate",
-   "…, love, …", "…, there's a love", "ta")
+   suits", "her [a]", "the whole time",
+   "for the rest of the shift"; a term of
+   address ("…, mate", "…, love, …", "…,
+   there's a love", "ta")
+   "please refrain from", "do not be …ing"     "do not", "do not …ing"
    a formal register: "prior to (having)",     "before (you have)", "except when you are in",
    "save when present in", "at any time at     "while", "then", "grab", "switch on", "3"
    which", "upon completion thereof", "take
@@ -266,10 +269,15 @@ _PHRASES = _phrases(
         (r",?\s+(?:there is |there's )?no (?:rush|hurry)\b", ""),  # "…, no rush": no negation
         (  # a term of address or thanks: "…, mate", "…, love, …", "…, there's a love", "…, ta"
             r",\s*(?:mate|love|pet|dear|sweetheart|darling|hun|honey|pal|buddy|ta|cheers|thanks|"
-            r"thank you|there's a love|there is a love|for me)(?=\s*(?:[,.!?;]|$))",
+            r"thank you|there(?:'s| is) a (?:love|good lad|good girl)|for me)"
+            r"(?=\s*(?:[,.!?;]|$))",
             "",
         ),
         (r",?\s+whenever (?:it )?suits(?: you)?\b", ""),  # "…, whenever suits": no trigger
+        (r"\b(?:her|his|my|their|our)\s+(?=\[)", ""),  # "open her [a]": whose is no rule
+        (r"\b(?:please )?refrain from\b", "do not"),  # "please refrain from switching on [a]"
+        (r"\b(do not|never) be (?=\w+ing\b)", r"\1 "),  # "do not be holding [a]"
+        (r"\bforever and ever\b", "forever"),
         (  # "[a], and after that [b]", "[a], and when that's done [b]": a route
             r"(?<!only),?\s*(?:and )?(?<!only )(?:after that|when that(?:'s| is) done|"
             r"once that(?:'s| is) done)"
@@ -353,8 +361,11 @@ _PHRASES = _phrases(
             "",
         ),
         (
-            r"\s+(?:(?:today|tonight)(?: itself)?|all day|all evening|this evening|"
-            r"during the (?:day|night|evening|run|round|shift))(?=\s*[.?!]*\s*$)",
+            r",?\s+(?:(?:today|tonight)(?: itself)?|all day|all evening|this (?:evening|morning)|"
+            r"overnight|the whole time|all the time|"
+            r"during the (?:day|night|evening|run|round|shift)|"
+            r"for the (?:rest|remainder) of the (?:task|shift|day|run|job|session))"
+            r"(?=\s*[.?!]*\s*$)",
             "",
         ),
         (r"\b(?:deny|block)\s*:\s*", "never "),
