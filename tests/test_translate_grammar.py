@@ -170,6 +170,12 @@ def test_a_thing_that_changes_state_by_itself():
     assert equivalent(result.formula, parse('"agent_at(a)" U "is_switchedon(b)"'))
 
 
+def test_a_preamble_that_states_no_rule_is_dropped():
+    for preamble in ("For the last time,", "Just so it's clear:", "My use case:"):
+        result = PatternTranslator()(f"{preamble} go to [a].")
+        assert equivalent(result.formula, parse('F"agent_at(a)"')), preamble
+
+
 def test_pronouns():
     assert (
         normalize("If you grab [a], put it in [b] and leave it there")

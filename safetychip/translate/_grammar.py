@@ -553,6 +553,8 @@ _POLITE_START = re.compile(
     r"^(?:please|robot|hey robot|hey there|hey|hi|(?:ok|okay|so|listen|look|alright|right)\s*,|"
     r"if it is not too much trouble|if you do not mind|if you would not mind|if you can|maybe|"
     r"one more thing|important|note|rule|safety rule|reminder|just so you know|"
+    r"for the last time|going forward|(?:just )?(?:so it is clear|to be clear)|my use case|"
+    r"(?:the )?rule i am trying to (?:encode|state|write)|"
     r"could you(?: please)?|can you(?: please)?|would you(?: please)?|will you(?: please)?|"
     r"would you mind|i want you to|i would like you to|i'd like you to|i need you to|"
     r"i would like it if you|you should know that|it is important that you|"
