@@ -171,7 +171,7 @@ def test_a_thing_that_changes_state_by_itself():
 
 
 def test_a_preamble_that_states_no_rule_is_dropped():
-    for preamble in ("For the last time,", "Just so it's clear:", "My use case:"):
+    for preamble in ("For the last time,", "Just so it's clear:", "My use case:", "Sure"):
         result = PatternTranslator()(f"{preamble} go to [a].")
         assert equivalent(result.formula, parse('F"agent_at(a)"')), preamble
 

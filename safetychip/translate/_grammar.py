@@ -551,6 +551,7 @@ _AFTER_PREPOSITION = re.compile(
 # Politeness and chat around the constraint itself ("could you please …", "…, ok?").
 _POLITE_START = re.compile(
     r"^(?:please|robot|hey robot|hey there|hey|hi|(?:ok|okay|so|listen|look|alright|right)\s*,|"
+    r"sure(?! enough\b)|"
     r"if it is not too much trouble|if you do not mind|if you would not mind|if you can|maybe|"
     r"one more thing|important|note|rule|safety rule|reminder|just so you know|"
     r"for the last time|going forward|(?:just )?(?:so it is clear|to be clear)|my use case|"
