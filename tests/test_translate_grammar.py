@@ -422,3 +422,10 @@ def test_whole_sentence_accounting():
 )  # fmt: skip
 def test_state_conditions_and_preconditions_of_new_phrasings(lifted, expected):
     assert equivalent(PatternTranslator()(lifted).formula, parse(expected))
+
+
+def test_a_route_told_in_the_present_is_a_sequence_and_an_instruction_a_response():
+    t = PatternTranslator()
+    assert t("After you enter [a], you head to [b].").pattern == "sequenced_visit"
+    assert t("After you enter [a], head to [b].").pattern == "response"
+    assert t("After you enter [a], you must head to [b].").pattern == "response"

@@ -606,7 +606,17 @@ def _clean(text: str) -> str:
     t = re.sub(r"\s*([,;:])\s*", r"\1 ", t)
     t = t.strip().rstrip(".!?;: ").strip()
     t = re.sub(r"^(?:please|robot|hey robot|hey)\s*,?\s+", "", t)
+    t = _ROUTE_TOLD.sub(r"\1 \2, then \3 \4", t)
     return re.sub(r",?\s+please$", "", t)
+
+
+# A route told as what you do, in the present with no modal: "after you visit [a], you visit
+# [b]" is "visit [a], then visit [b]" (an instruction "after you go to [a], go to [b]" or
+# "…, you must go to [b]" stays a response).
+_PLACE_VERB = r"(go to|go into|visit|enter|get to|reach|head to|walk to|come to)"
+_ROUTE_TOLD = re.compile(
+    rf"^after you {_PLACE_VERB} (\[[a-z]\]),? you (?:then )?{_PLACE_VERB} (\[[a-z]\])$"
+)
 
 
 def readings(text: str, limit: int = 6) -> list[str]:
