@@ -56,8 +56,12 @@ SETS: tuple[LabelledSet, ...] = (
     LabelledSet("utterances.jsonl", "the project (with the grammar)", True),
     LabelledSet("paraphrases.jsonl", "the project (other styles)", True),
     LabelledSet("dev_other/sentences.jsonl", "another hand, for development", True),
-    LabelledSet("heldout/sentences.jsonl", "another hand; scored once, then development", True),
-    LabelledSet("fresh/sentences.jsonl", "another hand; scored once, then development", True),
+    LabelledSet(
+        "heldout/sentences.jsonl", "another hand; scored once (36.1 %), then development", True
+    ),
+    LabelledSet(
+        "fresh/sentences.jsonl", "another hand; scored once (57.1 %), then development", True
+    ),
 )
 
 #: The local model's replies to the translator over ``utterances.jsonl``, under ``data/``.
