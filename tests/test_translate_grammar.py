@@ -429,3 +429,13 @@ def test_a_route_told_in_the_present_is_a_sequence_and_an_instruction_a_response
     assert t("After you enter [a], you head to [b].").pattern == "sequenced_visit"
     assert t("After you enter [a], head to [b].").pattern == "response"
     assert t("After you enter [a], you must head to [b].").pattern == "response"
+
+
+def test_running_a_thing_operates_it_and_running_somewhere_needs_to_or_into():
+    t = PatternTranslator()
+    assert t("Never run [a].").formula == parse('G !"is_switchedon(a)"')
+    assert t("Do not operate [a] while you are in [b].").formula == parse(
+        'G("agent_at(b)" -> !"is_switchedon(a)")'
+    )
+    assert t("Never run to [a].").formula == parse('G !"agent_at(a)"')
+    assert t("Don't run into [a].").formula == parse('G !"agent_at(a)"')

@@ -297,7 +297,7 @@ _CLAUSES: list[tuple[re.Pattern[str], Builder]] = [
         (rf"{_GO}\s+{_ADV}{_TO}\s+{X}", _pos("agent_at")),
         (rf"(?:in|inside|at|into)\s+{X}", _pos("agent_at")),
         (rf"{_v('look', 'glance', 'stare')}\s+(?:at|into)\s+{X}", _pos("agent_at")),
-        (rf"{_v('go', 'walk', 'head', 'come', 'run')}\s+{X}", _pos("agent_at")),
+        (rf"{_v('go', 'walk', 'head', 'come')}\s+{X}", _pos("agent_at")),
         (rf"{_ENTER}\s+(?:through\s+|by\s+|into\s+)?{X}", _pos("agent_at")),
         (
             rf"{_v('stop', 'call', 'drop', 'swing', 'pop')}\s+(?:at|by|in|into)\s+{X}",
@@ -377,6 +377,8 @@ _CLAUSES: list[tuple[re.Pattern[str], Builder]] = [
         (rf"{_v('open')}\s+(?:up\s+)?{X}", _pos("is_open")),
         (rf"{_v('keep')}\s+{X}\s+open", _pos("is_open")),
         (rf"{_v('keep')}\s+{X}\s+(?:on|switched on|turned on|running)", _pos("is_switchedon")),
+        # "run the hair dryer" operates it; running somewhere takes "to" or "into" (above)
+        (rf"{_v('run', 'operate')}\s+{X}", _pos("is_switchedon")),
         (rf"{_v('keep')}\s+(?:holding|carrying)\s+{X}", _pos("is_grabbed")),
         (rf"{_v('leave')}\s+{X}\s+open", _pos("is_open")),
         (rf"{X}\s+{MODAL}{BE}\s+(?:open|opened|left open)", _pos("is_open")),
