@@ -279,6 +279,8 @@ def write_local_model_grid(
     by_k = by_k_table(stand_in, reprompt=MAIN_REPROMPT).replace(
         "constraints**", f"constraints ({STAND_IN_LABEL})**"
     )
+    cap = frame[frame["agent"].isin(["cap", "cap_chip"])]
+    refused = int(cap["reason"].fillna("").str.startswith("SandboxError").sum())
     about = (
         f"**A real language model: {LOCAL_MODEL}** (135M parameters, Q4_1 GGUF, llama.cpp on "
         "127.0.0.1, greedy decoding, each action asked as structured output over the admissible "
@@ -288,7 +290,11 @@ def write_local_model_grid(
         f"{int(frame['model_calls'].sum())} model calls). Beside it, the offline stand-in (not "
         "a language model) on the same episodes, its figure "
         "`04_smollm2_stand_in_rates_vs_constraints.png`:\n\n"
-        f"{paper_table(stand_in, reprompt=MAIN_REPROMPT)}\n\n{by_k}"
+        f"{paper_table(stand_in, reprompt=MAIN_REPROMPT)}\n\n{by_k}\n\n"
+        f"Read the Code as Policies rows with care: {refused} of the model's {len(cap)} "
+        "programs (with and without the chip) were refused by the sandbox before any action "
+        "ran (a function definition, a syntax error, an unknown skill), so most of their "
+        "safety is the safety of doing nothing."
     )
     paths = write_report(frame, folder, prefix="04_smollm2_", step="local_model_grid",
                          about=about)  # fmt: skip
