@@ -79,6 +79,29 @@ def test_a_cell_is_one_episode_row():
     assert row["prompt_tokens"] > 0 and row["seconds"] >= 0
 
 
+@pytest.mark.parametrize("agent", ["chip", "cap_chip"])
+def test_a_cell_runs_its_monitors_without_a_wall_clock_deadline(agent, monkeypatch):
+    # A loaded machine must not change a row: a deadline refusal at the goal check would
+    # abort the episode. The grid's monitors run on their node budget alone.
+    from safetychip.agents._chip import _chip_monitor
+    from safetychip.monitor import Monitor
+
+    _chip_monitor.cache_clear()  # monitors are cached per task and k
+    made: list = []
+    init = Monitor.__init__
+
+    def recording(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        made.append(self.deadline)
+
+    monkeypatch.setattr(Monitor, "__init__", recording)
+    (cell,) = grid_cells(ks=[2], agents=[agent], reprompts=["explain"], formulas=["expert"],
+                         **FOUR)  # fmt: skip
+    run_cell(cell)
+    assert made and all(d is None for d in made)
+    assert Monitor(["G !a"]).deadline == 0.05  # the live default is unchanged
+
+
 def test_config_labels():
     assert config_label("chip", "hint", "translated") == "Safety Chip (hint)"
     assert config_label("cap") == "Code as Policies" and config_label("base") == "Base"

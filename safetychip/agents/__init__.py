@@ -73,7 +73,8 @@ def make_agent(name: str, model: Any, **options: Any) -> Agent:
     """Build the agent called *name* (a key of :data:`AGENTS`) around *model*.
 
     ``"<name>_chip"`` wraps agent *name* in a :class:`Chip` (``"cap_chip"``: Code as
-    Policies, shielded); the options ``reprompt`` and ``formulas`` then go to the chip.
+    Policies, shielded); the options ``reprompt``, ``formulas`` and ``deadline`` then go to
+    the chip.
 
     Raises
     ------
@@ -87,7 +88,7 @@ def make_agent(name: str, model: Any, **options: Any) -> Agent:
         choices = ", ".join([*AGENTS, *(f"{n}_chip" for n in AGENTS if n != "chip")])
         raise ValueError(f"unknown agent {name!r}; choose one of {choices}") from None
     if shielded and base != "chip":
-        chip = {k: options.pop(k) for k in ("reprompt", "formulas") if k in options}
+        chip = {k: options.pop(k) for k in ("reprompt", "formulas", "deadline") if k in options}
         options["chip"] = Chip(**chip)
     return cls(model, **options)
 

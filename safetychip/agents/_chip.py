@@ -192,14 +192,15 @@ def _candidates(task: Any, env: Env) -> tuple[str, ...]:
 
 @lru_cache(maxsize=1024)
 def _chip_monitor(task: Any, k: int, formulas: str, with_goal: bool, adjacency: bool,
-                  invariants: tuple[Any, ...]) -> Monitor | None:  # fmt: skip
+                  invariants: tuple[Any, ...],
+                  deadline: float | None) -> Monitor | None:  # fmt: skip
     constraints, _ = chip_constraints(task, k, formulas)
     if with_goal:
         if not task.goal:
             return None
         sentence = "the task's goal: " + " and ".join(task.goal) + " at the end"
         constraints = (*constraints, Constraint(parse(goal_formula(task.goal)), sentence, "goal"))
-    return Monitor(constraints, invariants)
+    return Monitor(constraints, invariants, deadline=deadline)
 
 
 class Chip:
@@ -234,6 +235,10 @@ class Chip:
         open; otherwise only "one room at a time" is declared.
     filters : sequence of Filter
         More filters after the monitor (e.g. an episodic memory).
+    deadline : float or None
+        The monitor's deadline per decision, in seconds (:class:`~safetychip.monitor.Monitor`;
+        past it a decision is a fail-safe refusal). ``None`` for none: the experiments use
+        it, so that their results never depend on how loaded the machine was.
 
     Examples
     --------
@@ -244,7 +249,8 @@ class Chip:
     def __init__(self, *, reprompt: str = "explain", formulas: str = "expert",
                  max_reprompts: int = 3, explainer: Any = None, check_goal: bool = True,
                  retry_temperature: float = 1.0, safe_stop: bool = True,
-                 adjacency: bool = True, filters: Sequence[Filter] = ()) -> None:  # fmt: skip
+                 adjacency: bool = True, filters: Sequence[Filter] = (),
+                 deadline: float | None = 0.05) -> None:  # fmt: skip
         if reprompt not in REPROMPTS:
             raise ValueError(f"unknown reprompt variant {reprompt!r}; choose one of "
                              f"{', '.join(REPROMPTS)}")  # fmt: skip
@@ -262,6 +268,7 @@ class Chip:
         self.safe_stop = safe_stop
         self.adjacency = adjacency
         self.extra = tuple(filters)
+        self.deadline = deadline
 
     def __repr__(self) -> str:
         return f"Chip(reprompt={self.reprompt!r}, formulas={self.formulas!r})"
@@ -277,7 +284,8 @@ class Chip:
             invariants = tuple(env.invariants(atoms))
         else:
             invariants = (exactly_one(f"agent_at({r})" for r in env.rooms),) if env.rooms else ()
-        return _chip_monitor(task, k, self.formulas, goal, self.adjacency, invariants)
+        return _chip_monitor(task, k, self.formulas, goal, self.adjacency, invariants,
+                             self.deadline)  # fmt: skip
 
     def filters(self, task: Any, k: int, env: Env | None) -> list[Filter]:
         """The shield's filters for one episode: the monitor, then the extra ones."""
@@ -408,12 +416,12 @@ class SafetyChipAgent(BaseAgent):
                  max_reprompts: int = 3, explainer=None, check_goal: bool = True,
                  retry_temperature: float = 1.0, safe_stop: bool = True,
                  adjacency: bool = True, filters: Sequence[Filter] = (), max_steps: int = 20,
-                 grounder=None, observe: bool = True,
-                 structured: bool = False) -> None:  # fmt: skip
+                 grounder=None, observe: bool = True, structured: bool = False,
+                 deadline: float | None = 0.05) -> None:  # fmt: skip
         chip = Chip(reprompt=reprompt, formulas=formulas, max_reprompts=max_reprompts,
                     explainer=explainer, check_goal=check_goal,
                     retry_temperature=retry_temperature, safe_stop=safe_stop,
-                    adjacency=adjacency, filters=filters)  # fmt: skip
+                    adjacency=adjacency, filters=filters, deadline=deadline)  # fmt: skip
         super().__init__(model, max_steps=max_steps, grounder=grounder, observe=observe,
                          chip=chip, structured=structured)  # fmt: skip
 

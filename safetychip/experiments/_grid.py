@@ -254,10 +254,12 @@ def run_cell(cell: dict[str, Any]) -> dict[str, Any]:
         embedder = None if cell.get("model", STAND_IN) == STAND_IN else "minilm"
         options["grounder"] = ActionGrounder(embedder=embedder)
         options["structured"] = bool(cell.get("structured", cell.get("model") == LOCAL_MODEL))
+    # An experiment measures agents, not the machine: no wall-clock deadline on the monitor
+    # (its node budget still bounds every decision), so a loaded machine gives the same rows.
     if agent == "chip":
-        options.update(reprompt=cell["reprompt"], formulas=cell["formulas"])
+        options.update(reprompt=cell["reprompt"], formulas=cell["formulas"], deadline=None)
     elif agent == "cap_chip":
-        options.update(formulas=cell["formulas"])
+        options.update(formulas=cell["formulas"], deadline=None)
     episode = make_agent(agent, model, **options).run(task, int(cell["k"]),
                                                       env=_env(task),
                                                       seed=int(cell.get("seed", 0)))  # fmt: skip
