@@ -10,7 +10,7 @@ Examples
 (True, ('c1',))
 """
 
-from ._display import display_widget
+from ._display import display_widget, use_figure_text
 from .automata import DFA, Product, counterexample, equivalent, includes, to_dfa
 from .errors import SafetyChipError
 from .ltl import (
@@ -52,6 +52,8 @@ def __getattr__(name: str) -> object:
         return getattr(import_module(f".{_LAZY[name]}", __name__), name)
     raise AttributeError(f"module 'safetychip' has no attribute {name!r}")
 
+
+use_figure_text()  # in Jupyter, a figure's plain text names what it shows
 
 __all__ = [
     "DFA", "PATTERNS", "Constraint", "Formula", "Monitor", "Product", "Proposition",

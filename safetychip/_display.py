@@ -21,7 +21,15 @@ import io
 import struct
 from typing import Any
 
-__all__ = ["figure_png", "png_html", "png_mimebundle", "png_size", "display_widget"]
+__all__ = [
+    "figure_png",
+    "figure_text",
+    "png_html",
+    "png_mimebundle",
+    "png_size",
+    "display_widget",
+    "use_figure_text",
+]
 
 # A 1 x 1 PNG, for the examples.
 _TINY_PNG = base64.b64decode(
@@ -121,3 +129,52 @@ def display_widget(widget: Any, *, figure: Any = None, png: bytes | None = None,
     if html is not None:
         data["text/html"] = html
     display(data, metadata=meta, raw=True)
+
+
+def figure_text(fig: Any) -> str:
+    """A figure's text alternative: its title, else its axes' titles, for a reader (or a
+    viewer) that does not show the picture; matplotlib's own is ``<Figure size … with n Axes>``.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> fig, axes = plt.subplots(1, 2)
+    >>> _ = axes[0].set_title("success"), axes[1].set_title("safety")
+    >>> figure_text(fig)
+    'Figure: success; safety'
+    >>> _ = fig.suptitle("Four Room")
+    >>> figure_text(fig)
+    'Figure: Four Room'
+    >>> plt.close(fig)
+    """
+    suptitle = fig._suptitle.get_text() if getattr(fig, "_suptitle", None) else ""
+    titles = [t for ax in fig.axes for t in (ax.get_title(),) if t]
+    return "Figure: " + (suptitle or "; ".join(titles) or "(untitled)")
+
+
+def use_figure_text() -> None:
+    """In a running IPython, give every matplotlib figure :func:`figure_text` as its plain
+    text (beside its picture) instead of ``<Figure size …>``; elsewhere do nothing.
+    ``import safetychip`` calls it; it never imports matplotlib itself.
+
+    Turning the inline backend on (on pyplot's first import) drops every formatter of
+    figures, so the formatter is set again after each cell runs, before the inline backend
+    shows the cell's figures."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return
+    shell = get_ipython()
+    if shell is None or getattr(shell, "_safetychip_figure_text", False):
+        return
+    plain = shell.display_formatter.formatters["text/plain"]
+
+    def register(*_: Any) -> None:
+        plain.for_type_by_name("matplotlib.figure", "Figure",
+                               lambda fig, p, cycle: p.text(figure_text(fig)))  # fmt: skip
+
+    register()
+    shell.events.register("post_execute", register)
+    shell._safetychip_figure_text = True

@@ -1,4 +1,6 @@
-"""The committed notebooks read well unopened and untrusted: every figure has a PNG.
+"""The committed notebooks read well unopened and untrusted: every figure has a PNG, and a
+text that says what it shows (``import safetychip`` gives matplotlib figures their titles as
+text, :func:`safetychip._display.use_figure_text`).
 
 JupyterLab shows a fresh clone's notebook untrusted: it renders no SVG, strips SVG out of
 HTML, and cannot show a widget whose kernel is gone. What it always shows is a PNG. So every
@@ -55,6 +57,8 @@ def problems(nb) -> list[str]:
             if _shows_a_figure(data) and not _has_picture(data):
                 kinds = ", ".join(sorted(data))
                 found.append(f"cell {number}: a figure without a PNG ({kinds})")
+            if data.get("text/plain", "").startswith("<Figure size"):
+                found.append(f"cell {number}: a figure whose text says only its size")
         real_model = "OPENAI_API_KEY" in cell.source  # draws only with a key; offline it skips
         if DRAWS.search(cell.source) and not real_model and not any(map(_has_picture, bundles)):
             state = "not run" if cell.get("execution_count") is None else "no picture"
@@ -70,15 +74,21 @@ def test_the_check_finds_what_an_untrusted_notebook_cannot_show():
         nbformat.v4.new_output("display_data", {"text/plain": "<Figure size 1000x340 with 2 Axes>"})
     ])  # fmt: skip
     unrun = nbformat.v4.new_code_cell("explorer = SliceExplorer()\nexplorer")
+    sized = nbformat.v4.new_code_cell("fig = plot_rates(grid)", execution_count=4, outputs=[
+        nbformat.v4.new_output("display_data", {"image/png": "iVBO",
+                                                "text/plain": "<Figure size 10x10 with 1 Axes>"})
+    ])  # fmt: skip
     good = nbformat.v4.new_code_cell("dfa.show()", execution_count=3, outputs=[
         nbformat.v4.new_output("display_data", {"image/svg+xml": "<svg/>", "image/png": "iVBO",
                                                 "text/plain": "x"})])  # fmt: skip
-    nb = nbformat.v4.new_notebook(cells=[cell, fig, unrun, good])
+    nb = nbformat.v4.new_notebook(cells=[cell, fig, unrun, good, sized])
     assert problems(nb) == [
         "cell 0: a figure without a PNG (image/svg+xml, text/plain)",
         "cell 1: a figure without a PNG (text/plain)",
+        "cell 1: a figure whose text says only its size",
         "cell 1: draws a figure but shows none (no picture)",
         "cell 2: draws a figure but shows none (not run)",
+        "cell 4: a figure whose text says only its size",
     ]
 
 
