@@ -231,3 +231,23 @@ def test_domain_invariants_let_the_monitor_see_a_cabinet_left_behind():
     assert refused.action == "put pills on bedside table" and set(refused.violated) == {"c1", "c4"}
     assert seeing.safe_stop == ("walk to bathroom cabinet", "close bathroom cabinet")
     assert seeing.executed[4:] == seeing.safe_stop and seeing.safe is True
+
+
+def test_a_goal_check_decided_too_late_is_settled_not_read_as_unreachable():
+    # With a deadline no decision can meet, the goal check is refused for want of time;
+    # nothing has moved, so it is settled and asked again.
+    episode = chip(["walk to bathroom", "walk to kitchen", "done"] * 3,
+                   deadline=1e-12).run(KITCHEN, k=1)  # fmt: skip
+    assert episode.end != "aborted", episode.reason
+    assert "cannot be reached" not in episode.reason
+    assert episode.safe and replay_is_live(KITCHEN, 1, episode)
+
+
+def test_a_start_the_shield_decided_too_late_is_settled_not_an_abort():
+    from safetychip.shield import MonitorFilter
+
+    late = Monitor(['F "agent_at(kitchen)"', 'G !"is_open(fridge)"'], deadline=1e-12)
+    episode = chip(["walk to bathroom", "walk to kitchen", "done"], check_goal=False,
+                   filters=[MonitorFilter(late)]).run(KITCHEN, k=1)  # fmt: skip
+    assert episode.end == "done", episode.reason
+    assert episode.executed == ("walk to bathroom", "walk to kitchen")

@@ -61,7 +61,7 @@ from typing import Any
 from ..envs import Env, goal_formula
 from ..errors import TranslationError
 from ..ltl import parse
-from ..monitor import Constraint, Monitor, Verdict, exactly_one
+from ..monitor import Constraint, Monitor, Status, Verdict, exactly_one
 from ..shield import DONE, Filter, MonitorFilter, Step, search_safe_plan
 from ._planner import BaseAgent, Feedback, _Run
 
@@ -308,13 +308,19 @@ class Chip:
 
     def start(self, agent: BaseAgent | Any, run: _Run) -> bool:
         """Before the first action: abort if the task's goal cannot be reached under the
-        constraints (``check_goal``)."""
+        constraints (``check_goal``). A decision that missed the monitor's deadline is
+        settled (:meth:`~safetychip.monitor.Monitor.idle`) and asked again, never read as
+        unreachable."""
         if not self.check_goal:
             return True
         with_goal = self.monitor(run.task, run.k, run.env, goal=True)
         if with_goal is None:
             return True
         verdict = with_goal.reset(run.shield.trace[0])
+        if verdict.status is Status.VIOLATION and with_goal.idle():
+            # The decision missed the monitor's deadline: nothing has moved yet, so settle it
+            # and ask again rather than abort a task that may well be reachable.
+            verdict = with_goal.reset(run.shield.trace[0])
         if verdict.safe:
             return True
         conflict = ", ".join(verdict.violated) or "the invariants"

@@ -94,6 +94,9 @@ class _Run:
             env.track(())
             env.reset(options={"task": task})  # switch scene before tracking its names
         start = self.shield.reset(options={"task": task})
+        if not start.admitted and not start.abort and self.shield.idle():
+            # a start refused for want of time: nothing has moved, settle it and ask again
+            start = self.shield.reset(options={"task": task})
         self.started = True
         if start.admitted:
             return True
