@@ -21,7 +21,6 @@ hash does not match.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 import re
@@ -35,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 from safetychip.ltl import Formula, Not, ap  # noqa: E402
 from safetychip.ltl import build_pattern as build  # noqa: E402
 from safetychip.translate._grammar import _no_double_negation  # noqa: E402
+from safetychip.translate._retrieve import write_library  # noqa: E402
 
 OUT = ROOT / "data" / "translation"
 PER_PATTERN = 130
@@ -702,23 +702,8 @@ def _same(rng: random.Random, rows: dict[str, dict], pairs: list[tuple[str, str,
 
 
 def main() -> None:
-    rows = generate()
-    texts = [r["text"] for r in rows]
-    with open(OUT / "templates.jsonl", "w", encoding="utf-8") as out:
-        for row in rows:
-            out.write(json.dumps(row, ensure_ascii=False) + "\n")
-    import numpy as np
-
-    from safetychip.llm import MiniLMEmbedder
-
-    vectors = MiniLMEmbedder().encode(texts).astype(np.float16)
-    np.save(OUT / "templates.npy", vectors)
-    digest = hashlib.sha256("\n".join(texts).encode()).hexdigest()
-    counts: dict[str, int] = {}
-    for r in rows:
-        counts[r["pattern"]] = counts.get(r["pattern"], 0) + 1
-    summary = {"count": len(rows), "sha256": digest, "by_pattern": counts}
-    (OUT / "templates.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    """Write the library and print its summary."""
+    summary = write_library(generate(), OUT / "templates.jsonl")
     print(json.dumps(summary, indent=1))
 
 

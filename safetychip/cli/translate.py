@@ -88,10 +88,10 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--indent", type=int, metavar="N", help="indent the JSON by N spaces")
 
 
-def _translator(args: argparse.Namespace, vocabulary: Any) -> Any:
+def _translator(args: argparse.Namespace, vocabulary: Any, **options: Any) -> Any:
     from ..translate import Translator
 
-    options = {"model": model_from_args(args)}
+    options["model"] = model_from_args(args)
     if args.no_embed:
         options["embedder"] = None
     if args.threshold is not None:
@@ -225,10 +225,15 @@ def _human(answer: dict) -> str:
 
 
 def _evaluate(args: argparse.Namespace) -> int:
-    from ..translate import UTTERANCES, evaluate, load_utterances
+    from ..translate import UTTERANCES, RetrievalTranslator, evaluate, load_utterances
 
     rows = load_utterances(args.evaluate or UTTERANCES, split=args.split)
-    result = evaluate(lambda scene: _translator(args, scene_vocabulary(scene)), rows)
+    # a set by other hands whose sentences are retrieval examples is scored without them
+    retrieval = RetrievalTranslator(None if args.no_embed else "minilm")
+    retrieval = retrieval.leaving_out(r["id"] for r in rows)
+    result = evaluate(
+        lambda scene: _translator(args, scene_vocabulary(scene), retrieval=retrieval), rows
+    )
     summary = result.to_dict()
     summary["rows"] = [r for r in summary["rows"] if not r["correct"]]
     sys.stdout.write(json.dumps(summary, indent=args.indent, ensure_ascii=False) + "\n")

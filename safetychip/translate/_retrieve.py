@@ -3,8 +3,9 @@
 Behind the grammar (:class:`~safetychip.translate.PatternTranslator`), which is precise but
 reads only the forms it knows, :class:`RetrievalTranslator` embeds the lifted sentence with
 all-MiniLM-L6-v2 and lets its nearest templates of ``data/translation/templates.jsonl``
-(lifted paraphrases with their lifted formulas, written by ``make_templates.py``) vote, each
-with weight ``exp((score - best) / temperature)``, where a template's score is its cosine
+(lifted paraphrases with their lifted formulas, written by us with ``make_templates.py``)
+and examples of ``data/translation/examples.jsonl`` (the labelled sentences by other hands
+that are development data, lifted by ``make_examples.py``) vote, each with weight ``exp((score - best) / temperature)``, where a template's score is its cosine
 similarity plus a small bonus per cue word class it shares with the sentence (:func:`cues`);
 only templates over the same placeholders take part. A template votes for its formula's
 *shape*, with each placeholder's literal taken from the sentence's own clause where the
@@ -13,9 +14,10 @@ bounds ("within 3 steps") are read from the sentence itself, never from the temp
 prohibition is never read into a sentence that forbids nothing.
 
 The winning reading's confidence is a logistic function of its best score, its share of the
-votes and the share of placeholders whose clause was not read, with weights fitted on
-development sentences
-(``data/translation/calibration.json``, written by :func:`calibrate`). Below the threshold
+votes and the share of placeholders whose clause was not read, with weights fitted on the
+development sentences the grammar and the frame reader refuse, each set by other hands read
+without its own examples (``data/translation/calibration.json``, written by
+``calibrate.py`` with :func:`calibrate`). Below the threshold
 the translator refuses and lists the nearest readings; when the runner-up has nearly as many
 votes it says the sentence is ambiguous and shows both. It never guesses silently: every
 refusal is an :class:`~safetychip.errors.OutOfGrammarError` whose ``readings`` attribute
@@ -38,10 +40,12 @@ import json
 import math
 import os
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .._io import atomic_write_text
 from ..errors import DataFileError, OutOfGrammarError
 from ..llm import Embedder
 from ..ltl import Formula, Not, ap, build_pattern, parse
@@ -64,6 +68,7 @@ from ._grammar import (
 
 __all__ = [
     "CALIBRATION",
+    "EXAMPLES",
     "TEMPLATES",
     "Reading",
     "RetrievalTranslator",
@@ -72,10 +77,14 @@ __all__ = [
     "cues",
     "order_conflict",
     "verb_conflict",
+    "write_library",
 ]
 
 #: The lifted paraphrase templates (JSON lines: text, formula, pattern).
 TEMPLATES = DATA_DIR / "translation" / "templates.jsonl"
+#: Sentences by other hands from the development sets, lifted, with their lifted labels
+#: (JSON lines as the templates, plus ``set`` and ``id``; written by ``make_examples.py``).
+EXAMPLES = DATA_DIR / "translation" / "examples.jsonl"
 #: The fitted confidence (JSON: weights, threshold, ambiguity).
 CALIBRATION = DATA_DIR / "translation" / "calibration.json"
 
@@ -601,9 +610,14 @@ class RetrievalTranslator:
     cue_weight : float
         Added to a template's similarity for each cue class (:func:`cues`) it shares with
         the sentence, and taken off for each it does not.
-    library : path
-        The templates (JSON lines); their vectors are read from the ``.npy`` file beside
-        it when its hash matches (``templates.json``), else embedded at first use.
+    library : path or sequence of paths
+        The templates and examples (JSON lines): :data:`TEMPLATES`, written by us, and
+        :data:`EXAMPLES`, sentences by other hands (when the file exists). A file's vectors
+        are read from the ``.npy`` file beside it when its hash matches (the ``.json``
+        beside it), else embedded at first use.
+    without : iterable of str
+        Example sets left out (a row's ``set``), to score a set by other hands with none of
+        its own sentences voting: ``without={"fresh"}``.
     calibration : path or dict
         The fitted confidence; see :func:`calibrate`.
     """
@@ -617,7 +631,8 @@ class RetrievalTranslator:
         k: int = 20,
         temperature: float = 0.1,
         cue_weight: float = 0.08,
-        library: str | os.PathLike[str] = TEMPLATES,
+        library: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] = (TEMPLATES, EXAMPLES),
+        without: Iterable[str] = (),
         calibration: str | os.PathLike[str] | dict | None = CALIBRATION,
     ) -> None:
         if isinstance(embedder, str) and embedder != "minilm":
@@ -626,8 +641,10 @@ class RetrievalTranslator:
         self.k = k
         self.temperature = temperature
         self.cue_weight = cue_weight
-        self.library = Path(library)
-        self.rows = _load_templates(self.library)
+        paths = [library] if isinstance(library, (str, os.PathLike)) else list(library)
+        self.libraries = tuple(Path(p) for p in paths if Path(p) != EXAMPLES or Path(p).is_file())
+        self.without = frozenset(without)
+        self.rows = [row for p in self.libraries for row in _load_templates(p)]
         if isinstance(calibration, dict):
             self.calibration = calibration
         elif calibration is not None and Path(calibration).is_file():
@@ -639,6 +656,26 @@ class RetrievalTranslator:
                 "ambiguity": 0.6,
             }
 
+    def leaving_out(self, ids: Iterable[str]) -> RetrievalTranslator:
+        """The same translator with every example set that holds one of *ids* left out, so
+        that a labelled set is scored with none of its own writer's sentences voting.
+
+        >>> r = RetrievalTranslator(embedder=None)
+        >>> sorted(r.leaving_out(["fr-001", "not-an-example"]).without)
+        ['fresh']
+        """
+        wanted = set(ids)
+        sets = {row["set"] for row in self.rows if row.get("id") in wanted}
+        return RetrievalTranslator(
+            self._embedder,
+            k=self.k,
+            temperature=self.temperature,
+            cue_weight=self.cue_weight,
+            library=self.libraries,
+            without=self.without | sets,
+            calibration=self.calibration,
+        )
+
     @property
     def embedder(self) -> Embedder | None:
         """The encoder, created on first access when given as ``"minilm"``."""
@@ -649,15 +686,38 @@ class RetrievalTranslator:
         return self._embedder  # type: ignore[return-value]
 
     def _vectors(self) -> Any:
-        """The template vectors: stored beside the library when the hash matches, else
-        embedded once; shared by every translator over the same library."""
-        key = (str(self.library.resolve()), self.library.stat().st_mtime_ns)
+        """The library's vectors by placeholder letters, without the example sets left out:
+        each file's are read from the ``.npy`` beside it when its hash matches, else embedded
+        once; shared by every translator over the same files."""
+        key = (
+            tuple((str(p.resolve()), p.stat().st_mtime_ns) for p in self.libraries),
+            tuple(sorted(self.without)),
+        )
         if key not in _VECTORS:
             import numpy as np
 
-            texts = [r["text"] for r in self.rows]
-            stored = self.library.with_suffix(".npy")
-            summary = self.library.with_suffix(".json")
+            matrix = np.concatenate([self._matrix(p) for p in self.libraries])
+            groups: dict[str, list[int]] = {}
+            for i, row in enumerate(self.rows):
+                if row.get("set") not in self.without:
+                    groups.setdefault(row["letters"], []).append(i)
+            cue_matrix = np.array(
+                [[name in row["cues"] for name in _CUES] for row in self.rows], dtype=np.int8
+            )
+            _VECTORS[key] = {
+                g: (np.array(ix), matrix[ix], cue_matrix[ix], cue_matrix[ix].sum(axis=1))
+                for g, ix in groups.items()
+            }
+        return _VECTORS[key]
+
+    def _matrix(self, path: Path) -> Any:
+        """The vectors of one library file's texts (stored, or embedded once)."""
+        key = (str(path.resolve()), path.stat().st_mtime_ns)
+        if key not in _MATRICES:
+            import numpy as np
+
+            texts = [r["text"] for r in _load_templates(path)]
+            stored, summary = path.with_suffix(".npy"), path.with_suffix(".json")
             digest = hashlib.sha256("\n".join(texts).encode()).hexdigest()
             matrix = None
             if stored.is_file() and summary.is_file():
@@ -667,17 +727,8 @@ class RetrievalTranslator:
                 embedder = self.embedder
                 assert embedder is not None
                 matrix = embedder.encode(texts)
-            groups: dict[str, list[int]] = {}
-            for i, row in enumerate(self.rows):
-                groups.setdefault(row["letters"], []).append(i)
-            cue_matrix = np.array(
-                [[name in row["cues"] for name in _CUES] for row in self.rows], dtype=np.int8
-            )
-            _VECTORS[key] = {
-                g: (np.array(ix), matrix[ix], cue_matrix[ix], cue_matrix[ix].sum(axis=1))
-                for g, ix in groups.items()
-            }
-        return _VECTORS[key]
+            _MATRICES[key] = matrix
+        return _MATRICES[key]
 
     def readings(self, lifted: str) -> tuple[Reading, ...]:
         """The candidate readings of *lifted*, most votes first (empty without an embedder
@@ -852,7 +903,8 @@ class RetrievalTranslator:
 
 # Loaded libraries and their vectors, by (path, modification time): shared by translators.
 _LIBRARIES: dict[tuple[str, int], list[dict]] = {}
-_VECTORS: dict[tuple[str, int], dict[str, tuple[Any, Any, Any, Any]]] = {}
+_MATRICES: dict[tuple[str, int], Any] = {}
+_VECTORS: dict[tuple[Any, ...], dict[str, tuple[Any, Any, Any, Any]]] = {}
 
 
 def _load_templates(path: Path) -> list[dict]:
@@ -886,8 +938,39 @@ def _read_templates(path: Path) -> list[dict]:
     return rows
 
 
+def write_library(rows: Sequence[dict], path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Write a retrieval library: *rows* as JSON lines at *path*, their all-MiniLM-L6-v2
+    vectors (float16) in the ``.npy`` file beside it and, in the ``.json`` beside it, the
+    hash that ties the vectors to the texts, with counts by pattern (returned).
+
+    Each row needs ``text``, ``formula`` and ``pattern``, and may have ``roles`` (see
+    :data:`TEMPLATES`); other fields are kept.
+    """
+    import numpy as np
+
+    from ..llm import MiniLMEmbedder
+
+    target = Path(path)
+    texts = [r["text"] for r in rows]
+    lines = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+    vectors = MiniLMEmbedder().encode(texts).astype(np.float16)
+    counts: dict[str, int] = {}
+    for row in rows:
+        counts[row["pattern"]] = counts.get(row["pattern"], 0) + 1
+    digest = hashlib.sha256("\n".join(texts).encode()).hexdigest()
+    summary = {"count": len(rows), "sha256": digest, "by_pattern": counts}
+    atomic_write_text(target, lines)
+    with open(target.with_suffix(".npy"), "wb") as out:
+        np.save(out, vectors)
+    atomic_write_text(target.with_suffix(".json"), json.dumps(summary, indent=1) + "\n")
+    return summary
+
+
 def calibrate(
-    outcomes: list[tuple[float, float, float, bool]], *, target: float = 0.95
+    outcomes: list[tuple[float, float, float, bool]],
+    *,
+    target: float = 0.95,
+    among: Sequence[bool] | None = None,
 ) -> dict[str, Any]:
     """Fit the confidence on development outcomes and choose the threshold.
 
@@ -899,6 +982,9 @@ def calibrate(
     target : float
         The threshold is the least confidence at which the accepted readings of *outcomes*
         are right at least this often.
+    among : sequence of bool, optional
+        Which outcomes the threshold is chosen on (default: all): those the translator
+        would still accept after its other checks (no misfit, not ambiguous).
 
     Returns
     -------
@@ -918,7 +1004,7 @@ def calibrate(
     y = np.array([bool(c) for *_, c in outcomes])
     model = LogisticRegression(C=10.0).fit(x, y)
     p = model.predict_proba(x)[:, 1]
-    order = np.argsort(-p)
+    order = [i for i in np.argsort(-p) if among is None or among[i]]
     threshold = 1.0
     right = 0
     for rank, i in enumerate(order, 1):

@@ -1,0 +1,53 @@
+"""The retrieval examples by other hands: where they come from, that the stored vectors
+belong to them, and that a set is scored without its own sentences voting."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+
+from safetychip.paths import DATA_DIR
+from safetychip.translate import RetrievalTranslator
+from safetychip.translate._retrieve import EXAMPLES, TEMPLATES
+
+FOLDER = DATA_DIR / "translation"
+ROWS = [json.loads(line) for line in EXAMPLES.read_text(encoding="utf-8").splitlines()]
+# Sets still unscored: nothing may be learnt from them.
+UNSCORED = ("heldout_2", "fresh_2")
+
+
+def test_examples_come_only_from_development_sets_by_other_hands():
+    sets = {row["set"] for row in ROWS}
+    assert sets == {"dev_other", "fresh", "heldout"}
+    for name in sets:
+        ids = {json.loads(line)["id"] for line in
+               (FOLDER / name / "sentences.jsonl").read_text(encoding="utf-8").splitlines()}  # fmt: skip
+        assert {row["id"] for row in ROWS if row["set"] == name} <= ids
+    for name in UNSCORED:
+        path = FOLDER / name / "sentences.jsonl"
+        if path.is_file():
+            texts = {json.loads(line)["id"] for line in path.read_text().splitlines()}
+            assert not texts & {row["id"] for row in ROWS}
+
+
+@pytest.mark.parametrize("library", [TEMPLATES, EXAMPLES])
+def test_stored_vectors_belong_to_the_texts(library):
+    # the translator re-embeds a library whose hash does not match: slow at first use
+    texts = [json.loads(line)["text"] for line in library.read_text().splitlines()]
+    summary = json.loads(library.with_suffix(".json").read_text())
+    assert summary["sha256"] == hashlib.sha256("\n".join(texts).encode()).hexdigest()
+    assert summary["count"] == len(texts)
+
+
+def test_a_set_is_read_without_its_own_examples():
+    retrieval = RetrievalTranslator()
+    example = next(row for row in ROWS if row["set"] == "fresh" and row["text"].count("[") == 1)
+    nearest = retrieval.readings(example["text"])
+    assert max(r.similarity for r in nearest) > 0.99  # it finds itself
+    fresh = {row["text"] for row in ROWS if row["set"] == "fresh"}
+    left_out = retrieval.leaving_out([example["id"]])
+    assert left_out.without == {"fresh"}
+    readings = left_out.readings(example["text"])
+    assert readings and not {r.example for r in readings} & fresh
