@@ -46,6 +46,8 @@ from safetychip.translate._retrieve import CALIBRATION, Reading, calibrate  # no
 
 HERE = Path(__file__).parent
 OURS = ("utterances.jsonl", "paraphrases.jsonl")
+#: The share of accepted readings that must be right.
+TARGET = 0.9
 
 
 def _refused(translator: Translator, lifted: str) -> bool:
@@ -122,7 +124,7 @@ def _accepted(fit: dict, items: list[dict]) -> list[dict]:
 def main() -> None:
     """Fit, check each set by other hands with a fit that never saw it, write the file."""
     items = outcomes()
-    fit = calibrate(_features(items), among=[o["fits"] for o in items])
+    fit = calibrate(_features(items), among=[o["fits"] for o in items], target=TARGET)
     report: dict = {"sentences": len(items), "by_set": {}, "unseen": {}}
     for name in (*OURS, *SETS):
         mine = [o for o in items if o["set"] == name]
@@ -135,7 +137,7 @@ def main() -> None:
         }
     for name in SETS:
         others = [o for o in items if o["set"] != name]
-        unseen = calibrate(_features(others), among=[o["fits"] for o in others])
+        unseen = calibrate(_features(others), among=[o["fits"] for o in others], target=TARGET)
         mine = [o for o in items if o["set"] == name]
         accepted = _accepted(unseen, mine)
         report["unseen"][name] = {

@@ -13,7 +13,7 @@ delays, and ``G(a -> G !b)`` for "once a, never b", where the project reads the 
 ``set``, so that a set can be scored with none of its own sentences voting
 (``RetrievalTranslator(without={"fresh"})``).
 
-The sets still unscored (``heldout_2/``, ``fresh_2/``) are never read here.
+The set still unscored (``heldout_2/``) is never read here.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from safetychip.translate._retrieve import EXAMPLES, write_library  # noqa: E402
 
 HERE = Path(__file__).parent
 #: The sets by other hands that are development data (each scored once before it became so).
-SETS = ("dev_other", "fresh", "heldout")
+SETS = ("dev_other", "fresh", "heldout", "fresh_2")
 #: Their pattern names -> the project's (``safetychip.ltl.PATTERNS``).
 PATTERN = {
     "visit": "visit",

@@ -70,6 +70,9 @@ SETS: tuple[LabelledSet, ...] = (
     LabelledSet(
         "fresh/sentences.jsonl", "another hand; scored once (57.1 %), then development", True
     ),
+    LabelledSet(
+        "fresh_2/sentences.jsonl", "another hand; scored once (67.6 %), then development", True
+    ),
 )
 
 #: The local model's replies to the translator over ``utterances.jsonl``, under ``data/``.

@@ -2,16 +2,17 @@
 
 Behind the grammar (:class:`~safetychip.translate.PatternTranslator`), which is precise but
 reads only the forms it knows, :class:`RetrievalTranslator` embeds the lifted sentence with
-all-MiniLM-L6-v2 and lets its nearest templates of ``data/translation/templates.jsonl``
-(lifted paraphrases with their lifted formulas, written by us with ``make_templates.py``)
-and examples of ``data/translation/examples.jsonl`` (the labelled sentences by other hands
-that are development data, lifted by ``make_examples.py``) vote, each with weight ``exp((score - best) / temperature)``, where a template's score is its cosine
-similarity plus a small bonus per cue word class it shares with the sentence (:func:`cues`);
-only templates over the same placeholders take part. A template votes for its formula's
-*shape*, with each placeholder's literal taken from the sentence's own clause where the
-grammar's clause reader reads one (:func:`clause_literals`). Counts ("twice") and step
-bounds ("within 3 steps") are read from the sentence itself, never from the template. A
-prohibition is never read into a sentence that forbids nothing.
+all-MiniLM-L6-v2 and lets its nearest templates of ``data/translation/templates.jsonl`` (lifted
+paraphrases with their lifted formulas, written by us with ``make_templates.py``) and examples
+of ``data/translation/examples.jsonl`` (the labelled sentences by other hands that are
+development data, lifted by ``make_examples.py``) vote, each with weight ``exp((score - best) /
+temperature)``, where a template's score is its cosine similarity plus a small bonus per cue
+word class it shares with the sentence (:func:`cues`); only templates over the same
+placeholders take part. A template votes for its formula's *shape*, with each placeholder's
+literal taken from the sentence's own clause where the grammar's clause reader reads one
+(:func:`clause_literals`). Counts ("twice") and step bounds ("within 3 steps") are read from
+the sentence itself, never from the template. A prohibition is never read into a sentence that
+forbids nothing.
 
 The winning reading's confidence is a logistic function of its best score, its share of the
 votes and the share of placeholders whose clause was not read, with weights fitted on the
