@@ -29,7 +29,7 @@ $(STAMP): pyproject.toml Makefile
 	touch $(STAMP)
 
 reproduce: $(STAMP)
-	$(PY) -m safetychip reproduce
+	$(PY) -m safetychip.cli reproduce
 
 test: $(STAMP)
 	$(PY) -m ruff check safetychip tests benchmarks

@@ -1,6 +1,6 @@
 """Throughput of ``safetychip check`` batch mode on tests/data/verdicts.jsonl.
 
-Prints lines per second, end to end (a fresh ``python -m safetychip check`` process, so parsing
+Prints lines per second, end to end (a fresh ``python -m safetychip.cli check`` process, so parsing
 and DFA construction for every distinct formula are included) and warm (in process, automata
 already cached), for the DFA engine (the batch default) and the direct evaluator.
 """
@@ -24,7 +24,7 @@ def cold(engine: str) -> tuple[float, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     with VERDICTS.open("rb") as stdin:
-        subprocess.run([sys.executable, "-m", "safetychip", "check", "--engine", engine],
+        subprocess.run([sys.executable, "-m", "safetychip.cli", "check", "--engine", engine],
                        stdin=stdin, stdout=subprocess.DEVNULL, check=True)  # fmt: skip
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

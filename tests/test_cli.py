@@ -557,14 +557,14 @@ def test_duplicate_command_names():
 def test_python_dash_m(tmp_path):
     trace = write(tmp_path, "t.json", [[], ["is_grabbed(phone)"]])
     proc = subprocess.run(
-        [sys.executable, "-m", "safetychip", "check", PHONE, "--trace", trace],
+        [sys.executable, "-m", "safetychip.cli", "check", PHONE, "--trace", trace],
         capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     assert (proc.returncode, proc.stderr) == (EXIT_OK, "")
     assert json.loads(proc.stdout) == {"formula": PHONE, "holds": False}
     stdin = '{"formula": "F a", "trace": [["a"]]}\n{"formula": "F", "trace": [[]]}\n'
     proc = subprocess.run(
-        [sys.executable, "-m", "safetychip", "check"],
+        [sys.executable, "-m", "safetychip.cli", "check"],
         input=stdin, capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     assert proc.returncode == EXIT_INPUT
@@ -576,7 +576,7 @@ def test_python_dash_m(tmp_path):
 def test_closed_pipe_is_quiet():
     with VERDICTS.open("rb") as stdin:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "safetychip", "check", "--engine", "evaluate"],
+            [sys.executable, "-m", "safetychip.cli", "check", "--engine", "evaluate"],
             stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         )  # fmt: skip
         first = proc.stdout.readline()

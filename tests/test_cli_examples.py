@@ -22,7 +22,7 @@ def safetychip(*argv: str, stdin: str | None = None, expect: int = 0) -> list[di
     env = {**os.environ, "MPLBACKEND": "Agg"}
     env.pop("OPENAI_API_KEY", None)
     done = subprocess.run(
-        [sys.executable, "-m", "safetychip", *argv], input=stdin, capture_output=True,
+        [sys.executable, "-m", "safetychip.cli", *argv], input=stdin, capture_output=True,
         text=True, cwd=ROOT, env=env, timeout=600,
     )  # fmt: skip
     assert done.returncode == expect, f"safetychip {' '.join(argv)}: {done.stderr}"
@@ -31,7 +31,7 @@ def safetychip(*argv: str, stdin: str | None = None, expect: int = 0) -> list[di
 
 def test_every_command_has_a_sample_in_the_examples_readme():
     """The commands of ``safetychip --help`` all appear in data/examples/README.md."""
-    done = subprocess.run([sys.executable, "-m", "safetychip", "--help"], capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "safetychip.cli", "--help"], capture_output=True,
                           text=True, cwd=ROOT, timeout=120)  # fmt: skip
     commands = set(re.findall(r"^\s{4}(\w+)\s", done.stdout, flags=re.M))
     assert {"check", "monitor", "explain", "translate", "memory", "experiment"} <= commands
@@ -66,7 +66,7 @@ def test_explain_the_recorded_rollout():
 def test_automaton_and_reproduce_list():
     [dfa] = safetychip("automaton", "G(a -> F b)")
     assert dfa["states"] == [0, 1, 2] and dfa["accepting"] == [1]
-    done = subprocess.run([sys.executable, "-m", "safetychip", "reproduce", "--list"],
+    done = subprocess.run([sys.executable, "-m", "safetychip.cli", "reproduce", "--list"],
                           capture_output=True, text=True, cwd=ROOT, timeout=120)  # fmt: skip
     assert done.returncode == 0 and "spot_demo_automata" in done.stdout
 
@@ -105,7 +105,7 @@ def test_experiment_on_the_sample_task(tmp_path):
 def test_labs_writes_a_student_version(tmp_path):
     target = tmp_path / "01_ltl_basics.ipynb"
     done = subprocess.run(
-        [sys.executable, "-m", "safetychip", "labs", "student",
+        [sys.executable, "-m", "safetychip.cli", "labs", "student",
          "notebooks/labs/instructor/01_ltl_basics.ipynb", str(target)],
         capture_output=True, text=True, cwd=ROOT, timeout=120,
     )  # fmt: skip

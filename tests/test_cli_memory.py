@@ -114,10 +114,10 @@ def test_the_command_runs_as_a_program(tmp_path):
     import subprocess
 
     db = str(tmp_path / "m.db")
-    done = subprocess.run([sys.executable, "-m", "safetychip", "memory", "add", "--seeds",
+    done = subprocess.run([sys.executable, "-m", "safetychip.cli", "memory", "add", "--seeds",
                            "--db", db], capture_output=True, text=True)  # fmt: skip
     assert done.returncode == 0 and len(json.loads(done.stdout)["added"]) == 10
-    done = subprocess.run([sys.executable, "-m", "safetychip", "memory", "check", "--db", db],
+    done = subprocess.run([sys.executable, "-m", "safetychip.cli", "memory", "check", "--db", db],
                           input='"grab the kitchen knife by the blade"\n', capture_output=True,
                           text=True)  # fmt: skip
     assert done.returncode == 0 and json.loads(done.stdout)["blocked"] is True

@@ -16,7 +16,7 @@ def test_committed_figures_are_what_reproduce_writes(tmp_path):
     (tmp_path / "data").symlink_to(ROOT / "data", target_is_directory=True)
     env = {**os.environ, "MPLBACKEND": "Agg"}
     done = subprocess.run(
-        [sys.executable, "-m", "safetychip", "reproduce", "--root", str(tmp_path)],
+        [sys.executable, "-m", "safetychip.cli", "reproduce", "--root", str(tmp_path)],
         capture_output=True, text=True, env=env, timeout=900, cwd=tmp_path,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr

@@ -89,7 +89,7 @@ def test_the_review_card_of_a_translation_reads_a_class_name_back(translator):
 
 def test_the_command_line_reads_a_class_name_back_with_its_instances():
     done = subprocess.run(
-        [sys.executable, "-m", "safetychip", "translate", "--scene", "apartment_1", "--json",
+        [sys.executable, "-m", "safetychip.cli", "translate", "--scene", "apartment_1", "--json",
          "--no-embed", "never open the window"],
         capture_output=True, text=True, cwd=ROOT, timeout=300,
     )  # fmt: skip

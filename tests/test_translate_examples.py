@@ -51,3 +51,21 @@ def test_a_set_is_read_without_its_own_examples():
     assert left_out.without == {"fresh"}
     readings = left_out.readings(example["text"])
     assert readings and not {r.example for r in readings} & fresh
+
+
+@pytest.mark.parametrize("argument", ["library", "calibration"])
+def test_a_missing_file_is_an_error_naming_it(tmp_path, argument):
+    from safetychip.errors import DataFileError
+
+    missing = tmp_path / "gone.json"
+    with pytest.raises(DataFileError, match="gone.json"):
+        RetrievalTranslator(None, **{argument: missing})
+
+
+def test_a_calibration_without_its_fields_is_an_error(tmp_path):
+    from safetychip.errors import DataFileError
+
+    path = tmp_path / "fit.json"
+    path.write_text('{"weights": [1, 2]}', encoding="utf-8")
+    with pytest.raises(DataFileError, match="threshold"):
+        RetrievalTranslator(None, calibration=path)

@@ -61,7 +61,7 @@ def _spot_demo_automata(root: Path) -> list[Path]:
     constraints, _ = load_constraints(str(source), command="reproduce")
     lines = [
         "# The automata of the Spot demo constraints (data/spot_demo/constraints.json).",
-        "# Written by `python -m safetychip reproduce`; do not edit.",
+        "# Written by `safetychip reproduce`; do not edit.",
         "",
     ]
     for c in constraints:

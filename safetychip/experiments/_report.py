@@ -366,7 +366,7 @@ def write_report(frame: Any, folder: str | os.PathLike[str], *, prefix: str = "0
     parts = [
         "# Experiments: agents, reprompting and task abortion",
         "",
-        f"Written by `python -m safetychip reproduce {step}` (or `safetychip "
+        f"Written by `safetychip reproduce {step}` (or `safetychip "
         "experiment`); do not edit.",
     ]
     if about:

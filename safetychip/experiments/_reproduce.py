@@ -130,7 +130,7 @@ def write_suite_validation(
     report = validate_suite(tasks)
     text = (
         "# Suite validation of data/virtualhome/tasks (safetychip.envs.validate_suite).\n"
-        "# Written by `python -m safetychip reproduce virtualhome_suite`; do not edit.\n\n"
+        "# Written by `safetychip reproduce virtualhome_suite`; do not edit.\n\n"
         f"{report.table()}\n\n{report.summary()}\n"
     )
     return [atomic_write_text(Path(folder) / "virtualhome_suite_validation.txt", text)]
@@ -350,7 +350,7 @@ def write_memory_evaluation(
     scenarios = load_scenarios(Path(data) / "memory" / "scenarios.jsonl")
     evaluations = run_memory_evaluation(scenarios=scenarios, embedder=embedder)
     text = (
-        "<!-- Written by `python -m safetychip reproduce memory_evaluation`; do not edit. -->\n\n"
+        "<!-- Written by `safetychip reproduce memory_evaluation`; do not edit. -->\n\n"
         f"{memory_table(evaluations)}\n"
     )
     table = atomic_write_text(Path(folder) / "06_memory_table.md", text)

@@ -77,7 +77,7 @@ def spot_demo_table(frame: Any, *, reprompt: str = "llm_explain") -> str:
     offline stand-in when it answered."""
     note = stand_in_note(frame)
     parts = ["# The Spot robot demo: lab deliveries and task abortion", "",
-             "Written by `python -m safetychip reproduce spot_demo` "
+             "Written by `safetychip reproduce spot_demo` "
              "(`safetychip.experiments.write_spot_demo`); do not edit."]  # fmt: skip
     if note == STAND_IN_LABEL:
         parts += ["", f"**Every number below comes from the {STAND_IN_LABEL}**: it follows "

@@ -613,7 +613,8 @@ class RetrievalTranslator:
         the sentence, and taken off for each it does not.
     library : path or sequence of paths
         The templates and examples (JSON lines): :data:`TEMPLATES`, written by us, and
-        :data:`EXAMPLES`, sentences by other hands (when the file exists). A file's vectors
+        :data:`EXAMPLES`, sentences by other hands. A missing file is a
+        :class:`~safetychip.errors.DataFileError`. A file's vectors
         are read from the ``.npy`` file beside it when its hash matches (the ``.json``
         beside it), else embedded at first use.
     without : iterable of str
@@ -643,13 +644,13 @@ class RetrievalTranslator:
         self.temperature = temperature
         self.cue_weight = cue_weight
         paths = [library] if isinstance(library, (str, os.PathLike)) else list(library)
-        self.libraries = tuple(Path(p) for p in paths if Path(p) != EXAMPLES or Path(p).is_file())
+        self.libraries = tuple(Path(p) for p in paths)
         self.without = frozenset(without)
         self.rows = [row for p in self.libraries for row in _load_templates(p)]
         if isinstance(calibration, dict):
             self.calibration = calibration
-        elif calibration is not None and Path(calibration).is_file():
-            self.calibration = json.loads(Path(calibration).read_text(encoding="utf-8"))
+        elif calibration is not None:
+            self.calibration = _read_calibration(Path(calibration))
         else:
             self.calibration = {
                 "weights": [-12.0, 12.0, 4.0, -2.0],
@@ -906,6 +907,16 @@ class RetrievalTranslator:
 _LIBRARIES: dict[tuple[str, int], list[dict]] = {}
 _MATRICES: dict[tuple[str, int], Any] = {}
 _VECTORS: dict[tuple[Any, ...], dict[str, tuple[Any, Any, Any, Any]]] = {}
+
+
+def _read_calibration(path: Path) -> dict:
+    try:
+        fit = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as err:
+        raise DataFileError(str(path), f"cannot read the calibration: {err}") from None
+    if not isinstance(fit, dict) or not {"weights", "threshold", "ambiguity"} <= fit.keys():
+        raise DataFileError(str(path), "a calibration needs 'weights', 'threshold' and 'ambiguity'")
+    return fit
 
 
 def _load_templates(path: Path) -> list[dict]:
