@@ -58,7 +58,7 @@ def test_a_missing_file_is_an_error_naming_it(tmp_path, argument):
     from safetychip.errors import DataFileError
 
     missing = tmp_path / "gone.json"
-    with pytest.raises(DataFileError, match="gone.json"):
+    with pytest.raises(DataFileError, match=r"gone\.json"):
         RetrievalTranslator(None, **{argument: missing})
 
 
