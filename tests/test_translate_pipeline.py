@@ -467,7 +467,9 @@ def test_a_reason_naming_nothing_of_the_scene_is_set_aside(offline, sentence, wi
     t = offline(sentence)
     assert t.formula == offline(without).formula
     assert t.set_aside == ((kind, clause),)
-    assert t.to_dict()["set_aside"] == [{"kind": kind, "text": clause}]
+    answer = t.to_dict()["set_aside"]
+    assert [(a["kind"], a["text"]) for a in answer] == [(kind, clause)]
+    assert "names nothing of the scene" in answer[0]["note"]
     assert t.sentence == sentence and t.constraint.sentence == sentence
     assert offline(without).set_aside == ()
 

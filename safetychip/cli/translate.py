@@ -218,7 +218,7 @@ def _human(answer: dict) -> str:
         for c in answer.get("corrections", ())
     ]
     rows += [
-        ("set aside", f"as a {r['kind']}: {r['text']!r} (it names nothing of the scene)")
+        ("set aside", r["note"])
         for r in answer.get("set_aside", ())
     ]
     return "".join(f"{k:<13} {v}\n" for k, v in rows)

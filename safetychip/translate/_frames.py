@@ -1213,6 +1213,10 @@ _LOWER = (
     r"lower bound(?: of)?|or more"
 )
 _EXACT = r"exactly|exact|precisely|and only once|just the one|only one time"
+# A count statement's opening negation: "not more than 3" then bounds from above.
+_COUNT_NEGATED = re.compile(
+    r"^\s*(?:do not|never|not|no|(?:please )?try not to|(?:you )?(?:may|must|should|shall) not)\b"
+)
 _QUALIFIER = re.compile(rf"\b(?:{_UPPER}|{_LOWER}|{_EXACT}|more than)\b")
 _UNIT = r"(?:single |separate )?(?:times?|visits?|entries|entry|trips?|occasions)"
 # After a number: "…, no more and no less" is exact, "…, not more" an upper bound.
@@ -1229,7 +1233,7 @@ def _specs(text: str, header: str) -> set[tuple[str, int]]:
     """The (pattern, n) of every qualified count in *text* ("at most 3 visits", "twice,
     tops"; a qualifier in *header* applies to a bare number). A bare number beside a
     qualified one must agree with it; "not once" and the like are left out."""
-    negated = re.match(r"^(?:do not|never|not|no|you (?:may|must|should) not)\b", text) is not None
+    negated = _COUNT_NEGATED.match(text) is not None
     qualified, bare = set(), set()
     closing = re.search(rf"(?:\s*,\s*|(?<=\])\s+)({_UPPER}|{_LOWER})\s*$", text)
     if closing:  # "two [a] visits, max", "2 visits to [a] at most": it closes the statement
@@ -1277,9 +1281,7 @@ def _counted(text: str) -> list[Formula]:
     thing ("visit [a]", "entries into [a]") or a list ("go into [a] and [b]")."""
     rest = _SPEC.sub(" ", text)
     rest = _QUALIFIER.sub(" ", rest)
-    rest = re.sub(
-        r"^\s*(?:do not|never|not|no|try not to|you (?:may|must|should) not)\b", " ", rest
-    )
+    rest = _COUNT_NEGATED.sub(" ", rest)
     rest = re.sub(
         r"\b(?:each|so|only|the number of|are required|is required|required)\b", " ", rest
     )

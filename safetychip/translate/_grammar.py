@@ -607,11 +607,18 @@ def _clean(text: str) -> str:
     t = re.sub(r"\s+", " ", t)
     t = re.sub(r"\s*([,;:])\s*", r"\1 ", t)
     t = t.strip().rstrip(".!?;: ").strip()
+    if _AGENT_SUBJECT.match(t):  # "the robot may open [a] only while it is in [b]"
+        t = _IT_IS_THERE.sub(r"\1 you are \2 ", t)
     t = re.sub(r"^(?:please|robot|hey robot|hey)\s*,?\s+", "", t)
     t = _ROUTE_TOLD.sub(r"\1 \2, then \3 \4", t)
     return re.sub(r",?\s+please$", "", t)
 
 
+# A sentence whose subject is the robot, and its "it is in …" (the robot, not the thing).
+_AGENT_SUBJECT = re.compile(r"^(?:the )?(?:robot|agent|unit|device|bot)\b")
+_IT_IS_THERE = re.compile(
+    r"\b(while|when|whenever|if|unless|as long as|so long as) it is (in|at|inside) "
+)
 # A route told as what you do, in the present with no modal: "after you visit [a], you visit
 # [b]" is "visit [a], then visit [b]" (an instruction "after you go to [a], go to [b]" or
 # "…, you must go to [b]" stays a response).

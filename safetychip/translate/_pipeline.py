@@ -63,6 +63,7 @@ from ._llm import LLMTranslator
 from ._recognize import Expression, LLMRecognizer, Remark, recognize, remarks
 from ._retrieve import RetrievalTranslator
 from ._spelling import respell
+from ._takeback import taken_back
 from ._vocabulary import NEEDS, Vocabulary, load_vocabulary
 
 __all__ = ["MAX_SENTENCE", "Translation", "Translator"]
@@ -113,8 +114,11 @@ class Translation:
         "because the kids are asleep")``) or a remark about the world (``("remark", "the cat
         will get out")``) that holds no constraint cue and names only things that ground in
         nothing of the vocabulary (:func:`~safetychip.translate._recognize.remarks`); shown
-        in the read-back. The spans of :attr:`expressions` and :attr:`lifted` refer to the
-        sentence without them.
+        in the read-back; or a self-correction (``("correction", "sorry, I meant the
+        bedroom")``), whose words replaced what they take back
+        (:func:`~safetychip.translate._takeback.take_back`). The spans of
+        :attr:`expressions` refer to the sentence without the reasons and remarks;
+        :attr:`lifted` is also corrected.
     """
 
     sentence: str
@@ -157,7 +161,7 @@ class Translation:
             "formula": str(self.formula),
             "parts": [{"sentence": c.sentence, "formula": str(c.formula)} for c in self.parts],
             "corrections": [{"written": a, "read": b} for a, b in self.corrections],
-            "set_aside": [{"kind": k, "text": t} for k, t in self.set_aside],
+            "set_aside": [{"kind": k, "text": t, "note": _aside(k, t)} for k, t in self.set_aside],
             "pattern": self.pattern,
             "family": self.family,
         }
@@ -195,10 +199,7 @@ class Translation:
             ("lifted formula", f"<code>{html.escape(str(self.lifted_formula))}</code>"),
             ("formula", f"<code>{html.escape(str(self.formula))}</code>"),
             ("pattern", html.escape(f"{self.pattern} ({self.family})" if self.pattern else "none")),
-            *(
-                ("set aside", html.escape(f"as a {kind}: {text!r} (it names nothing of the scene)"))
-                for kind, text in self.set_aside
-            ),
+            *(("set aside", html.escape(_aside(kind, text))) for kind, text in self.set_aside),
             (
                 "translator",
                 html.escape(
@@ -211,6 +212,13 @@ class Translation:
             for k, v in rows
         )
         return f"<table>{body}</table>"
+
+
+def _aside(kind: str, text: str) -> str:
+    """How the read-back tells of a clause left out of the translation."""
+    if kind == "correction":
+        return f"a self-correction: {text!r} (read with the correction made)"
+    return f"as a {kind}: {text!r} (it names nothing of the scene)"
 
 
 def _about(part: Formula, lifted: LiftedSentence) -> str:
@@ -371,6 +379,10 @@ class Translator:
         text = self.check_sentence(sentence)
         respelt, corrections = respell(text, self.vocabulary)
         expressions, groundings, lifted, set_aside = self._lift(respelt)
+        retaken = taken_back(lifted)
+        if retaken is not None:  # "the kitchen, sorry, I meant the bedroom"
+            lifted = retaken[0]
+            set_aside += (Remark("correction", retaken[1], 0, 0),)
         if not lifted.placeholders:
             words = sorted(set(re.findall(r"[a-z]{3,}", text.lower())))
             hints = [f"{', '.join(close_names(w, self.vocabulary.names))} for {w!r}"

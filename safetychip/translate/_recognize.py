@@ -82,29 +82,36 @@ _DETERMINERS = {"the", "a", "an", "your", "my", "our", "that", "this", "these", 
 #: leaves an unknown noun phrase alone when its last word (its head) is one of them ("the
 #: number", "a trip", "its deactivation"), or when its first word is of the ``agent`` kind
 #: ("the robot shall reach", "the agent enters"), instead of passing it on to be grounded.
+#: Besides the kinds of the frame reader's counts and times, the ``order`` kind holds the words
+#: of the text about the rule ("per the maintenance log", "a quick reminder", "the test").
 #: Phrases that match a name of the vocabulary are never affected. The set is closed and small
 #: on purpose: any other unknown noun phrase ("the baby") is still returned, so grounding
 #: refuses it by name rather than dropping a real object silently.
 NON_REFERRING: Mapping[str, frozenset[str]] = MappingProxyType({
     # the one acting, and pronouns: never an object of the scene
     "agent": frozenset("""
-        robot agent system bot assistant you it itself yourself they them he she i we me us
+        robot agent system bot assistant device unit droid you it itself yourself they them
+        he she i we me us
         """.split()),
     # counting: "the number of visits", "a couple", "twice is the absolute max"
     "counting": frozenset("""
         number count amount total visit visits entry entries occasion occasions trip trips
-        round rounds lap laps couple max maximum minimum limit time times once twice
+        round rounds lap laps couple max maximum minimum limit time times once twice two
+        three dozen hundred
         """.split()),
     # time and events: "the moment", "its deactivation", "each activation"
     "time": frozenset("""
         moment instant step steps while end beginning start stage future past day morning
         evening night second period term remainder duration activation deactivation
-        departure arrival
+        departure arrival opening closing shift hour hours minute minutes sec week weekend
+        afternoon today tonight operation course session loop cycle routine schedule interval
         """.split()),
     # order and the work itself: "in the order", "that's the job"
     "order": frozenset("""
         order sequence way point rest same first next last other one thing things task job
         chore errand mission rule circumstance circumstances lot bit few very whole single
+        list log note reminder exception exceptions reason request instruction instructions
+        policy protocol requirement test demo scenario finding recommendation
         """.split()),
 })  # fmt: skip
 _NON_REFERRING = frozenset().union(*NON_REFERRING.values())

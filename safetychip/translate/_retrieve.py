@@ -189,6 +189,33 @@ def clause_literals(lifted: str) -> dict[str, Formula]:
     return out
 
 
+def _both_ways(lifted: str, own: dict[str, Formula]) -> frozenset[str]:
+    """The placeholder of a one-thing sentence that also names the opposite of its own
+    literal through a pronoun ("put [a] down within two steps of picking it up"): whichever
+    comes first in the sentence, a template's arrangement of the two stands.
+
+    >>> sorted(_both_ways("put [a] down soon after picking it up", clause_literals(
+    ...     "put [a] down soon after picking it up")))
+    ['a']
+    """
+    if len(own) != 1:
+        return frozenset()
+    ((x, literal),) = own.items()
+    if not re.search(r"\b(?:it|them)\b", lifted):
+        return frozenset()
+    swapped = re.sub(r"\[[a-z]\]", "that", lifted)
+    swapped = re.sub(r"\b(?:it|them)\b", f"[{x}]", swapped)
+    other = clause_literals(swapped).get(x)
+    return frozenset(x) if other is not None and _opposite(other, literal) else frozenset()
+
+
+def _opposite(f: Formula, g: Formula) -> bool:
+    """Whether literals *f* and *g* are one atom and its negation."""
+    return (f.op == "!" and str(f.children[0]) == str(g)) or (
+        g.op == "!" and str(g.children[0]) == str(f)
+    )
+
+
 # Cue words that decide between readings an embedding finds alike ("at most" and "at least",
 # "before" and "not before"): a template sharing the sentence's cues ranks higher.
 _CUES = {
@@ -749,6 +776,7 @@ class RetrievalTranslator:
         if _QUANTIFIED.search(text):
             return ()  # "anything in [a]": about things the sentence does not name
         own = clause_literals(lifted)
+        both = _both_ways(lifted, own)
         timing = timing_cues(lifted)
         query = embedder.encode([text])[0]
         found = cues(_unchat(normalize(lifted)))  # "if it's not too much trouble" forbids nothing
@@ -769,7 +797,11 @@ class RetrievalTranslator:
             s = float(scores[j])
             weight = math.exp((s - best) / self.temperature)
             literals = dict(row["literals"])
-            literals.update((x, f) for x, f in own.items() if x in literals)
+            literals.update(
+                (x, f)
+                for x, f in own.items()
+                if x in literals and not (x in both and _opposite(literals[x], f))
+            )
             formula = _fill(row["skeleton"], literals) if literals else row["parsed"]
             formula = _with_counts(row["pattern"], formula, literals, text, _text(row["text"]))
             total += weight

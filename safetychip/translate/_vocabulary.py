@@ -79,6 +79,7 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("bathtub", "tub", "bath"),
     ("alarm_clock", "alarm"),
     ("office_table", "desk"),
+    ("faucet", "tap"),
 )
 
 #: Predicates that hold only of things with one of a scene's properties, and what they say of
