@@ -8,6 +8,7 @@ import pytest
 
 from safetychip.automata import equivalent
 from safetychip.envs import load_scene
+from safetychip.errors import OutOfGrammarError
 from safetychip.ltl import parse
 from safetychip.translate import Translator, Vocabulary
 from safetychip.translate._recognize import recognize
@@ -98,3 +99,14 @@ def test_a_pronoun_naming_the_undoing_keeps_the_templates_arrangement():
 def test_words_about_the_rule_are_no_things(offline, sentence):
     found = [e.text for e in recognize(sentence, offline.vocabulary)]
     assert found == ["the bathroom"]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["Go to the hallway before the living room, never the living room first.",
+     "Visit the kitchen first, never the bedroom first."],
+)  # fmt: skip
+def test_never_first_is_not_never(offline, sentence):
+    # "never [b] first" is about order: reading it as "never [b]" forbade the whole visit
+    with pytest.raises(OutOfGrammarError):
+        offline(sentence)  # no retrieval here: the grammar and the frame reader refuse

@@ -1789,6 +1789,8 @@ def _frame_list(text: str, negation: bool) -> _Reading:
         raise _Refusal(f"cannot explain {unexplained!r}")
     everything, text = text, clauses[0] if clauses else text
     if negation:
+        if re.search(r"\bfirst$", text):
+            raise _Refusal("'… first' is about order, not a prohibition")
         m = _NEVER_HEAD.fullmatch(text) or _NEVER_PLAIN.fullmatch(_drop_remarks(text))
         kept = _clause(_drop_remarks(text)) if not m else None
         if kept is not None and kept.avoid and kept.literal is not None:  # "[a] must stay off"

@@ -1842,6 +1842,8 @@ _AGAIN = re.compile(rf"(?:{_v('come', 'go', 'get', 'walk')} back|{_v('return', '
 
 
 def _form_never(t: str) -> LiftedTranslation | None:
+    if re.search(r"\bfirst$", t):
+        return None  # "never [b] first" is about order, not "never [b]"
     m = re.fullmatch(rf"{_NEG}\s+(.+)", t)
     if m:
         c = _read(m.group(1), "never C")
