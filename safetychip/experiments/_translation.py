@@ -73,6 +73,9 @@ SETS: tuple[LabelledSet, ...] = (
     LabelledSet(
         "fresh_2/sentences.jsonl", "another hand; scored once (67.6 %), then development", True
     ),
+    LabelledSet(
+        "fresh_3/sentences.jsonl", "another hand; scored once (62.4 %), then development", True
+    ),
 )
 
 #: The local model's replies to the translator over ``utterances.jsonl``, under ``data/``.
