@@ -217,10 +217,7 @@ def _human(answer: dict) -> str:
         ("respelled", f"{c['written']!r} read as {c['read']!r}")
         for c in answer.get("corrections", ())
     ]
-    rows += [
-        ("set aside", r["note"])
-        for r in answer.get("set_aside", ())
-    ]
+    rows += [("set aside", r["note"]) for r in answer.get("set_aside", ())]
     return "".join(f"{k:<13} {v}\n" for k, v in rows)
 
 

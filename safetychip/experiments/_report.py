@@ -366,8 +366,7 @@ def write_report(frame: Any, folder: str | os.PathLike[str], *, prefix: str = "0
     parts = [
         "# Experiments: agents, reprompting and task abortion",
         "",
-        f"Written by `safetychip reproduce {step}` (or `safetychip "
-        "experiment`); do not edit.",
+        f"Written by `safetychip reproduce {step}` (or `safetychip experiment`); do not edit.",
     ]
     if about:
         parts += ["", about]
