@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from types import MappingProxyType
 
+from ._frames import _NUMBER
 from ._lift import LETTERS, LiftedSentence
 
 __all__ = ["take_back", "taken_back"]
@@ -47,14 +48,13 @@ _MARKER = re.compile(
     r"|(?:no|nope|wait)[,.!]\s+(?:(?:" + _STRONG + r"|no|wait)\b[,.!:]?\s*)*))",
     re.I,
 )
-_NUMBER = r"\d+|one|two|three|four|five|six|seven|eight|nine|ten|once|twice|thrice|a single"
 _QUALIFIER = (
     r"exactly|only|at least|at most|no more than|not more than|no fewer than|no less than|"
     r"max(?:imum)?|min(?:imum)?|up to"
 )
 _UNIT = r"times?|visits?|entries|entry|trips?|steps?|occasions?"
 _COUNT = re.compile(
-    rf"\b(?:(?P<q>{_QUALIFIER})\s+)?(?P<n>{_NUMBER})\b(?:\s+(?P<u>{_UNIT})\b)?", re.I
+    rf"\b(?:(?P<q>{_QUALIFIER})\s+)?(?P<n>{_NUMBER}|a single)\b(?:\s+(?P<u>{_UNIT})\b)?", re.I
 )
 _PLACEHOLDER = re.compile(r"\[[a-z]\]")
 _OPENERS = (
