@@ -868,3 +868,57 @@ def test_phrasings_the_retrieval_translator_misread(sentence, pattern, formula):
 def test_after_that_before_a_prohibition_is_still_a_time():
     assert "then" not in prepare("Go to [a], and after that never enter [b].")
     assert "then" in prepare("Go to [a], and after that head to [b].")
+
+
+AT_MOST_1_A = (
+    '!F("agent_at(a)" & ("agent_at(a)" U (!"agent_at(a)" & (!"agent_at(a)" U F"agent_at(a)"))))'
+)
+AT_MOST_2_A = (
+    '!F("agent_at(a)" & ("agent_at(a)" U (!"agent_at(a)" & (!"agent_at(a)" U F("agent_at(a)" & '
+    '("agent_at(a)" U (!"agent_at(a)" & (!"agent_at(a)" U F"agent_at(a)"))))))))'
+)
+
+#: Counts and later steps said as people say them (written for this test).
+SPOKEN = [
+    # the subject of a negated count is no reason to read it as a lower bound
+    ("One shall not enter [a] on more than a single occasion.", "at_most", AT_MOST_1_A),
+    ("The robot must not enter [a] more than once.", "at_most", AT_MOST_1_A),
+    # "3x", an emphatic "i mean it", a description of the thing after the count
+    ("Go in [a] twice tops. I mean it.", "at_most", AT_MOST_2_A),
+    ("Enter [a] max 2x, it's getting crowded.", "at_most", AT_MOST_2_A),
+    # the count said to be too many agrees with the bound
+    ("[a], only up to two times. Three times is too much.", "at_most", AT_MOST_2_A),
+    ("Can't you keep it to no more than two trips into [a]?", "at_most", AT_MOST_2_A),
+    ("• [a]: 1 visit max • [b]: 1 visit max", "at_most", None),
+    # a later step, however the later is said
+    ("Go to [a], and some time after that, go to [b].", "sequenced_visit",
+     'F("agent_at(a)" & F"agent_at(b)")'),
+    ("Proceed to [a], thereafter to [b], and in due course to [c].", "sequenced_visit",
+     'F("agent_at(a)" & F("agent_at(b)" & F"agent_at(c)"))'),
+    ("Visit [a]. Afterwards visit [b].", "sequenced_visit", 'F("agent_at(a)" & F"agent_at(b)")'),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("sentence", "pattern", "formula"), SPOKEN)
+def test_spoken_counts_and_later_steps(sentence, pattern, formula):
+    reading = read(sentence)
+    assert reading.pattern == pattern
+    assert formula is None or _same(reading.formula, formula), str(reading.formula)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "[a] is to be visited, and [b] at some point after it.",  # a reaction to itself
+        "[a] at most 2 times. Two times is too much.",  # the bound allows what is too many
+        "[a] at least 2 times. Three times is too much.",  # too many, for a lower bound
+        "Should you enter [a], in due course go to [b].",  # a condition, not a route
+        "At some point open [a] and switch on [b].",  # "at some point" orders nothing
+    ],
+)
+def test_spoken_forms_it_still_refuses_or_reads_without_order(sentence):
+    try:
+        reading = read(sentence)
+    except OutOfGrammarError:
+        return
+    assert reading.pattern not in ("sequenced_visit", "at_most", "response"), reading.formula

@@ -459,6 +459,11 @@ def test_a_conflict_with_accepted_constraints_never_falls_through(offline):
          "Close the fridge right after you open it.", "reason", "since the kids are around"),
         ("Stay out of the bedroom (the kids are asleep) and the bathroom.",
          "Stay out of the bedroom and the bathroom.", "remark", "the kids are asleep"),
+        ("My sister is visiting on Sunday, so never open the fridge.", "Never open the fridge.",
+         "preamble", "My sister is visiting on Sunday"),
+        ("I know it's dull, the cat agrees, but anyway, stay in the kitchen until the tv is off.",
+         "Stay in the kitchen until the tv is off.", "preamble",
+         "I know it's dull, the cat agrees"),
     ],
 )  # fmt: skip
 def test_a_reason_naming_nothing_of_the_scene_is_set_aside(offline, sentence, without, kind,
@@ -483,6 +488,8 @@ def test_a_reason_naming_nothing_of_the_scene_is_set_aside(offline, sentence, wi
         ("Go to the kitchen, and never feed the goldfish.", "the goldfish"),  # no marker
         ("Go to the kitchen, the goldfish should never be fed.", "the goldfish"),
         ("Stay out of the bedroom until the baby is asleep.", "the baby"),  # a rule's cue
+        ("If the baby is asleep, so never open the fridge.", "the baby"),  # a condition first
+        ("Ah, the baby must sleep, so never open the fridge.", "the baby"),  # an obligation
     ],
 )
 def test_a_clause_with_a_rule_or_the_only_clause_is_never_set_aside(offline, sentence, unknown):

@@ -172,6 +172,8 @@ _SIGNS = [
     (re.compile(r"^\s*\[ \]\s*"), ""),  # "[ ] [a] [ ] [b]": a checklist
     (re.compile(r"\s*\[ \]\s*"), ", "),
     (re.compile(r"\s+\*\s+"), "; "),  # "* [a] … * [b] …": bullets
+    (re.compile(r"^\s*[•·]\s*"), ""),
+    (re.compile(r"\s*[•·]\s*"), "; "),  # "• [a]: 2 visits max • [b]: …"
     (re.compile(r"\s*[\U0001F300-\U0001FAFF\u2600-\u26FF\u2700-\u2716\u2719-\u27BF]+"), ""),
 ]
 # Misspellings of cue words that the spelling corrector leaves (short or English words).
@@ -242,6 +244,8 @@ _PHRASES = _phrases(
         (r"\b(go|get|come|head|went) 2\b(?= (?:the |my |\[))", r"\1 to"),  # "go 2 [a]"
         (r"(?<=\]) than (?=(?:the |go (?:to )?)?\[)", " then "),  # "[a] than [b]": a typo
         (r"\b1st\b", "first"),
+        (r"\ba single (?=(?:occasion|time|visit|entry|trip)\b)", "one "),
+        (r"\bits closure\b", "its closing"),
         (r"\bu've\b", "you have"),
         (r"\bu're\b|\bur\b(?= (?:done|in|at|not)\b)", "you are"),
         (  # hedges around a request: "it'd be great if you could maybe …"
@@ -583,7 +587,7 @@ def prepare(lifted: str) -> str:
         text = text[topic.end() :]
     for pattern, replacement in _CUE_TYPOS:
         text = pattern.sub(replacement, text)
-    return _unchat(re.sub(r"\s+", " ", text).strip())
+    return _later_steps(_unchat(re.sub(r"\s+", " ", text).strip()))
 
 
 # -- step 2: cue classes ---------------------------------------------------------------------------
@@ -627,7 +631,7 @@ CUES: dict[str, str] = {
     rf"\(?1\)|first|{_IN_ORDER}|in order|ordered|strict\w*",
     "count": rf"{_NUMBER} (?:times?|visits?|entries|entry|trips?|occasions)|twice|thrice|"
     rf"exactly|precisely|at most|at least|max|maximum|minimum|tops|no more than|not more than|"
-    rf"not fewer than|{_NUMBER} (?:separate |single )occasions|"
+    rf"not fewer than|{_NUMBER} (?:separate |single )?occasions?|more than once|"
     rf"no fewer than|not less than|no less than|exceed|upper bound|lower bound|"
     rf"(?:visits?|entries|counts?):? (?:\[[a-z]\] )?{_NUMBER}",
     "negation": _NEGATION,
@@ -652,6 +656,39 @@ PRIORITY = (
     "negation",
     "visit",
 )
+
+
+# "…, and some time after that, …", "…, thereafter …, and in due course …": a later step.
+_LATER_JOINT = re.compile(
+    r"(?:\s*[,.;]\s*(?:and\b)?|\s+and\b|\s*,?\s*then\b),?\s*(?:then\s+)?"
+    r"(?:(?:some ?time|at some point|at any (?:later )?point|"
+    r"in due course|later(?: on)?|afterwards|after (?:that|this)|subsequent(?:ly)?(?: to (?:that|"
+    r"this))?|thereafter|after some time|at some later point|whenever)\s*,?\s*)+"
+    r"(?:after (?:that|this)\s*,?\s*)?(?![\s,]*after\b)(?=[^,;.]*\[)"
+)
+# What may not be in a sentence read as a route of later steps: a condition, a negation,
+# an order between steps.
+_NO_ROUTE = re.compile(
+    rf"\b(?:if|when|once|as soon as|every time|each time|until|till|before|unless|while|"
+    rf"only|first|{_NEGATION})\b|\b(?:when|whenever|if)\b(?!\s*,)|^should\b"
+)
+
+
+def _later_steps(text: str) -> str:
+    """*text* with the joints that make the next step a later one ("…, and some time after
+    that, …", "…, thereafter …") as ", then later ", in a sentence of visits with no
+    condition, negation or order.
+
+    >>> _later_steps("go to [a], and some time after that, go to [b]")
+    'go to [a], then later go to [b]'
+    >>> _later_steps("if you open [a], after that close it")
+    'if you open [a], after that close it'
+    """
+    if _NO_ROUTE.search(re.sub(r",\s*whenever\s*,", ",", text)) or len(_letters(text)) < 2:
+        return text
+    joined = _LATER_JOINT.sub(lambda m: ", then later " if "[" in text[: m.start()] else m.group(),
+                              text)  # fmt: skip
+    return re.sub(r"\s+(?:also|too|as well)$", "", joined) if joined != text else text
 
 
 def cue_classes(text: str) -> frozenset[str]:
@@ -810,7 +847,8 @@ _REMARK_OK = re.compile(
     r"^(?:ok|okay|please|thanks|thank you|got it|yeah|dear|that is the job|all shift|"
     r"while i am out|no detours|no dawdling|no delay|no waiting|no wandering|tops|weak next|"
     r"in any order|not negotiable|non-negotiable|no exceptions|no excuses|no matter what|"
-    r"i mean it|seriously|all day|all night|"
+    r"i mean (?:it|\[[a-z]\])|that is (?:it|\[[a-z]\])|thats (?:it|\[[a-z]\])|seriously|all day|"
+    r"all night|savvy|arr|matey|mate|buddy|pal|dude|lol|cheers|thx|"
     r"[a-z -]*(?:avoidance|visit|response|sequence|route|stops|waypoints|limits|precedence|"
     r"loop|rounds|patrol route|order matters))$"
 )
@@ -837,16 +875,25 @@ _DESCRIPTION = re.compile(
 )
 
 
-def _drop_remarks(text: str) -> str:
-    """*text* without the harmless remarks after its last comma ("…, no dawdling", "…, ok").
+def _drop_remarks(text: str, keep: re.Pattern[str] | None = None) -> str:
+    """*text* without the harmless remarks after its last comma ("…, no dawdling", "…, ok"),
+    except one that *keep* finds.
 
     >>> _drop_remarks("close [a] right away, no dawdling, ok")
     'close [a] right away'
     """
     while True:
         head, comma, tail = text.rpartition(",")
-        if not comma or not (
-            _REMARK_OK.fullmatch(tail.strip()) or _DESCRIPTION.fullmatch(tail.strip())
+        tail = tail.strip()
+        about = re.match(r"\[([a-z])\] (?:is|are) [a-z]+ing\b(?!.*\[)", tail)  # "[a] is leaking"
+        if (
+            not comma
+            or (keep and keep.search(tail))
+            or not (
+                _REMARK_OK.fullmatch(tail)
+                or _DESCRIPTION.fullmatch(tail)
+                or (about and f"[{about.group(1)}]" in head and not _STRONG.search(tail))
+            )
         ):
             return text
         text = head.rstrip()
@@ -1215,10 +1262,11 @@ _LOWER = (
 _EXACT = r"exactly|exact|precisely|and only once|just the one|only one time"
 # A count statement's opening negation: "not more than 3" then bounds from above.
 _COUNT_NEGATED = re.compile(
-    r"^\s*(?:do not|never|not|no|(?:please )?try not to|(?:you )?(?:may|must|should|shall) not)\b"
+    r"^\s*(?:do not|never|not|no|(?:please )?try not to|"
+    r"(?:you |one |the agent |the robot )?(?:may|must|should|shall) not)\b"
 )
 _QUALIFIER = re.compile(rf"\b(?:{_UPPER}|{_LOWER}|{_EXACT}|more than)\b")
-_UNIT = r"(?:single |separate )?(?:times?|visits?|entries|entry|trips?|occasions)"
+_UNIT = r"(?:single |separate )?(?:times?|visits?|entries|entry|trips?|occasions?)"
 # After a number: "…, no more and no less" is exact, "…, not more" an upper bound.
 _EXACT_AFTER = r"(?:not|no) more,? (?:and|nor|or)? ?(?:not |no )?(?:less|fewer)|no more no less"
 _UPPER_AFTER = r"(?:not|no) more"
@@ -1293,7 +1341,8 @@ def _counted(text: str) -> list[Formula]:
     )
     rest = re.sub(r"^(?:visits?|entries|entry|trips?) (?=\[)", "", rest)
     rest = re.sub(r"^(?:you )?go (?:in |into )?(?=\[)", "go to ", rest)
-    rest = re.sub(r"^(?:you )?(?:can|may|should|must|need to) ", "", rest)
+    rest = re.sub(r"^(?:cannot|can|could|would|will) you (?:please )?", "", rest)  # a request
+    rest = re.sub(r"^(?:you |one |the agent )?(?:can|may|should|must|shall|need to) ", "", rest)
     rest = re.sub(r"^(?:in|into|to) (?=\[[a-z]\]$)", "", rest)
     rest = re.sub(r"^(?:visits?|entries|entry|trips?) (?:to|into|in|of) (?=\[)", "", rest)
     if len(_letters(rest)) > 1:
@@ -1336,10 +1385,14 @@ def _frame_count(text: str) -> _Reading:
         if len(_letters(head)) == 1 and set(_letters(rest)) <= set(_letters(head)):
             c = f"{head} {rest}" if not _letters(rest) else rest  # "[a]: 2 visits max"
         statements += [p for p in re.split(r"\s*,\s*(?=[^,]*\[[a-z]\][^,]*\d)", c) if p.strip()]
+    statements = [_drop_remarks(s, keep=_QUALIFIER) for s in statements
+                  if not _REMARK_OK.fullmatch(s) or _QUALIFIER.search(s)]  # fmt: skip
     with_letters = [s for s in statements if _letters(s)]
     remarks = [s for s in statements if not _letters(s)]
     if not with_letters:
         raise _Refusal("a count of nothing")
+    excess = [m for r in remarks if (m := _EXCESS.fullmatch(r))]  # "three times is too much"
+    remarks = [r for r in remarks if not _EXCESS.fullmatch(r)]
     counted = [r for r in remarks if _SPEC.search(r)]
     unexplained = _unexplained([r for r in remarks if r not in counted])
     if unexplained:
@@ -1352,9 +1405,19 @@ def _frame_count(text: str) -> _Reading:
     if len({k for k, _, _ in items}) != 1:
         raise _Refusal("no single kind of count")
     kind = items[0][0]
+    too_many = [_count_value(_count_word(m.group(1))) for m in excess]
+    if too_many and (kind != "at_most" or any(k <= n for k in too_many for _, n, _ in items)):
+        raise _Refusal("a number said to be too many that the bound allows")
     if any(n < 0 for _, n, _ in items):
         raise _Refusal("a negative count")
     return _Reading(kind, tuple((n, lit) for _, n, lit in items), f"{kind.replace('_', ' ')} n")
+
+
+# A count said to be too many: "three times is too much".
+_EXCESS = re.compile(
+    rf"({_NUMBER})(?: {_UNIT})? (?:is|are|would be) (?:(?:way|much|already) )?"
+    r"(?:too much|too many|too often|one too many|not ok|not okay|not allowed)"
+)
 
 
 def _tidy_count(text: str) -> str:
@@ -2073,6 +2136,10 @@ class FrameReader:
                 f"the frame reader cannot read {lifted!r}: 'or' between things in a "
                 f"{reading.pattern} may mean either one",
                 lifted,
+            )
+        if any(len(item) == 2 and item[0] == item[1] for item in reading.items):
+            raise OutOfGrammarError(  # "[a] is to be visited, and [b] … after it"
+                f"the frame reader cannot read {lifted!r}: a reaction to itself", lifted
             )
         result = _result(reading)
         used = {x for a in result.formula.atoms() for x in re.findall(r"[(,](\w)(?=[,)])", a)}

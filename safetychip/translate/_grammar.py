@@ -541,6 +541,9 @@ _CONTRACTIONS = [
     (r"\bhasn't\b", "has not"),
     (r"\blet's\b", "let us"),
     (r"\bwanna\b", "want to"),
+    (r"\b(\d+) ?x\b", r"\1 times"),  # "max 3x"
+    (r"\bmore'n\b", "more than"),
+    (r"\batleast\b", "at least"),
 ]
 _PRONOUN = re.compile(r"\b(it|them|there|that one|this one)\b")
 _AFTER_PREPOSITION = re.compile(

@@ -105,6 +105,7 @@ NON_REFERRING: Mapping[str, frozenset[str]] = MappingProxyType({
         evening night second period term remainder duration activation deactivation
         departure arrival opening closing shift hour hours minute minutes sec week weekend
         afternoon today tonight operation course session loop cycle routine schedule interval
+        game quest voyage tour inspection interim closure
         """.split()),
     # order and the work itself: "in the order", "that's the job"
     "order": frozenset("""
@@ -283,8 +284,10 @@ class Remark:
     Attributes
     ----------
     kind : str
-        ``"reason"`` ("because the kids are asleep", "to check on the baby") or ``"remark"``
-        (a statement after a comma or a dash: "the cat will get out", "— fire hazard").
+        ``"reason"`` ("because the kids are asleep", "to check on the baby"), ``"remark"``
+        (a statement after a comma or a dash: "the cat will get out", "— fire hazard") or
+        ``"preamble"`` (a statement before the rule, joined to it by "so", "but" or
+        "anyway": "my sister is visiting, so …").
     text : str
         The clause as written, with its marker.
     start, end : int
@@ -335,6 +338,11 @@ _RULE = re.compile(
     re.I,
 )
 _SENTENCE_END = re.compile(r"[.!?;]+(?:\s|$)")
+# The joint between a preamble and its rule: "…, so", "…, but anyway,", "… - anyway".
+_PREAMBLE = re.compile(
+    r"(?:,|\s[-—–]+)\s*(?:(?:but|and)\s+)?(?:so|but|anyway|anyhow|still|regardless)\b,?\s*",
+    re.I,
+)
 # Words before "to" that make it an obligation or a plan, never a purpose ("you have to close
 # it later", "you are going to").
 _NOT_PURPOSE = frozenset(
@@ -372,6 +380,8 @@ def remarks(sentence: str) -> list[Remark]:
     ['the kids are asleep']
     >>> remarks("Never open the fridge, because you must not waste the milk.")
     []
+    >>> [(r.kind, r.text) for r in remarks("My sister is visiting, so go to the kitchen")]
+    [('preamble', 'My sister is visiting')]
     """
     found: list[Remark] = []
     offset = 0
@@ -380,6 +390,12 @@ def remarks(sentence: str) -> list[Remark]:
         offset = start + len(piece)
         if not piece.strip():
             continue
+        joint = next((m for m in reversed([*_PREAMBLE.finditer(piece)])
+                      if _aside(piece[: m.start()])), None)  # fmt: skip
+        if joint is not None:
+            found.append(Remark("preamble", piece[: joint.start()].strip(" ,—–-"), start,
+                                start + joint.end()))  # fmt: skip
+            start, piece = start + joint.end(), piece[joint.end() :]
         for kind, marker in _MARKERS:
             m = next((m for m in marker.finditer(piece) if m.end() < len(piece)), None)
             if m is None:
@@ -399,18 +415,21 @@ def remarks(sentence: str) -> list[Remark]:
             else:
                 clause, end = piece[m.start() :], len(piece)
             text = clause.strip(" ,—–-()")
-            words = normalize(text)
-            if (
-                not text
-                or cue_classes(words) - {"visit"}
-                or timing_cues(words)
-                or _RULE.search(words)
-            ):
+            if not _aside(text):
                 continue
             begin = start + m.start()
             found.append(Remark(kind, text, begin, start + end))
             break
     return found
+
+
+def _aside(text: str) -> bool:
+    """Whether *text* could be set aside: words, but no cue of a constraint, no timing and no
+    word of a rule."""
+    words = normalize(text)
+    return bool(words.strip(" ,—–-()")) and not (
+        cue_classes(words) - {"visit"} or timing_cues(words) or _RULE.search(words)
+    )
 
 
 class LLMRecognizer:
