@@ -896,6 +896,19 @@ SPOKEN = [
     ("Proceed to [a], thereafter to [b], and in due course to [c].", "sequenced_visit",
      'F("agent_at(a)" & F("agent_at(b)" & F"agent_at(c)"))'),
     ("Visit [a]. Afterwards visit [b].", "sequenced_visit", 'F("agent_at(a)" & F"agent_at(b)")'),
+    # the agent in the third person is "you"; holding is holding, however it is said
+    ("While the agent holds [a], it shall not enter [b].", "avoid_while",
+     'G("is_grabbed(a)" -> !"agent_at(b)")'),
+    ("If you hold [a], never go to [b].", "avoid_while", 'G("is_grabbed(a)" -> !"agent_at(b)")'),
+    ("While carrying [a], the unit shall not enter [b].", "avoid_while",
+     'G("is_grabbed(a)" -> !"agent_at(b)")'),
+    ("[a] shall not be activated unless the unit is located in [b].", "avoid_unless",
+     'G(!"agent_at(b)" -> !"is_switchedon(a)")'),
+    ("While you are in [a], don't be opening [b].", "avoid_while",
+     'G("agent_at(a)" -> !"is_open(b)")'),
+    ("One shall remain in [a] until [b] has been closed.", "wait", '"agent_at(a)" U !"is_open(b)"'),
+    ("Wait in [a]. Don't leave until [b] is open.", "wait", '"agent_at(a)" U "is_open(b)"'),
+    ("stay in [a] til [b] is off", "wait", '"agent_at(a)" U !"is_switchedon(b)"'),
 ]  # fmt: skip
 
 

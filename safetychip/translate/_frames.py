@@ -191,8 +191,31 @@ _CUE_TYPOS = [
         (r"\bbak\b", "back"),
         (r"\brite (?=after|away|now)", "right "),
         (r"(?<!at )\bleast\b(?= (?:\d|two|three|four|five|once|twice))", "at least"),
+        (r"\btil\b", "till"),
+        (r"\bbe activated\b", "be switched on"),
+        (r"\bbe deactivated\b", "be switched off"),
+        (r"\barrive (?=\[)", "arrive at "),
     ]
 ]
+# The agent named in the third person, as the subject of a rule or a state: "you".
+_AGENT_SUBJECT = r"(?:the (?:agent|robot|unit|device|bot|droid)|one)"
+_AGENT_YOU = [
+    (re.compile(p), r)
+    for p, r in [
+        (rf"\b{_AGENT_SUBJECT} (?=(?:shall|must|should|may|will|is to|is not to|has to|needs to|"
+         r"cannot|can)\b)", "you "),
+        (rf"\b{_AGENT_SUBJECT} is (?=(?:located |still )?(?:in|inside|at) \[)", "you are "),
+        (rf"\b{_AGENT_SUBJECT} (hold|carrie|ha)s (?=\[)",
+         lambda m: {"hold": "you hold ", "carrie": "you carry ", "ha": "you have "}[m.group(1)]),
+        (r"\b(while|when|whenever|if) (holding|carrying) (?=\[)", r"\1 you are \2 "),
+        (r"\b(do not|never|not) be (open|switch|turn|touch|pick|tak|us|enter|go|leav|grabb)ing\b",
+         lambda m: f"{m.group(1)} " + {"tak": "take", "us": "use", "leav": "leave",
+                                       "grabb": "grab"}.get(m.group(2), m.group(2))),
+        # "wait in [a]. do not leave until …": one wait
+        (r"^(?:wait|stay|remain) in (\[[a-z]\])[.;,]? (?:and )?(?:do not|never) leave"
+         r"(?: it| there)? (?=until|till)", r"stay in \1 "),
+    ]
+]  # fmt: skip
 
 
 _AGENT_IT = re.compile(
@@ -552,14 +575,15 @@ def prepare(lifted: str) -> str:
     list as a route ("1) [a] 2) [b]" is "[a], then [b]"), "it" as the agent where the
     sentence names the agent and "it" acts, the fixed phrases of ``_PHRASES`` (before the
     normalisation) and ``_NORMALIZED_PHRASES`` (after it) rewritten, a closing reason that
-    states no rule dropped, and the politeness around it dropped.
+    states no rule dropped, the politeness around it dropped, the agent in the third person
+    as "you" and later steps joined as routes (:func:`_later_steps`).
 
     >>> prepare("Kitchen-ish: [a] ≤ 2 visits — [b] → [c], please!")
     'kitchen-ish: [a] at most 2 visits; [b] -> [c]'
     >>> prepare("Route: 1) [a] 2) [b].")
     'route: [a], then [b]'
     >>> prepare("The agent shall not open [a] unless it is in [b].")
-    'the agent shall not open [a] unless the agent is in [b]'
+    'you shall not open [a] unless you are in [b]'
     """
     text = lifted
     for pattern, replacement in _SIGNS:
@@ -585,7 +609,7 @@ def prepare(lifted: str) -> str:
     topic = re.match(r"^\[([a-z])\],\s+(?=(?:you|when|whenever|if|once)\b[^.;]*\[\1\])", text)
     if topic:  # "[a], you go to [a] twice": the thing said first, then again
         text = text[topic.end() :]
-    for pattern, replacement in _CUE_TYPOS:
+    for pattern, replacement in (*_CUE_TYPOS, *_AGENT_YOU):
         text = pattern.sub(replacement, text)
     return _later_steps(_unchat(re.sub(r"\s+", " ", text).strip()))
 
@@ -1442,7 +1466,7 @@ _IF_WORDS = (
 _STATE_CONDITION = re.compile(
     rf"^(?:you are|you're|the agent is|the robot is|it is|are|is)?\s*(?:still |actually |"
     rf"located )?(?:in|inside|at) {X}$|^(?:(?:you|the agent|the robot) (?:are |is )?)?"
-    rf"(?:holding|carrying|have|has) {X}(?: with you| in (?:your |its )?hands?)?$|"
+    rf"(?:holding|carrying|have|has|hold|carry) {X}(?: with you| in (?:your |its )?hands?)?$|"
     rf"^(?:in|inside) {X}$|^agent_at\({X}\)$"
 )
 _SOON = re.compile(
@@ -1616,7 +1640,7 @@ def _frame_condition(text: str) -> _Reading:
     state = _STATE_CONDITION.fullmatch(condition.strip())
     if state is not None:
         x = next(g for g in state.groups() if g)
-        holding = re.search(r"\b(?:holding|carrying|have|has)\b", condition) is not None
+        holding = re.search(r"\b(?:holding|carrying|have|has|hold|carry)\b", condition) is not None
         cond = Clause(ap(f"{'is_grabbed' if holding else 'agent_at'}({x})"), False, (x,))
     if cond is None and not _LETTER.search(condition):  # "if opened, close [a] eventually"
         thing = _clause(main_text)
