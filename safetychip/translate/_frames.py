@@ -197,25 +197,6 @@ _CUE_TYPOS = [
         (r"\barrive (?=\[)", "arrive at "),
     ]
 ]
-# The agent named in the third person, as the subject of a rule or a state: "you".
-_AGENT_SUBJECT = r"(?:the (?:agent|robot|unit|device|bot|droid)|one)"
-_AGENT_YOU = [
-    (re.compile(p), r)
-    for p, r in [
-        (rf"\b{_AGENT_SUBJECT} (?=(?:shall|must|should|may|will|is to|is not to|has to|needs to|"
-         r"cannot|can)\b)", "you "),
-        (rf"\b{_AGENT_SUBJECT} is (?=(?:located |still )?(?:in|inside|at) \[)", "you are "),
-        (rf"\b{_AGENT_SUBJECT} (hold|carrie|ha)s (?=\[)",
-         lambda m: {"hold": "you hold ", "carrie": "you carry ", "ha": "you have "}[m.group(1)]),
-        (r"\b(while|when|whenever|if) (holding|carrying) (?=\[)", r"\1 you are \2 "),
-        (r"\b(do not|never|not) be (open|switch|turn|touch|pick|tak|us|enter|go|leav|grabb)ing\b",
-         lambda m: f"{m.group(1)} " + {"tak": "take", "us": "use", "leav": "leave",
-                                       "grabb": "grab"}.get(m.group(2), m.group(2))),
-        # "wait in [a]. do not leave until …": one wait
-        (r"^(?:wait|stay|remain) in (\[[a-z]\])[.;,]? (?:and )?(?:do not|never) leave"
-         r"(?: it| there)? (?=until|till)", r"stay in \1 "),
-    ]
-]  # fmt: skip
 
 
 _AGENT_IT = re.compile(
@@ -256,6 +237,26 @@ _Replacement = str | Callable[[re.Match[str]], str]
 
 def _phrases(table: list[tuple[str, _Replacement]]) -> list[tuple[re.Pattern[str], _Replacement]]:
     return [(re.compile(p, re.IGNORECASE), r) for p, r in table]
+
+
+# The agent named in the third person, as the subject of a rule or a state: "you".
+_AGENT_SUBJECT = r"(?:the (?:agent|robot|unit|device|bot|droid)|one)"
+_AGENT_YOU = _phrases(
+    [
+        (rf"\b{_AGENT_SUBJECT} (?=(?:shall|must|should|may|will|is to|is not to|has to|needs to|"
+         r"cannot|can)\b)", "you "),
+        (rf"\b{_AGENT_SUBJECT} is (?=(?:located |still )?(?:in|inside|at) \[)", "you are "),
+        (rf"\b{_AGENT_SUBJECT} (hold|carrie|ha)s (?=\[)",
+         lambda m: {"hold": "you hold ", "carrie": "you carry ", "ha": "you have "}[m.group(1)]),
+        (r"\b(while|when|whenever|if) (holding|carrying) (?=\[)", r"\1 you are \2 "),
+        (r"\b(do not|never|not) be (open|switch|turn|touch|pick|tak|us|enter|go|leav|grabb)ing\b",
+         lambda m: f"{m.group(1)} " + {"tak": "take", "us": "use", "leav": "leave",
+                                       "grabb": "grab"}.get(m.group(2), m.group(2))),
+        # "wait in [a]. do not leave until …": one wait
+        (r"^(?:wait|stay|remain) in (\[[a-z]\])[.;,]? (?:and )?(?:do not|never) leave"
+         r"(?: it| there)? (?=until|till)", r"stay in \1 "),
+    ]
+)  # fmt: skip
 
 
 #: Fixed phrases rewritten before the grammar's normalisation, in order: (pattern,
@@ -609,8 +610,10 @@ def prepare(lifted: str) -> str:
     topic = re.match(r"^\[([a-z])\],\s+(?=(?:you|when|whenever|if|once)\b[^.;]*\[\1\])", text)
     if topic:  # "[a], you go to [a] twice": the thing said first, then again
         text = text[topic.end() :]
-    for pattern, replacement in (*_CUE_TYPOS, *_AGENT_YOU):
+    for pattern, replacement in _CUE_TYPOS:
         text = pattern.sub(replacement, text)
+    for pattern, rewrite in _AGENT_YOU:
+        text = pattern.sub(rewrite, text)
     return _later_steps(_unchat(re.sub(r"\s+", " ", text).strip()))
 
 
