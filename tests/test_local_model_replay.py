@@ -43,7 +43,7 @@ def test_the_recorded_grid_replays_offline_byte_for_byte(tmp_path):
     assert (DATA_DIR / LOCAL_GRID_CACHE).is_file(), "the recordings are not committed"
     env = {**os.environ, "OPENAI_API_KEY": "", "OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}
     done = subprocess.run([sys.executable, "-c", OFFLINE, str(tmp_path)], capture_output=True,
-                          text=True, env=env, timeout=600)  # fmt: skip
+                          text=True, env=env, timeout=1800)  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     assert [Path(line).name for line in done.stdout.split()] == list(NAMES)
     stale = [n for n in NAMES if (tmp_path / n).read_bytes() != (FIGURES_DIR / n).read_bytes()]
@@ -68,7 +68,7 @@ def test_every_committed_table_names_its_model_or_says_it_is_the_stand_in():
 
 
 def test_the_tables_show_the_model_and_the_stand_in_against_every_recorded_k():
-    cells = local_model_cells()
+    cells = [c for c in local_model_cells() if c["suite"] != "contradictions"]  # all their ks
     ks, suites = sorted({c["k"] for c in cells}), {c["suite"] for c in cells}
     assert len(ks) >= 2, "rates against the number of constraints need more than one k"
     header = "| Agent | " + " | ".join(f"k={k}" for k in ks) + " |"
@@ -96,6 +96,9 @@ def test_recordings_that_lack_replies_stop_the_report_with_the_way_to_record_the
     (tmp_path / LOCAL_GRID_CACHE).parent.mkdir()
     CachedModel(ScriptedModel([]), tmp_path / LOCAL_GRID_CACHE, mode="record")  # empty
     n = len(local_model_cells())
-    with pytest.raises(ReplayMissError, match=rf"{n} of {n} episodes.*make record-local-model"):
+    # every episode but those that end before the model is asked (a contradiction found)
+    with pytest.raises(
+        ReplayMissError, match=rf"[1-9]\d* of {n} episodes.*make record-local-model"
+    ):
         write_local_model_grid(tmp_path / "figures", data=tmp_path)
     assert not (tmp_path / "figures").exists()

@@ -163,23 +163,25 @@ def write_offline_grid(
     list of Path
         The CSV, the tables and the figure.
     """
+    frame = run_grid(_grid(data), progress=progress)
+    return write_report(frame, folder, prefix="04_")
+
+
+def _grid(data: str | os.PathLike[str], **model: Any) -> list[dict[str, Any]]:
+    """The cells of :func:`write_offline_grid`'s grid; *model* goes to :func:`grid_cells`
+    (``model``, ``cache``, ``cache_mode``)."""
     tasks = Path(data) / "virtualhome" / "tasks"
     cells = []
     for suite in ("four_room", "mobile_manipulation"):
-        cells += grid_cells(suites=[suite], tasks_path=tasks / f"{suite}.jsonl")
+        cells += grid_cells(suites=[suite], tasks_path=tasks / f"{suite}.jsonl", **model)
     cells += grid_cells(suites=["contradictions"], ks=None, reprompts=[MAIN_REPROMPT],
-                        tasks_path=tasks / "contradictions.jsonl")  # fmt: skip
-    frame = run_grid(cells, progress=progress)
-    return write_report(frame, folder, prefix="04_")
+                        tasks_path=tasks / "contradictions.jsonl", **model)  # fmt: skip
+    return cells
 
 
 #: The recorded replies of :data:`~safetychip.llm.LOCAL_MODEL` in the grid, under the data
 #: folder.
 LOCAL_GRID_CACHE = Path("recordings") / "04_smollm2_135m_grid.sqlite"
-
-#: The suites and numbers of constraints of the grid recorded with the local model: every
-#: cell of them is in :data:`LOCAL_GRID_CACHE`.
-_LOCAL_GRID = {"four_room": (1, 2, 3, 4, 5), "mobile_manipulation": (1, 2, 3, 4, 5)}
 
 
 def local_model_cells(
@@ -188,11 +190,10 @@ def local_model_cells(
     """The cells of the grid recorded with the local model (:data:`~safetychip.llm.LOCAL_MODEL`,
     structured output), through its record/replay cache :data:`LOCAL_GRID_CACHE`.
 
-    The grid, a part of :func:`write_offline_grid`'s for time (0.4 s a call on two idle
-    cores, 2 s or more on loaded ones; 10 to 20 calls an episode): the ``four_room`` suite ×
-    k = 1..5 and the ``mobile_manipulation`` suite × k = 1..5, × the five agents, the Safety
-    Chip with the main reprompt variant and expert formulas, seed 0. Success and safety
-    against the number of constraints, as in the offline grid.
+    The grid is :func:`write_offline_grid`'s, cell for cell: both suites × k = 1..5 × the
+    five agents, the Safety Chip with each of its five reprompt variants and both formula
+    sources (expert, translated), seed 0, and the contradiction tasks. Recording it takes
+    0.4 s a call on two idle cores (2 s or more on loaded ones), 10 to 20 calls an episode.
 
     Parameters
     ----------
@@ -208,21 +209,17 @@ def local_model_cells(
     Examples
     --------
     >>> cells = local_model_cells()
-    >>> len(cells), sorted({c["k"] for c in cells}), cells[0]["id"]
-    (700, [1, 2, 3, 4, 5], 'four_room/apartment_1/01|k=1|base|-|-|seed=0|SmolLM2-135M-Instruct')
+    >>> len(cells), sorted({c["reprompt"] for c in cells if c["agent"] == "chip"})
+    (2142, ['explain', 'generic', 'hint', 'llm_explain', 'mask'])
+    >>> cells[0]["id"]
+    'four_room/apartment_1/01|k=1|base|-|-|seed=0|SmolLM2-135M-Instruct'
     >>> sorted({c["suite"] for c in cells})
-    ['four_room', 'mobile_manipulation']
+    ['contradictions', 'four_room', 'mobile_manipulation']
     """
     from ..llm import LOCAL_MODEL
 
-    tasks = Path(data) / "virtualhome" / "tasks"
     cache = None if model is not None else Path(data) / LOCAL_GRID_CACHE
-    cells = []
-    for suite, ks in _LOCAL_GRID.items():
-        cells += grid_cells(suites=[suite], ks=ks, reprompts=[MAIN_REPROMPT], formulas=["expert"],
-                            model=model or LOCAL_MODEL, tasks_path=tasks / f"{suite}.jsonl",
-                            cache=cache, cache_mode=mode)  # fmt: skip
-    return cells
+    return _grid(data, model=model or LOCAL_MODEL, cache=cache, cache_mode=mode)
 
 
 def write_local_model_grid(
@@ -271,11 +268,8 @@ def write_local_model_grid(
             "`make record-local-model` (the local model; it records only what is missing)"
         )
     stand_in = run_grid(local_model_cells(data=data, model=STAND_IN), progress=False)
-    grid = " and ".join(
-        f"`{suite}` ({len({c['task'] for c in cells if c['suite'] == suite})} tasks) × k = "
-        + ", ".join(map(str, ks))
-        for suite, ks in _LOCAL_GRID.items()
-    )
+    tasks = ", ".join(f"`{suite}` ({len({c['task'] for c in cells if c['suite'] == suite})})"
+                      for suite in sorted({c["suite"] for c in cells}))  # fmt: skip
     by_k = by_k_table(stand_in, reprompt=MAIN_REPROMPT).replace(
         "constraints**", f"constraints ({STAND_IN_LABEL})**"
     )
@@ -284,11 +278,11 @@ def write_local_model_grid(
     about = (
         f"**A real language model: {LOCAL_MODEL}** (135M parameters, Q4_1 GGUF, llama.cpp on "
         "127.0.0.1, greedy decoding, each action asked as structured output over the admissible "
-        "actions), replayed from `data/recordings/`. A part of the offline grid, for time: "
-        f"{grid}, × the five agents, the Safety Chip with the "
-        f"`{MAIN_REPROMPT}` variant and expert formulas, seed 0 ({len(cells)} episodes, "
-        f"{int(frame['model_calls'].sum())} model calls). Beside it, the offline stand-in (not "
-        "a language model) on the same episodes, its figure "
+        "actions), replayed from `data/recordings/`. The offline grid, cell for cell (tasks: "
+        f"{tasks}; {len(cells)} episodes, {int(frame['model_calls'].sum())} model calls): "
+        "the five agents at k = 1..5, the Safety Chip's five reprompt variants with expert "
+        "and translated formulas, and the contradiction tasks, seed 0. Beside it, the offline "
+        "stand-in (not a language model) on the same episodes, its figure "
         "`04_smollm2_stand_in_rates_vs_constraints.png`:\n\n"
         f"{paper_table(stand_in, reprompt=MAIN_REPROMPT)}\n\n{by_k}\n\n"
         f"Read the Code as Policies rows with care: {refused} of the model's {len(cap)} "
