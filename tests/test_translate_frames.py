@@ -909,6 +909,18 @@ SPOKEN = [
     ("One shall remain in [a] until [b] has been closed.", "wait", '"agent_at(a)" U !"is_open(b)"'),
     ("Wait in [a]. Don't leave until [b] is open.", "wait", '"agent_at(a)" U "is_open(b)"'),
     ("stay in [a] til [b] is off", "wait", '"agent_at(a)" U !"is_switchedon(b)"'),
+    # an order stated beside the route; a negated question is a request
+    ("You shall visit [a] and then [b], with [b] not entered prior to [a].", "ordered_visit",
+     ORDER_AB),
+    ("Couldn't you go to [a] and then [b], without going into [b] before [a]?",
+     "ordered_visit", ORDER_AB),
+    ("Attend [a], and only thereafter [b].", "ordered_visit", ORDER_AB),
+    # patrols with the words people put around them
+    ("Keep checking on [a] like every few minutes.", "patrolling", 'G F"agent_at(a)"'),
+    ("Do the rounds of [a] and [b], again and again, till you're told to stop.", "patrolling",
+     'G F"agent_at(a)" & G F"agent_at(b)"'),
+    ("[a]: revisit it repeatedly, no matter what else you're doing.", "patrolling",
+     'G F"agent_at(a)"'),
 ]  # fmt: skip
 
 
@@ -927,6 +939,7 @@ def test_spoken_counts_and_later_steps(sentence, pattern, formula):
         "[a] at least 2 times. Three times is too much.",  # too many, for a lower bound
         "Should you enter [a], in due course go to [b].",  # a condition, not a route
         "At some point open [a] and switch on [b].",  # "at some point" orders nothing
+        "Keep going to [a], no matter what, but never [b].",  # a negation beside a patrol
     ],
 )
 def test_spoken_forms_it_still_refuses_or_reads_without_order(sentence):

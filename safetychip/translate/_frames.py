@@ -632,6 +632,7 @@ _NEGATION = (
 #: Cue classes: name -> the words that signal it (regular expressions over prepared text).
 CUES: dict[str, str] = {
     "patrol": r"patrol\w*|repeatedly|over and over|again and again|infinitely often|forever|"
+    r"recurring visits|"
     r"continually|continuously|constantly|non-?stop|without end|never stop|loop|rounds|laps|"
     r"indefinitely|endlessly|(?:a)?round the clock|(?:do not|never) (?:ever )?stop|"
     r"keep (?:on )?(?:going|coming|visiting|checking|looking|doing|returning)",
@@ -965,7 +966,11 @@ _PATROL_WORDS = re.compile(
     r"repeatedly|over and over(?: again)?|again and again|infinitely often|forever|"
     r"without end|never stop|do not stop|without stopping|continuously|constantly|non-?stop|"
     r"many times|all shift|indefinitely|endlessly|all (?:day|night)(?: long)?|"
-    r"(?:repeat )?until (?:told|asked) (?:to stop|otherwise)|"
+    r"(?:repeat )?(?:until|till) (?:you are )?(?:told|asked) (?:to stop|otherwise)|"
+    r"do the rounds of|revisit|(?:perform|make|pay) recurring visits to|recurring visits to|"
+    r"(?:like )?every (?:few|couple of|\d+|two|five|ten) (?:minutes|hours)|"
+    r"throughout the [a-z]+(?: period)?|for the rest of the [a-z]+|"
+    r"no matter what(?: else)?(?: you are doing)?|"
     r"(?:a)?round the clock|keep (?:on )?going (?:a)?round|"
     r"(?:do not|never) (?:ever )?stop (?:checking(?: on)?|visiting|going to|patrolling))\b"
 )
@@ -991,7 +996,8 @@ def _frame_patrol(text: str) -> _Reading:
     rest = _PATROL_WORDS.sub(" ", text)
     rest = re.sub(r"\b(?:the agent|the robot|you|shall|should|and|the|each|,|:)\b", " ", rest)
     rest = re.sub(r"[\s,:;.]+", " ", rest).strip()
-    if re.search(rf"\b{_NEGATION}\b", re.sub(r"\b(?:never|do not) (?:ever )?stop\b", "", text)):
+    kept_on = r"\b(?:never|do not) (?:ever )?stop\b|\bno matter what\b"
+    if re.search(rf"\b{_NEGATION}\b", re.sub(kept_on, "", text)):
         raise _Refusal("a negation beside a patrol")
     left = _LETTER.sub("", rest).strip()
     if left or not letters:
@@ -1086,7 +1092,7 @@ def _route(text: str) -> tuple[list[Formula], set[str], set[int]]:
         if found:
             kinds |= _kinds(found.group()) | ({"order"} if "order" in found.group() else set())
             body = pattern.sub("", body)
-    only_then = re.search(r"\bonly (?:after that|afterwards|then)\b", body)
+    only_then = re.search(r"\bonly (?:after that|afterwards|then|thereafter)\b", body)
     if only_then:  # "[a], and only after that, [b]": [b] waits for [a]
         kinds.add("order")
         body = body[: only_then.start()] + "then" + body[only_then.end() :]
@@ -1179,7 +1185,7 @@ _CONSTRAINT_SPLIT = re.compile(
     r"entering|visiting|re-?entering|returning|going back|"
     r"and do not|once you))|\s+but\s+(?=do not|never|not|no\b|\[[a-z]\])|\s*,\s*and\s+"
     r"(?=do not|shall|\[[a-z]\] (?:is|may|must|shall))|\s+and\s+(?=do not|never|no\b)|"
-    r"\s*,?\s+(?:and\s+)?(?=without\b|with no\b)|"
+    r"\s*,?\s+(?:and\s+)?(?=without\b|with no\b|with \[[a-z]\] (?:not|never)\b)|"
     r"(?<=\])\s+(?=do not (?:go|enter|visit|return|come|step|set)\b)|"  # a run-on sentence
     r"\s+or\s+(?=(?:wander|walk|head|sneak|step|turn|go|come|double|return|pop)\w* back\b)|"
     r"(?<=\])\s*:\s*(?=[^:]*\b(?:before|until|till|first|once|again|back)\b)"

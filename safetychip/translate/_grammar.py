@@ -527,6 +527,7 @@ _CONTRACTIONS = [
     (r"\bisn't\b", "is not"),
     (r"\baren't\b", "are not"),
     (r"\bwouldn't\b", "would not"),
+    (r"\bcouldn't\b", "could not"),
     (r"\bmayn't\b", "may not"),
     (r"\bshan't\b", "shall not"),
     (r"\byou've\b", "you have"),
@@ -562,6 +563,7 @@ _POLITE_START = re.compile(
     r"for the last time|going forward|(?:just )?(?:so it is clear|to be clear)|my use case|"
     r"(?:the )?rule i am trying to (?:encode|state|write)|"
     r"could you(?: please)?|can you(?: please)?|would you(?: please)?|will you(?: please)?|"
+    r"(?:cannot|could not|would not|will not) you(?: just| please)?|"  # "can't you just …?"
     r"would you mind|i want you to|i would like you to|i'd like you to|i need you to|"
     r"i would like it if you|you should know that|it is important that you|"
     r"it is important that|it is essential that you|keep in mind that you|keep in mind:|"
