@@ -915,6 +915,13 @@ SPOKEN = [
     ("Couldn't you go to [a] and then [b], without going into [b] before [a]?",
      "ordered_visit", ORDER_AB),
     ("Attend [a], and only thereafter [b].", "ordered_visit", ORDER_AB),
+    # limits said as caps and bounds
+    ("cap [a] entries at 2 please", "at_most", AT_MOST_2_A),
+    ("Limit entries to [a] to one.", "at_most", AT_MOST_1_A),
+    ("The number of entries into [a] is bounded above by 2.", "at_most", AT_MOST_2_A),
+    # a description of the thing after the rule
+    ("Never switch on [a] while you're in [b], it's dangerous near water.", "avoid_while",
+     'G("agent_at(b)" -> !"is_switchedon(a)")'),
     # patrols with the words people put around them
     ("Keep checking on [a] like every few minutes.", "patrolling", 'G F"agent_at(a)"'),
     ("Do the rounds of [a] and [b], again and again, till you're told to stop.", "patrolling",
@@ -940,6 +947,7 @@ def test_spoken_counts_and_later_steps(sentence, pattern, formula):
         "Should you enter [a], in due course go to [b].",  # a condition, not a route
         "At some point open [a] and switch on [b].",  # "at some point" orders nothing
         "Keep going to [a], no matter what, but never [b].",  # a negation beside a patrol
+        "Never open [a] while you're in [b], it is switched on.",  # a state: no description
     ],
 )
 def test_spoken_forms_it_still_refuses_or_reads_without_order(sentence):

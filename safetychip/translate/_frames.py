@@ -269,6 +269,15 @@ _PHRASES = _phrases(
         (r"(?<=\]) than (?=(?:the |go (?:to )?)?\[)", " then "),  # "[a] than [b]": a typo
         (r"\b1st\b", "first"),
         (r"\ba single (?=(?:occasion|time|visit|entry|trip)\b)", "one "),
+        (
+            r"\b(?:cap|limit|restrict) (.+?) (?:at|to) (\d+|one|two|three|four|five)\b",
+            r"\1 at most \2",
+        ),  # "cap [a] entries at 3", "limit entries to [a] to one"
+        (r"\bbounded above by\b", "at most"),
+        (r"\bbounded below by\b", "at least"),
+        (r"\bmore of (?=\d|one|two|three|four|five)", "more than "),
+        (r"\b(?:just |only )?the once\b", "once"),
+        (r"(?<=\S) = (?=\d+\.?$)", " exactly "),  # "entries into [a] = 2"
         (r"\bits closure\b", "its closing"),
         (r"\bu've\b", "you have"),
         (r"\bu're\b|\bur\b(?= (?:done|in|at|not)\b)", "you are"),
@@ -876,7 +885,8 @@ _REMARK_OK = re.compile(
     r"while i am out|no detours|no dawdling|no delay|no waiting|no wandering|tops|weak next|"
     r"in any order|not negotiable|non-negotiable|no exceptions|no excuses|no matter what|"
     r"i mean (?:it|\[[a-z]\])|that is (?:it|\[[a-z]\])|thats (?:it|\[[a-z]\])|seriously|all day|"
-    r"all night|savvy|arr|matey|mate|buddy|pal|dude|lol|cheers|thx|"
+    r"all night|savvy|arr|matey|mate|buddy|pal|dude|lol|cheers|thx|ta|mind|there is a love|"
+    r"will you|would you|yeah|right|"
     r"[a-z -]*(?:avoidance|visit|response|sequence|route|stops|waypoints|limits|precedence|"
     r"loop|rounds|patrol route|order matters))$"
 )
@@ -903,6 +913,14 @@ _DESCRIPTION = re.compile(
 )
 
 
+#: A description of a thing named before it, in no state a rule speaks of.
+_ABOUT_THING = re.compile(
+    r"\[([a-z])\] (?:is|are|was|gets?|seems?) (?!(?:not |never |still )?(?:on|off|open|opened|"
+    r"closed|shut|switched|turned|in|at|inside|left|kept|to|allowed|permitted|locked|there|"
+    r"here|used|touched|grabbed|held)\b)[a-z]+\b(?!.*\[)"
+)
+
+
 def _drop_remarks(text: str, keep: re.Pattern[str] | None = None) -> str:
     """*text* without the harmless remarks after its last comma ("…, no dawdling", "…, ok"),
     except one that *keep* finds.
@@ -913,7 +931,7 @@ def _drop_remarks(text: str, keep: re.Pattern[str] | None = None) -> str:
     while True:
         head, comma, tail = text.rpartition(",")
         tail = tail.strip()
-        about = re.match(r"\[([a-z])\] (?:is|are) [a-z]+ing\b(?!.*\[)", tail)  # "[a] is leaking"
+        about = _ABOUT_THING.match(tail)  # "[a] is leaking", "[a] is dangerous near water"
         if (
             not comma
             or (keep and keep.search(tail))
@@ -1615,7 +1633,7 @@ def _frame_condition(text: str) -> _Reading:
     if split is None:
         raise _Refusal("no condition and main clause")
     word, condition, main = split
-    main = _drop_remarks(main)
+    main, condition = _drop_remarks(main), _drop_remarks(condition)
     bound = _BOUND.search(main) or _BOUND.search(condition)
     steps = None
     if bound:
