@@ -915,6 +915,12 @@ SPOKEN = [
     ("Couldn't you go to [a] and then [b], without going into [b] before [a]?",
      "ordered_visit", ORDER_AB),
     ("Attend [a], and only thereafter [b].", "ordered_visit", ORDER_AB),
+    ("Visit [a] and [b], but try not to set foot in [b] until you've been to [a].",
+     "ordered_visit", ORDER_AB),
+    ("Go to [a] and then [b], making sure you don't go into [b] before [a].", "ordered_visit",
+     ORDER_AB),
+    ("Go to [a] and then [b], and please don't enter [b] before [a].", "ordered_visit",
+     ORDER_AB),
     # limits said as caps and bounds
     ("cap [a] entries at 2 please", "at_most", AT_MOST_2_A),
     ("Limit entries to [a] to one.", "at_most", AT_MOST_1_A),

@@ -506,6 +506,10 @@ _NORMALIZED_PHRASES = _phrases(
             r"\1 ",
         ),
         (r"\b(?:do not|don't|never) forget(?: to)?\b", "remember to"),
+        (r"\b(?:please |kindly )+(?=(?:do not|never|not|no)\b)", ""),  # "…, and please do not"
+        (r"\b(?:making sure|make sure|ensuring)(?: that)? you (?=do not\b|never\b)", ""),
+        (r"\b(?:please )?try not to\b", "do not"),
+        (r"\bset foot (?:in|into|inside)\b", "enter"),
         (  # "i do not care which first"
             r"\b(?:the )?order (?:does not matter|is (?:egal|irrelevant|not important|unimportant|"
             r"up to you))|\b(?:i do not care|it does not matter|(?:it )?does not matter|never mind|"
