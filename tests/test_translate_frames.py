@@ -921,6 +921,10 @@ SPOKEN = [
      ORDER_AB),
     ("Go to [a] and then [b], and please don't enter [b] before [a].", "ordered_visit",
      ORDER_AB),
+    # legal drafting
+    ("At no time shall the Robot grasp [a].", "never", 'G !"is_grabbed(a)"'),
+    ("Access to [a] is permitted only after the robot has entered [b].", "not_before",
+     '!"agent_at(a)" W "agent_at(b)"'),
     # limits said as caps and bounds
     ("cap [a] entries at 2 please", "at_most", AT_MOST_2_A),
     ("Limit entries to [a] to one.", "at_most", AT_MOST_1_A),

@@ -531,3 +531,15 @@ def test_lift_alone_sets_nothing_aside(offline):
     with pytest.raises(GroundingError, match="the kids"):
         offline.lift("Will you stay out of the bedroom because the kids are asleep?")
     assert offline.lift("Will you stay out of the bedroom?").text == "Will you stay out of [a]?"
+
+
+def test_an_emoji_joined_by_a_zero_width_joiner_is_no_hidden_text(offline):
+    t = offline(
+        "once you've been in the kitchen never go to the bedroom after \U0001f645\u200d\u2640\ufe0f"
+    )
+    assert (
+        t.formula
+        == offline("once you've been in the kitchen never go to the bedroom after").formula
+    )
+    with pytest.raises(SentenceError, match="ZERO WIDTH JOINER"):
+        offline("never go to the kitch\u200den")

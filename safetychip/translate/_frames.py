@@ -174,7 +174,12 @@ _SIGNS = [
     (re.compile(r"\s+\*\s+"), "; "),  # "* [a] … * [b] …": bullets
     (re.compile(r"^\s*[•·]\s*"), ""),
     (re.compile(r"\s*[•·]\s*"), "; "),  # "• [a]: 2 visits max • [b]: …"
-    (re.compile(r"\s*[\U0001F300-\U0001FAFF\u2600-\u26FF\u2700-\u2716\u2719-\u27BF]+"), ""),
+    (
+        re.compile(
+            r"\s*[\U0001F300-\U0001FAFF\u2600-\u26FF\u2700-\u2716\u2719-\u27BF\u200d\ufe0f]+"
+        ),
+        "",
+    ),
 ]
 # Misspellings of cue words that the spelling corrector leaves (short or English words).
 _CUE_TYPOS = [
@@ -246,6 +251,8 @@ _AGENT_YOU = _phrases(
         (rf"\b{_AGENT_SUBJECT} (?=(?:shall|must|should|may|will|is to|is not to|has to|needs to|"
          r"cannot|can)\b)", "you "),
         (rf"\b{_AGENT_SUBJECT} is (?=(?:located |still )?(?:in|inside|at) \[)", "you are "),
+        (rf"\b{_AGENT_SUBJECT} has (?=(?:first )?(?:been|entered|visited|reached|gone)\b)",
+         "you have "),
         (rf"\b{_AGENT_SUBJECT} (hold|carrie|ha)s (?=\[)",
          lambda m: {"hold": "you hold ", "carrie": "you carry ", "ha": "you have "}[m.group(1)]),
         (r"\b(while|when|whenever|if) (holding|carrying) (?=\[)", r"\1 you are \2 "),
@@ -510,6 +517,22 @@ _NORMALIZED_PHRASES = _phrases(
         (r"\b(?:making sure|make sure|ensuring)(?: that)? you (?=do not\b|never\b)", ""),
         (r"\b(?:please )?try not to\b", "do not"),
         (r"\bset foot (?:in|into|inside)\b", "enter"),
+        # legal drafting: "at no time shall the robot …", "it is forbidden that you …"
+        (
+            r"^(?:at no (?:time|point)|under no circumstances|in no case|on no account),? "
+            r"(?:shall|may|should|must|will|can) (?:you|the (?:agent|robot|unit|device)|it)\b",
+            "never",
+        ),
+        (
+            r"^it is (?:forbidden|prohibited|not allowed|not permitted) (?:that|for) "
+            r"(?:you|the (?:agent|robot|unit|device))(?: to)?\b",
+            "never",
+        ),
+        (
+            r"\baccess to (\[[a-z]\]) is (?:only )?(?:permitted|allowed|granted)\b",
+            r"you may enter \1",
+        ),
+        (r"\bunless and until\b", "until"),
         (  # "i do not care which first"
             r"\b(?:the )?order (?:does not matter|is (?:egal|irrelevant|not important|unimportant|"
             r"up to you))|\b(?:i do not care|it does not matter|(?:it )?does not matter|never mind|"
