@@ -313,6 +313,14 @@ def test_retrieval_votes_and_reads_the_sentence_clause(library):
     assert str(clause_literals("toggle [a] at most three times, open [a]")["a"]) == ('"is_open(a)"')
 
 
+def test_a_clause_literal_stops_at_punctuation_and_at_leave_alone():
+    # "check: [a] is opened" is about opening [a], not checking it
+    assert str(clause_literals("check: [a] is opened twice")["a"]) == '"is_open(a)"'
+    # "leave [a] alone" is no leaving of a place [a]
+    assert "a" not in clause_literals("leave [a] alone. unless you are in [b], do not")
+    assert str(clause_literals("leave [a] now")["a"]) == '!"agent_at(a)"'
+
+
 def test_retrieval_reads_the_count_from_the_sentence(library):
     r = RetrievalTranslator(WordsEmbedder(), library=library, calibration=CALIBRATED, k=1)
     reading = r.readings("toggle [a] at most three times")[0]

@@ -914,6 +914,8 @@ _REMARK_OK = re.compile(
     r"i mean (?:it|\[[a-z]\])|that is (?:it|\[[a-z]\])|thats (?:it|\[[a-z]\])|seriously|all day|"
     r"all night|savvy|arr|matey|mate|buddy|pal|dude|lol|cheers|thx|ta|mind|there is a love|"
     r"will you|would you|yeah|right|"
+    r"that is (?:literally |really |just )?all"
+    r"(?: i (?:need|want|ask)(?: from (?:it|\[[a-z]\]|you))?)?|"
     r"[a-z -]*(?:avoidance|visit|response|sequence|route|stops|waypoints|limits|precedence|"
     r"loop|rounds|patrol route|order matters))$"
 )

@@ -168,7 +168,7 @@ def clause_literals(lifted: str) -> dict[str, Formula]:
     >>> {x: str(f) for x, f in clause_literals("kindly pick up [a] while [b] is open").items()}
     {'a': '"is_grabbed(a)"', 'b': '"is_open(b)"'}
     """
-    words = normalize(lifted).replace(",", " ").split()
+    words = re.findall(r"\[[a-z]\]|[^\s,.;:!?]+|[,.;:!?]", normalize(lifted))
     out: dict[str, Formula] = {}
     for i, word in enumerate(words):
         m = re.fullmatch(r"\[([a-z])\]", word)
@@ -179,6 +179,11 @@ def clause_literals(lifted: str) -> dict[str, Formula]:
         for n, k in windows:
             if i - n < 0 or i + k >= len(words) or (n == 0 and k == 0):
                 continue
+            window = words[i - n : i + k + 1]
+            if any(w in ",.;:!?" for w in window):
+                continue  # a clause ends at a punctuation mark
+            if i + k + 1 < len(words) and words[i + k + 1] == "alone":
+                continue  # "leave [a] alone" is no leaving of a place
             clause = read_clause(" ".join(words[i - n : i + k + 1]))
             if clause is None or clause.literal is None:
                 continue
