@@ -925,6 +925,8 @@ SPOKEN = [
     ("At no time shall the Robot grasp [a].", "never", 'G !"is_grabbed(a)"'),
     ("Access to [a] is permitted only after the robot has entered [b].", "not_before",
      '!"agent_at(a)" W "agent_at(b)"'),
+    # a reason for each entry after the count
+    ("Go into [a] two times exactly - once to check, once to tuck her in.", "exactly", None),
     # limits said as caps and bounds
     ("cap [a] entries at 2 please", "at_most", AT_MOST_2_A),
     ("Limit entries to [a] to one.", "at_most", AT_MOST_1_A),
@@ -957,6 +959,7 @@ def test_spoken_counts_and_later_steps(sentence, pattern, formula):
         "Should you enter [a], in due course go to [b].",  # a condition, not a route
         "At some point open [a] and switch on [b].",  # "at some point" orders nothing
         "Keep going to [a], no matter what, but never [b].",  # a negation beside a patrol
+        "[a] at least three times, once for the milk, once for the cheese.",  # 3 or 2?
         "Never open [a] while you're in [b], it is switched on.",  # a state: no description
     ],
 )

@@ -1448,6 +1448,9 @@ def _frame_count(text: str) -> _Reading:
     >>> [(n, str(p)) for n, p in _frame_count("minimum visits: [a] 2, [b] 2").items]
     [(2, '"agent_at(a)"'), (2, '"agent_at(b)"')]
     """
+    breakdown = _BREAKDOWN.search(text)  # "…, once to prep, once to plate": one per entry
+    if breakdown:
+        text = text[: breakdown.start()]
     header, body = _split_header(text)
     if not _letters(header) and _SPEC.search(header) and _SPEC.search(body):
         raise _Refusal("a number in the header and another in the list")  # "max 1: [a] twice"
@@ -1490,9 +1493,15 @@ def _frame_count(text: str) -> _Reading:
         raise _Refusal("a number said to be too many that the bound allows")
     if any(n < 0 for _, n, _ in items):
         raise _Refusal("a negative count")
+    if breakdown and any(n != len(re.findall(r"\bonce\b", breakdown.group())) for _, n, _ in items):
+        raise _Refusal("a reason for each entry, and another number of entries")
     return _Reading(kind, tuple((n, lit) for _, n, lit in items), f"{kind.replace('_', ' ')} n")
 
 
+# The reason for each counted entry, after the count: "…, once to prep, once to plate".
+_BREAKDOWN = re.compile(
+    r"\s*[;,]\s*(?:once (?:to|for) [^,;\[\]]+?)(?:,?\s+(?:and\s+)?once (?:to|for) [^,;\[\]]+?)+$"
+)
 # A count said to be too many: "three times is too much".
 _EXCESS = re.compile(
     rf"({_NUMBER})(?: {_UNIT})? (?:is|are|would be) (?:(?:way|much|already) )?"
