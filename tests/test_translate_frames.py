@@ -934,6 +934,10 @@ SPOKEN = [
     # a description of the thing after the rule
     ("Never switch on [a] while you're in [b], it's dangerous near water.", "avoid_while",
      'G("agent_at(b)" -> !"is_switchedon(a)")'),
+    # the end of the run bounds nothing
+    ("Patrol route: [a], [b] - loop it until the game ends.", "patrolling",
+     'G F"agent_at(a)" & G F"agent_at(b)"'),
+    ("Make your way to [a] before the session ends.", "visit", 'F"agent_at(a)"'),
     # patrols with the words people put around them
     ("Keep checking on [a] like every few minutes.", "patrolling", 'G F"agent_at(a)"'),
     ("Do the rounds of [a] and [b], again and again, till you're told to stop.", "patrolling",

@@ -160,6 +160,13 @@ def test_an_unknown_object_is_still_an_expression():
     assert spans("Go to the kitchen, and do that", APARTMENT_1) == [("the kitchen", ("kitchen",))]
 
 
+def test_an_event_that_ends_is_no_thing():
+    assert spans("Loop [a] until the game ends.".replace("[a]", "the kitchen"), APARTMENT_1) == [
+        ("the kitchen", ("kitchen",))
+    ]
+    assert spans("Never touch the game board.", APARTMENT_1) == [("the game board", ())]
+
+
 def test_non_referring_heads_are_a_small_closed_set():
     from safetychip.translate._recognize import NON_REFERRING
 

@@ -533,6 +533,14 @@ _NORMALIZED_PHRASES = _phrases(
             r"you may enter \1",
         ),
         (r"\bunless and until\b", "until"),
+        # the end of the run: "before the session ends" is at some point, "until the game
+        # ends" for good
+        (
+            r",?\s*\b(?:until|till|before) the (?:game|session|shift|run|tour|day|mission|episode|"
+            r"inspection|evening|night) (?:ends|is over|finishes)\b",
+            "",
+        ),
+        (r"\bmake your way (?=to\b)", "go "),
         (  # "i do not care which first"
             r"\b(?:the )?order (?:does not matter|is (?:egal|irrelevant|not important|unimportant|"
             r"up to you))|\b(?:i do not care|it does not matter|(?:it )?does not matter|never mind|"

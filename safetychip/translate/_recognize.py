@@ -142,6 +142,8 @@ _STOP = frozenset(
     """.split()
 )
 _MAX_WORDS = 4
+# Verbs of an event's start or end, after its name: "the game ends".
+_EVENT_VERBS = frozenset("ends ended starts started begins began finishes finished closes".split())
 
 
 def _tokens(sentence: str) -> list[tuple[str, int, int]]:
@@ -271,6 +273,8 @@ def _unknown_phrases(toks, taken) -> list[tuple[int, int]]:
             continue
         if head in _NON_REFERRING or first in NON_REFERRING["agent"]:
             continue  # "the number", "a trip", "the agent shall reach"
+        if first in NON_REFERRING["time"] and toks[i + 2][0] in _EVENT_VERBS:
+            continue  # "until the game ends", "before the session is over"
         if j < len(toks) and j in taken:
             continue  # an adjective before a known name, e.g. "the red book"
         spans.append((i + 1, j))
