@@ -934,6 +934,13 @@ SPOKEN = [
     # a description of the thing after the rule
     ("Never switch on [a] while you're in [b], it's dangerous near water.", "avoid_while",
      'G("agent_at(b)" -> !"is_switchedon(a)")'),
+    # routes said with a restated step, an address word, "after" alone, "one after the other"
+    ("[a] first, and once you've been there head on to [b].", "sequenced_visit",
+     'F("agent_at(a)" & F"agent_at(b)")'),
+    ("First you go to [a] dear, and when that's done [b].", "sequenced_visit",
+     'F("agent_at(a)" & F"agent_at(b)")'),
+    ("First go [a], after go [b].", "sequenced_visit", 'F("agent_at(a)" & F"agent_at(b)")'),
+    ("Go to [a] and [b], one after the other in that order.", "ordered_visit", ORDER_AB),
     # the end of the run bounds nothing
     ("Patrol route: [a], [b] - loop it until the game ends.", "patrolling",
      'G F"agent_at(a)" & G F"agent_at(b)"'),

@@ -541,6 +541,13 @@ _NORMALIZED_PHRASES = _phrases(
             "",
         ),
         (r"\bmake your way (?=to\b)", "go "),
+        (r"(?<=\])\s+(?:dear|love|hon|honey|sweetie|mate|pal|buddy)\b(?=[,.;]|\s+and\b|$)", ""),
+        (r",\s*after (?=(?:go|visit|head|come|get|walk)\b)", ", then "),  # "[a], after go [b]"
+        (  # "[a] first, and once you've been there head on to [b]": the step said again
+            r"(\[([a-z])\][^\[\]]*?),?\s+and (?:once|when|after) you have been (?:to |in |at )?"
+            r"\[\2\],?\s+",
+            r"\1, then ",
+        ),
         (  # "i do not care which first"
             r"\b(?:the )?order (?:does not matter|is (?:egal|irrelevant|not important|unimportant|"
             r"up to you))|\b(?:i do not care|it does not matter|(?:it )?does not matter|never mind|"
@@ -921,7 +928,7 @@ _REMARK_OK = re.compile(
     r"in any order|not negotiable|non-negotiable|no exceptions|no excuses|no matter what|"
     r"i mean (?:it|\[[a-z]\])|that is (?:it|\[[a-z]\])|thats (?:it|\[[a-z]\])|seriously|all day|"
     r"all night|savvy|arr|matey|mate|buddy|pal|dude|lol|cheers|thx|ta|mind|there is a love|"
-    r"will you|would you|yeah|right|"
+    r"will you|would you|yeah|right|one after (?:the )?other|one by one|in turn|"
     r"that is (?:literally |really |just )?all"
     r"(?: i (?:need|want|ask)(?: from (?:it|\[[a-z]\]|you))?)?|"
     r"[a-z -]*(?:avoidance|visit|response|sequence|route|stops|waypoints|limits|precedence|"
@@ -1104,7 +1111,7 @@ _STRICT_REMARK = re.compile(
     r"back-and-forth|backtrack\w*|repeat\w*|twice|more than once|(?:just|only|exactly) once|"
     r"(?:one|a single) (?:trip|visit|entry))\b"
 )
-_ORDER_WORDS = re.compile(r"\b(?:before|until|till|first|early|precede|only after)\b")
+_ORDER_WORDS = re.compile(r"\b(?:before|until|till|first|early|precede|only after|yet)\b")
 
 
 _ROUTE_HEADER = re.compile(r"\b(?:route|stops|waypoints|sequence|visit)\b")
@@ -1239,7 +1246,7 @@ _CONSTRAINT_SPLIT = re.compile(
     r"respecting|in order|strict|each place|"
     r"entering|visiting|re-?entering|returning|going back|"
     r"and do not|once you))|\s+but\s+(?=do not|never|not|no\b|\[[a-z]\])|\s*,\s*and\s+"
-    r"(?=do not|shall|\[[a-z]\] (?:is|may|must|shall))|\s+and\s+(?=do not|never|no\b)|"
+    r"(?=do not|shall|\[[a-z]\] (?:is|may|must|shall))|\s+and\s+(?=do not|never|no\b|not\b)|"
     r"\s*,?\s+(?:and\s+)?(?=without\b|with no\b|with \[[a-z]\] (?:not|never)\b)|"
     r"(?<=\])\s+(?=do not (?:go|enter|visit|return|come|step|set)\b)|"  # a run-on sentence
     r"\s+or\s+(?=(?:wander|walk|head|sneak|step|turn|go|come|double|return|pop)\w* back\b)|"
@@ -2097,7 +2104,7 @@ def _each(statement: str, things: list[str]) -> _Reading:
 
 
 _BOTH = re.compile(
-    r"^(.+?)\s*[,;]?\s+(?:and|but)\s+(?:(?:you (?:have to|must|need to|should) |make sure "
+    r"^(.+?)\s*[,;]?\s+(?:and|but)\s+(?:(?:you (?:do )?(?:have to|must|need to|should) |make sure "
     r"(?:you )?)?(?:do )?(?P<verb>reach|visit|go to|get to|enter|see|do|complete|finish) "
     r"(?:the )?(?:both|each|all|both of them|all of them)(?: of them)?|(?:both|each) (?:must|"
     r"has to|have to|need to|needs to|should|shall) be "
