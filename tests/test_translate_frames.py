@@ -941,6 +941,8 @@ SPOKEN = [
      'F("agent_at(a)" & F"agent_at(b)")'),
     ("First go [a], after go [b].", "sequenced_visit", 'F("agent_at(a)" & F"agent_at(b)")'),
     ("Go to [a] and [b], one after the other in that order.", "ordered_visit", ORDER_AB),
+    ("When you get a sec, pop into [a] - and [b] too, no particular order.", "visit",
+     'F"agent_at(a)" & F"agent_at(b)"'),
     # the end of the run bounds nothing
     ("Patrol route: [a], [b] - loop it until the game ends.", "patrolling",
      'G F"agent_at(a)" & G F"agent_at(b)"'),

@@ -540,7 +540,13 @@ _NORMALIZED_PHRASES = _phrases(
             r"inspection|evening|night) (?:ends|is over|finishes)\b",
             "",
         ),
-        (r"\bmake your way (?=to\b)", "go "),
+        (r"\b(?:make your way|get yourself) (?=to\b)", "go "),
+        (
+            r"\b(?:in )?no particular order\b|\bwhich (?:one )?(?:first|comes first) is "
+            r"(?:no problem|fine|not important|up to you)\b|\bany order is (?:fine|ok|okay)\b",
+            "in any order",
+        ),
+        (r"[.;]\s+(?:and )?(the \S+|\[[a-z]\]) (?:as well|too)\b", r" and \1"),
         (r"(?<=\])\s+(?:dear|love|hon|honey|sweetie|mate|pal|buddy)\b(?=[,.;]|\s+and\b|$)", ""),
         (r",\s*after (?=(?:go|visit|head|come|get|walk)\b)", ", then "),  # "[a], after go [b]"
         (  # "[a] first, and once you've been there head on to [b]": the step said again
