@@ -69,3 +69,25 @@ def test_a_calibration_without_its_fields_is_an_error(tmp_path):
     path.write_text('{"weights": [1, 2]}', encoding="utf-8")
     with pytest.raises(DataFileError, match="threshold"):
         RetrievalTranslator(None, calibration=path)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kept"),
+    [
+        ("if ur in my room dont turn on the lamp", False),  # "my room" names nothing
+        ("dont pick up the fone if ur in the kitchen", False),
+        ("If possible, switch the television on at least two times.", True),  # politeness
+        ("I'd really rather you didn't go in the bathroom at all, if that's alright", True),
+    ],
+)
+def test_a_condition_the_retrieval_reading_leaves_out_is_a_refusal(sentence, kept):
+    from safetychip.cli.translate import scene_vocabulary
+    from safetychip.errors import OutOfGrammarError
+    from safetychip.translate import Translator
+
+    translator = Translator(scene_vocabulary("apartment_1"), frames=False)
+    if kept:
+        assert "->" not in str(translator(sentence).formula)
+    else:
+        with pytest.raises(OutOfGrammarError, match="states a condition"):
+            translator(sentence)

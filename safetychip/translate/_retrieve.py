@@ -538,6 +538,26 @@ _COUNT_LOWER = re.compile(
 
 
 # Readings that ask for something to happen (never what a sentence keeps away from).
+# A condition in a sentence: a reading that holds always (or once, or a number of times)
+# leaves it out.
+_ANY_CONDITION = re.compile(
+    r"\b(?:if|when|whenever|while|whilst|unless|until|till|before|as soon as|as long as|"
+    r"except|once you|after you)\b"
+)
+# Conditions of a request's politeness or of the run's time, not of the rule: "if possible",
+# "when you get a sec", "before you finish", "while we are out".
+_POLITE_CONDITION = re.compile(
+    r"\b(?:if (?:at all )?possible|if (?:it is|it's) no trouble|if you (?:can|could|do not mind)|"
+    r"if (?:that is|that's) (?:alright|all right|ok|okay|fine)|"
+    r"(?:appreciate|like|love|be great|be nice|be lovely) (?:it )?if|"
+    r"when you (?:get|have) a (?:sec|second|minute|moment|chance)|"
+    r"before (?:you|it|the robot|the agent) (?:finish(?:es)?|(?:are|is) done|ends?|stops?)|"
+    r"while (?:we are|we're|i am|i'm|they are|they're) (?:out|away|gone|at work)|"
+    r"before (?:\w+ ){1,2}gets? (?:back|home)|"
+    r"(?:until|till) (?:relieved|further notice|(?:i|we|they) (?:get|come) (?:back|home)|"
+    r"(?:you are|you're) (?:told|relieved))|if you [a-z]+ (?:\[[a-z]\]|it|them) at all)\b"
+)
+_UNCONDITIONAL = frozenset({"never", "visit", "patrolling", *_COUNTS})
 _ASKS = frozenset(
     {"visit", "sequenced_visit", "ordered_visit", "strictly_ordered_visit", "patrolling", "wait",
      "at_least"}
@@ -862,6 +882,9 @@ class RetrievalTranslator:
         ):
             # "first [a], then [b]" asks for both, in order (as the grammar reads it)
             return "it asks for both, one after the other, and the reading only forbids one first"
+        condition = _ANY_CONDITION.search(_POLITE_CONDITION.sub(" ", text))
+        if condition and reading.pattern in _UNCONDITIONAL:
+            return f"it states a condition ({condition.group()!r} …), and the reading has none"
         kept_away = _avoided(lifted)
         if kept_away and reading.pattern in _ASKS:
             return (
