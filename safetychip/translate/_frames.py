@@ -136,6 +136,7 @@ from dataclasses import dataclass
 from ..errors import OutOfGrammarError
 from ..ltl import And, Formula, Not, ap, build_pattern
 from ._grammar import (
+    _ANY_ORDER,
     Clause,
     LiftedTranslation,
     _count_value,
@@ -541,11 +542,7 @@ _NORMALIZED_PHRASES = _phrases(
             "",
         ),
         (r"\b(?:make your way|get yourself) (?=to\b)", "go "),
-        (
-            r"\b(?:in )?no particular order\b|\bwhich (?:one )?(?:first|comes first) is "
-            r"(?:no problem|fine|not important|up to you)\b|\bany order is (?:fine|ok|okay)\b",
-            "in any order",
-        ),
+        (_ANY_ORDER.pattern, "in any order"),
         (r"[.;]\s+(?:and )?(the \S+|\[[a-z]\]) (?:as well|too)\b", r" and \1"),
         (r"(?<=\])\s+(?:dear|love|hon|honey|sweetie|mate|pal|buddy)\b(?=[,.;]|\s+and\b|$)", ""),
         (r",\s*after (?=(?:go|visit|head|come|get|walk)\b)", ", then "),  # "[a], after go [b]"
@@ -1273,9 +1270,6 @@ def _sequence_clauses(text: str) -> list[str]:
     for c in joined:
         out += [p.strip(" ,") for p in _CONSTRAINT_SPLIT.split(c) if p and p.strip(" ,")]
     return out
-
-
-_ANY_ORDER = re.compile(r"\b(?:any|whatever|whichever) order\b")
 
 
 def _frame_sequence(text: str) -> _Reading:

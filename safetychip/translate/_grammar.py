@@ -516,6 +516,20 @@ def read_clause(text: str) -> Clause | None:
 
 # -- normalisation -------------------------------------------------------------------------------
 
+#: Words that say the order of the visits does not matter ("in any order", "which one first is
+#: no problem", "no worries which one's first").
+_ANY_ORDER = re.compile(
+    r"\b(?:(?:in )?(?:any|whatever|whichever|either|no particular) order|(?:the )?order "
+    r"(?:does not|doesn't|doesnt|do not|don't) matter|(?:the )?order(?: it)? is (?:not important|"
+    r"unimportant|irrelevant|up to you|egal|free)|regardless of (?:the )?order|any order(?:'s| is) "
+    r"fine|(?:(?:i|we) )?(?:do not|don't|dont) care (?:about the order|which (?:one )?(?:first|"
+    r"comes first))|"
+    r"(?:no worries|never mind|(?:it )?(?:does not|doesn't) matter)(?: about)? which "
+    r"(?:one(?:'s| is)? |comes )?first|which (?:one )?(?:first|comes first) is (?:no problem|fine|"
+    r"not important|up to you))\b"
+)
+
+
 _CONTRACTIONS = [
     (r"\bdon't\b", "do not"),
     (r"\bdoesn't\b", "does not"),

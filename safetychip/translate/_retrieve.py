@@ -52,6 +52,7 @@ from ..llm import Embedder
 from ..ltl import Formula, Not, ap, build_pattern, parse
 from ..paths import DATA_DIR
 from ._grammar import (
+    _ANY_ORDER,
     _CLAUSE_BREAK,
     LiftedTranslation,
     _clean,
@@ -471,12 +472,6 @@ def order_conflict(lifted: str, formula: Formula, pattern: str) -> str | None:
 
 
 # "in any order", "the order does not matter": the sentence asks for no order at all.
-_ANY_ORDER = re.compile(
-    r"\b(?:in (?:any|whatever|either|no particular) order|(?:the )?order (?:does not|doesn't|"
-    r"do not|don't) matter|(?:the )?order is (?:not important|unimportant|irrelevant|up to you|"
-    r"egal|free)|regardless of (?:the )?order|(?:do not|don't) care (?:about the order|which "
-    r"(?:one )?(?:first|comes first)))\b"
-)
 _ORDERED = re.compile(
     r"\b(?:first|then|before|after|afterwards|next|followed by|in (?:that|this|the given) order|"
     r"in order|one after the other|in sequence|second|last|finally)\b"
