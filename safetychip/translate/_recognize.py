@@ -183,6 +183,8 @@ def recognize(sentence: str, vocabulary: Vocabulary) -> list[Expression]:
     [('the cooker', ())]
     >>> [e.text for e in recognize("The robot shall never enter the kitchen", v)]
     ['the kitchen']
+    >>> [(e.text, e.candidates) for e in recognize("Go to the bath room", v)]
+    [('the bath room', ('bathroom',))]
     """
     toks = _tokens(sentence)
     stems = [singular(w) for w, _, _ in toks]
@@ -196,15 +198,15 @@ def recognize(sentence: str, vocabulary: Vocabulary) -> list[Expression]:
             if names:
                 match = (i, i + length, names)
                 break
-        if match is None:
-            # Words written apart that a name runs together ("mail box" for "mailbox").
-            for length in (3, 2):
-                if i + length <= len(toks):
-                    joined = singular("".join(w for w, _, _ in toks[i : i + length]))
-                    names = vocabulary.lookup((joined,))
-                    if names:
-                        match = (i, i + length, names)
-                        break
+        # Words written apart that a name runs together ("mail box" for "mailbox", "bed room"
+        # for "bedroom" rather than "bed"): the longer match wins.
+        for length in (3, 2):
+            if i + length <= len(toks) and (match is None or match[1] - i < length):
+                joined = singular("".join(w for w, _, _ in toks[i : i + length]))
+                names = vocabulary.lookup((joined,))
+                if names:
+                    match = (i, i + length, names)
+                    break
         if match is None:
             i += 1
             continue
