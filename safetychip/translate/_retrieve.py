@@ -168,6 +168,8 @@ def clause_literals(lifted: str) -> dict[str, Formula]:
 
     >>> {x: str(f) for x, f in clause_literals("kindly pick up [a] while [b] is open").items()}
     {'a': '"is_grabbed(a)"', 'b': '"is_open(b)"'}
+    >>> {x: str(f) for x, f in clause_literals("stay [a] until [b] off").items()}
+    {'b': '!"is_switchedon(b)"'}
     """
     words = re.findall(r"\[[a-z]\]|[^\s,.;:!?]+|[,.;:!?]", normalize(lifted))
     out: dict[str, Formula] = {}
@@ -192,6 +194,16 @@ def clause_literals(lifted: str) -> dict[str, Formula]:
             if (atom.name or "").endswith(f"({x})"):
                 out[x] = clause.literal
                 break
+        state = words[i + 1] if i + 1 < len(words) else ""
+        after = words[i + 2] if i + 2 < len(words) else "."
+        if (
+            x not in out
+            and state in ("on", "off", "open", "closed", "shut")
+            and (after in ",.;:!?" or after in ("then", "and", "before", "again"))
+        ):
+            clause = read_clause(f"[{x}] is {state}")  # "until [b] on": a state, its verb left out
+            if clause is not None and clause.literal is not None:
+                out[x] = clause.literal
     return out
 
 
