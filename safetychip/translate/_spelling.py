@@ -16,6 +16,8 @@ Examples
 ('never go into the kitchen', (('Nevr', 'never'), ('kitchn', 'kitchen')))
 >>> respell("Never go into the kitchen", Vocabulary.from_names(["kitchen"]))
 ('Never go into the kitchen', ())
+>>> respell("later, mosey on over to the kitchen", Vocabulary.from_names(["kitchen", "mouse"]))
+('later, mosey on over to the kitchen', ())
 """
 
 from __future__ import annotations
@@ -64,6 +66,11 @@ those through time times to too twice under unless until up us very wait want wa
 were what when whenever where whether which while who why will with within without would yet
 you your room area task thanks thank okay sure
 """
+
+
+# A word that opens a clause and is followed by one of these is a verb ("mosey on over to"),
+# never a misspelt name.
+_PARTICLE = re.compile(r"(?:on|off|over|around|about|along|back|away)\b", re.IGNORECASE)
 
 
 @cache
@@ -119,7 +126,11 @@ def respell(sentence: str, vocabulary: Vocabulary) -> tuple[str, tuple[tuple[str
             return _CONTRACTIONS[low]
         if len(low) < 4 or "'" in low or low in known or singular(low) in scene:
             return word
-        found = _best(low, scene, NAME_CUTOFF) or _best(low, _translator_words(), WORD_CUTOFF)
+        before, after = m.string[: m.start()].rstrip(), m.string[m.end() :].lstrip()
+        verb = (not before or before[-1] in ",;:.!?") and _PARTICLE.match(after)
+        found = (None if verb else _best(low, scene, NAME_CUTOFF)) or _best(
+            low, _translator_words(), WORD_CUTOFF
+        )
         if found is None:
             return word
         fixes.append((word, found))
