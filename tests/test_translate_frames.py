@@ -929,6 +929,7 @@ SPOKEN = [
     ("Go into [a] two times exactly - once to check, once to tuck her in.", "exactly", None),
     # limits said as caps and bounds
     ("cap [a] entries at 2 please", "at_most", AT_MOST_2_A),
+    ("Don't go into [a] or [b] more than twice each.", "at_most", None),
     ("Limit entries to [a] to one.", "at_most", AT_MOST_1_A),
     ("The number of entries into [a] is bounded above by 2.", "at_most", AT_MOST_2_A),
     # a description of the thing after the rule
@@ -943,6 +944,10 @@ SPOKEN = [
     ("Go to [a] and [b], one after the other in that order.", "ordered_visit", ORDER_AB),
     ("When you get a sec, pop into [a] - and [b] too, no particular order.", "visit",
      'F"agent_at(a)" & F"agent_at(b)"'),
+    # emphatic second person
+    ("Don't you dare leave [a] until [b] is on.", "wait", '"agent_at(a)" U "is_switchedon(b)"'),
+    ("Don't you go holding [a] unless you're in [b].", "avoid_unless",
+     'G(!"agent_at(b)" -> !"is_grabbed(a)")'),
     # the end of the run bounds nothing
     ("Patrol route: [a], [b] - loop it until the game ends.", "patrolling",
      'G F"agent_at(a)" & G F"agent_at(b)"'),
@@ -972,6 +977,7 @@ def test_spoken_counts_and_later_steps(sentence, pattern, formula):
         "Should you enter [a], in due course go to [b].",  # a condition, not a route
         "At some point open [a] and switch on [b].",  # "at some point" orders nothing
         "Keep going to [a], no matter what, but never [b].",  # a negation beside a patrol
+        "When [a] is on [b], never go into [c].",  # one thing on another: two-place
         "[a] at least three times, once for the milk, once for the cheese.",  # 3 or 2?
         "Never open [a] while you're in [b], it is switched on.",  # a state: no description
     ],

@@ -1422,6 +1422,8 @@ def _kind(qualifiers: list[str], negated: bool) -> tuple[str, int]:
 def _counted(text: str) -> list[Formula]:
     """The literals a count statement counts, once its numbers and qualifiers are gone: one
     thing ("visit [a]", "entries into [a]") or a list ("go into [a] and [b]")."""
+    if re.search(r"\beach\b", text):  # "[a] or [b] more than twice each": each on its own
+        text = re.sub(r"(?<=\]),? or (?=\[)", " and ", text)
     rest = _SPEC.sub(" ", text)
     rest = _QUALIFIER.sub(" ", rest)
     rest = _COUNT_NEGATED.sub(" ", rest)
@@ -2055,6 +2057,7 @@ def _frame_arrow(text: str) -> _Reading:
 
 #: Patterns whose reading of "[a] or [b]" is one prohibition per thing.
 _PROHIBITIONS = ("never", "avoid_while", "avoid_unless", "absence_after", "not_before")
+_COUNTED = ("at_most", "at_least", "exactly")
 _HEADER_LIST = re.compile(r"^([^:\[\]]+):\s*(\[[a-z]\](?:\s*(?:,|and|or)\s*\[[a-z]\])+)$")
 _VERB_WORD = re.compile(r"\b(?!(?:never|no|not|avoid|ever)\b)[a-z]{2,}")
 _THING_HEADER = re.compile(r"^(\[[a-z]\](?:\s*(?:,|and)\s*\[[a-z]\])*)\s*:\s*([^:\[\]]+)$")
@@ -2203,6 +2206,12 @@ def _them_each(lifted: str) -> _Reading:
     return _Reading(readings[0].pattern, items, readings[0].form + " (each of a list)")
 
 
+# One thing on or in another: a two-place state the frames do not read.
+_ON_THING = re.compile(
+    r"\[[a-z]\] (?:is|are|was|were|sits|stays) (?:still )?(?:on|in|inside) \[[a-z]\]"
+)
+
+
 class FrameReader:
     """Read a lifted sentence by its cue classes (see the module docstring).
 
@@ -2235,7 +2244,12 @@ class FrameReader:
             raise OutOfGrammarError(
                 f"the frame reader cannot read {lifted!r}: {why}", lifted
             ) from None
-        if re.search(r"\b(?:or|nor)\s+\[", text) and reading.pattern not in _PROHIBITIONS:
+        each = reading.pattern in _COUNTED and re.search(r"\beach\b", text)  # each on its own
+        if (
+            re.search(r"\b(?:or|nor)\s+\[", text)
+            and reading.pattern not in _PROHIBITIONS
+            and not each
+        ):
             raise OutOfGrammarError(
                 f"the frame reader cannot read {lifted!r}: 'or' between things in a "
                 f"{reading.pattern} may mean either one",
@@ -2246,6 +2260,11 @@ class FrameReader:
                 f"the frame reader cannot read {lifted!r}: a reaction to itself", lifted
             )
         result = _result(reading)
+        if _ON_THING.search(text) and not re.search(r"is_(?:on|in)\(", str(result.formula)):
+            raise OutOfGrammarError(  # "when [a] is on [b]": the two-place state, not two
+                f"the frame reader cannot read {lifted!r}: it says one thing is on or in another",
+                lifted,
+            )
         used = {x for a in result.formula.atoms() for x in re.findall(r"[(,](\w)(?=[,)])", a)}
         if used != set(_letters(text)):
             raise OutOfGrammarError(

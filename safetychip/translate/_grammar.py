@@ -531,6 +531,10 @@ _ANY_ORDER = re.compile(
 
 
 _CONTRACTIONS = [
+    (r"\bdon't you dare\b", "do not"),
+    (r"\bdon't you (?:ever )?go\b(?= \w+ing\b)", "do not"),  # "don't you go holding"
+    (r"\bdon't you ever\b", "never"),
+    (r"\bnever you\b", "never"),
     (r"\bdon't\b", "do not"),
     (r"\bdoesn't\b", "does not"),
     (r"\bdidn't\b", "did not"),
