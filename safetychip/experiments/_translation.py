@@ -76,6 +76,9 @@ SETS: tuple[LabelledSet, ...] = (
     LabelledSet(
         "fresh_3/sentences.jsonl", "another hand; scored once (62.4 %), then development", True
     ),
+    LabelledSet(
+        "fresh_4/sentences.jsonl", "another hand; scored once (54.7 %), then development", True
+    ),
 )
 
 #: The local model's replies to the translator over ``utterances.jsonl``, under ``data/``.
