@@ -247,6 +247,10 @@ def _phrases(table: list[tuple[str, _Replacement]]) -> list[tuple[re.Pattern[str
 
 # The agent named in the third person, as the subject of a rule or a state: "you".
 _AGENT_SUBJECT = r"(?:the (?:agent|robot|unit|device|bot|droid)|one)"
+# Verbs of the predicates in the progressive ("be opening"), and the base forms of those whose
+# stem is not one.
+_VERB_STEMS = frozenset("open switch turn touch pick tak us enter go leav grabb".split())
+_VERB_BASE = {"tak": "take", "us": "use", "leav": "leave", "grabb": "grab"}
 _AGENT_YOU = _phrases(
     [
         (rf"\b{_AGENT_SUBJECT} (?=(?:shall|must|should|may|will|is to|is not to|has to|needs to|"
@@ -254,15 +258,10 @@ _AGENT_YOU = _phrases(
         (rf"\b{_AGENT_SUBJECT} is (?=(?:located |still )?(?:in|inside|at) \[)", "you are "),
         (rf"\b{_AGENT_SUBJECT} has (?=(?:first )?(?:been|entered|visited|reached|gone)\b)",
          "you have "),
-        (rf"\b{_AGENT_SUBJECT} (hold|carrie|ha)s (?=\[)",
-         lambda m: {"hold": "you hold ", "carrie": "you carry ", "ha": "you have "}[m.group(1)]),
+        (rf"\b{_AGENT_SUBJECT} holds (?=\[)", "you hold "),
+        (rf"\b{_AGENT_SUBJECT} carries (?=\[)", "you carry "),
+        (rf"\b{_AGENT_SUBJECT} has (?=\[)", "you have "),
         (r"\b(while|when|whenever|if) (holding|carrying) (?=\[)", r"\1 you are \2 "),
-        (r"\b(do not|never|not) be (open|switch|turn|touch|pick|tak|us|enter|go|leav|grabb)ing\b",
-         lambda m: f"{m.group(1)} " + {"tak": "take", "us": "use", "leav": "leave",
-                                       "grabb": "grab"}.get(m.group(2), m.group(2))),
-        # "wait in [a]. do not leave until …": one wait
-        (r"^(?:wait|stay|remain) in (\[[a-z]\])[.;,]? (?:and )?(?:do not|never) leave"
-         r"(?: it| there)? (?=until|till)", r"stay in \1 "),
     ]
 )  # fmt: skip
 
@@ -514,6 +513,20 @@ _NORMALIZED_PHRASES = _phrases(
             r"\1 ",
         ),
         (r"\b(?:do not|don't|never) forget(?: to)?\b", "remember to"),
+        (
+            r"\b(do not|never|not) be (\w+?)(?:ing)\b",  # "do not be opening [a]"
+            lambda m: (
+                f"{m.group(1)} {_VERB_BASE.get(m.group(2), m.group(2))}"
+                if m.group(2) in _VERB_STEMS
+                else m.group()
+            ),
+        ),
+        # "wait in [a]. do not leave until …": one wait
+        (
+            r"^(?:wait|stay|remain) in (\[[a-z]\])[.;,]? (?:and )?(?:do not|never) leave"
+            r"(?: it| there)? (?=until|till)",
+            r"stay in \1 ",
+        ),
         (r"\b(?:please |kindly )+(?=(?:do not|never|not|no)\b)", ""),  # "…, and please do not"
         (r"\b(?:making sure|make sure|ensuring)(?: that)? you (?=do not\b|never\b)", ""),
         (r"\b(?:please )?try not to\b", "do not"),
