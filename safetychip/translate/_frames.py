@@ -514,7 +514,7 @@ _NORMALIZED_PHRASES = _phrases(
         ),
         (r"\b(?:do not|don't|never) forget(?: to)?\b", "remember to"),
         (
-            r"\b(do not|never|not) be (\w+?)(?:ing)\b",  # "do not be opening [a]"
+            r"\b(do not|never|not) be (\w+?)ing\b",  # "do not be opening [a]"
             lambda m: (
                 f"{m.group(1)} {_VERB_BASE.get(m.group(2), m.group(2))}"
                 if m.group(2) in _VERB_STEMS

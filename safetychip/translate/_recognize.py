@@ -275,7 +275,7 @@ def _unknown_phrases(toks, taken) -> list[tuple[int, int]]:
             continue
         if head in _NON_REFERRING or first in NON_REFERRING["agent"]:
             continue  # "the number", "a trip", "the agent shall reach"
-        if first in NON_REFERRING["time"] and toks[i + 2][0] in _EVENT_VERBS:
+        if first in NON_REFERRING["time"] and j > i + 2 and toks[i + 2][0] in _EVENT_VERBS:
             continue  # "until the game ends", "before the session is over"
         if j < len(toks) and j in taken:
             continue  # an adjective before a known name, e.g. "the red book"
