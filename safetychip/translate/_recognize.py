@@ -105,7 +105,7 @@ NON_REFERRING: Mapping[str, frozenset[str]] = MappingProxyType({
         evening night second period term remainder duration activation deactivation
         departure arrival opening closing shift hour hours minute minutes sec week weekend
         afternoon today tonight operation course session loop cycle routine schedule interval
-        game quest voyage tour inspection interim closure
+        game quest voyage tour inspection interim closure completion
         """.split()),
     # order and the work itself: "in the order", "that's the job"
     "order": frozenset("""
@@ -258,6 +258,8 @@ def _unknown_phrases(toks, taken) -> list[tuple[int, int]]:
         if word not in _DETERMINERS or i in taken:
             continue
         j = i + 1
+        if j < len(toks) and toks[j][1] > toks[i][2] + 1:
+            continue  # punctuation after the article: "before that. #rules"
         while (
             j < len(toks)
             and j - i <= _MAX_WORDS
@@ -344,9 +346,10 @@ _RULE = re.compile(
     re.I,
 )
 _SENTENCE_END = re.compile(r"[.!?;]+(?:\s|$)")
-# The joint between a preamble and its rule: "…, so", "…, but anyway,", "… - anyway".
+# The joint between a preamble and its rule: "…, so", "…, but anyway,", "… - anyway", "…:".
 _PREAMBLE = re.compile(
-    r"(?:,|\s[-—–]+)\s*(?:(?:but|and)\s+)?(?:so|but|anyway|anyhow|still|regardless)\b,?\s*",
+    r"(?:(?:,|\s[-—–]+)\s*(?:(?:but|and)\s+)?(?:so|but|anyway|anyhow|still|regardless)\b,?|:)"
+    r"\s*",
     re.I,
 )
 # Words before "to" that make it an obligation or a plan, never a purpose ("you have to close
@@ -372,7 +375,8 @@ def remarks(sentence: str) -> list[Remark]:
     counts, triggers …), no timing of the grammar's
     (:func:`~safetychip.translate._grammar.timing_cues`: "later", "right away") and no word
     of a rule (an obligation, a request, an exception, a number). The first clause of a
-    sentence is never one.
+    sentence is never one; a whole sentence after the first one is ("… Just a thought."), and
+    so is a lead before a colon ("A wild idea: …").
     Whether a remark is set aside is the pipeline's decision: only when the things it names
     ground in nothing.
 
@@ -388,13 +392,18 @@ def remarks(sentence: str) -> list[Remark]:
     []
     >>> [(r.kind, r.text) for r in remarks("My sister is visiting, so go to the kitchen")]
     [('preamble', 'My sister is visiting')]
+    >>> [(r.kind, r.text) for r in remarks("Never open the door. That is the cat's way out!")]
+    [('remark', "That is the cat's way out")]
     """
     found: list[Remark] = []
     offset = 0
-    for piece in [*_SENTENCE_END.split(sentence)]:
+    for n, piece in enumerate(_SENTENCE_END.split(sentence)):
         start = sentence.index(piece, offset) if piece else offset
         offset = start + len(piece)
         if not piece.strip():
+            continue
+        if n and _aside(piece):  # a sentence of its own after the rule: "Just a thought."
+            found.append(Remark("remark", piece.strip(), start, offset))
             continue
         joint = next((m for m in reversed([*_PREAMBLE.finditer(piece)])
                       if _aside(piece[: m.start()])), None)  # fmt: skip
