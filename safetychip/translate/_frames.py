@@ -555,7 +555,15 @@ _NORMALIZED_PHRASES = _phrases(
             "",
         ),
         (r"\b(?:make your way|get yourself) (?=to\b)", "go "),
+        (r"(?:,\s*(?:and\s+)?|\band\s+)also\s+", " and "),  # "[a], (and) also [b]"
+        # an obligation as an instruction: "need go to [a]", "necessary to visit [a]"
+        (
+            r"(^|[.;,] |\band )(?:(?:it is|it's) )?(?:you )?(?:need(?: to)?|(?:is )?(?:necessary|"
+            r"required|mandatory) to) (?=(?:go|visit|enter|get|reach|open|turn|switch|check)\b)",
+            r"\1",
+        ),
         (_ANY_ORDER.pattern, "in any order"),
+        (r"^in any order[.;,:]\s+(?:just\s+)?(.*)$", r"\1, in any order"),
         (r"[.;]\s+(?:and )?(the \S+|\[[a-z]\]) (?:as well|too)\b", r" and \1"),
         (r"(?<=\])\s+(?:dear|love|hon|honey|sweetie|mate|pal|buddy)\b(?=[,.;]|\s+and\b|$)", ""),
         (r",\s*after (?=(?:go|visit|head|come|get|walk)\b)", ", then "),  # "[a], after go [b]"
@@ -1966,6 +1974,14 @@ def _frame_list(text: str, negation: bool) -> _Reading:
     'visit'
     """
     clauses = _clauses(text)
+    tasks = [c for c in clauses if _LETTER.search(c)]
+    if not negation and len(tasks) > 1 and _LETTER.search(clauses[0]):
+        # "eventually reach [a]; eventually reach [b]": a task a clause
+        unexplained = _unexplained([c for c in clauses if c not in tasks])
+        if unexplained:
+            raise _Refusal(f"cannot explain {unexplained!r}")
+        return _Reading("visit", tuple(item for c in tasks
+                                       for item in _frame_list(c, False).items), "tasks")  # fmt: skip
     unexplained = _unexplained(clauses[1:])
     if unexplained:
         raise _Refusal(f"cannot explain {unexplained!r}")

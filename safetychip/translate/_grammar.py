@@ -525,8 +525,9 @@ _ANY_ORDER = re.compile(
     r"fine|(?:(?:i|we) )?(?:do not|don't|dont) care (?:about the order|which (?:one )?(?:first|"
     r"comes first))|"
     r"(?:no worries|never mind|(?:it )?(?:does not|doesn't) matter)(?: about)? which "
-    r"(?:one(?:'s| is)? |comes )?first|which (?:one )?(?:first|comes first) is (?:no problem|fine|"
-    r"not important|up to you))\b"
+    r"(?:one(?:'s| is)? |comes )?first|which (?:one )?(?:first|comes first)(?: is)? (?:no problem|fine|"
+    r"not important|up to you|egal|irrelevant)|no ordering (?:constraint|requirement)|"
+    r"(?:the )?order is optional)\b"
 )
 
 
@@ -564,7 +565,12 @@ _CONTRACTIONS = [
     (r"\bmore'n\b", "more than"),
     (r"\batleast\b", "at least"),
 ]
-_PRONOUN = re.compile(r"\b(it|them|there|that one|this one)\b")
+# "it" is no pronoun as the dummy subject of a verdict: "the order, it is not important".
+_PRONOUN = re.compile(
+    r"\b(it(?! (?:is (?:not |really not )?(?:important|unimportant|fine|ok|okay|irrelevant|egal|"
+    r"up to you|no problem|not a problem|the same|all the same)|does not matter|matters)\b)|"
+    r"them|there|that one|this one)\b"
+)
 _AFTER_PREPOSITION = re.compile(
     r"\b(?:in|into|inside|on|onto|to|at|from|near|by|of|"
     r"toward|towards|through|past)\s+$"
