@@ -280,6 +280,14 @@ _PHRASES = _phrases(
             r"\b(?:cap|limit|restrict) (.+?) (?:at|to) (\d+|one|two|three|four|five)\b",
             r"\1 at most \2",
         ),  # "cap [a] entries at 3", "limit entries to [a] to one"
+        (
+            r"\b(?:entries|visits|trips) (?:into|to|in) (\[[a-z]\]) (?:are|is) (?:limited|capped|"
+            r"restricted) to\b",
+            r"enter \1 at most",
+        ),  # "entries into [a] are limited to two"
+        (r"\b(\d+|one|two|three|four|five) laps? (?:through|of|in|around|into) (?=\[)",
+         r"\1 trips to "),  # fmt: skip
+        (r"(?:\s+#\w+)+\s*$", ""),  # hashtags at the end: "… #adulting"
         (r"\bbounded above by\b", "at most"),
         (r"\bbounded below by\b", "at least"),
         (r"\bmore of (?=\d|one|two|three|four|five)", "more than "),
@@ -941,7 +949,7 @@ def _clauses(text: str) -> list[str]:
     """
     return [
         c.strip(" ,")
-        for c in re.split(r"\s*(?:[.;!?](?:\s+|$)|(?<!\w)\(|(?<!\w\(\[[a-z]\])\))\s*", text)
+        for c in re.split(r"\s*(?:[.;!?]+(?:\s+|$)|(?<!\w)\(|(?<!\w\(\[[a-z]\])\))\s*", text)
         if c.strip(" ,")
     ]
 
@@ -1514,6 +1522,15 @@ def _frame_count(text: str) -> _Reading:
         raise _Refusal("a count of nothing")
     excess = [m for r in remarks if (m := _EXCESS.fullmatch(r))]  # "three times is too much"
     remarks = [r for r in remarks if not _EXCESS.fullmatch(r)]
+    # the bound said again: "not one more", "do not exceed", "not zero, not two"
+    said = {kind for r in remarks for kind, again in _RESTATED if again.fullmatch(r)}
+    denied = [_count_value(_count_word(n)) for r in remarks if _DENIED.fullmatch(r)
+              for n in re.findall(_NUMBER, r)]  # fmt: skip
+    remarks = [r for r in remarks
+               if not (_DENIED.fullmatch(r) or any(a.fullmatch(r) for _, a in _RESTATED))]  # fmt: skip
+    if len(said) > 1:
+        raise _Refusal("the bound said again two ways")
+    header = f"{header} {_BOUND_WORD[next(iter(said))]}" if said else header
     counted = [r for r in remarks if _SPEC.search(r)]
     unexplained = _unexplained([r for r in remarks if r not in counted])
     if unexplained:
@@ -1531,9 +1548,32 @@ def _frame_count(text: str) -> _Reading:
         raise _Refusal("a number said to be too many that the bound allows")
     if any(n < 0 for _, n, _ in items):
         raise _Refusal("a negative count")
+    if said - {kind} or any(_allows(kind, n, k) for k in denied for _, n, _ in items):
+        raise _Refusal("a number said not to be meant that the bound allows, or another bound")
     if breakdown and any(n != len(re.findall(r"\bonce\b", breakdown.group())) for _, n, _ in items):
         raise _Refusal("a reason for each entry, and another number of entries")
     return _Reading(kind, tuple((n, lit) for _, n, lit in items), f"{kind.replace('_', ' ')} n")
+
+
+# A count's bound said again after it, by kind: "not one more", "do not exceed", "minimum".
+_RESTATED = (
+    ("at_most", re.compile(r"(?:(?:not|no) (?:one |a single (?:time |visit )?)?more(?: than "
+                           r"that)?|(?:do not|never|not to) exceed(?: (?:it|that|this))?|tops|"
+                           r"max|maximum|at the (?:very )?most)")),  # fmt: skip
+    ("at_least", re.compile(r"(?:(?:not|no) (?:less|fewer)(?: than that)?|minimum|min|"
+                            r"at the (?:very )?least)")),  # fmt: skip
+    ("exactly", re.compile(r"(?:no more,? (?:and )?no less|not more,? not less|exactly)")),
+)
+_BOUND_WORD = {"at_most": "at most", "at_least": "at least", "exactly": "exactly"}
+# Numbers said not to be meant: "not zero, not two", "not three, not five".
+_DENIED = re.compile(
+    rf"(?:(?:,\s*)?(?:and |or |but )?(?:not|never) (?:even )?{_NUMBER}(?: {_UNIT})?)+"
+)
+
+
+def _allows(kind: str, n: int, denied: int) -> bool:
+    """Whether a count *kind* with bound *n* allows *denied* entries ("at most 1, not 2": no)."""
+    return {"at_most": denied <= n, "at_least": denied >= n, "exactly": denied == n}[kind]
 
 
 # The reason for each counted entry, after the count: "…, once to prep, once to plate".
@@ -1552,7 +1592,9 @@ def _tidy_count(text: str) -> str:
     text = re.sub(r"\b(?:visit counts|counts|limits)\b", "", text)
     text = re.sub(
         r"\b(?:the absolute|absolute|a couple of times|a few times|"
-        r"during the [a-z]+|to check on [a-z ]+)\b",
+        r"during the [a-z]+|to check on [a-z ]+|today|tonight|overnight|now|"
+        r"this (?:morning|afternoon|evening|arvo)|per (?:run|day|shift|session|operating period)|"
+        r"over the (?:whole|entire) run|in total|all told)\b",
         "",
         text,
     )
