@@ -249,7 +249,7 @@ def _phrases(table: list[tuple[str, _Replacement]]) -> list[tuple[re.Pattern[str
 _AGENT_SUBJECT = r"(?:the (?:agent|robot|unit|device|bot|droid)|one)"
 # Verbs of the predicates in the progressive ("be opening"), and the base forms of those whose
 # stem is not one.
-_VERB_STEMS = frozenset("open switch turn touch pick tak us enter go leav grabb".split())
+_VERB_STEMS = frozenset("open switch turn touch pick tak us enter go leav grabb hold carry".split())
 _VERB_BASE = {"tak": "take", "us": "use", "leav": "leave", "grabb": "grab"}
 _AGENT_YOU = _phrases(
     [
@@ -262,6 +262,8 @@ _AGENT_YOU = _phrases(
         (rf"\b{_AGENT_SUBJECT} carries (?=\[)", "you carry "),
         (rf"\b{_AGENT_SUBJECT} has (?=\[)", "you have "),
         (r"\b(while|when|whenever|if) (holding|carrying) (?=\[)", r"\1 you are \2 "),
+        (rf"\b(?:{_AGENT_SUBJECT}|it) having (?=(?:first )?(?:been|entered|visited|reached|gone|"
+         r"opened|picked|switched|turned|touched)\b)", "you have "),
     ]
 )  # fmt: skip
 
@@ -288,6 +290,12 @@ _PHRASES = _phrases(
         (r"\b(\d+|one|two|three|four|five) laps? (?:through|of|in|around|into) (?=\[)",
          r"\1 trips to "),  # fmt: skip
         (r"(?:\s+#\w+)+\s*$", ""),  # hashtags at the end: "… #adulting"
+        # a label before the rule: "TC-44:", "Rule #2:", "Control 7.2:", "Constraint:"
+        (r"^(?:(?:tc|rule|req|control|item|step)\s*[-#]?\s*\d+(?:\.\d+)*[a-z]?|constraint|"
+         r"invariant|requirement|policy)\s*:\s+", ""),  # fmt: skip
+        (r"\bfor the (?:rest|remainder) of the (?:operation|game|run|day|session|shift|evening|"
+         r"night|episode|mission|task)\b", "ever again"),  # fmt: skip
+        (r"\b(?:for )?so long as\b", "while"),
         (r"\bbounded above by\b", "at most"),
         (r"\bbounded below by\b", "at least"),
         (r"\bmore of (?=\d|one|two|three|four|five)", "more than "),
