@@ -293,8 +293,9 @@ _PHRASES = _phrases(
         # a label before the rule: "TC-44:", "Rule #2:", "Control 7.2:", "Constraint:"
         (r"^(?:(?:tc|rule|req|control|item|step)\s*[-#]?\s*\d+(?:\.\d+)*[a-z]?|constraint|"
          r"invariant|requirement|policy)\s*:\s+", ""),  # fmt: skip
-        (r"\bfor the (?:rest|remainder) of the (?:operation|game|run|day|session|shift|evening|"
-         r"night|episode|mission|task)\b", "ever again"),  # fmt: skip
+        (r"(\b(?:off limits|off-limits|closed|out of bounds|forbidden|not|never)\b[^,.;]*?) for the "
+         r"(?:rest|remainder) of the (?:operation|game|run|day|session|shift|evening|night|episode|"
+         r"mission|task)\b", r"\1 ever again"),  # fmt: skip
         (r"\b(?:for )?so long as\b", "while"),
         (r"\bbounded above by\b", "at most"),
         (r"\bbounded below by\b", "at least"),
