@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
@@ -212,6 +212,23 @@ class Translation:
             for k, v in rows
         )
         return f"<table>{body}</table>"
+
+
+def _listwise(read: Callable[[str], LiftedTranslation], lifted: str) -> LiftedTranslation:
+    """*read*'s reading of *lifted*, or, when it refuses and the sentence has a list of things
+    ("never open [a] or [b] until …"), its reading about the first thing spread over the list
+    (:func:`~safetychip.translate._grammar.collapse_list`); the first refusal otherwise."""
+    try:
+        return read(lifted)
+    except OutOfGrammarError:
+        found = collapse_list(lifted)
+        if found is None:
+            raise
+        try:
+            return found.spread(read(found.text))
+        except OutOfGrammarError:
+            pass
+        raise
 
 
 def _aside(kind: str, text: str) -> str:
@@ -425,7 +442,7 @@ class Translator:
             refusal = None
         if self.frames is not None:
             try:
-                reading = self.frames(lifted)
+                reading = _listwise(self.frames, lifted)
             except OutOfGrammarError:
                 pass
             else:
@@ -545,14 +562,8 @@ class Translator:
         if retrieval is None:
             raise named(refusal) from None
         try:
-            return retrieval(lifted)
+            return _listwise(retrieval, lifted)
         except OutOfGrammarError as err:
-            found = collapse_list(lifted)
-            if found is not None:
-                try:
-                    return found.spread(retrieval(found.text))
-                except OutOfGrammarError:
-                    pass
             raise named(err) from None
 
     __call__ = translate
