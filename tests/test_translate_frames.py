@@ -958,6 +958,28 @@ SPOKEN = [
      'G F"agent_at(a)" & G F"agent_at(b)"'),
     ("[a]: revisit it repeatedly, no matter what else you're doing.", "patrolling",
      'G F"agent_at(a)"'),
+    # tasks over several clauses, said to be in any order
+    ("Have to go to [a], also have to reach [b]. Which comes first is no problem.", "visit",
+     'F"agent_at(a)" & F"agent_at(b)"'),
+    ("Eventually get to [a]; eventually open [b]. No ordering requirement.", "visit",
+     'F"agent_at(a)" & F"is_open(b)"'),
+    ("Go into [a] and also into [b], the order it is not important.", "visit",
+     'F"agent_at(a)" & F"agent_at(b)"'),
+    # a count's bound said again after it
+    ("Three trips to [a]. Not one more.", "at_most", None),
+    ("Exactly two laps through [a]. Not one, not three.", "exactly", None),
+    ("Visits to [a] are limited to two. Do not exceed.", "at_most", AT_MOST_2_A),
+    ("you may open [a] 2 times!! not more", "at_most", None),
+    # a label before the rule; the run's rest after a prohibition
+    ("REQ-12: while the agent is in [a], [b] must not be switched on.", "avoid_while",
+     'G("agent_at(a)" -> !"is_switchedon(b)")'),
+    ("Once [a] is open, [b] is off limits for the rest of the run.", "absence_after", None),
+    # an ordered visit told in pieces: the order, and both asked for
+    ("[a] has to come first. Never go in [b] until [a] is checked. Both are required.",
+     "ordered_visit", ORDER_AB),
+    ("Visit [b], but you cannot enter it before [a], which you also have to visit.",
+     "ordered_visit", ORDER_AB),
+    ("[a] before [b]. Not [b] first! Both please.", "ordered_visit", ORDER_AB),
 ]  # fmt: skip
 
 
@@ -979,6 +1001,9 @@ def test_spoken_counts_and_later_steps(sentence, pattern, formula):
         "When [a] is on [b], never go into [c].",  # one thing on another: two-place
         "[a] at least three times, once for the milk, once for the cheese.",  # 3 or 2?
         "Never open [a] while you're in [b], it is switched on.",  # a state: no description
+        "Go to [a] at most twice. Not once.",  # a number said not to be meant, but allowed
+        "[a] first, then you may go to [b]. Not [b] before [a].",  # leave to go, no task
+        "Go to [a] and [b], and never [b] before [a] again.",  # strictly ordered? not read
     ],
 )
 def test_spoken_forms_it_still_refuses(sentence):

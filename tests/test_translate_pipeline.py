@@ -464,6 +464,10 @@ def test_a_conflict_with_accepted_constraints_never_falls_through(offline):
         ("I know it's dull, the cat agrees, but anyway, stay in the kitchen until the tv is off.",
          "Stay in the kitchen until the tv is off.", "preamble",
          "I know it's dull, the cat agrees"),
+        ("Never enter the bedroom. That is the tenant's own space.", "Never enter the bedroom.",
+         "remark", "That is the tenant's own space"),
+        ("A small favour: never open the fridge.", "Never open the fridge.", "preamble",
+         "A small favour"),
     ],
 )  # fmt: skip
 def test_a_reason_naming_nothing_of_the_scene_is_set_aside(offline, sentence, without, kind,
@@ -490,6 +494,7 @@ def test_a_reason_naming_nothing_of_the_scene_is_set_aside(offline, sentence, wi
         ("Stay out of the bedroom until the baby is asleep.", "the baby"),  # a rule's cue
         ("If the baby is asleep, so never open the fridge.", "the baby"),  # a condition first
         ("Ah, the baby must sleep, so never open the fridge.", "the baby"),  # an obligation
+        ("Never open the fridge. Keep the baby in mind.", "the baby"),  # a rule of its own
     ],
 )
 def test_a_clause_with_a_rule_or_the_only_clause_is_never_set_aside(offline, sentence, unknown):
@@ -543,3 +548,14 @@ def test_an_emoji_joined_by_a_zero_width_joiner_is_no_hidden_text(offline):
     )
     with pytest.raises(SentenceError, match="ZERO WIDTH JOINER"):
         offline("never go to the kitch\u200den")
+
+
+def test_the_frame_reader_reads_a_list_one_thing_at_a_time(offline):
+    t = offline(
+        "The robot shall not open the fridge or the microwave prior to having entered the kitchen."
+    )
+    expected = (
+        '(!"is_open(fridge)" W "agent_at(kitchen)") & (!"is_open(microwave)" W "agent_at(kitchen)")'
+    )
+    assert t.translator == "offline-frames"
+    assert equivalent(t.formula, parse(expected)), str(t.formula)

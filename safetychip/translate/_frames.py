@@ -287,16 +287,29 @@ _PHRASES = _phrases(
             r"restricted) to\b",
             r"enter \1 at most",
         ),  # "entries into [a] are limited to two"
-        (r"\b(\d+|one|two|three|four|five) laps? (?:through|of|in|around|into) (?=\[)",
-         r"\1 trips to "),  # fmt: skip
+        (
+            r"\b(\d+|one|two|three|four|five) laps? (?:through|of|in|around|into) (?=\[)",
+            r"\1 trips to ",
+        ),
         (r"(?:\s+#\w+)+\s*$", ""),  # hashtags at the end: "… #adulting"
         # a label before the rule: "TC-44:", "Rule #2:", "Control 7.2:", "Constraint:"
-        (r"^(?:(?:tc|rule|req|control|item|step)\s*[-#]?\s*\d+(?:\.\d+)*[a-z]?|constraint|"
-         r"invariant|requirement|policy)\s*:\s+", ""),  # fmt: skip
-        (r"(\b(?:off limits|off-limits|closed|out of bounds|forbidden|not|never)\b[^,.;]*?) for the "
-         r"(?:rest|remainder) of the (?:operation|game|run|day|session|shift|evening|night|episode|"
-         r"mission|task)\b", r"\1 ever again"),  # fmt: skip
+        (
+            r"^(?:(?:tc|rule|req|control|item|step)\s*[-#]?\s*\d+(?:\.\d+)*[a-z]?|constraint|"
+            r"invariant|requirement|policy)\s*:\s+",
+            "",
+        ),
+        (
+            r"(\b(?:off limits|off-limits|closed|out of bounds|forbidden|not|never)\b[^,.;]*?) "
+            r"for the (?:rest|remainder) of the (?:operation|game|run|day|session|shift|evening|"
+            r"night|episode|mission|task)\b",
+            r"\1 ever again",
+        ),
         (r"\b(?:for )?so long as\b", "while"),
+        (
+            r"\b(until|till|before) (\[[a-z]\]) (?:is|has been) (?:done|checked|cleared|visited|"
+            r"honou?red|seen to)\b",
+            r"\1 you have been to \2",
+        ),
         (r"\bbounded above by\b", "at most"),
         (r"\bbounded below by\b", "at least"),
         (r"\bmore of (?=\d|one|two|three|four|five)", "more than "),
@@ -1535,8 +1548,8 @@ def _frame_count(text: str) -> _Reading:
     said = {kind for r in remarks for kind, again in _RESTATED if again.fullmatch(r)}
     denied = [_count_value(_count_word(n)) for r in remarks if _DENIED.fullmatch(r)
               for n in re.findall(_NUMBER, r)]  # fmt: skip
-    remarks = [r for r in remarks
-               if not (_DENIED.fullmatch(r) or any(a.fullmatch(r) for _, a in _RESTATED))]  # fmt: skip
+    restated = [r for r in remarks if any(a.fullmatch(r) for _, a in _RESTATED)]
+    remarks = [r for r in remarks if not _DENIED.fullmatch(r) and r not in restated]
     if len(said) > 1:
         raise _Refusal("the bound said again two ways")
     header = f"{header} {_BOUND_WORD[next(iter(said))]}" if said else header
@@ -1566,11 +1579,21 @@ def _frame_count(text: str) -> _Reading:
 
 # A count's bound said again after it, by kind: "not one more", "do not exceed", "minimum".
 _RESTATED = (
-    ("at_most", re.compile(r"(?:(?:not|no) (?:one |a single (?:time |visit )?)?more(?: than "
-                           r"that)?|(?:do not|never|not to) exceed(?: (?:it|that|this))?|tops|"
-                           r"max|maximum|at the (?:very )?most)")),  # fmt: skip
-    ("at_least", re.compile(r"(?:(?:not|no) (?:less|fewer)(?: than that)?|minimum|min|"
-                            r"at the (?:very )?least)")),  # fmt: skip
+    (
+        "at_most",
+        re.compile(
+            r"(?:(?:not|no) (?:one |a single (?:time |visit )?)?more(?: than "
+            r"that)?|(?:do not|never|not to) exceed(?: (?:it|that|this))?|tops|"
+            r"max|maximum|at the (?:very )?most)"
+        ),
+    ),  # fmt: skip
+    (
+        "at_least",
+        re.compile(
+            r"(?:(?:not|no) (?:less|fewer)(?: than that)?|minimum|min|"
+            r"at the (?:very )?least)"
+        ),
+    ),  # fmt: skip
     ("exactly", re.compile(r"(?:no more,? (?:and )?no less|not more,? not less|exactly)")),
 )
 _BOUND_WORD = {"at_most": "at most", "at_least": "at least", "exactly": "exactly"}
@@ -2031,8 +2054,8 @@ def _frame_list(text: str, negation: bool) -> _Reading:
         unexplained = _unexplained([c for c in clauses if c not in tasks])
         if unexplained:
             raise _Refusal(f"cannot explain {unexplained!r}")
-        return _Reading("visit", tuple(item for c in tasks
-                                       for item in _frame_list(c, False).items), "tasks")  # fmt: skip
+        items = tuple(item for c in tasks for item in _frame_list(c, False).items)
+        return _Reading("visit", items, "tasks")
     unexplained = _unexplained(clauses[1:])
     if unexplained:
         raise _Refusal(f"cannot explain {unexplained!r}")
@@ -2166,6 +2189,9 @@ def _read(text: str) -> _Reading:
             if readings and {r.pattern for r in readings} in ({"visit"}, {"never"}):
                 items = tuple(item for r in readings for item in r.items)
                 return _Reading(readings[0].pattern, items, "one sentence per thing")
+        ordered = _order_and_visits(text)
+        if ordered is not None:
+            return ordered
         found = _HEADER_LIST.fullmatch(text)
         if found is not None:
             return _each(found.group(1), _letters(found.group(2)))
@@ -2174,6 +2200,92 @@ def _read(text: str) -> _Reading:
         if found is not None and _VERB_WORD.search(found.group(2)):
             return _each(found.group(2), _letters(found.group(1)))
         raise
+
+
+# The pieces of an ordered visit told in several statements: split at sentence breaks,
+# dashes, "but" and the joints before a new statement.
+_PIECES = re.compile(
+    r"\s*(?:[.;!?:]+\s+|\s[-—–]+\s|,?\s+but\s+|,\s+and\s+|"
+    r",\s+(?=(?:then|which|do not|never|no|not)\b)|(?<=first)\s+(?=(?:no|not|never)\b))\s*"
+)
+_PIECE_LEAD = re.compile(r"^(?:(?:i said|mind you|so|and|now|please|kindly|ok|okay)\s+)+")
+# "both are mandatory", "visit both", "which you also have to visit": both are asked for.
+_BOTH_ASKED = re.compile(
+    r"(?:(?:you (?:must|have to|need to) )?(?:visit|do|reach|go to|see) )?both(?: of them)?"
+    r"(?: (?:are|is) (?:mandatory|required|necessary|needed|a must)| required| needed| please|"
+    r"| too)?|which you (?:also )?(?:have to|must|need to) (?:visit|go to)(?: too| as well)?"
+)
+# "[a] first", "[a] has to come first", "clear [a] first"; and "not [b] first".
+_FIRST_SAID = re.compile(
+    rf"(?:(?:clear|visit|go to|do|hit|check) )?{X} (?:(?:has|needs|have) to (?:come|be) |comes |"
+    r"is |goes )?first(?: always)?"
+)
+_NOT_FIRST = re.compile(rf"(?:but )?not {X} first|{X} (?:comes |goes |is )?(?:first )?before {X}")
+# Words of a strictly ordered visit (no second entry) the reading below does not give.
+_NO_RETURN = re.compile(r"\b(?:once|one time|just the one|again|back|re-?ent\w*|twice|between)\b")
+
+
+def _order_and_visits(text: str) -> _Reading | None:
+    """An ordered visit told in pieces: an order between two steps ("do not enter [b] until
+    you have been to [a]", "not [b] first") beside pieces that ask for both ("go to [a] and
+    [b]", "both are mandatory", "[a], then [b]"), with nothing else but harmless remarks;
+    None when *text* is not one.
+
+    >>> [str(f) for f in _order_and_visits("go to [a] and [b], but no [b] until [a]").items[0]]
+    ['"agent_at(a)"', '"agent_at(b)"']
+    """
+    if _NO_RETURN.search(text) or len(_letters(text)) != 2:
+        return None
+    pairs: set[tuple[str, str]] = set()  # (first, then) by letter
+    literal: dict[str, Formula] = {}
+    asked: set[str] = set()
+    both = False
+    for piece in (p.strip(" ,") for p in _PIECES.split(text)):
+        piece = _PIECE_LEAD.sub("", piece)
+        letters = _letters(piece)
+        if _BOTH_ASKED.fullmatch(piece):
+            both = True
+            continue
+        if not piece or _REMARK_OK.fullmatch(piece) or (not letters and not _STRONG.search(piece)):
+            continue
+        first = _FIRST_SAID.fullmatch(piece)
+        if first is not None:  # "[a] first": go there, before the other
+            x = first.group(1)
+            pairs.add((x, next(c for c in _letters(text) if c != x)))
+            asked.add(x)
+            continue
+        first = _NOT_FIRST.fullmatch(piece)
+        if first is not None:  # "not [b] first", "[a] before [b]"
+            x, y = (first.group(2), first.group(3)) if first.group(2) else (None, first.group(1))
+            pairs.add((x or next(c for c in _letters(text) if c != y), y))
+            continue
+        try:
+            reading = _decide(piece)
+        except _Refusal:
+            return None
+        found = [(f, re.findall(r"[(,](\w)(?=[,)])", str(f))) for item in reading.items
+                 for f in item if isinstance(f, Formula)]  # fmt: skip
+        if reading.pattern == "not_before" and len(reading.items) == 1:
+            (_, ft), (_, fb) = found
+            pairs.add((fb[0], ft[0]))
+        elif reading.pattern in ("visit", "sequenced_visit"):
+            if re.search(r"\b(?:can|could|may|allowed|permitted|free to)\b", piece):
+                return None  # "then you can go to [b]": leave, not a task
+            asked.update(x for _, xs in found for x in xs)
+        else:
+            return None
+        for f, xs in found:
+            if literal.setdefault(xs[0], f) != f:
+                return None
+    everything = set(_letters(text))
+    for x in everything - set(literal):  # "[a] before [b], both": places
+        literal[x] = ap(f"agent_at({x})")
+    if both and any(not str(literal[x]).startswith('"agent_at(') for x in everything - asked):
+        return None  # "do not open [b] before [a], and visit both": "visit" is of places
+    if len(pairs) != 1 or (asked != everything and not both):
+        return None
+    ((first, then),) = pairs
+    return _Reading("ordered_visit", ((literal[first], literal[then]),), "an order, and both")
 
 
 def _each(statement: str, things: list[str]) -> _Reading:

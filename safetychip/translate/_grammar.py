@@ -525,8 +525,9 @@ _ANY_ORDER = re.compile(
     r"fine|(?:(?:i|we) )?(?:do not|don't|dont) care (?:about the order|which (?:one )?(?:first|"
     r"comes first))|"
     r"(?:no worries|never mind|(?:it )?(?:does not|doesn't) matter)(?: about)? which "
-    r"(?:one(?:'s| is)? |comes )?first|which (?:one )?(?:first|comes first)(?: is)? (?:no problem|fine|"
-    r"not important|up to you|egal|irrelevant)|no ordering (?:constraint|requirement)|"
+    r"(?:one(?:'s| is)? |comes )?first|which (?:one )?(?:first|comes first)(?: is)? "
+    r"(?:no problem|fine|not important|up to you|egal|irrelevant)|"
+    r"no ordering (?:constraint|requirement)|"
     r"(?:the )?order is optional)\b"
 )
 
