@@ -2284,8 +2284,8 @@ def _order_and_visits(text: str) -> _Reading | None:
         return None  # "do not open [b] before [a], and visit both": "visit" is of places
     if len(pairs) != 1 or (asked != everything and not both):
         return None
-    ((first, then),) = pairs
-    return _Reading("ordered_visit", ((literal[first], literal[then]),), "an order, and both")
+    ((early, late),) = pairs
+    return _Reading("ordered_visit", ((literal[early], literal[late]),), "an order, and both")
 
 
 def _each(statement: str, things: list[str]) -> _Reading:
