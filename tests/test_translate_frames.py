@@ -980,6 +980,17 @@ SPOKEN = [
     ("Visit [b], but you cannot enter it before [a], which you also have to visit.",
      "ordered_visit", ORDER_AB),
     ("[a] before [b]. Not [b] first! Both please.", "ordered_visit", ORDER_AB),
+    # a condition in a sentence of its own; step bounds said otherwise; holding until
+    ("You may switch on [a]. If you do, switch it off at the very next step.",
+     "immediate_response", 'G("is_switchedon(a)" -> X[!]!"is_switchedon(a)")'),
+    ("You'll sometimes be in [a]. When you are, keep [b] shut.", "avoid_while",
+     'G("agent_at(a)" -> !"is_open(b)")'),
+    ("When you open [a], close it in maximal 3 steps.", "bounded_delay", None),
+    ("the second you grab [a], put it down. next step.", "immediate_response",
+     'G("is_grabbed(a)" -> X[!]!"is_grabbed(a)")'),
+    ("Keep holding [a] until you arrive at [b].", "wait", '"is_grabbed(a)" U "agent_at(b)"'),
+    ("robot should hang out in [a] until [b] is off", "wait",
+     '"agent_at(a)" U !"is_switchedon(b)"'),
 ]  # fmt: skip
 
 

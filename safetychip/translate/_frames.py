@@ -200,7 +200,7 @@ _CUE_TYPOS = [
         (r"\btil\b", "till"),
         (r"\bbe activated\b", "be switched on"),
         (r"\bbe deactivated\b", "be switched off"),
-        (r"\barrive (?=\[)", "arrive at "),
+        (r"\barrive (?:at )?(?=\[)", "arrive in "),
     ]
 ]
 
@@ -259,6 +259,7 @@ _AGENT_YOU = _phrases(
         (rf"\b{_AGENT_SUBJECT} has (?=(?:first )?(?:been|entered|visited|reached|gone)\b)",
          "you have "),
         (rf"\b{_AGENT_SUBJECT} holds (?=\[)", "you hold "),
+        (rf"(?:^|\b{_AGENT_SUBJECT} )(?:agent |robot )?(?:remains|stays|waits) (?=in\b)", "stay "),
         (rf"\b{_AGENT_SUBJECT} carries (?=\[)", "you carry "),
         (rf"\b{_AGENT_SUBJECT} has (?=\[)", "you have "),
         (r"\b(while|when|whenever|if) (holding|carrying) (?=\[)", r"\1 you are \2 "),
@@ -305,6 +306,28 @@ _PHRASES = _phrases(
             r"\1 ever again",
         ),
         (r"\b(?:for )?so long as\b", "while"),
+        # a condition said in a sentence of its own: "You might open [a]. If you do, close it."
+        (
+            r"^(?:maybe |perhaps )?you(?:'ll| will| might| may| could)"
+            r"(?: sometimes| at some point)? (?:(be) )?([^.;]+?)(?: at some point| sometimes)?[.;] "
+            r"(?:if you do|if so|when you do|when you are|if you are|if that happens|"
+            r"when that happens),? ",
+            lambda m: f"if you {'are ' if m.group(1) else ''}{m.group(2)}, ",
+        ),
+        # step bounds said otherwise: "in maximal 2 steps", "in the 3 next steps", "in 1 or 2"
+        (rf"\bin (?:maximal|max|maximum) (?={_NUMBER} {_STEPS})", "within "),
+        (rf"\bin the ({_NUMBER}) next ({_STEPS})", r"within \1 \2"),
+        (rf"\bin {_NUMBER} or ({_NUMBER}) ({_STEPS})", r"within \1 \2"),
+        (r"\bthe (?:second|instant|minute)(?: that)? (?=you\b|u\b)", "the moment "),
+        (r"\bthe (?:robot|agent|unit)'s (?=\w+ing\b)", ""),  # "upon the robot's picking up"
+        (r"\bkeep (\[[a-z]\]) in (?:hand|your hands?)\b", r"keep holding \1"),
+        (r"\bhangs? out in\b", "stay in"),
+        (r"\b(?:again )?before you(?:'re| are) (?:done|finished|through)\b", "eventually"),
+        (
+            r"^(?:robot|agent|bot)\s+(?=(?:should|must|shall|may|will|has to|needs to|cannot|"
+            r"can)\b)",
+            "you ",
+        ),
         (
             r"\b(until|till|before) (\[[a-z]\]) (?:is|has been) (?:done|checked|cleared|visited|"
             r"honou?red|seen to)\b",
@@ -743,7 +766,9 @@ CUES: dict[str, str] = {
     r"keep (?:on )?(?:going|coming|visiting|checking|looking|doing|returning)",
     "wait": r"(?:(?:stay|remain|wait|hold position|hang around|be kept|kept)\b[^\[]{0,20}\b"
     r"(?:in|at|inside|within) \[[a-z]\]|not leave \[[a-z]\]|"
-    r"\[[a-z]\] (?:must|should|may|shall) not be left|wait here: \[[a-z]\]).*\b(?:until|till)",
+    r"\[[a-z]\] (?:must|should|may|shall) not be left|wait here: \[[a-z]\]|"
+    r"^(?:you (?:must |should |have to |need to )?)?(?:keep |continue )?(?:holding|hold|carrying|"
+    r"carry)(?: on to| onto)? \[[a-z]\][\s,]+).*\b(?:until|till)",
     "arrow": r"->",
     "bound": rf"within (?:at most )?{_NUMBER} {_STEPS}|{_NUMBER} {_STEPS} or less|"
     rf"(?:no|not) later than (?:{_NUMBER} )?{_STEPS}|(?:no|not) later than {_NUMBER}|"
@@ -1138,13 +1163,25 @@ def _frame_wait(text: str) -> _Reading:
     if not m:
         raise _Refusal("no until")
     stay = _STAY.fullmatch(m.group(1).strip(" ,:"))
-    if not stay:
+    held = _HOLD.fullmatch(m.group(1).strip(" ,:"))
+    if not (stay or held):
         raise _Refusal(f"cannot read {m.group(1)!r} as a place to stay")
-    place = stay.group(1) or stay.group(2)
     event = _clause(re.sub(r"^such time as ", "", m.group(2)))
     if event is None or event.literal is None or event.avoid:
         raise _Refusal(f"cannot read {m.group(2)!r}")
+    if held is not None:  # "keep holding [a] until C"
+        thing = ap(f"is_grabbed({held.group(1)})")
+        return _Reading("wait", ((thing, event.literal),), "hold [a] until C")
+    assert stay is not None
+    place = stay.group(1) or stay.group(2)
     return _Reading("wait", ((ap(f"agent_at({place})"), event.literal),), "stay in [a] until C")
+
+
+# Holding as a wait: "keep holding [a]", "hold on to [a]", "carry [a]".
+_HOLD = re.compile(
+    rf"(?:you (?:must |should |have to |need to )?)?(?:keep |continue )?(?:holding|hold|carrying|"
+    rf"carry)(?: on to| onto)? {X}"
+)
 
 
 # sequences --------------------------------------------------------------------------------------

@@ -168,6 +168,7 @@ _GO = _v(
     "hurry",
     "rush",
     "pop",
+    "arrive",
     "nip",
     "duck",
     "swing",
