@@ -991,6 +991,15 @@ SPOKEN = [
     ("Keep holding [a] until you arrive at [b].", "wait", '"is_grabbed(a)" U "agent_at(b)"'),
     ("robot should hang out in [a] until [b] is off", "wait",
      '"agent_at(a)" U !"is_switchedon(b)"'),
+    # hedges; counts said as nouns; "only" before the action belongs to the time
+    ("If at all possible, never switch on [a] unless you're in [b].", "avoid_unless",
+     'G(!"agent_at(b)" -> !"is_switchedon(a)")'),
+    ("The number of times the robot visits [a] must not exceed 2.", "at_most", AT_MOST_2_A),
+    ("Upper bound on [a] entries: 2.", "at_most", AT_MOST_2_A),
+    ("Require at most 2 openings of [a].", "at_most", None),
+    ("Visit [a] and [b], but only go into [b] once you've been to [a].", "ordered_visit",
+     ORDER_AB),
+    ("only open [b] when you are in [a]", "avoid_unless", 'G(!"agent_at(a)" -> !"is_open(b)")'),
 ]  # fmt: skip
 
 

@@ -559,3 +559,13 @@ def test_the_frame_reader_reads_a_list_one_thing_at_a_time(offline):
     )
     assert t.translator == "offline-frames"
     assert equivalent(t.formula, parse(expected)), str(t.formula)
+
+
+def test_a_list_reading_never_names_a_thing_of_the_list_twice(offline):
+    # read about the first thing, "go to [a], but only go into [b] once …" names [b] again:
+    # spreading it over [b] would make [b] react to itself
+    with pytest.raises(OutOfGrammarError):
+        offline(
+            "Go to the kitchen and the bedroom, but go into the bedroom exactly when you "
+            "blorp the kitchen."
+        )

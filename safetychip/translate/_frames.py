@@ -269,6 +269,8 @@ _AGENT_YOU = _phrases(
 )  # fmt: skip
 
 
+_BOUND_SIDE = {"upper": "at most", "lower": "at least"}
+
 #: Fixed phrases rewritten before the grammar's normalisation, in order: (pattern,
 #: replacement); each a way people write that the frames read in other words.
 _PHRASES = _phrases(
@@ -322,6 +324,34 @@ _PHRASES = _phrases(
         (r"\bthe (?:robot|agent|unit)'s (?=\w+ing\b)", ""),  # "upon the robot's picking up"
         (r"\bkeep (\[[a-z]\]) in (?:hand|your hands?)\b", r"keep holding \1"),
         (r"\bhangs? out in\b", "stay in"),
+        # counts said as nouns: "the number of times the agent enters [a]", "[a] entries",
+        # "1 activation of [a]"
+        (
+            r"\b(?:the )?(?:total )?number of (?:times (?:that )?(?:you|the agent|the robot|it) "
+            r"(?:enters?|visits?|goes? (?:in)?to)|entries (?:into|to|in)|visits (?:to|in)) ",
+            "entries into ",
+        ),
+        (r"(?<!into )(\[[a-z]\]) (?:entries|visits)\b", r"entries into \1"),
+        (
+            rf"\b((?:exactly |at most |at least )?{_NUMBER}) activations? of (\[[a-z]\])",
+            r"switch on \2 \1 times",
+        ),
+        (
+            rf"\b((?:exactly |at most |at least )?{_NUMBER}) openings? of (\[[a-z]\])",
+            r"open \2 \1 times",
+        ),
+        (
+            rf"\b(upper|lower) bound (?:on|for) ([^:]+?):\s*({_NUMBER})\b",
+            lambda m: f"{m.group(2)} {_BOUND_SIDE[m.group(1).lower()]} {m.group(3)}",
+        ),
+        (r"^(?:enforce|assert|bound|require)\s+(?=\w)", ""),
+        (r"\bmore'?n\b", "more than"),
+        # "only go into [b] once you have been to [a]": "only" belongs to the time
+        (
+            r"\bonly ((?:go|enter|visit|open|switch on|turn on|touch|grab|pick up|take)\b[^,;.]*?"
+            r"\[[a-z]\][^,;.]*?) (?:once|after) (?=you have|you've)",
+            r"\1 only after ",
+        ),
         (r"\b(?:again )?before you(?:'re| are) (?:done|finished|through)\b", "eventually"),
         (
             r"^(?:robot|agent|bot)\s+(?=(?:should|must|shall|may|will|has to|needs to|cannot|"

@@ -222,8 +222,8 @@ def _listwise(read: Callable[[str], LiftedTranslation], lifted: str) -> LiftedTr
         return read(lifted)
     except OutOfGrammarError:
         found = collapse_list(lifted)
-        if found is None:
-            raise
+        if found is None or any(f"[{x}]" in found.text for x in found.others):
+            raise  # no list, or a thing of the list named again elsewhere
         try:
             return found.spread(read(found.text))
         except OutOfGrammarError:
