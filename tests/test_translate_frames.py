@@ -1000,6 +1000,10 @@ SPOKEN = [
     ("Visit [a] and [b], but only go into [b] once you've been to [a].", "ordered_visit",
      ORDER_AB),
     ("only open [b] when you are in [a]", "avoid_unless", 'G(!"agent_at(a)" -> !"is_open(b)")'),
+    # emphasis after a prohibition; "in [a] you do not …" is a state
+    ("Keep out of [a]. Never. I am not telling you again.", "never", 'G!"agent_at(a)"'),
+    ("In [a] you must not switch on [b]. Ever.", "avoid_while",
+     'G("agent_at(a)" -> !"is_switchedon(b)")'),
 ]  # fmt: skip
 
 

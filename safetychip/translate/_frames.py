@@ -198,6 +198,7 @@ _CUE_TYPOS = [
         (r"\brite (?=after|away|now)", "right "),
         (r"(?<!at )\bleast\b(?= (?:\d|two|three|four|five|once|twice))", "at least"),
         (r"\btil\b", "till"),
+        (r"^wen\b", "when"),
         (r"\bbe activated\b", "be switched on"),
         (r"\bbe deactivated\b", "be switched off"),
         (r"\barrive (?:at )?(?=\[)", "arrive in "),
@@ -324,6 +325,11 @@ _PHRASES = _phrases(
         (r"\bthe (?:robot|agent|unit)'s (?=\w+ing\b)", ""),  # "upon the robot's picking up"
         (r"\bkeep (\[[a-z]\]) in (?:hand|your hands?)\b", r"keep holding \1"),
         (r"\bhangs? out in\b", "stay in"),
+        (
+            r"^in (\[[a-z]\]),? you (?=(?:do not|never|must not|may not|cannot|shall not|"
+            r"should not)\b)",
+            r"while you are in \1, you ",
+        ),
         # counts said as nouns: "the number of times the agent enters [a]", "[a] entries",
         # "1 activation of [a]"
         (
@@ -1036,6 +1042,8 @@ _REMARK_OK = re.compile(
     r"while i am out|no detours|no dawdling|no delay|no waiting|no wandering|tops|weak next|"
     r"in any order|not negotiable|non-negotiable|no exceptions|no excuses|no matter what|"
     r"i mean (?:it|\[[a-z]\])|that is (?:it|\[[a-z]\])|thats (?:it|\[[a-z]\])|seriously|all day|"
+    r"(?:never|not|no)(?: ever)?|ever|never ever|i am not (?:saying|telling you) "
+    r"(?:it|this|that|\[[a-z]\]) again|"
     r"all night|savvy|arr|matey|mate|buddy|pal|dude|lol|cheers|thx|ta|mind|there is a love|"
     r"will you|would you|yeah|right|one after (?:the )?other|one by one|in turn|"
     r"that is (?:literally |really |just )?all"
@@ -2136,7 +2144,8 @@ def _frame_list(text: str, negation: bool) -> _Reading:
             return _Reading("never", ((kept.literal,),), "never: a lasting state")
         if not m:
             raise _Refusal("a prohibition in no form the frames read")
-        body = re.sub(r"\s+(?:ever|at all|whatsoever|under any circumstances)$", "", m.group(1))
+        body = re.sub(r",?\s+(?:ever|at all|whatsoever|under any circumstances|either)$", "",
+                      m.group(1))  # fmt: skip
         return _Reading("never", tuple((q,) for q in _items(body)), "never: list")
     m = _VISIT_HEAD.fullmatch(text) or re.fullmatch(
         rf"(?:both )?({X}(?:\s*,\s*{X})*\s*,?\s+and\s+{X})\s+(?:(?:should|must|shall|have to|"
