@@ -79,6 +79,9 @@ SETS: tuple[LabelledSet, ...] = (
     LabelledSet(
         "fresh_4/sentences.jsonl", "another hand; scored once (54.7 %), then development", True
     ),
+    LabelledSet(
+        "fresh_5/sentences.jsonl", "another hand; scored once (74.1 %), then development", True
+    ),
 )
 
 #: The local model's replies to the translator over ``utterances.jsonl``, under ``data/``.
