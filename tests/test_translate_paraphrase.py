@@ -545,6 +545,7 @@ def _reading(formula: str, pattern: str, example: str) -> Reading:
         # a count the reading misses, or of the other kind
         ("keep well away from [a] more than twice", 'G!"agent_at(a)"', "never", "counts nothing"),
         ("visits to [a] must not exceed 2", 'G!"agent_at(a)"', "never", "counts nothing"),
+        ("at lest 2 trips to [a]", 'F"agent_at(a)"', "visit", "counts nothing"),
         ("open [a] once, not more and not less", str(build_pattern("at_most", 1, opened("a"))),
          "at_most", "say exactly"),
         # the passive names the predicate

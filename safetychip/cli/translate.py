@@ -250,8 +250,8 @@ stand_in (true if an offline stand-in answered: not an LLM result), expressions
 embedding, nearest candidates), lifted (sentence with placeholders [a], [b], the lifted
 formula, the placeholders), formula (grounded, Spot syntax), parts (one constraint per
 thing of a list), corrections (misspelt words read as names), set_aside (clauses left out
-as a reason or a remark: they hold no rule and name nothing of the scene), pattern, family,
-back_translation, accepted_trace and rejected_trace.
+as a reason or a remark: they hold no rule and are about something outside the scene),
+pattern, family, back_translation, accepted_trace and rejected_trace.
 
 Batch mode (no SENTENCE): each stdin line {"sentence": "..."} gets one output line with its
 "line" number; a bad line gives {"line": N, "error": "...", "type": "..."} and the batch

@@ -1759,7 +1759,7 @@ def _response(
 
 _PERMISSION = re.compile(
     r"(?:you\s+)?(?:may|can|are allowed to|are permitted to|are free to|get to)\s+"
-    r"(?:only\s+)?(?!not\b|never\b)"
+    r"(?:only\s+)?(?!not\b|never\b|you\b)"  # "can you shut it?" asks, it does not permit
 )
 
 

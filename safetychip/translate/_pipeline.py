@@ -214,6 +214,10 @@ class Translation:
         return f"<table>{body}</table>"
 
 
+# A word that joins an expression to a list before it.
+_JOINED = re.compile(r"(?:\b(?:and|or|nor)|,)\s*$")
+
+
 def _listwise(read: Callable[[str], LiftedTranslation], lifted: str) -> LiftedTranslation:
     """*read*'s reading of *lifted*, or, when it refuses and the sentence has a list of things
     ("never open [a] or [b] until …"), its reading about the first thing spread over the list
@@ -235,7 +239,7 @@ def _aside(kind: str, text: str) -> str:
     """How the read-back tells of a clause left out of the translation."""
     if kind == "correction":
         return f"a self-correction: {text!r} (read with the correction made)"
-    return f"as a {kind}: {text!r} (it names nothing of the scene)"
+    return f"as a {kind}: {text!r} (it is about something outside the scene and states no rule)"
 
 
 def _about(part: Formula, lifted: LiftedSentence) -> str:
@@ -572,9 +576,10 @@ class Translator:
         self, text: str, set_aside_remarks: bool = True
     ) -> tuple[tuple[Expression, ...], tuple[Grounding, ...], LiftedSentence, tuple[Remark, ...]]:
         """Recognise, ground and lift *text*, first setting aside (if *set_aside_remarks*)
-        the reasons and remarks (:func:`~safetychip.translate._recognize.remarks`) whose
-        every expression names nothing of the vocabulary, as long as a grounded expression
-        stays outside them."""
+        the reasons and remarks (:func:`~safetychip.translate._recognize.remarks`) that name
+        something outside the vocabulary ("the cat hides in the bedroom, so …"), unless a
+        thing of the scene in them ends a list, and as long as a grounded expression stays
+        outside them."""
         expressions = tuple(self.recognizer(text))
         groundings: dict[Expression, Grounding] = {}
         unknown: dict[Expression, GroundingError] = {}
@@ -591,8 +596,15 @@ class Translator:
             def within(e: Expression, r: Remark) -> bool:
                 return r.start <= e.start and e.end <= r.end
 
+            def aside(held: list[Expression]) -> bool:
+                """A remark about something outside the scene ("the cat hides in [a]"), with
+                no thing of the scene joined to a list ("… asleep and the kitchen")."""
+                return any(e in unknown for e in held) and not any(
+                    e not in unknown and _JOINED.search(text[: e.start]) for e in held
+                )
+
             inside = [(r, [e for e in expressions if within(e, r)]) for r in remarks(text)]
-            set_aside = tuple(r for r, held in inside if held and all(e in unknown for e in held))
+            set_aside = tuple(r for r, held in inside if held and aside(held))
             kept = [e for e in expressions if not any(within(e, r) for r in set_aside)]
             left = next((e for e in kept if e in unknown), None)
             if left is not None or not kept:  # never set aside the only clause

@@ -533,6 +533,11 @@ def _with_counts(
 # The reactions, by when they are due (see timing_cues).
 _REACTIONS = {"later": "response", "next": "immediate_response", "bounded": "bounded_delay"}
 _COUNTS = frozenset({"at_most", "at_least", "exactly"})
+# A number of entries said with its unit: "2 trips", "three visits", "4 laps".
+_COUNTED_UNITS = re.compile(
+    r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\s+(?:times|visits|trips|entries|"
+    r"laps|occasions|rounds)\b"
+)
 _COUNT_UPPER = re.compile(
     r"\b(?:at most|at the most|no more than|not more than|maximum|max|tops|up to|exceeds?|"
     r"exceeding|or fewer|or less|(?<!not )(?<!no )fewer than|(?<!not )(?<!no )less than|"
@@ -633,9 +638,16 @@ def _count_conflict(text: str, pattern: str) -> str | None:
     ("twice", "not exceed two") needs a count reading, of the kind the words say (at most,
     at least, or both: exactly)."""
     found = _find_count(text)
-    said = "exceed" in text or (
-        found is not None
-        and (found[2] != "once" or re.search(r"\bonce(?:\s*$|\s*,|\s+(?:and|only|a|per)\b)", text))
+    said = (
+        "exceed" in text
+        or _COUNTED_UNITS.search(text) is not None
+        or (
+            found is not None
+            and (
+                found[2] != "once"
+                or re.search(r"\bonce(?:\s*$|\s*,|\s+(?:and|only|a|per)\b)", text)
+            )
+        )
     )
     if not said:
         return None

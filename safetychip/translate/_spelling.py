@@ -14,6 +14,8 @@ Examples
 >>> from safetychip.translate import Vocabulary
 >>> respell("Nevr go into the kitchn", Vocabulary.from_names(["kitchen", "phone"]))
 ('never go into the kitchen', (('Nevr', 'never'), ('kitchn', 'kitchen')))
+>>> respell("opne the fridge", Vocabulary.from_names(["fridge"]))
+('open the fridge', (('opne', 'open'),))
 >>> respell("Never go into the kitchen", Vocabulary.from_names(["kitchen"]))
 ('Never go into the kitchen', ())
 >>> respell("later, mosey on over to the kitchen", Vocabulary.from_names(["kitchen", "mouse"]))
@@ -101,7 +103,11 @@ def _english_words() -> frozenset[str]:
 
 
 def _best(word: str, candidates: frozenset[str] | set[str], cutoff: float) -> str | None:
-    """The one candidate clearly closest to *word*, or None."""
+    """The one candidate clearly closest to *word*, or None: two letters swapped ("opne" is
+    *open*) first, then by string similarity."""
+    swapped = {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)}
+    if len(swapped & candidates) == 1:
+        return next(iter(swapped & candidates))
     near = close_names(word, candidates, n=2, cutoff=cutoff)
     if not near:
         return None
