@@ -1004,6 +1004,22 @@ SPOKEN = [
     ("Keep out of [a]. Never. I am not telling you again.", "never", 'G!"agent_at(a)"'),
     ("In [a] you must not switch on [b]. Ever.", "avoid_while",
      'G("agent_at(a)" -> !"is_switchedon(b)")'),
+    # what ordinary users add: a meta remark, a possessive, a patrol's duration
+    ("Could you visit [a] and then [b]? Sorry if this is a silly way to ask.",
+     "sequenced_visit", 'F("agent_at(a)" & F"agent_at(b)")'),
+    ("Once you've been in Grandma's [a], stay out of [b] after that.", "absence_after", None),
+    ("Patrol [a] and [b] for as long as you are switched on.", "patrolling",
+     'G F"agent_at(a)" & G F"agent_at(b)"'),
+    ("Never take [a] anywhere except in [b].", "avoid_unless",
+     'G(!"agent_at(b)" -> !"is_grabbed(a)")'),
+    ("after you go in [a] you're banned from [b]", "absence_after", None),
+    ("Enter in [a] at most twice.", "at_most", AT_MOST_2_A),
+    # an order told in pieces, the other way round
+    ("[b] has to come after [a]: visit both, and never [b] first.", "ordered_visit", ORDER_AB),
+    ("Do [a] before [b], never the other way round. Both need doing.", "ordered_visit", ORDER_AB),
+    ("[a] 1st, [b] after. NOT [b] before [a]", "ordered_visit", ORDER_AB),
+    # numbers denied in the count's own clause
+    ("Go into [a] exactly 2 times, not 1 and not 3.", "exactly", None),
 ]  # fmt: skip
 
 
@@ -1026,6 +1042,7 @@ def test_spoken_counts_and_later_steps(sentence, pattern, formula):
         "[a] at least three times, once for the milk, once for the cheese.",  # 3 or 2?
         "Never open [a] while you're in [b], it is switched on.",  # a state: no description
         "Go to [a] at most twice. Not once.",  # a number said not to be meant, but allowed
+        "Go into [a] at most 3 times, not 2",  # the same, in the count's clause
         "[a] first, then you may go to [b]. Not [b] before [a].",  # leave to go, no task
         "Go to [a] and [b], and never [b] before [a] again.",  # strictly ordered? not read
     ],

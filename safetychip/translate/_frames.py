@@ -277,6 +277,10 @@ _BOUND_SIDE = {"upper": "at most", "lower": "at least"}
 _PHRASES = _phrases(
     [
         (r"^\s*[*•-]\s+", ""),  # a bullet
+        (
+            r"\b(?!(?:it|that|what|there|here|who|he|she)'s)[A-Za-z]+'s (?=\[[a-z]\])",
+            "",
+        ),  # "Mum's [a]"
         (r"\bb4\b", "before"),
         (r"\b(go|get|come|head|went) 2\b(?= (?:the |my |\[))", r"\1 to"),  # "go 2 [a]"
         (r"(?<=\]) than (?=(?:the |go (?:to )?)?\[)", " then "),  # "[a] than [b]": a typo
@@ -323,7 +327,6 @@ _PHRASES = _phrases(
         (rf"\bin {_NUMBER} or ({_NUMBER}) ({_STEPS})", r"within \1 \2"),
         (r"\bthe (?:second|instant|minute)(?: that)? (?=you\b|u\b)", "the moment "),
         (r"\bthe (?:robot|agent|unit)'s (?=\w+ing\b)", ""),  # "upon the robot's picking up"
-        (r"\bkeep (\[[a-z]\]) in (?:hand|your hands?)\b", r"keep holding \1"),
         (r"\bhangs? out in\b", "stay in"),
         (
             r"^in (\[[a-z]\]),? you (?=(?:do not|never|must not|may not|cannot|shall not|"
@@ -352,6 +355,18 @@ _PHRASES = _phrases(
         ),
         (r"^(?:enforce|assert|bound|require)\s+(?=\w)", ""),
         (r"\bmore'?n\b", "more than"),
+        (r"\bmaximal\b", "at most"),
+        (
+            r"(\[[a-z]\]) (?:first|1st),? (?:and |then )?(\[[a-z]\]) after(?:wards)?\b",
+            r"\1, then \2",
+        ),
+        (r"\bkeep (\[[a-z]\]) in (?:the |your )?hands?\b", r"keep holding \1"),
+        (
+            r"\banywhere (?:but|except|other than|else than) (?:in )?(\[[a-z]\])",
+            r"unless you are in \1",
+        ),
+        (r"\b(?:you are|you're|ur|u r) (?:banned|barred) from\b", "stay out of"),
+        (r"\benter in(?:to)? (?=\[)", "enter "),
         # "only go into [b] once you have been to [a]": "only" belongs to the time
         (
             r"\bonly ((?:go|enter|visit|open|switch on|turn on|touch|grab|pick up|take)\b[^,;.]*?"
@@ -1042,6 +1057,8 @@ _REMARK_OK = re.compile(
     r"while i am out|no detours|no dawdling|no delay|no waiting|no wandering|tops|weak next|"
     r"in any order|not negotiable|non-negotiable|no exceptions|no excuses|no matter what|"
     r"i mean (?:it|\[[a-z]\])|that is (?:it|\[[a-z]\])|thats (?:it|\[[a-z]\])|seriously|all day|"
+    r"sorry(?: if [a-z' ]+)?|not sure (?:if|whether) [a-z' ]+|(?:i )?hope (?:this|that) [a-z' ]+|"
+    r"(?:if|does) that makes? sense|"
     r"(?:never|not|no)(?: ever)?|ever|never ever|i am not (?:saying|telling you)"
     r"(?: it| this| that| \[[a-z]\])? again|"
     r"all night|savvy|arr|matey|mate|buddy|pal|dude|lol|cheers|thx|ta|mind|there is a love|"
@@ -1146,6 +1163,8 @@ _PATROL_WORDS = re.compile(
     r"without end|never stop|do not stop|without stopping|continuously|constantly|non-?stop|"
     r"many times|all shift|indefinitely|endlessly|all (?:day|night)(?: long)?|"
     r"(?:repeat )?(?:until|till) (?:you are )?(?:told|asked) (?:to stop|otherwise)|"
+    r"(?:for )?as long as you are (?:running|on|switched on|working)|"
+    r"(?:until|till) you are (?:switched|turned) off|(?:for )?the whole time|all the time|"
     r"do the rounds of|revisit|(?:perform|make|pay) recurring visits to|recurring visits to|"
     r"(?:like )?every (?:few|couple of|\d+|two|five|ten) (?:minutes|hours)|"
     r"throughout the [a-z]+(?: period)?|for the rest of the [a-z]+|"
@@ -1611,6 +1630,7 @@ def _frame_count(text: str) -> _Reading:
         if len(_letters(head)) == 1 and set(_letters(rest)) <= set(_letters(head)):
             c = f"{head} {rest}" if not _letters(rest) else rest  # "[a]: 2 visits max"
         statements += [p for p in re.split(r"\s*,\s*(?=[^,]*\[[a-z]\][^,]*\d)", c) if p.strip()]
+    statements = [part for s in statements for part in _TRAILING_DENIAL.split(s) if part]
     statements = [_drop_remarks(s, keep=_QUALIFIER) for s in statements
                   if not _REMARK_OK.fullmatch(s) or _QUALIFIER.search(s)]  # fmt: skip
     with_letters = [s for s in statements if _letters(s)]
@@ -1676,6 +1696,11 @@ _BOUND_WORD = {"at_most": "at most", "at_least": "at least", "exactly": "exactly
 _DENIED = re.compile(
     rf"(?:(?:,\s*)?(?:and |or |but )?(?:not|never) (?:even )?{_NUMBER}(?: {_UNIT})?)+"
 )
+
+
+# Numbers denied at the end of a count's own clause: "…, not 2 and not 4".
+_TRAILING_DENIAL = re.compile(rf"\s*,\s*((?:(?:and |or |but )?(?:not|never) {_NUMBER}(?: {_UNIT})?"
+                              rf"(?:\s*,\s*|\s+(?=and|or|but)|$))+)$")  # fmt: skip
 
 
 def _allows(kind: str, n: int, denied: int) -> bool:
@@ -2289,14 +2314,22 @@ _PIECE_LEAD = re.compile(r"^(?:(?:i said|mind you|so|and|now|please|kindly|ok|ok
 _BOTH_ASKED = re.compile(
     r"(?:(?:you (?:must|have to|need to) )?(?:visit|do|reach|go to|see) )?both(?: of them)?"
     r"(?: (?:are|is) (?:mandatory|required|necessary|needed|a must)| required| needed| please|"
-    r"| too)?|which you (?:also )?(?:have to|must|need to) (?:visit|go to)(?: too| as well)?"
+    r" need doing| need to be done| must be done| too)?|"
+    r"which you (?:also )?(?:have to|must|need to) (?:visit|go to)(?: too| as well)?"
 )
 # "[a] first", "[a] has to come first", "clear [a] first"; and "not [b] first".
 _FIRST_SAID = re.compile(
     rf"(?:(?:clear|visit|go to|do|hit|check) )?{X} (?:(?:has|needs|have) to (?:come|be) |comes |"
     r"is |goes )?first(?: always)?"
 )
-_NOT_FIRST = re.compile(rf"(?:but )?not {X} first|{X} (?:comes |goes |is )?(?:first )?before {X}")
+_NOT_FIRST = re.compile(
+    rf"(?:but |and )?(?:not|never) {X} first|"
+    rf"(?:(?:do|visit|go to|hit) )?{X} (?:comes |goes |is )?(?:first )?before {X}"
+)
+# "[b] has to come after [a]": [a] first.
+_AFTER_SAID = re.compile(rf"{X} (?:has to |must |should |needs to )?(?:come|go|be) after {X}")
+# An order said again the other way: "never the other way round".
+_NOT_REVERSED = re.compile(r"(?:but )?(?:never|not) the other way (?:a)?round")
 # Words of a strictly ordered visit (no second entry) the reading below does not give.
 _NO_RETURN = re.compile(r"\b(?:once|one time|just the one|again|back|re-?ent\w*|twice|between)\b")
 
@@ -2329,6 +2362,12 @@ def _order_and_visits(text: str) -> _Reading | None:
             x = first.group(1)
             pairs.add((x, next(c for c in _letters(text) if c != x)))
             asked.add(x)
+            continue
+        if _NOT_REVERSED.fullmatch(piece):
+            continue
+        after = _AFTER_SAID.fullmatch(piece)
+        if after is not None:  # "[b] has to come after [a]"
+            pairs.add((after.group(2), after.group(1)))
             continue
         first = _NOT_FIRST.fullmatch(piece)
         if first is not None:  # "not [b] first", "[a] before [b]"
