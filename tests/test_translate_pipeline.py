@@ -470,6 +470,8 @@ def test_a_conflict_with_accepted_constraints_never_falls_through(offline):
          "A small favour"),
         ("The cat sleeps in the bedroom, so never open the fridge.", "Never open the fridge.",
          "preamble", "The cat sleeps in the bedroom"),
+        ("Never open the front door, otherwise the dog runs off.", "Never open the front door.",
+         "reason", "otherwise the dog runs off"),
     ],
 )  # fmt: skip
 def test_a_reason_naming_nothing_of_the_scene_is_set_aside(offline, sentence, without, kind,

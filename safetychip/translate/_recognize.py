@@ -112,7 +112,7 @@ NON_REFERRING: Mapping[str, frozenset[str]] = MappingProxyType({
         order sequence way point rest same first next last other one thing things task job
         chore errand mission rule circumstance circumstances lot bit few very whole single
         list log note reminder exception exceptions reason request instruction instructions
-        policy protocol requirement test demo scenario finding recommendation
+        policy protocol requirement test demo scenario finding recommendation sense patrol
         """.split()),
 })  # fmt: skip
 _NON_REFERRING = frozenset().union(*NON_REFERRING.values())
@@ -325,6 +325,7 @@ _MARKERS = (
         ),
     ),  # fmt: skip
     ("reason", re.compile(rf",\s+so(?= {_SUBJECT})\b", re.I)),
+    ("reason", re.compile(rf",\s+(?:otherwise|or else|or)(?= {_SUBJECT} [a-z']+)\b", re.I)),
     (
         "reason",
         re.compile(
