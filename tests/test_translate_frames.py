@@ -1020,6 +1020,15 @@ SPOKEN = [
     ("[a] 1st, [b] after. NOT [b] before [a]", "ordered_visit", ORDER_AB),
     # numbers denied in the count's own clause
     ("Go into [a] exactly 2 times, not 1 and not 3.", "exactly", None),
+    # a thing's lasting state as the condition; the permission said last; the first visit
+    ("While [a] is on, [b] must not be switched on.", "avoid_while",
+     'G("is_switchedon(a)" -> !"is_switchedon(b)")'),
+    ("When [a] is closed, never go into [b].", "avoid_while", 'G(!"is_open(a)" -> !"agent_at(b)")'),
+    ("Only after you go to [a] you may pick up [b].", "not_before",
+     '!"is_grabbed(b)" W "agent_at(a)"'),
+    ("After your first visit to [a], [b] is off limits for the rest of the day.",
+     "absence_after", None),
+    ("Tonight robot must go to [a], any time is fine.", "visit", 'F"agent_at(a)"'),
 ]  # fmt: skip
 
 
@@ -1043,6 +1052,7 @@ def test_spoken_counts_and_later_steps(sentence, pattern, formula):
         "Never open [a] while you're in [b], it is switched on.",  # a state: no description
         "Go to [a] at most twice. Not once.",  # a number said not to be meant, but allowed
         "Go into [a] at most 3 times, not 2",  # the same, in the count's clause
+        "When [a] is opened, never go into [b].",  # opened: an event or a state?
         "[a] first, then you may go to [b]. Not [b] before [a].",  # leave to go, no task
         "Go to [a] and [b], and never [b] before [a] again.",  # strictly ordered? not read
     ],

@@ -356,6 +356,19 @@ _PHRASES = _phrases(
         (r"^(?:enforce|assert|bound|require)\s+(?=\w)", ""),
         (r"\bmore'?n\b", "more than"),
         (r"\bmaximal\b", "at most"),
+        # "only after you go to [a] you can take [b]": the permission said last
+        (r"^only (after|once) ([^,]+?),? you (can|may) (.+?)[.!?]*$", r"you \3 \4 only \1 \2"),
+        (
+            r"\b(after|since|following) (?:the|your) first (?:visit|trip|entry) "
+            r"(?:to|into|in) (?=\[)",
+            r"\1 you have been to ",
+        ),
+        (r",?\s*any time is (?:ok|okay|fine)\b", ""),
+        (
+            r"\b(?:trips|entries|visits) (?:into|to|in) (\[[a-z]\]) (at most|at least|exactly) "
+            rf"({_NUMBER})\b(?! times)",
+            r"enter \1 \2 \3 times",
+        ),
         (
             r"(\[[a-z]\]) (?:first|1st),? (?:and |then )?(\[[a-z]\]) after(?:wards)?\b",
             r"\1, then \2",
@@ -375,13 +388,13 @@ _PHRASES = _phrases(
         ),
         (r"\b(?:again )?before you(?:'re| are) (?:done|finished|through)\b", "eventually"),
         (
-            r"^(?:robot|agent|bot)\s+(?=(?:should|must|shall|may|will|has to|needs to|cannot|"
-            r"can)\b)",
-            "you ",
+            r"^((?:today|tonight|now),?\s+)?(?:robot|agent|bot)\s+(?=(?:should|must|shall|may|will|"
+            r"has to|needs to|cannot|can)\b)",
+            r"\1you ",
         ),
         (
-            r"\b(until|till|before) (\[[a-z]\]) (?:is|has been) (?:done|checked|cleared|visited|"
-            r"honou?red|seen to)\b",
+            r"\b(until|till|before|after|once|when) (\[[a-z]\]) (?:is|has been) (?:done|checked|"
+            r"cleared|visited|honou?red|seen to)\b",
             r"\1 you have been to \2",
         ),
         (r"\bbounded above by\b", "at most"),
@@ -1746,6 +1759,10 @@ _STATE_CONDITION = re.compile(
     rf"(?:holding|carrying|have|has|hold|carry) {X}(?: with you| in (?:your |its )?hands?)?$|"
     rf"^(?:in|inside) {X}$|^agent_at\({X}\)$"
 )
+# A thing's lasting state as a condition: "[a] is on", "[a] is still open", "[a] is closed".
+_THING_STATE = re.compile(
+    rf"{X} is (?:still )?(?:switched on|turned on|switched off|turned off|on|off|open|closed|shut)"
+)
 _SOON = re.compile(
     r"\b(?:right after|immediately|straight away|right away|right back|"
     r"(?:at |on |in )?the (?:very )?next (?:step|moment|thing)(?: is)?|"
@@ -1922,7 +1939,11 @@ def _frame_condition(text: str) -> _Reading:
     if cond is None and not _LETTER.search(condition):  # "if opened, close [a] eventually"
         thing = _clause(main_text)
         cond = _elliptic(condition, thing) if thing is not None else None
-    if cond is None or cond.avoid or (cond.literal is None and len(cond.letters) != 1):
+    if cond is None or (cond.literal is None and len(cond.letters) != 1):
+        raise _Refusal(f"cannot read the condition {condition!r}")
+    # "while [a] is on", "when [a] is closed": the state of a thing, not an event
+    thing_state = _THING_STATE.fullmatch(condition.strip()) is not None
+    if cond.avoid and not thing_state:
         raise _Refusal(f"cannot read the condition {condition!r}")
     if cond.literal is None:  # a bare place: "after [a]: no [b]"
         cond = Clause(_lit(cond), False, cond.letters)
@@ -1945,7 +1966,7 @@ def _frame_condition(text: str) -> _Reading:
         if outside is not None:
             raise _Refusal("'not in' after a word that is no condition on the state")
         if (
-            state is not None
+            (state is not None or thing_state)
             and word in ("while", "whilst", "when", "whenever", "if", "as long as", "in case")
             and not forever
         ):

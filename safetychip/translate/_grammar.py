@@ -586,6 +586,7 @@ _POLITE_START = re.compile(
     r"sure(?! enough\b)|"
     r"if it is not too much trouble|if you do not mind|if you would not mind|if you can|"
     r"if (?:at all )?possible|where possible|whenever possible|ideally|(?:please )?try to|"
+    r"today|tonight|"
     r"if you could|maybe|when you get a (?:sec|second|minute|moment|chance)|"
     r"one more thing|important|note|rule|safety rule|reminder|just so you know|"
     r"for the last time|going forward|(?:just )?(?:so it is clear|to be clear)|my use case|"
