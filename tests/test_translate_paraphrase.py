@@ -546,6 +546,14 @@ def _reading(formula: str, pattern: str, example: str) -> Reading:
         ("keep well away from [a] more than twice", 'G!"agent_at(a)"', "never", "counts nothing"),
         ("visits to [a] must not exceed 2", 'G!"agent_at(a)"', "never", "counts nothing"),
         ("at lest 2 trips to [a]", 'F"agent_at(a)"', "visit", "counts nothing"),
+        # a state condition needs a condition in the sentence
+        ("could you make sure you never pick up [a] or [b]?",
+         'G(!"agent_at(b)" -> !"is_grabbed(a)")', "avoid_unless", "states no condition"),
+        # a pronoun's verb counts for its thing
+        ("[a] is full of coats, so never open it", 'G!"agent_at(a)"', "never", "'open' of [a]"),
+        # "ahead of it" closing a clause is the other thing
+        ("see to [a] before [b], and kindly don't step into [b] ahead of it",
+         '!"agent_at(a)" W "agent_at(b)"', "not_before", "first"),
         ("open [a] once, not more and not less", str(build_pattern("at_most", 1, opened("a"))),
          "at_most", "say exactly"),
         # the passive names the predicate

@@ -31,7 +31,7 @@ from safetychip.cli.translate import scene_vocabulary  # noqa: E402
 from safetychip.errors import SafetyChipError  # noqa: E402
 from safetychip.ltl import parse  # noqa: E402
 from safetychip.translate import Translator, load_utterances  # noqa: E402
-from safetychip.translate._retrieve import EXAMPLES, write_library  # noqa: E402
+from safetychip.translate._retrieve import EXAMPLES, clause_literals, write_library  # noqa: E402
 
 HERE = Path(__file__).parent
 #: The sets by other hands that are development data (each scored once before it became so).
@@ -99,7 +99,15 @@ def example(row: dict, translator: Translator) -> tuple[dict | None, str]:
     for m in _ATOM.finditer(formula):
         if "," not in m.group(2):
             atoms.setdefault(m.group(2), set()).add(m.group(0))
-    roles = {x: next(iter(found)) for x, found in sorted(atoms.items()) if len(found) == 1}
+    # each placeholder's literal as its own clause says it ("[b] is off": not switched on), so
+    # that a sentence's clause fills the same role the same way
+    own = clause_literals(lifted.text)
+    roles = {}
+    for x, found in sorted(atoms.items()):
+        if len(found) == 1:
+            (atom,) = found
+            clause = str(own[x]) if x in own else ""
+            roles[x] = clause if clause in (atom, f"!{atom}") else atom
     parse(formula)
     return {
         "text": lifted.text,

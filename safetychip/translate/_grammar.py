@@ -526,7 +526,8 @@ _ANY_ORDER = re.compile(
     r"fine|(?:(?:i|we) )?(?:do not|don't|dont) care (?:about the order|which (?:one )?(?:first|"
     r"comes first))|"
     r"(?:no worries|never mind|(?:it )?(?:does not|doesn't) matter)(?: about)? which "
-    r"(?:one(?:'s| is)? |comes )?first|which (?:one )?(?:first|comes first)(?: is)? "
+    r"(?:one(?:'s| is)? |comes )?first|(?:the )?order (?:irrelevant|unimportant|not important)|"
+    r"which (?:one )?(?:first|comes first)(?: is)? "
     r"(?:no problem|fine|not important|up to you|egal|irrelevant)|"
     r"no ordering (?:constraint|requirement)|"
     r"(?:the )?order is optional)\b"
@@ -573,6 +574,9 @@ _PRONOUN = re.compile(
     r"up to you|no problem|not a problem|the same|all the same)|does not matter|matters)\b)|"
     r"them|there|that one|this one)\b"
 )
+# A pronoun after a word of time ("ahead of it", "before it") and the breaks between clauses.
+_TIME_BEFORE = re.compile(r"\b(?:before|ahead of|after|until|till|prior to)\s+$")
+_CLAUSE_START = re.compile(r"[,;.]|\b(?:and|but)\b")
 _AFTER_PREPOSITION = re.compile(
     r"\b(?:in|into|inside|on|onto|to|at|from|near|by|of|"
     r"toward|towards|through|past)\s+$"
@@ -686,7 +690,13 @@ def readings(text: str, limit: int = 6) -> list[str]:
         # the fridge right after you grab it"): prefer the nearest placeholder that is not.
         objects = [x for x, at in reversed(found) if not _AFTER_PREPOSITION.search(t[:at])]
         others = [x for x, _ in reversed(found)]
-        return [f"[{x}]" for x in dict.fromkeys(objects + others)]
+        order = list(dict.fromkeys(objects + others))
+        if _TIME_BEFORE.search(t[: m.start()]):
+            # "do not enter [b] ahead of it": not the thing of its own clause
+            clause = _CLAUSE_START.split(t[: m.start()])[-1]
+            own = set(re.findall(r"\[([a-z])\]", clause))
+            order = [x for x in order if x not in own] + [x for x in order if x in own]
+        return [f"[{x}]" for x in order]
 
     pronouns = list(_PRONOUN.finditer(t))
     options = [choices(m) for m in pronouns]

@@ -54,6 +54,7 @@ from ..paths import DATA_DIR
 from ._grammar import (
     _ANY_ORDER,
     _CLAUSE_BREAK,
+    _CLAUSE_START,
     LiftedTranslation,
     _clean,
     _count_value,
@@ -340,6 +341,8 @@ def verb_conflict(lifted: str, formula: Formula) -> str | None:
     "it says 'plug' of [a], which is_pluggedin(…) records, not agent_at(…)"
     >>> verb_conflict("kindly never drink [a]", parse('G!"agent_at(a)"'))
     "it says 'drink' of [a], an action no predicate records"
+    >>> verb_conflict("[a] is full of coats, so never open it", parse('G!"agent_at(a)"'))
+    "it says 'open' of [a], which is_open(…) records, not agent_at(…)"
     >>> verb_conflict("never plug in [a]", parse('G!"is_pluggedin(a)"')) is None
     True
     """
@@ -350,6 +353,8 @@ def verb_conflict(lifted: str, formula: Formula) -> str | None:
             for x in m.group(2).split(","):
                 used.setdefault(x.strip(), set()).add(m.group(1))
     text = _text(lifted)
+    # pronouns as the grammar resolves them too: "never open it" is about its thing
+    resolved = normalize(lifted) if re.search(r"\b(?:it|them)\b", text) else text
     said = [
         (
             next(
@@ -357,7 +362,8 @@ def verb_conflict(lifted: str, formula: Formula) -> str | None:
             ),
             x,
         )
-        for before, x in re.findall(r"((?:[a-z']+[ ,]+){0,4})\[([a-z])\]", text)
+        for sentence in dict.fromkeys((text, resolved))
+        for before, x in re.findall(r"((?:[a-z']+[ ,]+){0,4})\[([a-z])\]", sentence)
     ]
     # the passive, after its placeholder: "[b] must be visited", "[a] gets switched on"
     said += [(m.group(2), m.group(1)) for m in _PASSIVE_VERB.finditer(text)]
@@ -409,6 +415,17 @@ def _atom_letters(f: Formula) -> set[str]:
     return {x.strip() for a in f.atoms() for x in a.split("(", 1)[-1].rstrip(")").split(",")}
 
 
+# "… ahead of it", "… before that" closing a clause: the other thing of the sentence.
+_TIME_PRONOUN = re.compile(r"\b(before|ahead of|prior to) (?:it|that)(?=\s*(?:[,.;!?]|$))")
+
+
+def _other_thing(text: str, m: re.Match[str]) -> str:
+    """The pronoun of *m* as the one thing of *text* its own clause does not name, if one."""
+    clause = _CLAUSE_START.split(text[: m.start()])[-1]
+    rest = set(_LETTERS.findall(text)) - set(_LETTERS.findall(clause))
+    return f"{m.group(1)} [{rest.pop()}]" if len(rest) == 1 else m.group()
+
+
 def order_conflict(lifted: str, formula: Formula, pattern: str) -> str | None:
     """Why *formula* gets the sentence's order or condition the wrong way round, or None.
 
@@ -424,11 +441,15 @@ def order_conflict(lifted: str, formula: Formula, pattern: str) -> str | None:
     >>> order_conflict("once you have been in [a], never enter [b]",
     ...                parse('G("agent_at(b)" -> XG!"agent_at(a)")'), "absence_after")
     'it says [a] sets it off, the reading makes it [b]'
+    >>> order_conflict("see to [a], and do not step into [b] ahead of it",
+    ...                parse('!"agent_at(a)" W "agent_at(b)"'), "not_before")
+    'it says [a] comes first, the reading puts [b] first'
     >>> order_conflict("do not touch [a] unless you are in [b]",
     ...                parse('G(!"is_touched(a)" -> !"agent_at(b)")'), "avoid_unless")
     'the condition is about [b], the reading makes it about [a]'
     """
     text = _clean(lifted)  # pronouns kept: "before it has visited [b]" is about [b]
+    text = _TIME_PRONOUN.sub(lambda m: _other_thing(text, m), text)
     if formula.op == "W" and pattern in ("not_before", "before"):
         firsts = set(_FIRST_AFTER.findall(text))
         firsts |= {x for pair in _FIRST_BEFORE.findall(text) for x in pair if x}
@@ -568,6 +589,12 @@ _POLITE_CONDITION = re.compile(
     r"before (?:\w+ ){1,2}gets? (?:back|home)|"
     r"(?:until|till) (?:relieved|further notice|(?:i|we|they) (?:get|come) (?:back|home)|"
     r"(?:you are|you're) (?:told|relieved))|if you [a-z]+ (?:\[[a-z]\]|it|them) at all)\b"
+)
+# Words that make a state a condition: "while", "unless", "only", "in [a]: …", "outside".
+_STATE_WORDS = re.compile(
+    r"\b(?:while|whilst|when|whenever|if|unless|as long as|only|except|outside|anywhere|"
+    r"nowhere|in case|during|implies|save|provided|less(?= you))\b|^(?:in|inside|at|within)\b|"
+    r"\b(?:in|inside|at) \[[a-z]\]\s*[:,]|->"
 )
 _UNCONDITIONAL = frozenset({"never", "visit", "patrolling", *_COUNTS})
 _ASKS = frozenset(
@@ -901,6 +928,8 @@ class RetrievalTranslator:
         ):
             # "first [a], then [b]" asks for both, in order (as the grammar reads it)
             return "it asks for both, one after the other, and the reading only forbids one first"
+        if reading.pattern in ("avoid_while", "avoid_unless") and not _STATE_WORDS.search(text):
+            return "it states no condition, and the reading has one"
         condition = _ANY_CONDITION.search(_POLITE_CONDITION.sub(" ", text))
         if condition and reading.pattern in _UNCONDITIONAL:
             return f"it states a condition ({condition.group()!r} …), and the reading has none"
