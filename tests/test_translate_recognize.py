@@ -144,6 +144,10 @@ def test_bad_max_attempts():
         ("Never go in the bathroom, if that's alright.", ["the bathroom"]),
         ("Stay out of the bedroom for the remainder of the run.", ["the bedroom"]),
         ("Enter the kitchen, and never again after its departure therefrom.", ["the kitchen"]),
+        ("If you switch on the kettle, switch it off in the 3 next steps.", ["the kettle"]),
+        ("Keep your mitts off the candle.", ["the candle"]),
+        ("Make the patrol between the bedroom and the hallway.", ["the bedroom", "the hallway"]),
+        ("Never go in the kitchen. That is the rule. #rules", ["the kitchen"]),
     ],
 )
 def test_words_that_refer_to_nothing_are_left_alone(sentence, expected):

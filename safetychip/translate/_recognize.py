@@ -112,7 +112,7 @@ NON_REFERRING: Mapping[str, frozenset[str]] = MappingProxyType({
         order sequence way point rest same first next last other one thing things task job
         chore errand mission rule circumstance circumstances lot bit few very whole single
         list log note reminder exception exceptions reason request instruction instructions
-        policy protocol requirement test demo scenario finding recommendation sense patrol
+        policy protocol requirement test demo scenario finding recommendation patrol
         """.split()),
 })  # fmt: skip
 _NON_REFERRING = frozenset().union(*NON_REFERRING.values())
@@ -123,6 +123,7 @@ _NOT_THINGS = frozenset(
     circumstance circumstances maximum minimum while single very whole other one thing
     things task lot bit few day morning evening night second third once twice all each
     every any some no more less most least hand hands eye eyes foot feet mind attention
+    mitts paws fingers place sense
     order case future past stage costs all costs
     go come visit enter head walk move open close take put turn switch pick grab touch leave
     stay keep get run return
@@ -138,7 +139,7 @@ _STOP = frozenset(
     more than least most exactly twice times time every each always so that which who
     over under through past next directly straight only as soon too also either nor both
     open closed shut switched turned left put placed within shall during that's this's
-    therefrom thereafter thereof
+    therefrom thereafter thereof between
     """.split()
 )
 _MAX_WORDS = 4
@@ -273,8 +274,8 @@ def _unknown_phrases(toks, taken) -> list[tuple[int, int]]:
         if j == i + 1:
             continue
         first, head = toks[i + 1][0], toks[j - 1][0]
-        if {first, head} & _NOT_THINGS:
-            continue
+        if {first, head} & _NOT_THINGS or first.isdigit():
+            continue  # "the 3 next steps": a count
         if head in _NON_REFERRING or first in NON_REFERRING["agent"]:
             continue  # "the number", "a trip", "the agent shall reach"
         if first in NON_REFERRING["time"] and j > i + 2 and toks[i + 2][0] in _EVENT_VERBS:
@@ -442,7 +443,7 @@ def remarks(sentence: str) -> list[Remark]:
 def _aside(text: str) -> bool:
     """Whether *text* could be set aside: words, but no cue of a constraint, no timing and no
     word of a rule."""
-    words = normalize(text)
+    words = re.sub(r"\bnext (?:room|door|house|flat)\b", "", normalize(text))  # no timing
     return bool(words.strip(" ,—–-()")) and not (
         cue_classes(words) - {"visit"} or timing_cues(words) or _RULE.search(words)
     )
