@@ -360,6 +360,21 @@ def test_cues_and_calibration():
     assert confidence(0.9, 1.0, 0.0) > fit["threshold"] > confidence(0.5, 0.4, 1.0)
 
 
+def test_the_threshold_lets_in_no_tail_of_wrong_readings():
+    # 90 sure readings carry 20 middling ones that are right half the time: cumulatively
+    # still 90 % right, but the middling ones themselves are a coin toss
+    sure = [(0.95, 1.0, 0.0, True)] * 90
+    middling = [(0.7, 0.6, 0.3, k % 2 == 0) for k in range(20)]
+    poor = [(0.4, 0.3, 1.0, False)] * 30
+    loose = calibrate(sure + middling + poor, target=0.9, margin=0.0)
+    strict = calibrate(sure + middling + poor, target=0.9, margin=0.8)
+    r = RetrievalTranslator(None, calibration=strict)
+    from safetychip.translate import Reading
+
+    middle = r.confidence((Reading(ap("x"), "", 0.6, 0.7, "", 0.3),))
+    assert loose["threshold"] <= middle < strict["threshold"]
+
+
 def test_retrieval_does_not_read_a_prohibition_into_a_sentence_that_forbids_nothing(library):
     r = RetrievalTranslator(
         WordsEmbedder(), library=library, calibration={**CALIBRATED, "threshold": 0.0}, k=3

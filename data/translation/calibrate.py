@@ -96,8 +96,8 @@ def outcomes() -> list[dict]:
                 right = any(equivalent(grounded, f) for f in labels)
             except SafetyChipError:
                 right = False
-            fits = retrieval.misfit(lifted.text, best) is None and not (
-                len(readings) > 1 and readings[1].share >= 0.6 * best.share
+            fits = retrieval.misfit(lifted.text, best) is None and not retrieval.ambiguous(
+                lifted.text, readings
             )
             found.append({"set": name, "similarity": best.similarity, "share": best.share,
                           "unread": best.unread, "fits": fits, "right": bool(right)})  # fmt: skip

@@ -397,7 +397,7 @@ _NEGATION = re.compile(r"\b(?:not|never|no|cannot|don't|nothing)\b")
 # Condition words of a state condition, and whether they negate it ("unless", "outside").
 _CONDITION = re.compile(
     r"\b(?:(unless|except (?:when|while|if|in)|outside(?: of)?|only (?:when|while|if|in))|"
-    r"while|whilst|as long as|if|when|whenever)" + _UP_TO
+    r"while|whilst|as long as|if|when|whenever|^(?:in|inside))" + _UP_TO
 )
 
 
@@ -589,6 +589,12 @@ _POLITE_CONDITION = re.compile(
     r"before (?:\w+ ){1,2}gets? (?:back|home)|"
     r"(?:until|till) (?:relieved|further notice|(?:i|we|they) (?:get|come) (?:back|home)|"
     r"(?:you are|you're) (?:told|relieved))|if you [a-z]+ (?:\[[a-z]\]|it|them) at all)\b"
+)
+# Words against a second entry before the next step: a strictly ordered visit.
+_NO_RETURN = re.compile(
+    r"\b(?:once|one time|single|just the one|only the one|again|back|return\w*|re-?ent\w*|"
+    r"revisit\w*|repeat\w*|twice|second|in between|between|meantime|interim|strict\w*|"
+    r"more than one|1 times?|x ?1|1 ?x)\b"
 )
 # Words that make a state a condition: "while", "unless", "only", "in [a]: …", "outside".
 _STATE_WORDS = re.compile(
@@ -900,6 +906,16 @@ class RetrievalTranslator:
         z = w0 + w1 * best.similarity + w2 * best.share + (w3[0] * best.unread if w3 else 0.0)
         return 1.0 / (1.0 + math.exp(-z))
 
+    @classmethod
+    def ambiguous(cls, lifted: str, readings: tuple[Reading, ...], ratio: float = 0.6) -> bool:
+        """Whether the runner-up of *readings* has at least *ratio* of the winner's votes and
+        fits the sentence as well (a runner-up that :meth:`misfit` rejects is no rival)."""
+        return (
+            len(readings) > 1
+            and readings[1].share >= ratio * readings[0].share
+            and cls.misfit(lifted, readings[1]) is None
+        )
+
     @staticmethod
     def misfit(lifted: str, reading: Reading) -> str | None:
         """Why *reading* cannot be what *lifted* says, or None: a clause of the sentence the
@@ -930,6 +946,8 @@ class RetrievalTranslator:
             return "it asks for both, one after the other, and the reading only forbids one first"
         if reading.pattern in ("avoid_while", "avoid_unless") and not _STATE_WORDS.search(text):
             return "it states no condition, and the reading has one"
+        if reading.pattern == "strictly_ordered_visit" and not _NO_RETURN.search(text):
+            return "it says nothing against going back, and the reading forbids it"
         condition = _ANY_CONDITION.search(_POLITE_CONDITION.sub(" ", text))
         if condition and reading.pattern in _UNCONDITIONAL:
             return f"it states a condition ({condition.group()!r} …), and the reading has none"
@@ -983,9 +1001,7 @@ class RetrievalTranslator:
             )
             error.readings = readings  # type: ignore[attr-defined]
             raise error
-        if len(readings) > 1 and readings[1].share >= self.calibration["ambiguity"] * (
-            readings[0].share
-        ):
+        if self.ambiguous(lifted, readings, self.calibration["ambiguity"]):
             a, b = readings[0], readings[1]
             error = OutOfGrammarError(
                 f"{lifted!r}: the sentence is ambiguous: it reads as {a.formula} ({a.pattern}, "
@@ -1091,6 +1107,8 @@ def calibrate(
     *,
     target: float = 0.95,
     among: Sequence[bool] | None = None,
+    margin: float = 0.8,
+    window: int = 20,
 ) -> dict[str, Any]:
     """Fit the confidence on development outcomes and choose the threshold.
 
@@ -1101,7 +1119,10 @@ def calibrate(
         of unread clauses (see :class:`Reading`), and whether it was right.
     target : float
         The threshold is the least confidence at which the accepted readings of *outcomes*
-        are right at least this often.
+        are right at least this often ...
+    margin, window : float, int
+        ... and the *window* least confident of them at least *margin* of the time, so that
+        a tail of poor readings is never let in on the strength of the good ones.
     among : sequence of bool, optional
         Which outcomes the threshold is chosen on (default: all): those the translator
         would still accept after its other checks (no misfit, not ambiguous).
@@ -1129,7 +1150,8 @@ def calibrate(
     right = 0
     for rank, i in enumerate(order, 1):
         right += int(y[i])
-        if right / rank >= target:
+        recent = [bool(y[j]) for j in order[max(0, rank - window) : rank]]
+        if right / rank >= target and sum(recent) >= margin * len(recent):
             threshold = float(p[i])
     weights = [float(model.intercept_[0]), *map(float, model.coef_[0])]
     return {"weights": weights, "threshold": round(threshold, 4), "ambiguity": 0.6}
