@@ -82,6 +82,9 @@ SETS: tuple[LabelledSet, ...] = (
     LabelledSet(
         "fresh_5/sentences.jsonl", "another hand; scored once (74.1 %), then development", True
     ),
+    LabelledSet(
+        "fresh_6/sentences.jsonl", "another hand; scored once (76.2 %), then development", True
+    ),
 )
 
 #: The local model's replies to the translator over ``utterances.jsonl``, under ``data/``.
