@@ -1029,6 +1029,17 @@ SPOKEN = [
     ("After your first visit to [a], [b] is off limits for the rest of the day.",
      "absence_after", None),
     ("Tonight robot must go to [a], any time is fine.", "visit", 'F"agent_at(a)"'),
+    # dictation homophones; "at any time" closing a prohibition; nouns of counts
+    ("do not open [a] more than to times", "at_most", None),
+    ("when you open [a] close it within for steps", "bounded_delay", None),
+    ("Please do not switch on [a] at any time.", "never", 'G!"is_switchedon(a)"'),
+    ("Expected count of [a] entries: exactly 2.", "exactly", None),
+    # orders said tersely
+    ("First go to [a], post that go to [b].", "sequenced_visit",
+     'F("agent_at(a)" & F"agent_at(b)")'),
+    ("[b] only allowed after you've been in [a]", "not_before", '!"agent_at(b)" W "agent_at(a)"'),
+    ("Need both [a] + [b] done. [b] only after [a].", "ordered_visit", ORDER_AB),
+    ("Visit [a], [b] and [c] today, the sequence is up to you.", "visit", None),
 ]  # fmt: skip
 
 

@@ -198,6 +198,9 @@ _CUE_TYPOS = [
         (r"\brite (?=after|away|now)", "right "),
         (r"(?<!at )\bleast\b(?= (?:\d|two|three|four|five|once|twice))", "at least"),
         (r"\btil\b", "till"),
+        (r"\bthn\b", "than"),
+        (r"\b(?:to|too) (?=times\b)", "two "),
+        (r"\bfor (?=(?:times|steps|visits)\b)", "four "),
         (r"^wen\b", "when"),
         (r"\bbe activated\b", "be switched on"),
         (r"\bbe deactivated\b", "be switched off"),
@@ -356,6 +359,13 @@ _PHRASES = _phrases(
         (r"^(?:enforce|assert|bound|require)\s+(?=\w)", ""),
         (r"\bmore'?n\b", "more than"),
         (r"\bmaximal\b", "at most"),
+        (r"\bpost that\b", "after that"),
+        (r"^(first (?:go (?:to )?)?\[[a-z]\]),? after (?=(?:go (?:to )?)?\[)", r"\1, then "),
+        (
+            r"^(\[[a-z]\]) (?:is )?only (?:allowed|permitted|ok|okay) (after|once)\b",
+            r"you may enter \1 only \2",
+        ),
+        (r"\b(?:expected |required )?count of (?=entries into\b)", ""),
         # "only after you go to [a] you can take [b]": the permission said last
         (r"^only (after|once) ([^,]+?),? you (can|may) (.+?)[.!?]*$", r"you \3 \4 only \1 \2"),
         (
@@ -387,13 +397,14 @@ _PHRASES = _phrases(
             r"\1 only after ",
         ),
         (r"\b(?:again )?before you(?:'re| are) (?:done|finished|through)\b", "eventually"),
+        (r"\b(?:at any (?:time|point|moment)|at all times)(?=[\s.!?]*$)", "ever"),  # closing it
         (
             r"^((?:today|tonight|now),?\s+)?(?:robot|agent|bot)\s+(?=(?:should|must|shall|may|will|"
             r"has to|needs to|cannot|can)\b)",
             r"\1you ",
         ),
         (
-            r"\b(until|till|before|after|once|when) (\[[a-z]\]) (?:is|has been) (?:done|checked|"
+            r"\b(until|till|before|after|once|when) (\[[a-z]\]) (?:is |has been )?(?:done|checked|"
             r"cleared|visited|honou?red|seen to)\b",
             r"\1 you have been to \2",
         ),
@@ -2216,9 +2227,9 @@ def _frame_list(text: str, negation: bool) -> _Reading:
     )
     plain = re.sub(r"^i (?:need|want) (?=\[)", "", plain)  # "I need [a] on": asked for
     plain = re.sub(
-        r"\s*,?\s+(?:at some point|sometime|some time|(?:in )?(?:any|whatever|whichever) order"
-        r"(?: you (?:like|want|prefer|choose))?|"
-        r"both|too|as well|eventually|for me)$",
+        r"(?:\s*,?\s+(?:at some point|sometime|some time|(?:in )?(?:any|whatever|whichever) "
+        r"order(?: you (?:like|want|prefer|choose))?|both|too|as well|eventually|for me|today|"
+        r"tonight|this (?:morning|afternoon|evening)))+$",
         "",
         plain,
     )
@@ -2338,6 +2349,11 @@ _BOTH_ASKED = re.compile(
     r" need doing| need to be done| must be done| too)?|"
     r"which you (?:also )?(?:have to|must|need to) (?:visit|go to)(?: too| as well)?"
 )
+# "both [a] and [b] need doing", "need both [a] + [b] done": both asked for, by name.
+_BOTH_NAMED = re.compile(
+    rf"(?:(?:i |we |you )?need )?both {X} (?:and|\+|&) {X}(?: (?:need|needs) (?:doing|to be done|"
+    r"a visit|visiting)| done| visited)?"
+)
 # "[a] first", "[a] has to come first", "clear [a] first"; and "not [b] first".
 _FIRST_SAID = re.compile(
     rf"(?:(?:clear|visit|go to|do|hit|check) )?{X} (?:(?:has|needs|have) to (?:come|be) |comes |"
@@ -2375,6 +2391,10 @@ def _order_and_visits(text: str) -> _Reading | None:
         letters = _letters(piece)
         if _BOTH_ASKED.fullmatch(piece):
             both = True
+            continue
+        named = _BOTH_NAMED.fullmatch(piece)
+        if named is not None:
+            asked.update(named.groups())
             continue
         if not piece or _REMARK_OK.fullmatch(piece) or (not letters and not _STRONG.search(piece)):
             continue

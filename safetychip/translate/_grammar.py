@@ -520,17 +520,17 @@ def read_clause(text: str) -> Clause | None:
 #: Words that say the order of the visits does not matter ("in any order", "which one first is
 #: no problem", "no worries which one's first").
 _ANY_ORDER = re.compile(
-    r"\b(?:(?:in )?(?:any|whatever|whichever|either|no particular) order|(?:the )?order "
-    r"(?:does not|doesn't|doesnt|do not|don't) matter|(?:the )?order(?: it)? is (?:not important|"
-    r"unimportant|irrelevant|up to you|egal|free)|regardless of (?:the )?order|any order(?:'s| is) "
-    r"fine|(?:(?:i|we) )?(?:do not|don't|dont) care (?:about the order|which (?:one )?(?:first|"
+    r"\b(?:(?:in )?(?:any|whatever|whichever|either|no particular) order|"
+    r"(?:the )?(?:order|sequence) (?:does not|doesn't|doesnt|do not|don't) matter|"
+    r"(?:the )?(?:order|sequence)(?: it)? is (?:not important|unimportant|irrelevant|up to you|"
+    r"egal|free|optional)|regardless of (?:the )?order|any order(?:'s| is) fine|"
+    r"(?:(?:i|we) )?(?:do not|don't|dont) care (?:about the order|which (?:one )?(?:first|"
     r"comes first))|"
     r"(?:no worries|never mind|(?:it )?(?:does not|doesn't) matter)(?: about)? which "
     r"(?:one(?:'s| is)? |comes )?first|(?:the )?order (?:irrelevant|unimportant|not important)|"
     r"which (?:one )?(?:first|comes first)(?: is)? "
     r"(?:no problem|fine|not important|up to you|egal|irrelevant)|"
-    r"no ordering (?:constraint|requirement)|"
-    r"(?:the )?order is optional)\b"
+    r"no ordering (?:constraint|requirement))\b"
 )
 
 
