@@ -472,6 +472,9 @@ def test_a_conflict_with_accepted_constraints_never_falls_through(offline):
          "preamble", "The cat sleeps in the bedroom"),
         ("Never open the front door, otherwise the dog runs off.", "Never open the front door.",
          "reason", "otherwise the dog runs off"),
+        # a thing of the scene as a clause's subject is no list's end
+        ("Never go into the bedroom, the cot is in there and the door creaks.",
+         "Never go into the bedroom.", "remark", "the cot is in there and the door creaks"),
     ],
 )  # fmt: skip
 def test_a_reason_naming_nothing_of_the_scene_is_set_aside(offline, sentence, without, kind,

@@ -596,15 +596,19 @@ class Translator:
             def within(e: Expression, r: Remark) -> bool:
                 return r.start <= e.start and e.end <= r.end
 
-            def aside(held: list[Expression]) -> bool:
+            def aside(held: list[Expression], r: Remark) -> bool:
                 """A remark about something outside the scene ("the cat hides in [a]"), with
-                no thing of the scene joined to a list ("… asleep and the kitchen")."""
+                no thing of the scene joined to a list at its end ("… asleep and the
+                kitchen"; "… and the door creaks" is a clause of its own)."""
                 return any(e in unknown for e in held) and not any(
-                    e not in unknown and _JOINED.search(text[: e.start]) for e in held
+                    e not in unknown
+                    and _JOINED.search(text[: e.start])
+                    and not text[e.end : r.end].strip(" ,.;:!?")
+                    for e in held
                 )
 
             inside = [(r, [e for e in expressions if within(e, r)]) for r in remarks(text)]
-            set_aside = tuple(r for r, held in inside if held and aside(held))
+            set_aside = tuple(r for r, held in inside if held and aside(held, r))
             kept = [e for e in expressions if not any(within(e, r) for r in set_aside)]
             left = next((e for e in kept if e in unknown), None)
             if left is not None or not kept:  # never set aside the only clause

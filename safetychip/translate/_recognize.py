@@ -123,7 +123,7 @@ _NOT_THINGS = frozenset(
     circumstance circumstances maximum minimum while single very whole other one thing
     things task lot bit few day morning evening night second third once twice all each
     every any some no more less most least hand hands eye eyes foot feet mind attention
-    mitts paws fingers place sense
+    mitts paws fingers place sense little
     order case future past stage costs all costs
     go come visit enter head walk move open close take put turn switch pick grab touch leave
     stay keep get run return
@@ -274,7 +274,7 @@ def _unknown_phrases(toks, taken) -> list[tuple[int, int]]:
         if j == i + 1:
             continue
         first, head = toks[i + 1][0], toks[j - 1][0]
-        if {first, head} & _NOT_THINGS or first.isdigit():
+        if {first, head} & _NOT_THINGS or first[0].isdigit():
             continue  # "the 3 next steps": a count
         if head in _NON_REFERRING or first in NON_REFERRING["agent"]:
             continue  # "the number", "a trip", "the agent shall reach"
@@ -312,7 +312,7 @@ class Remark:
 
 _SUBJECT = (
     r"(?:it|it's|that|that's|this|there|there's|they|they're|they'll|he|he's|she|she's|we|"
-    r"we're|i|i'm|i've|i'd|you'll|you'd|you will|you would|you might|"
+    r"we're|i|i'm|im|i've|i'd|you'll|you'd|you will|you would|you might|"
     r"(?:the|a|an|my|our|your|his|her|their|some|those|these|no)\b)"
 )
 # The markers of a reason or a remark: (kind, regular expression up to the clause).
