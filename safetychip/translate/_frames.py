@@ -137,6 +137,7 @@ from ..errors import OutOfGrammarError
 from ..ltl import And, Formula, Not, ap, build_pattern
 from ._grammar import (
     _ANY_ORDER,
+    _NO_RETURN,
     Clause,
     LiftedTranslation,
     _count_value,
@@ -1716,15 +1717,11 @@ _RESTATED = (
     ("exactly", re.compile(r"(?:no more,? (?:and )?no less|not more,? not less|exactly)")),
 )
 _BOUND_WORD = {"at_most": "at most", "at_least": "at least", "exactly": "exactly"}
-# Numbers said not to be meant: "not zero, not two", "not three, not five".
-_DENIED = re.compile(
-    rf"(?:(?:,\s*)?(?:and |or |but )?(?:not|never) (?:even )?{_NUMBER}(?: {_UNIT})?)+"
-)
-
-
-# Numbers denied at the end of a count's own clause: "…, not 2 and not 4".
-_TRAILING_DENIAL = re.compile(rf"\s*,\s*((?:(?:and |or |but )?(?:not|never) {_NUMBER}(?: {_UNIT})?"
-                              rf"(?:\s*,\s*|\s+(?=and|or|but)|$))+)$")  # fmt: skip
+# Numbers said not to be meant: "not zero, not two", "not 2 and not 4"; on their own, or at the
+# end of the count's own clause ("…, not 2 and not 4").
+_DENIAL = rf"(?:not|never) (?:even )?{_NUMBER}(?: {_UNIT})?"
+_DENIED = re.compile(rf"{_DENIAL}(?:(?:\s*,\s*|\s+)(?:(?:and|or|but) )?{_DENIAL})*")
+_TRAILING_DENIAL = re.compile(rf"\s*,\s*({_DENIED.pattern})$")
 
 
 def _allows(kind: str, n: int, denied: int) -> bool:
@@ -2367,8 +2364,6 @@ _NOT_FIRST = re.compile(
 _AFTER_SAID = re.compile(rf"{X} (?:has to |must |should |needs to )?(?:come|go|be) after {X}")
 # An order said again the other way: "never the other way round".
 _NOT_REVERSED = re.compile(r"(?:but )?(?:never|not) the other way (?:a)?round")
-# Words of a strictly ordered visit (no second entry) the reading below does not give.
-_NO_RETURN = re.compile(r"\b(?:once|one time|just the one|again|back|re-?ent\w*|twice|between)\b")
 
 
 def _order_and_visits(text: str) -> _Reading | None:

@@ -577,6 +577,24 @@ _PRONOUN = re.compile(
 # A pronoun after a word of time ("ahead of it", "before it") and the breaks between clauses.
 _TIME_BEFORE = re.compile(r"\b(?:before|ahead of|after|until|till|prior to)\s+$")
 _CLAUSE_START = re.compile(r"[,;.]|\b(?:and|but)\b")
+# Words against a second entry before the next step: a strictly ordered visit.
+_NO_RETURN = re.compile(
+    r"\b(?:once|one time|single|just the one|only the one|again|back|return\w*|re-?ent\w*|"
+    r"revisit\w*|repeat\w*|twice|second|in between|between|meantime|interim|strict\w*|"
+    r"more than one|1 times?|x ?1|1 ?x)\b"
+)
+
+
+def _own_letters(text: str, end: int) -> set[str]:
+    """The placeholders of the clause of *text* that runs up to *end* ("… and never enter [b]
+    ahead of it": {"b"}).
+
+    >>> sorted(_own_letters("see to [a], and never enter [b] ahead of it", 41))
+    ['b']
+    """
+    return set(re.findall(r"\[([a-z])\]", _CLAUSE_START.split(text[:end])[-1]))
+
+
 _AFTER_PREPOSITION = re.compile(
     r"\b(?:in|into|inside|on|onto|to|at|from|near|by|of|"
     r"toward|towards|through|past)\s+$"
@@ -693,8 +711,7 @@ def readings(text: str, limit: int = 6) -> list[str]:
         order = list(dict.fromkeys(objects + others))
         if _TIME_BEFORE.search(t[: m.start()]):
             # "do not enter [b] ahead of it": not the thing of its own clause
-            clause = _CLAUSE_START.split(t[: m.start()])[-1]
-            own = set(re.findall(r"\[([a-z])\]", clause))
+            own = _own_letters(t, m.start())
             order = [x for x in order if x not in own] + [x for x in order if x in own]
         return [f"[{x}]" for x in order]
 

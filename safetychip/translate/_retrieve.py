@@ -54,12 +54,13 @@ from ..paths import DATA_DIR
 from ._grammar import (
     _ANY_ORDER,
     _CLAUSE_BREAK,
-    _CLAUSE_START,
+    _NO_RETURN,
     LiftedTranslation,
     _clean,
     _count_value,
     _find_count,
     _no_double_negation,
+    _own_letters,
     _substitute,
     _unchat,
     _within,
@@ -421,8 +422,7 @@ _TIME_PRONOUN = re.compile(r"\b(before|ahead of|prior to) (?:it|that)(?=\s*(?:[,
 
 def _other_thing(text: str, m: re.Match[str]) -> str:
     """The pronoun of *m* as the one thing of *text* its own clause does not name, if one."""
-    clause = _CLAUSE_START.split(text[: m.start()])[-1]
-    rest = set(_LETTERS.findall(text)) - set(_LETTERS.findall(clause))
+    rest = set(_LETTERS.findall(text)) - _own_letters(text, m.start())
     return f"{m.group(1)} [{rest.pop()}]" if len(rest) == 1 else m.group()
 
 
@@ -589,12 +589,6 @@ _POLITE_CONDITION = re.compile(
     r"before (?:\w+ ){1,2}gets? (?:back|home)|"
     r"(?:until|till) (?:relieved|further notice|(?:i|we|they) (?:get|come) (?:back|home)|"
     r"(?:you are|you're) (?:told|relieved))|if you [a-z]+ (?:\[[a-z]\]|it|them) at all)\b"
-)
-# Words against a second entry before the next step: a strictly ordered visit.
-_NO_RETURN = re.compile(
-    r"\b(?:once|one time|single|just the one|only the one|again|back|return\w*|re-?ent\w*|"
-    r"revisit\w*|repeat\w*|twice|second|in between|between|meantime|interim|strict\w*|"
-    r"more than one|1 times?|x ?1|1 ?x)\b"
 )
 # Words that make a state a condition: "while", "unless", "only", "in [a]: …", "outside".
 _STATE_WORDS = re.compile(
