@@ -570,14 +570,27 @@ def test_the_frame_reader_reads_a_list_one_thing_at_a_time(offline):
     assert equivalent(t.formula, parse(expected)), str(t.formula)
 
 
-def test_a_list_reading_never_names_a_thing_of_the_list_twice(offline):
-    # read about the first thing, "go to [a], but only go into [b] once …" names [b] again:
-    # spreading it over [b] would make [b] react to itself
+def test_a_list_reading_never_names_a_thing_of_the_list_twice():
+    from safetychip.translate import LiftedTranslation
+    from safetychip.translate._pipeline import _listwise
+
+    lists = {"Never enter [a] or [b].", "Go to [a] and [b], but go into [b] only after [a]."}
+    asked = []
+
+    def read(text: str) -> LiftedTranslation:  # refuses the sentences as said, reads the rest
+        asked.append(text)
+        if text in lists:
+            raise OutOfGrammarError("a list", text)
+        return LiftedTranslation(parse('G!"agent_at(a)"'), "never", (), "stub")
+
+    # the list read about its first thing, spread over the rest
+    spread = _listwise(read, "Never enter [a] or [b].")
+    assert equivalent(spread.formula, parse('G!"agent_at(a)" & G!"agent_at(b)"'))
+    # "[b]" named again after the list: spreading would make [b] react to itself
+    asked.clear()
     with pytest.raises(OutOfGrammarError):
-        offline(
-            "Go to the kitchen and the bedroom, but go into the bedroom exactly when you "
-            "blorp the kitchen."
-        )
+        _listwise(read, "Go to [a] and [b], but go into [b] only after [a].")
+    assert len(asked) == 1  # the list was never read about its first thing
 
 
 def test_a_polite_question_is_no_permission(offline):

@@ -903,7 +903,15 @@ class RetrievalTranslator:
     @classmethod
     def ambiguous(cls, lifted: str, readings: tuple[Reading, ...], ratio: float = 0.6) -> bool:
         """Whether the runner-up of *readings* has at least *ratio* of the winner's votes and
-        fits the sentence as well (a runner-up that :meth:`misfit` rejects is no rival)."""
+        fits the sentence as well (a runner-up that :meth:`misfit` rejects is no rival).
+
+        >>> place = Reading(parse('G!"agent_at(a)"'), "never", 0.5, 0.9, "avoid [a]", 0.0)
+        >>> opened = Reading(parse('G!"is_open(a)"'), "never", 0.4, 0.8, "never open [a]", 0.0)
+        >>> RetrievalTranslator.ambiguous("[a]: never", (place, opened))
+        True
+        >>> RetrievalTranslator.ambiguous("never open [a]", (opened, place))  # 'open' of a place
+        False
+        """
         return (
             len(readings) > 1
             and readings[1].share >= ratio * readings[0].share
