@@ -85,6 +85,9 @@ SETS: tuple[LabelledSet, ...] = (
     LabelledSet(
         "fresh_6/sentences.jsonl", "another hand; scored once (76.2 %), then development", True
     ),
+    LabelledSet(
+        "fresh_7/sentences.jsonl", "another hand; scored once (71.8 %), then development", True
+    ),
 )
 
 #: The local model's replies to the translator over ``utterances.jsonl``, under ``data/``.
