@@ -346,6 +346,16 @@ def test_retrieval_says_ambiguous_and_shows_both(library):
     assert {str(x.formula) for x in e.value.readings} == {'F"agent_at(a)"', 'G!"agent_at(a)"'}
 
 
+def test_a_room_is_only_ever_a_place_to_be(library):
+    r = RetrievalTranslator(
+        WordsEmbedder(), library=library, calibration={**CALIBRATED, "threshold": 0.0}, k=1
+    )
+    # the nearest template toggles [a]: fine for a fridge, meaningless for a kitchen
+    assert r("toggle [a] at most twice").pattern == "at_most"
+    with pytest.raises(OutOfGrammarError, match="nearest readings: none"):
+        r("toggle [a] at most twice", rooms=["a"])
+
+
 def test_cues_and_calibration():
     assert {"negation", "upper", "count"} <= cues("never go to [a] more than twice")
     good = [(0.9, 1.0, 0.0, True)] * 20 + [(0.85, 0.9, 0.0, True)] * 5

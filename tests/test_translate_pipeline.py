@@ -524,6 +524,37 @@ def test_a_reason_naming_a_thing_of_the_scene_is_kept(offline):
         assert "milk" in str(t.formula)
 
 
+@pytest.mark.parametrize(
+    ("sentence", "without", "context"),
+    [
+        ("Check on the bedroom at least twice while I sleep.",
+         "Check on the bedroom at least twice.", "while I sleep"),
+        ("During the party, stay out of the bathroom.", "Stay out of the bathroom.",
+         "During the party"),
+        # a reason beside the context is set aside with it
+        ("Keep going back to the kitchen to check on the kids while I sit with Mr Patel.",
+         "Keep going back to the kitchen.", "while I sit with Mr Patel"),
+    ],
+)  # fmt: skip
+def test_a_context_naming_nothing_is_set_aside(offline, sentence, without, context):
+    t = offline(sentence)
+    assert t.formula == offline(without).formula
+    assert ("context", context) in t.set_aside
+    note = next(a["note"] for a in t.to_dict()["set_aside"] if a["kind"] == "context")
+    assert "the rule always holds" in note
+
+
+def test_a_context_naming_a_thing_of_the_scene_is_a_condition(offline):
+    t = offline("While the front door is open, don't go into the living room, the cat follows.")
+    assert t.set_aside == (("remark", "the cat follows"),)
+    assert equivalent(
+        t.formula, offline("If the front door is open, never enter the living room").formula
+    )
+    # a context that swallowed a room of the scene is never set aside: refused, not shortened
+    with pytest.raises(GroundingError, match="our guide"):
+        offline("During the tour our guide sees the living room, then visit the kitchen.")
+
+
 def test_cli_reads_back_what_was_set_aside(capsys):
     from safetychip.cli.translate import _human
 

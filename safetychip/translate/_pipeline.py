@@ -31,6 +31,7 @@ import html
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from functools import partial
 from types import MappingProxyType
 
 from .._names import close_names
@@ -239,6 +240,8 @@ def _aside(kind: str, text: str) -> str:
     """How the read-back tells of a clause left out of the translation."""
     if kind == "correction":
         return f"a self-correction: {text!r} (read with the correction made)"
+    if kind == "context":
+        return f"as a context: {text!r} (it names nothing of the scene; the rule always holds)"
     return f"as a {kind}: {text!r} (it is about something outside the scene and states no rule)"
 
 
@@ -417,7 +420,7 @@ class Translator:
             )
         first: TranslationError | None = None
         try:
-            for result, translator in self._readings(text, lifted.text):
+            for result, translator in self._readings(text, lifted):
                 try:
                     return self._build(text, expressions, groundings, lifted, result,
                                        translator, corrections, set_aside, accepted,
@@ -432,12 +435,15 @@ class Translator:
         assert first is not None  # _readings yields at least once or raises
         raise first
 
-    def _readings(self, text: str, lifted: str) -> Iterator[tuple[LiftedTranslation, str]]:
+    def _readings(
+        self, text: str, sentence: LiftedSentence
+    ) -> Iterator[tuple[LiftedTranslation, str]]:
         """The readers' readings of *lifted*, in order, each with the reader's name: the
         grammar's (or the model's), then the frame reader's, then the retrieval translator's.
         The next reading is asked for only when the one before fails assembly (an
         unsatisfiable formula, a predicate that does not fit); a reader that refuses is
         skipped, and when every reader refuses, the refusal is raised."""
+        lifted = sentence.text
         try:
             yield self.lifted_translator(lifted), self.name
         except OutOfGrammarError as err:
@@ -454,7 +460,10 @@ class Translator:
         if refusal is None and self.retrieval is None:
             return
         try:
-            reading = self._retrieve(text, lifted, refusal or OutOfGrammarError("", lifted))
+            rooms = [
+                x for x, name in sentence.placeholders.items() if name in self.vocabulary.rooms
+            ]
+            reading = self._retrieve(text, lifted, refusal or OutOfGrammarError("", lifted), rooms)
         except OutOfGrammarError:
             if refusal is None:
                 return  # the grammar's reading failed assembly: that failure is raised
@@ -550,8 +559,11 @@ class Translator:
             self._retrieval = RetrievalTranslator(self.grounder.embedder)
         return self._retrieval or None
 
-    def _retrieve(self, text: str, lifted: str, refusal: OutOfGrammarError) -> LiftedTranslation:
-        """The retrieval translator's reading of a sentence the grammar refused."""
+    def _retrieve(
+        self, text: str, lifted: str, refusal: OutOfGrammarError, rooms: list[str]
+    ) -> LiftedTranslation:
+        """The retrieval translator's reading of a sentence the grammar refused (*rooms*: its
+        placeholders that are rooms)."""
 
         def named(err: OutOfGrammarError) -> OutOfGrammarError:
             message = str(err).replace(f"{lifted!r}:", "; beyond it,", 1)
@@ -566,7 +578,7 @@ class Translator:
         if retrieval is None:
             raise named(refusal) from None
         try:
-            return _listwise(retrieval, lifted)
+            return _listwise(partial(retrieval, rooms=rooms), lifted)
         except OutOfGrammarError as err:
             raise named(err) from None
 
@@ -576,10 +588,11 @@ class Translator:
         self, text: str, set_aside_remarks: bool = True
     ) -> tuple[tuple[Expression, ...], tuple[Grounding, ...], LiftedSentence, tuple[Remark, ...]]:
         """Recognise, ground and lift *text*, first setting aside (if *set_aside_remarks*)
-        the reasons and remarks (:func:`~safetychip.translate._recognize.remarks`) that name
-        something outside the vocabulary ("the cat hides in the bedroom, so …"), unless a
-        thing of the scene in them ends a list, and as long as a grounded expression stays
-        outside them."""
+        the contexts that name nothing ("while I sleep") and the reasons, remarks and
+        contexts (:func:`~safetychip.translate._recognize.remarks`) that name something
+        outside the vocabulary ("the cat hides in the bedroom, so …"), unless a thing of the
+        scene in them ends a list or (in a context) is named at all, and as long as a
+        grounded expression stays outside them."""
         expressions = tuple(self.recognizer(text))
         groundings: dict[Expression, Grounding] = {}
         unknown: dict[Expression, GroundingError] = {}
@@ -590,29 +603,37 @@ class Translator:
                 if not (set_aside_remarks and self.grounder.names_nothing(err)):
                     raise
                 unknown[e] = err
-        set_aside: tuple[Remark, ...] = ()
-        if unknown:
 
-            def within(e: Expression, r: Remark) -> bool:
-                return r.start <= e.start and e.end <= r.end
+        def within(e: Expression, r: Remark) -> bool:
+            return r.start <= e.start and e.end <= r.end
+
+        found_remarks = remarks(text) if set_aside_remarks else []
+        # a context naming nothing at all ("while I sleep", "during the shift") goes
+        set_aside = tuple(r for r in found_remarks if r.kind == "context"
+                          and not any(within(e, r) for e in expressions))  # fmt: skip
+        if unknown:
 
             def aside(held: list[Expression], r: Remark) -> bool:
                 """A remark about something outside the scene ("the cat hides in [a]"), with
                 no thing of the scene joined to a list at its end ("… asleep and the
-                kitchen"; "… and the door creaks" is a clause of its own)."""
-                return any(e in unknown for e in held) and not any(
-                    e not in unknown
-                    and _JOINED.search(text[: e.start])
-                    and not text[e.end : r.end].strip(" ,.;:!?")
-                    for e in held
+                kitchen"; "… and the door creaks" is a clause of its own), and a context
+                with no thing of the scene at all ("while the front door is open" is a
+                condition)."""
+                grounded = [e for e in held if e not in unknown]
+                if len(grounded) == len(held) or (r.kind == "context" and grounded):
+                    return False
+                return not any(
+                    _JOINED.search(text[: e.start]) and not text[e.end : r.end].strip(" ,.;:!?")
+                    for e in grounded
                 )
 
-            inside = [(r, [e for e in expressions if within(e, r)]) for r in remarks(text)]
-            set_aside = tuple(r for r, held in inside if held and aside(held, r))
+            inside = [(r, [e for e in expressions if within(e, r)]) for r in found_remarks]
+            set_aside += tuple(r for r, held in inside if held and aside(held, r))
             kept = [e for e in expressions if not any(within(e, r) for r in set_aside)]
             left = next((e for e in kept if e in unknown), None)
             if left is not None or not kept:  # never set aside the only clause
                 raise unknown[left or next(iter(unknown))]
+        if set_aside:
             for r in sorted(set_aside, key=lambda r: -r.start):
                 text = text[: r.start] + text[r.end :]
             lead = len(text) - len(text.lstrip())
@@ -622,7 +643,8 @@ class Translator:
                 by = lead + sum(r.end - r.start for r in set_aside if r.end <= e.start)
                 return replace(e, start=e.start - by, end=e.end - by)
 
-            groundings = {moved(e): groundings[e] for e in kept}
+            groundings = {moved(e): groundings[e] for e in expressions
+                          if not any(within(e, r) for r in set_aside)}  # fmt: skip
             expressions = tuple(groundings)
         found = tuple(groundings[e] for e in expressions)
         return expressions, found, lift(text, [(e.start, e.end) for e in expressions],

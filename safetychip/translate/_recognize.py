@@ -296,7 +296,8 @@ class Remark:
         ``"reason"`` ("because the kids are asleep", "to check on the baby"), ``"remark"``
         (a statement after a comma or a dash: "the cat will get out", "— fire hazard") or
         ``"preamble"`` (a statement before the rule, joined to it by "so", "but" or
-        "anyway": "my sister is visiting, so …").
+        "anyway": "my sister is visiting, so …") or ``"context"`` (what someone other than
+        the robot is doing meanwhile: "while I sleep", "during the party").
     text : str
         The clause as written, with its marker.
     start, end : int
@@ -315,8 +316,20 @@ _SUBJECT = (
     r"we're|i|i'm|im|i've|i'd|you'll|you'd|you will|you would|you might|"
     r"(?:the|a|an|my|our|your|his|her|their|some|those|these|no)\b)"
 )
-# The markers of a reason or a remark: (kind, regular expression up to the clause).
+# Who a context clause is about: anyone but the robot ("while I'm tracking vocals").
+_OTHERS = (
+    r"(?:i|i'm|im|i've|we|we're|he|he's|she|she's|they|they're|"
+    r"(?:the|my|our|his|her|their) (?!robot\b)[a-z]+)"
+)
+# The markers of a reason, a remark or a context: (kind, regular expression up to the clause).
 _MARKERS = (
+    (
+        "context",
+        re.compile(
+            rf"(?:^|,?\s+|\s*(?:—|–|--|\s-)\s*)(?:(?:while|whilst)(?= {_OTHERS}\b)|during\b)",
+            re.I,
+        ),
+    ),
     (
         "reason",
         re.compile(
@@ -396,6 +409,10 @@ def remarks(sentence: str) -> list[Remark]:
     [('preamble', 'My sister is visiting')]
     >>> [(r.kind, r.text) for r in remarks("Never open the door. That is the cat's way out!")]
     [('remark', "That is the cat's way out")]
+    >>> [(r.kind, r.text) for r in remarks("Go to the hall to check on her while I sleep")]
+    [('context', 'while I sleep'), ('reason', 'to check on her')]
+    >>> [(r.kind, r.text) for r in remarks("During the party, skip the bedroom, it is a mess")]
+    [('context', 'During the party'), ('remark', 'it is a mess')]
     """
     found: list[Remark] = []
     offset = 0
@@ -426,17 +443,21 @@ def remarks(sentence: str) -> list[Remark]:
             elif not head.strip(" ,"):  # a leading reason runs to its comma
                 comma = piece.find(",", m.end())
                 since = m.group().strip().lower() == "since"
-                if kind != "reason" or since or comma < 0 or not piece[comma + 1 :].strip():
+                if kind == "remark" or since or comma < 0 or not piece[comma + 1 :].strip():
                     continue
                 clause, end = piece[: comma + 1], comma + 1
             else:
                 clause, end = piece[m.start() :], len(piece)
             text = clause.strip(" ,—–-()")
-            if not _aside(text):
+            if not _aside(text.split(None, 1)[-1] if kind == "context" else text):
                 continue
-            begin = start + m.start()
-            found.append(Remark(kind, text, begin, start + end))
-            break
+            found.append(Remark(kind, text, start + m.start(), start + end))
+            if kind != "context":
+                break
+            if head.strip(" ,"):  # the rest of the sentence around a context is read on
+                piece = head
+            else:
+                start, piece = start + end, piece[end:]
     return found
 
 

@@ -49,7 +49,7 @@ from typing import Any
 from .._io import atomic_write_text
 from ..errors import DataFileError, OutOfGrammarError
 from ..llm import Embedder
-from ..ltl import Formula, Not, ap, build_pattern, parse
+from ..ltl import Formula, Not, Proposition, ap, build_pattern, parse
 from ..paths import DATA_DIR
 from ._grammar import (
     _ANY_ORDER,
@@ -975,8 +975,10 @@ class RetrievalTranslator:
             or order_conflict(lifted, reading.formula, reading.pattern)
         )
 
-    def __call__(self, lifted: str) -> LiftedTranslation:
-        """The most voted reading, if confident and unambiguous.
+    def __call__(self, lifted: str, rooms: Iterable[str] = ()) -> LiftedTranslation:
+        """The most voted reading, if confident and unambiguous; the placeholders in *rooms*
+        are rooms, and a reading that says more of a room than being there
+        (``is_grabbed(a)``) has no part in the vote's outcome.
 
         Raises
         ------
@@ -987,7 +989,12 @@ class RetrievalTranslator:
             raise OutOfGrammarError(
                 f"the retrieval translator has no embedder; it cannot read {lifted!r}", lifted
             )
-        readings = self.readings(lifted)
+        rooms = frozenset(rooms)
+        readings = tuple(
+            r for r in self.readings(lifted)
+            if not any(p.predicate != "agent_at" and p.args[:1] and p.args[0] in rooms
+                       for p in map(Proposition.parse, r.formula.atoms()))
+        )  # fmt: skip
         confidence = self.confidence(readings)
         shown = "; ".join(
             f"{r.formula} ({r.pattern}, like {r.example!r}, {r.share:.0%} of the votes)"
