@@ -1040,6 +1040,21 @@ SPOKEN = [
     ("[b] only allowed after you've been in [a]", "not_before", '!"agent_at(b)" W "agent_at(a)"'),
     ("Need both [a] + [b] done. [b] only after [a].", "ordered_visit", ORDER_AB),
     ("Visit [a], [b] and [c] today, the sequence is up to you.", "visit", None),
+    # counts in the word order of ordinary speech
+    ("A minimum of two visits to [a] is required.", "at_least", None),
+    ("Entries to [a] are not to exceed two.", "at_most", AT_MOST_2_A),
+    ("Maximum two times you can go into [a], not more.", "at_most", AT_MOST_2_A),
+    ("[a] needs at least two visits during the clean.", "at_least", None),
+    ("[a] and [b] each need at least 2 visits.", "at_least", None),
+    ("[a] minimum 3 times go.", "at_least", None),
+    ("min 2x [a], more is fine", "at_least", None),
+    ("Look in on [a] at the very least two times, won't you?", "at_least", None),
+    ("You can enter to [a] not more than two times.", "at_most", AT_MOST_2_A),
+    ("Only open [a] twice at the most, I'm counting.", "at_most", None),
+    ("[a] gets precisely two visits today, no more and no fewer.", "exactly", None),
+    ("Open [a] exactly twice - once to get milk out, once to put it back.", "exactly", None),
+    ("Go to [a] two times minimum, at 8 and at 9.", "at_least", None),
+    ("[a] should be opened exactly once, for the guests arriving at 6.", "exactly", None),
 ]  # fmt: skip
 
 
@@ -1055,6 +1070,8 @@ def test_spoken_counts_and_later_steps(sentence, pattern, formula):
     [
         "[a] is to be visited, and [b] at some point after it.",  # a reaction to itself
         "[a] at most 2 times. Two times is too much.",  # the bound allows what is too many
+        "Go to [a] at most twice, more is fine.",  # the bound said again, the other way
+        "Open [a] exactly twice - once to get milk out.",  # a reason for one entry of two
         "[a] at least 2 times. Three times is too much.",  # too many, for a lower bound
         "Should you enter [a], in due course go to [b].",  # a condition, not a route
         "Keep going to [a], no matter what, but never [b].",  # a negation beside a patrol

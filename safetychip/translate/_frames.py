@@ -197,6 +197,8 @@ _CUE_TYPOS = [
         (r"\bur\b", "you are"),
         (r"\bbak\b", "back"),
         (r"\brite (?=after|away|now)", "right "),
+        (r"\bat the very (least|most)\b", r"at \1"),
+        (r"\bat (?:leat|lest|leas|leest)\b", "at least"),
         (r"(?<!at )\bleast\b(?= (?:\d|two|three|four|five|once|twice))", "at least"),
         (r"\btil\b", "till"),
         (r"\bthn\b", "than"),
@@ -1087,7 +1089,8 @@ _REMARK_OK = re.compile(
     r"(?:never|not|no)(?: ever)?|ever|never ever|i am not (?:saying|telling you)"
     r"(?: it| this| that| \[[a-z]\])? again|"
     r"all night|savvy|arr|matey|mate|buddy|pal|dude|lol|cheers|thx|ta|mind|there is a love|"
-    r"will you|would you|yeah|right|one after (?:the )?other|one by one|in turn|"
+    r"(?:will|would|can|could)(?: not)? you|yeah|right|one after (?:the )?other|one by one|"
+    r"in turn|i am (?:counting|watching|checking)|"
     r"that is (?:literally |really |just )?all"
     r"(?: i (?:need|want|ask)(?: from (?:it|\[[a-z]\]|you))?)?|"
     r"[a-z -]*(?:avoidance|visit|response|sequence|route|stops|waypoints|limits|precedence|"
@@ -1518,7 +1521,7 @@ def _is_route(text: str) -> bool:
 
 _UPPER = (
     r"at most|at the most|max|maximum|tops|no more than|not more than|up to|"
-    r"upper bound(?: of)?|or fewer|or less|not exceed|shall not exceed|must not exceed"
+    r"upper bound(?: of)?|or fewer|or less|(?:shall |must )?not (?:to )?exceed"
 )
 _LOWER = (
     r"at least|minimum|min|no fewer than|not fewer than|no less than|not less than|"
@@ -1548,7 +1551,7 @@ def _specs(text: str, header: str) -> set[tuple[str, int]]:
     qualified one must agree with it; "not once" and the like are left out."""
     negated = _COUNT_NEGATED.match(text) is not None
     qualified, bare = set(), set()
-    closing = re.search(rf"(?:\s*,\s*|(?<=\])\s+)({_UPPER}|{_LOWER})\s*$", text)
+    closing = re.search(rf"(?:\s*,\s*|(?<=\])\s+)({_UPPER}|{_LOWER}|{_EXACT})\s*$", text)
     if closing:  # "two [a] visits, max", "2 visits to [a] at most": it closes the statement
         text, header = text[: closing.start()], f"{header} {closing.group(1)}"
     for m in _SPEC.finditer(text):
@@ -1601,6 +1604,16 @@ def _counted(text: str) -> list[Formula]:
         r"\b(?:each|so|only|the number of|are required|is required|required)\b", " ", rest
     )
     rest = re.sub(r"\s+", " ", rest).strip(" ,:;")
+    rest = re.sub(r"^(?:is (?:it )?possible|would it be possible) (?:for you )?to ", "", rest)
+    rest = re.sub(r"^(?:a|an) (?=(?:to|into|in) \[)", "", rest)  # "a minimum of 2 visits to [a]"
+    rest = re.sub(r"\b(enter|and|or) (?:to|into) (?=\[)", r"\1 ", rest)  # "enter to [a]"
+    # what a place gets: "[a] gets 2 visits", "[a] and [b] each need 2 visits", "[a] 3 times go"
+    rest = re.sub(
+        r"^(?:make sure |ensure )?((?:\[[a-z]\](?:,? (?:and )?)?)+) (?:gets?|needs?|receives?|"
+        r"go|come|visit|enter)(?: from you)?$",
+        r"\1",
+        rest,
+    )
     rest = re.sub(r"^keep (?:on )?(open|visit|enter|check|go|grab|touch)ing\b", r"\1", rest)
     rest = re.sub(r"^(?:make|take|pay) (?=(?:to|into) \[)", "go ", rest)  # "make 2 trips to [a]"
     rest = re.sub(  # "open [a] on 2 occasions", not "switch [a] on twice"
@@ -1656,6 +1669,7 @@ def _frame_count(text: str) -> _Reading:
             c = f"{head} {rest}" if not _letters(rest) else rest  # "[a]: 2 visits max"
         statements += [p for p in re.split(r"\s*,\s*(?=[^,]*\[[a-z]\][^,]*\d)", c) if p.strip()]
     statements = [part for s in statements for part in _TRAILING_DENIAL.split(s) if part]
+    statements = [part for s in statements for part in _restated_apart(s)]
     statements = [_drop_remarks(s, keep=_QUALIFIER) for s in statements
                   if not _REMARK_OK.fullmatch(s) or _QUALIFIER.search(s)]  # fmt: skip
     with_letters = [s for s in statements if _letters(s)]
@@ -1692,7 +1706,8 @@ def _frame_count(text: str) -> _Reading:
         raise _Refusal("a negative count")
     if said - {kind} or any(_allows(kind, n, k) for k in denied for _, n, _ in items):
         raise _Refusal("a number said not to be meant that the bound allows, or another bound")
-    if breakdown and any(n != len(re.findall(r"\bonce\b", breakdown.group())) for _, n, _ in items):
+    entries = len(re.findall(r"\b(?:once|one)\b", breakdown.group())) if breakdown else 0
+    if breakdown and any(n != entries for _, n, _ in items):
         raise _Refusal("a reason for each entry, and another number of entries")
     return _Reading(kind, tuple((n, lit) for _, n, lit in items), f"{kind.replace('_', ' ')} n")
 
@@ -1711,17 +1726,37 @@ _RESTATED = (
         "at_least",
         re.compile(
             r"(?:(?:not|no) (?:less|fewer)(?: than that)?|minimum|min|"
-            r"at the (?:very )?least)"
+            r"at the (?:very )?least|(?:or )?more(?: is (?:also |even )?(?:good|fine|ok|okay|"
+            r"better|welcome))?)"
         ),
     ),  # fmt: skip
-    ("exactly", re.compile(r"(?:no more,? (?:and )?no less|not more,? not less|exactly)")),
+    (
+        "exactly",
+        re.compile(r"(?:(?:no|not) more,? (?:and |nor |or )?(?:no|not) (?:less|fewer)|exactly)"),
+    ),
 )
 _BOUND_WORD = {"at_most": "at most", "at_least": "at least", "exactly": "exactly"}
+# The bound said again at the end of the count's own clause: "…, not more".
+_TRAILING_RESTATED = re.compile(
+    r"\s*,\s*(" + "|".join(again.pattern for _, again in _RESTATED) + r")$"
+)
 # Numbers said not to be meant: "not zero, not two", "not 2 and not 4"; on their own, or at the
 # end of the count's own clause ("…, not 2 and not 4").
 _DENIAL = rf"(?:not|never) (?:even )?{_NUMBER}(?: {_UNIT})?"
 _DENIED = re.compile(rf"{_DENIAL}(?:(?:\s*,\s*|\s+)(?:(?:and|or|but) )?{_DENIAL})*")
 _TRAILING_DENIAL = re.compile(rf"\s*,\s*({_DENIED.pattern})$")
+
+
+def _restated_apart(statement: str) -> list[str]:
+    """*statement* with the bound said again at its end as a statement of its own.
+
+    >>> _restated_apart("go into [a] three times max, not more")
+    ['go into [a] three times max', 'not more']
+    """
+    m = _TRAILING_RESTATED.search(statement)
+    if m is None or not _letters(statement[: m.start()]):
+        return [statement]
+    return [statement[: m.start()], m.group(1)]
 
 
 def _allows(kind: str, n: int, denied: int) -> bool:
@@ -1731,7 +1766,8 @@ def _allows(kind: str, n: int, denied: int) -> bool:
 
 # The reason for each counted entry, after the count: "…, once to prep, once to plate".
 _BREAKDOWN = re.compile(
-    r"\s*[;,]\s*(?:once (?:to|for) [^,;\[\]]+?)(?:,?\s+(?:and\s+)?once (?:to|for) [^,;\[\]]+?)+$"
+    r"\s*(?:[;,:—–]|\s-)\s*(?:(?:once|one) (?:to|for|with|before|after) [^,;]+?)"
+    r"(?:,?\s+(?:and\s+)?(?:once|one)(?: (?:to|for|with|before|after)\b[^,;]*?)?)+$"
 )
 # A count said to be too many: "three times is too much".
 _EXCESS = re.compile(
@@ -1748,6 +1784,14 @@ def _tidy_count(text: str) -> str:
         r"during the [a-z]+|to check on [a-z ]+|today|tonight|overnight|now|"
         r"this (?:morning|afternoon|evening|arvo)|per (?:run|day|shift|session|operating period)|"
         r"over the (?:whole|entire) run|in total|all told)\b",
+        "",
+        text,
+    )
+    # a purpose or a time of day after the count: "…, for the guests arriving at 6", "at 8 and 9"
+    text = re.sub(r",\s*for [^,\[\]]*$|\s+for (?:some )?fresh air\b", "", text)
+    text = re.sub(
+        rf",?\s*\bat \d{{1,2}}(?::\d\d)?(?: ?(?:am|pm))?(?!\s*(?:{_UNIT}|x)\b)"
+        r"(?:,? (?:and )?(?:at )?\d{1,2}(?::\d\d)?(?: ?(?:am|pm))?)*",
         "",
         text,
     )
