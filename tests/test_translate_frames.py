@@ -1055,6 +1055,16 @@ SPOKEN = [
     ("Open [a] exactly twice - once to get milk out, once to put it back.", "exactly", None),
     ("Go to [a] two times minimum, at 8 and at 9.", "at_least", None),
     ("[a] should be opened exactly once, for the guests arriving at 6.", "exactly", None),
+    # no time asked for, the end of the run as the deadline, a patrol until someone is back
+    ("Pop over to [a] at some stage, no worries when.", "visit", 'F"agent_at(a)"'),
+    ("You should go to [a] today, no matter the time.", "visit", 'F"agent_at(a)"'),
+    ("Please make sure you go to [a] and [b] before the day runs out.", "visit",
+     'F"agent_at(a)" & F"agent_at(b)"'),
+    ("Before you finish, [a] and [b] both need to be visited. Order doesn't matter to me.",
+     "visit", 'F"agent_at(a)" & F"agent_at(b)"'),
+    ("keep checking on [a] over and over till I'm home", "patrolling", 'GF"agent_at(a)"'),
+    ("Visit [a] repeatedly, again and again, until the end of the run.", "patrolling",
+     'GF"agent_at(a)"'),
 ]  # fmt: skip
 
 

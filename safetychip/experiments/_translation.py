@@ -88,6 +88,15 @@ SETS: tuple[LabelledSet, ...] = (
     LabelledSet(
         "fresh_7/sentences.jsonl", "another hand; scored once (71.8 %), then development", True
     ),
+    LabelledSet(
+        "fresh_8/sentences.jsonl", "another hand; scored once (60.9 %), then development", True
+    ),
+    LabelledSet(
+        "fresh_9/sentences.jsonl", "another hand; scored once (62.6 %), then development", True
+    ),
+    LabelledSet(
+        "fresh_10/sentences.jsonl", "another hand; scored once (67.6 %), then development", True
+    ),
 )
 
 #: The local model's replies to the translator over ``utterances.jsonl``, under ``data/``.

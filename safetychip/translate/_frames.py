@@ -376,7 +376,17 @@ _PHRASES = _phrases(
             r"(?:to|into|in) (?=\[)",
             r"\1 you have been to ",
         ),
-        (r",?\s*any time is (?:ok|okay|fine)\b", ""),
+        (  # no time asked for: "any time is fine", "no matter the time", "no worries when"
+            r",?\s*(?:any time is (?:ok|okay|fine)|no matter (?:the time|when)|"
+            r"no worries (?:about )?when|(?:it )?does not matter when|not fussed (?:exactly )?when|"
+            r"whenever suits(?: you)?|(?:there is )?no rush)\b",
+            "",
+        ),
+        (  # the end of the run as a deadline: "before the day runs out", "before you finish"
+            r"(?:^|,?\s+)(?:before|by) (?:the )?(?:day runs out|day is out|you finish(?: up)?|"
+            r"end of (?:the )?(?:day|run|shift|session))\b,?",
+            "",
+        ),
         (
             r"\b(?:trips|entries|visits) (?:into|to|in) (\[[a-z]\]) (at most|at least|exactly) "
             rf"({_NUMBER})\b(?! times)",
@@ -710,6 +720,7 @@ _NORMALIZED_PHRASES = _phrases(
             r"(?:the |what |which )order)",
             "in any order",
         ),
+        (r"\bin any order (?:to|for) me\b", "in any order"),
         (  # "its closing": of the thing named before it
             r"\bits (activation|deactivation|opening|closing|switching on|switching off|"
             r"turning on|turning off)\b",
@@ -1192,6 +1203,8 @@ _PATROL_WORDS = re.compile(
     r"many times|all shift|indefinitely|endlessly|all (?:day|night)(?: long)?|"
     r"(?:repeat )?(?:until|till) (?:you are )?(?:told|asked) (?:to stop|otherwise)|"
     r"(?:for )?as long as you are (?:running|on|switched on|working)|"
+    r"(?:until|till) (?:the )?end of (?:the )?(?:run|day|shift|session)|"
+    r"(?:until|till) (?:i am|we are) (?:home|back)|"
     r"(?:until|till) you are (?:switched|turned) off|(?:for )?the whole time|all the time|"
     r"do the rounds of|revisit|(?:perform|make|pay) recurring visits to|recurring visits to|"
     r"(?:like )?every (?:few|couple of|\d+|two|five|ten) (?:minutes|hours)|"
