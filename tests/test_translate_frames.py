@@ -1065,6 +1065,16 @@ SPOKEN = [
     ("keep checking on [a] over and over till I'm home", "patrolling", 'GF"agent_at(a)"'),
     ("Visit [a] repeatedly, again and again, until the end of the run.", "patrolling",
      'GF"agent_at(a)"'),
+    # an order said again in ordinary words: "on to", "not earlier than", "need you to", "um"
+    ("Go to [a] and then on to [b], and [b] not before [a]. Both are needed.", "ordered_visit",
+     ORDER_AB),
+    ("Firstly go to [a], then to [b]. Both must be done, [b] not earlier than [a].",
+     "ordered_visit", ORDER_AB),
+    ("need u to go to [a] AND [b] but [a] has to come first, dont do [b] before it",
+     "ordered_visit", ORDER_AB),
+    ("Visit both [a] and [b]. [b] must not be entered before [a].", "ordered_visit", ORDER_AB),
+    ("um [a] then [b] both of them but don't go in [b] until you've done [a]", "ordered_visit",
+     ORDER_AB),
 ]  # fmt: skip
 
 

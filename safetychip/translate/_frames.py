@@ -187,7 +187,7 @@ _SIGNS = [
 _CUE_TYPOS = [
     (re.compile(p), r)
     for p, r in [
-        (r"\bthan\b(?= \[)", "then"),
+        (r"(?<!earlier )(?<!sooner )(?<!other )(?<!rather )\bthan\b(?= \[)", "then"),
         (r"\bmore (?:as|then)\b", "more than"),
         (r"\bwith in\b|\bwithn\b", "within"),
         (r"\bturn (\[[a-z]\]) of\b", r"turn \1 off"),
@@ -505,6 +505,9 @@ _PHRASES = _phrases(
         ),
         (r"\bprior to having (\w+)", r"before you have \1"),
         (r"\bprior to\b", "before"),
+        (r"\b(?:earlier|sooner) than\b", "before"),
+        (r"\b(visit|go to|go into|check|check on|see) both (?=\[[a-z]\],? and \[)", r"\1 "),
+        (r"(?:^|(?<=[\s,.;]))(?:um+|uh+|erm+)\b,?\s*", ""),  # a speaker's hesitation
         (
             r"(?<=[\w\]])\s*,?\s*(?:and\s*,?\s*)?upon completion (?:thereof|of (?:that|this|it))"
             r"\s*,\s*",

@@ -466,6 +466,7 @@ _LEAD = re.compile(
     r"must|should|need to|needs to|have to|has to|had to|will|would|can|could|may|might|"
     r"shall|ought to|are to|is to|got to|are going to|is going to|are supposed to|"
     r"are required to|are allowed to|are permitted to|get to(?= [a-z])|want to|will have to|"
+    r"(?:need|want|would like|like) you to|on(?= to \[)|"
     r"(?:are|is|am)(?= [a-z]+ing\b)|"
     r"(?:have|has|had)(?= (?:been|gone|taken|put|held|left|got|gotten|seen|come|set|run|kept|"
     r"shut|made|done|brought|laid|[a-z]+ed)\b))\s+"
