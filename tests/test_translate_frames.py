@@ -1075,6 +1075,8 @@ SPOKEN = [
     ("Visit both [a] and [b]. [b] must not be entered before [a].", "ordered_visit", ORDER_AB),
     ("um [a] then [b] both of them but don't go in [b] until you've done [a]", "ordered_visit",
      ORDER_AB),
+    ("Hit [a] at least twice.", "at_least", None),  # "hit" a place: go there
+    ("Please go [a] at most two times.", "at_most", AT_MOST_2_A),
 ]  # fmt: skip
 
 

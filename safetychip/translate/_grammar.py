@@ -194,6 +194,7 @@ _ENTER = _v(
     "check",
     "tour",
     "attend",
+    "hit",
 )
 _AT = r"(?:in|at|inside|near|by|next to|close to|beside|within|to|into)"
 _GRAB = _v(
@@ -296,6 +297,7 @@ _CLAUSES: list[tuple[re.Pattern[str], Builder]] = [
         ),
         # being somewhere
         (rf"{_GO}\s+{_ADV}{_TO}\s+{X}", _pos("agent_at")),
+        (rf"(?:go|come)\s+{X}", _pos("agent_at")),  # "please go [a] one time only"
         (rf"(?:in|inside|at|into)\s+{X}", _pos("agent_at")),
         (rf"{_v('look', 'glance', 'stare')}\s+(?:at|into)\s+{X}", _pos("agent_at")),
         (rf"{_v('go', 'walk', 'head', 'come')}\s+{X}", _pos("agent_at")),

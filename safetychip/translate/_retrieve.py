@@ -394,7 +394,7 @@ _FIRST_BEFORE = re.compile(
     r"comes first|come first|goes first|go first|first)\b|\bfirst" + _UP_TO
 )
 _BEFORE = re.compile(r"\b(?:before|prior to|ahead of)" + _UP_TO)
-_NEGATION = re.compile(r"\b(?:not|never|no|cannot|don't|nothing)\b")
+_NEGATION = re.compile(r"\b(?:not|never|no|cannot|don't|nothing|nobody|no one|no-one|none)\b")
 # Condition words of a state condition, and whether they negate it ("unless", "outside").
 _CONDITION = re.compile(
     r"\b(?:(unless|except (?:when|while|if|in)|outside(?: of)?|only (?:when|while|if|in))|"
@@ -444,6 +444,9 @@ def order_conflict(lifted: str, formula: Formula, pattern: str) -> str | None:
     >>> order_conflict("see to [a], and do not step into [b] ahead of it",
     ...                parse('!"agent_at(a)" W "agent_at(b)"'), "not_before")
     'it says [a] comes first, the reading puts [b] first'
+    >>> order_conflict("nobody goes near [a] before they have been to [b]",
+    ...                parse('!"agent_at(b)" W "agent_at(a)"'), "not_before")
+    'it says [b] comes first, the reading puts [a] first'
     >>> order_conflict("do not touch [a] unless you are in [b]",
     ...                parse('G(!"is_touched(a)" -> !"agent_at(b)")'), "avoid_unless")
     'the condition is about [b], the reading makes it about [a]'
