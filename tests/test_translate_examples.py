@@ -14,8 +14,8 @@ from safetychip.translate._retrieve import EXAMPLES, TEMPLATES
 
 FOLDER = DATA_DIR / "translation"
 ROWS = [json.loads(line) for line in EXAMPLES.read_text(encoding="utf-8").splitlines()]
-# Sets still unscored: nothing may be learnt from them.
-UNSCORED = ("heldout_2", "fresh_11")
+# Sets nothing may be learnt from: heldout_2 is unscored, fresh_11 scored once and kept out.
+KEPT_OUT = ("heldout_2", "fresh_11")
 
 
 def test_examples_come_only_from_development_sets_by_other_hands():
@@ -26,7 +26,7 @@ def test_examples_come_only_from_development_sets_by_other_hands():
         ids = {json.loads(line)["id"] for line in
                (FOLDER / name / "sentences.jsonl").read_text(encoding="utf-8").splitlines()}  # fmt: skip
         assert {row["id"] for row in ROWS if row["set"] == name} <= ids
-    for name in UNSCORED:
+    for name in KEPT_OUT:
         path = FOLDER / name / "sentences.jsonl"
         if path.is_file():
             texts = {json.loads(line)["id"] for line in path.read_text().splitlines()}
