@@ -24,7 +24,7 @@ accepted: no finite trace satisfies it together with c1 (F"agent_at(kitchen)")
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
 
 from ..errors import ConflictError, VocabularyError
 from ..ltl import Formula, Proposition, ap
@@ -104,6 +104,25 @@ def ground_formula(lifted: Formula, placeholders: Mapping[str, str]) -> Formula:
     return rename_atoms(lifted, rename)
 
 
+def misused_room(formula: Formula, rooms: Container[str]) -> str | None:
+    """The first atom of *formula* that says more of one of *rooms* than being there, or None.
+
+    >>> from safetychip.ltl import parse
+    >>> misused_room(parse('F"agent_at(a)" & G!"is_grabbed(a)"'), {"a"})
+    'is_grabbed(a)'
+    """
+    return next(
+        (
+            atom
+            for atom in sorted(formula.atoms())
+            if (prop := Proposition.parse(atom)).predicate != "agent_at"
+            and prop.args
+            and prop.args[0] in rooms
+        ),
+        None,
+    )
+
+
 def _check_rooms(formula: Formula, vocabulary: Vocabulary) -> None:
     """Refuse a room where a thing belongs: of a room only being there (``agent_at``) can be
     said, never ``is_open(kitchen)`` or ``is_switchedon(kitchen)`` (a clause misread, or a
@@ -118,13 +137,12 @@ def _check_rooms(formula: Formula, vocabulary: Vocabulary) -> None:
     safetychip.errors.VocabularyError: in 'is_switchedon(kitchen)': kitchen is a room, and of a
     room only being there (agent_at) can be said
     """
-    for atom in sorted(formula.atoms()):
-        prop = Proposition.parse(atom)
-        if prop.predicate != "agent_at" and prop.args and prop.args[0] in vocabulary.rooms:
-            raise VocabularyError(
-                f"in {atom!r}: {prop.args[0]} is a room, and of a room only being there "
-                "(agent_at) can be said"
-            )
+    atom = misused_room(formula, vocabulary.rooms)
+    if atom is not None:
+        raise VocabularyError(
+            f"in {atom!r}: {Proposition.parse(atom).args[0]} is a room, and of a room only "
+            "being there (agent_at) can be said"
+        )
 
 
 def assemble(

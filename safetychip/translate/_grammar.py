@@ -297,7 +297,6 @@ _CLAUSES: list[tuple[re.Pattern[str], Builder]] = [
         ),
         # being somewhere
         (rf"{_GO}\s+{_ADV}{_TO}\s+{X}", _pos("agent_at")),
-        (rf"(?:go|come)\s+{X}", _pos("agent_at")),  # "please go [a] one time only"
         (rf"(?:in|inside|at|into)\s+{X}", _pos("agent_at")),
         (rf"{_v('look', 'glance', 'stare')}\s+(?:at|into)\s+{X}", _pos("agent_at")),
         (rf"{_v('go', 'walk', 'head', 'come')}\s+{X}", _pos("agent_at")),

@@ -49,8 +49,9 @@ from typing import Any
 from .._io import atomic_write_text
 from ..errors import DataFileError, OutOfGrammarError
 from ..llm import Embedder
-from ..ltl import Formula, Not, Proposition, ap, build_pattern, parse
+from ..ltl import Formula, Not, ap, build_pattern, parse
 from ..paths import DATA_DIR
+from ._assemble import misused_room
 from ._grammar import (
     _ANY_ORDER,
     _CLAUSE_BREAK,
@@ -993,11 +994,7 @@ class RetrievalTranslator:
                 f"the retrieval translator has no embedder; it cannot read {lifted!r}", lifted
             )
         rooms = frozenset(rooms)
-        readings = tuple(
-            r for r in self.readings(lifted)
-            if not any(p.predicate != "agent_at" and p.args[:1] and p.args[0] in rooms
-                       for p in map(Proposition.parse, r.formula.atoms()))
-        )  # fmt: skip
+        readings = tuple(r for r in self.readings(lifted) if misused_room(r.formula, rooms) is None)
         confidence = self.confidence(readings)
         shown = "; ".join(
             f"{r.formula} ({r.pattern}, like {r.example!r}, {r.share:.0%} of the votes)"
