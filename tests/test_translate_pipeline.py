@@ -628,3 +628,15 @@ def test_a_polite_question_is_no_permission(offline):
     # "can you shut it later?" asks for a reaction; it does not permit shutting once opened
     t = offline("If you ever open the fridge, can you shut it again later?")
     assert equivalent(t.formula, parse('G("is_open(fridge)" -> F!"is_open(fridge)")'))
+
+
+def test_open_said_of_a_thing_with_a_switch_means_switch_on(offline):
+    # the television has a switch and cannot be opened: "open the TV" can only mean one thing
+    t = offline("If you open the TV, close it right away.")
+    assert t.formula == parse('G("is_switchedon(television)" -> X[!]!"is_switchedon(television)")')
+    assert t.corrections == (("open the television", "switch on the television"),)
+    # what can be opened is opened
+    assert offline("Never open the fridge.").formula == parse('G!"is_open(fridge)"')
+    # what can be neither is refused by name
+    with pytest.raises(VocabularyError, match="milk cannot be opened"):
+        offline("Never open the milk.")

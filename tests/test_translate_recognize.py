@@ -49,6 +49,13 @@ def test_plurals_articles_and_synonyms():
     ]
     assert spans("Never use the coffee maker", v) == [("the coffee maker", ("coffee_machine",))]
     assert spans("Sit on the couch", v) == [("the couch", ("sofa",))]
+    # words of other Englishes: "the CR" (comfort room) and "the sala" in the Philippines
+    assert spans("Go to the CR, then the parlour, the sala and the ref", v) == [
+        ("the CR", ("bathroom",)),
+        ("the parlour", ("living_room",)),
+        ("the sala", ("living_room",)),
+        ("the ref", ("fridge",)),
+    ]
 
 
 def test_a_class_name_and_room_qualifier():
@@ -148,6 +155,18 @@ def test_bad_max_attempts():
         ("Keep your mitts off the candle.", ["the candle"]),
         ("Make the patrol between the bedroom and the hallway.", ["the bedroom", "the hallway"]),
         ("Never go in the kitchen. That is the rule. #rules", ["the kitchen"]),
+        ("Switch the stove off within four steps at the latest.", ["the stove"]),
+        ("Don't go back to the kitchen in the middle.", ["the kitchen"]),
+        ("Keep returning to the bathroom, on a continuous basis.", ["the bathroom"]),
+        (
+            "Keep a hold of the umbrella till you're in the bathroom.",
+            ["the umbrella", "the bathroom"],
+        ),
+        ("Doing rounds of the hallway the entire time.", ["the hallway"]),
+        (
+            "If you opened the fridge, after that please never open the microwave.",
+            ["the fridge", "the microwave"],
+        ),
     ],
 )
 def test_words_that_refer_to_nothing_are_left_alone(sentence, expected):
@@ -199,6 +218,12 @@ def test_non_referring_heads_are_a_small_closed_set():
          "to see how the baby is doing"),
         ("Stay out of the bedroom (the kids are asleep) and the hall.", "remark",
          "the kids are asleep"),
+        # the first clause after a comma holds the rule; the second is the remark
+        ("If the front door's opened, it's to be shut within 2 steps, the dog's an escape "
+         "artist.", "remark", "the dog's an escape artist"),
+        # a question the speaker asks is no condition
+        ("Pop into the bathroom at least twice, I want to know if the floor's still wet.",
+         "remark", "I want to know if the floor's still wet"),
     ],
 )  # fmt: skip
 def test_remarks_are_found_with_their_spans(sentence, kind, clause):

@@ -97,6 +97,9 @@ SETS: tuple[LabelledSet, ...] = (
     LabelledSet(
         "fresh_10/sentences.jsonl", "another hand; scored once (67.6 %), then development", True
     ),
+    LabelledSet(
+        "fresh_11/sentences.jsonl", "another hand; scored once (72.1 %), then development", True
+    ),
 )
 
 #: The local model's replies to the translator over ``utterances.jsonl``, under ``data/``.

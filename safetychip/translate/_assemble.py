@@ -123,6 +123,40 @@ def misused_room(formula: Formula, rooms: Container[str]) -> str | None:
     )
 
 
+def opened_as_switched(
+    formula: Formula, placeholders: Mapping[str, str], vocabulary: Vocabulary
+) -> tuple[Formula, tuple[str, ...]]:
+    """*formula* over placeholders with ``is_open`` of a thing that has a switch but cannot
+    be opened read as ``is_switchedon`` ("open the TV", "close the radio": as speakers of
+    many Englishes say), and the names so read; unchanged when there is none.
+
+    >>> from safetychip.ltl import parse
+    >>> v = Vocabulary("demo", ("fridge", "television"), properties={
+    ...     "television": frozenset({"HAS_SWITCH"}), "fridge": frozenset({"CAN_OPEN"})})
+    >>> opened_as_switched(parse('G!"is_open(a)"'), {"a": "television"}, v)
+    (Formula('G!"is_switchedon(a)"'), ('television',))
+    >>> opened_as_switched(parse('G!"is_open(a)"'), {"a": "fridge"}, v)[1]
+    ()
+    """
+    switched: list[str] = []
+
+    def rename(name: str) -> str:
+        prop = Proposition.parse(name)
+        thing = placeholders.get(prop.args[0], "") if prop.args else ""
+        if (
+            prop.predicate != "is_open"
+            or vocabulary.able("is_open", thing)
+            or not vocabulary.able("is_switchedon", thing)
+        ):
+            return name
+        if thing not in switched:
+            switched.append(thing)
+        return Proposition("is_switchedon", prop.args).name
+
+    read = rename_atoms(formula, rename)
+    return (read, tuple(switched)) if switched else (formula, ())
+
+
 def _check_rooms(formula: Formula, vocabulary: Vocabulary) -> None:
     """Refuse a room where a thing belongs: of a room only being there (``agent_at``) can be
     said, never ``is_open(kitchen)`` or ``is_switchedon(kitchen)`` (a clause misread, or a
@@ -182,8 +216,8 @@ def assemble(
         smallest conflicting set (``"new"`` is the constraint being assembled).
     """
     formula = ground_formula(lifted, placeholders)
-    vocabulary.check(formula)
     _check_rooms(formula, vocabulary)
+    vocabulary.check(formula)
     constraint = Constraint(formula, sentence, name, pattern)
     alone = smallest_conflict([Constraint(formula, sentence, name or "new", pattern)], invariants)
     if alone:

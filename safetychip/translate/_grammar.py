@@ -663,6 +663,7 @@ def _clean(text: str) -> str:
     for pattern, repl in _CONTRACTIONS:
         t = re.sub(pattern, repl, t)
     t = re.sub(r"\s+", " ", t)
+    t = _ASKED.sub(r"\1 whether", t)
     t = re.sub(r"\s*([,;:])\s*", r"\1 ", t)
     t = t.strip().rstrip(".!?;: ").strip()
     if _AGENT_SUBJECT.match(t):  # "the robot may open [a] only while it is in [b]"
@@ -672,6 +673,8 @@ def _clean(text: str) -> str:
     return re.sub(r",?\s+please$", "", t)
 
 
+# A question the speaker asks, not a condition: "I want to know if it's dry".
+_ASKED = re.compile(r"\b(know|see|tell|wonder|ask|find out) if\b")
 # A sentence whose subject is the robot, and its "it is in …" (the robot, not the thing).
 _AGENT_SUBJECT = re.compile(r"^(?:the )?(?:robot|agent|unit|device|bot)\b")
 _IT_IS_THERE = re.compile(

@@ -47,7 +47,7 @@ from ..errors import (
 from ..llm import ChatModel, Embedder
 from ..ltl import Formula, pattern_family
 from ..monitor import Constraint
-from ._assemble import assemble, ground_formula
+from ._assemble import assemble, ground_formula, opened_as_switched
 from ._frames import FrameReader
 from ._grammar import (
     ANYTHING,
@@ -108,7 +108,9 @@ class Translation:
         the very thing a violation is about. Empty for a sentence about one thing.
     corrections : tuple of (str, str)
         Misspelt words read as another word before translation ("kitchn" as *kitchen*), by
-        string similarity (:func:`~safetychip.translate._spelling.respell`); shown in the
+        string similarity (:func:`~safetychip.translate._spelling.respell`), and "open"
+        said of a thing that has a switch but cannot be opened, read as "switch on" ("open
+        the TV"; :func:`~safetychip.translate._assemble.opened_as_switched`); shown in the
         read-back. The spans of :attr:`expressions` refer to the sentence so corrected.
     set_aside : tuple of (str, str)
         Clauses left out of the translation, as (kind, clause): a reason (``("reason",
@@ -486,6 +488,16 @@ class Translator:
     ) -> Translation:
         """The checked translation of one reader's *result*."""
         result, lifted = self._anything(text, result, lifted)
+        formula, switched = opened_as_switched(result.formula, lifted.placeholders,
+                                               self.vocabulary)  # fmt: skip
+        if switched:  # "open the TV": switch it on
+            result = replace(result, formula=formula, parts=tuple(
+                opened_as_switched(p, lifted.placeholders, self.vocabulary)[0]
+                for p in result.parts))  # fmt: skip
+            corrections += tuple(
+                (f"open the {n.replace('_', ' ')}", f"switch on the {n.replace('_', ' ')}")
+                for n in switched
+            )
 
         def check(formula: Formula, sentence: str, label: str) -> Constraint:
             return assemble(

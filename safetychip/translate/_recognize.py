@@ -123,7 +123,8 @@ _NOT_THINGS = frozenset(
     circumstance circumstances maximum minimum while single very whole other one thing
     things task lot bit few day morning evening night second third once twice all each
     every any some no more less most least hand hands eye eyes foot feet mind attention
-    mitts paws fingers place sense little
+    mitts paws fingers place sense little latest earliest middle entire basis look hold dear
+    discretion record email message memo
     order case future past stage costs all costs
     go come visit enter head walk move open close take put turn switch pick grab touch leave
     stay keep get run return
@@ -139,7 +140,7 @@ _STOP = frozenset(
     more than least most exactly twice times time every each always so that which who
     over under through past next directly straight only as soon too also either nor both
     open closed shut switched turned left put placed within shall during that's this's
-    therefrom thereafter thereof between
+    therefrom thereafter thereof between please pls plz thx thanks yeah still already just
     """.split()
 )
 _MAX_WORDS = 4
@@ -431,26 +432,14 @@ def remarks(sentence: str) -> list[Remark]:
                                 start + joint.end()))  # fmt: skip
             start, piece = start + joint.end(), piece[joint.end() :]
         for kind, marker in _MARKERS:
-            m = next((m for m in marker.finditer(piece) if m.end() < len(piece)), None)
-            if m is None:
+            # the first clause the marker opens that holds no rule ("…, it's to be shut within
+            # 2 steps, the dog's an escape artist": the second)
+            clause = next((c for m in marker.finditer(piece) if (c := _clause(kind, m, piece))),
+                          None)  # fmt: skip
+            if clause is None:
                 continue
+            m, text, end = clause
             head = piece[: m.start()]
-            if m.group().strip().lower() == "to" and head.split()[-1].lower() in _NOT_PURPOSE:
-                continue
-            if m.group().strip().startswith("("):  # an aside in brackets runs to its bracket
-                end = piece.index(")", m.end()) + 1
-                clause = piece[m.start() : end]
-            elif not head.strip(" ,"):  # a leading reason runs to its comma
-                comma = piece.find(",", m.end())
-                since = m.group().strip().lower() == "since"
-                if kind == "remark" or since or comma < 0 or not piece[comma + 1 :].strip():
-                    continue
-                clause, end = piece[: comma + 1], comma + 1
-            else:
-                clause, end = piece[m.start() :], len(piece)
-            text = clause.strip(" ,—–-()")
-            if not _aside(text.split(None, 1)[-1] if kind == "context" else text):
-                continue
             found.append(Remark(kind, text, start + m.start(), start + end))
             if kind != "context":
                 break
@@ -459,6 +448,31 @@ def remarks(sentence: str) -> list[Remark]:
             else:
                 start, piece = start + end, piece[end:]
     return found
+
+
+def _clause(kind: str, m: re.Match[str], piece: str) -> tuple[re.Match[str], str, int] | None:
+    """The clause that marker match *m* of *kind* opens in *piece*, its text and end, when
+    it could be set aside; None if it is not a clause or holds a rule."""
+    if m.end() >= len(piece):
+        return None
+    head = piece[: m.start()]
+    if m.group().strip().lower() == "to" and head.split()[-1].lower() in _NOT_PURPOSE:
+        return None
+    if m.group().strip().startswith("("):  # an aside in brackets runs to its bracket
+        end = piece.index(")", m.end()) + 1
+        clause = piece[m.start() : end]
+    elif not head.strip(" ,"):  # a leading reason runs to its comma
+        comma = piece.find(",", m.end())
+        since = m.group().strip().lower() == "since"
+        if kind == "remark" or since or comma < 0 or not piece[comma + 1 :].strip():
+            return None
+        clause, end = piece[: comma + 1], comma + 1
+    else:
+        clause, end = piece[m.start() :], len(piece)
+    text = clause.strip(" ,—–-()")
+    if not _aside(text.split(None, 1)[-1] if kind == "context" else text):
+        return None
+    return m, text, end
 
 
 def _aside(text: str) -> bool:

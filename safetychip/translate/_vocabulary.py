@@ -64,16 +64,25 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("bedside_table", "nightstand", "night stand", "night table"),
     ("mail_box", "letterbox", "letter box", "postbox"),
     ("coffee_machine", "coffee maker", "coffeemaker"),
-    ("fridge", "refrigerator"),
-    ("living_room", "lounge"),
+    ("fridge", "refrigerator", "ref", "icebox", "fridge freezer"),
+    (
+        "living_room",
+        "lounge",
+        "sitting room",
+        "front room",
+        "family room",
+        "parlour",
+        "parlor",
+        "sala",
+    ),  # "sala", "CR" (bathroom), "ref" (fridge): Philippine English
     ("lamp", "table lamp"),
     ("remote_control", "remote", "tv remote"),
     ("garbage_can", "trash can", "bin", "trash", "dustbin", "rubbish bin"),
     ("washing_machine", "washer"),
     ("front_door", "door", "entrance door"),
     ("stove", "cooker", "hob"),
-    ("bathroom", "restroom", "washroom"),
-    ("hallway", "corridor", "hall"),
+    ("bathroom", "restroom", "washroom", "cr", "comfort room", "wc", "lavatory"),
+    ("hallway", "corridor", "hall", "entryway", "foyer", "entrance hall"),
     ("dishwasher", "dish washer"),
     ("toilet", "loo"),
     ("bathtub", "tub", "bath"),
@@ -85,6 +94,8 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
 #: Predicates that hold only of things with one of a scene's properties, and what they say of
 #: their argument ("the sofa cannot be plugged in").
 NEEDS: Mapping[str, tuple[frozenset[str], str]] = MappingProxyType({
+    "is_open": (frozenset({"CAN_OPEN"}), "opened"),
+    "is_switchedon": (frozenset({"HAS_SWITCH"}), "switched on"),
     "is_pluggedin": (frozenset({"HAS_PLUG"}), "plugged in"),
     "agent_sitting_on": (frozenset({"SITTABLE"}), "sat on"),
     "agent_lying_on": (frozenset({"LIEABLE"}), "lain on"),
