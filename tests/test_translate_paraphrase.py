@@ -567,6 +567,10 @@ def _reading(formula: str, pattern: str, example: str) -> Reading:
         # a clause the template does not account for
         ("keep well away from [a] — and never come back there",
          'G!"agent_at(a)"', "never", "leaves out 'and never come back there'"),
+        # a clause left over that says more than the reading (read or not)
+        ("go to [a]. [b] as well, whenever", 'F"agent_at(a)"', "visit", "leaves out"),
+        ("go to [a], then [b]. never go to [c]", 'F("agent_at(a)" & F"agent_at(b)")',
+         "sequenced_visit", "leaves out"),
         # a count the reading misses, or of the other kind
         ("keep well away from [a] more than twice", 'G!"agent_at(a)"', "never", "counts nothing"),
         ("visits to [a] must not exceed 2", 'G!"agent_at(a)"', "never", "counts nothing"),
@@ -635,6 +639,13 @@ def test_retrieval_refuses_a_reading_that_misfits_the_sentence(sentence, formula
         ("visits to [a] must not exceed 2", str(build_pattern("at_most", 2, at("a"))), "at_most"),
         ("whenever [a] is opened, [b] must be visited", 'G("is_open(a)" -> F"agent_at(b)")',
          "response"),
+        # a clause the template leaves over that only says again what the reading requires
+        ("go to [a], then [b]. [b] never before [a]",
+         'F("agent_at(a)" & F"agent_at(b)") & (!"agent_at(b)" U "agent_at(a)")', "ordered_visit"),
+        # the speaker's own time, and a question the speaker asks, are no conditions
+        ("keep doing rounds of [a] and [b] till i'm back", 'GF"agent_at(a)" & GF"agent_at(b)"',
+         "patrolling"),
+        ("[a] at some point today, just to see if the post's come", 'F"agent_at(a)"', "visit"),
     ],
 )  # fmt: skip
 def test_retrieval_accepts_the_reading_that_fits(sentence, formula, pattern):

@@ -52,11 +52,13 @@ from ..llm import Embedder
 from ..ltl import Formula, Not, ap, build_pattern, parse
 from ..paths import DATA_DIR
 from ._assemble import misused_room
+from ._frames import FrameReader
 from ._grammar import (
     _ANY_ORDER,
     _CLAUSE_BREAK,
     _NO_RETURN,
     LiftedTranslation,
+    PatternTranslator,
     _clean,
     _count_value,
     _find_count,
@@ -65,6 +67,7 @@ from ._grammar import (
     _substitute,
     _unchat,
     _within,
+    constraint_clauses,
     normalize,
     read_clause,
     timing_cues,
@@ -592,7 +595,12 @@ _POLITE_CONDITION = re.compile(
     r"while (?:we are|we're|i am|i'm|they are|they're) (?:out|away|gone|at work)|"
     r"before (?:\w+ ){1,2}gets? (?:back|home)|"
     r"(?:until|till) (?:relieved|further notice|(?:i|we|they) (?:get|come) (?:back|home)|"
-    r"(?:you are|you're) (?:told|relieved))|if you [a-z]+ (?:\[[a-z]\]|it|them) at all)\b"
+    r"(?:you are|you're) (?:told|relieved))|if you [a-z]+ (?:\[[a-z]\]|it|them) at all|"
+    # the run's own end, the speaker's day, a question the speaker asks
+    r"(?:until|till|before) (?:the )?(?:end of the (?:day|run|shift|session)|"
+    r"(?:run|day|shift|session) (?:ends|is over)|my alarm goes|"
+    r"(?:i'm|im|i am|we're|we are) (?:back|up|home|awake))|"
+    r"if you would|(?:know|see|tell|wonder|ask|find out) if|(?<=, )whenever$)\b"
 )
 # Words that make a state a condition: "while", "unless", "only", "in [a]: …", "outside".
 _STATE_WORDS = re.compile(
@@ -925,12 +933,13 @@ class RetrievalTranslator:
     @staticmethod
     def misfit(lifted: str, reading: Reading) -> str | None:
         """Why *reading* cannot be what *lifted* says, or None: a clause of the sentence the
-        template does not account for (:func:`~safetychip.translate._grammar.unaccounted_clauses`),
+        template does not account for (:func:`~safetychip.translate._grammar.unaccounted_clauses`;
+        unless it only says again what the reading requires),
         a verb that does not fit (:func:`verb_conflict`), conflicting timing words, a count
         the reading misses, or an order or condition the wrong way round
         (:func:`order_conflict`)."""
         left = unaccounted_clauses(lifted, reading.example)
-        if left:
+        if left and not _restated(lifted, reading, left):
             return (
                 f"its reading accounts for one part of the sentence and leaves out "
                 f"{'; '.join(repr(c) for c in left)}"
@@ -1034,6 +1043,30 @@ class RetrievalTranslator:
         return LiftedTranslation(
             best.formula, best.pattern, (), f"retrieval ({confidence:.2f}: {best.example!r})"
         )
+
+
+def _restated(lifted: str, reading: Reading, left: tuple[str, ...]) -> bool:
+    """Whether the clauses *left* over by *reading*'s template only say again what *reading*
+    requires ("[a] first, then [b]. [b] never before [a]"): each of them, and every other
+    clause of *lifted* that the grammar or the frame reader reads on its own, is implied by
+    the reading, as the automata decide (every run the reading allows satisfies the clause).
+    """
+    from ..automata import includes
+
+    readers = (PatternTranslator(), FrameReader())
+    for clause in constraint_clauses(lifted):
+        for read in readers:
+            try:
+                said = read(clause).formula
+            except OutOfGrammarError:
+                continue
+            if not includes(said, reading.formula):
+                return False
+            break
+        else:
+            if clause in left:
+                return False  # a clause the template left over, and nothing else reads it
+    return True
 
 
 # Loaded libraries and their vectors, by (path, modification time): shared by translators.
