@@ -494,10 +494,8 @@ class Translator:
             result = replace(result, formula=formula, parts=tuple(
                 opened_as_switched(p, lifted.placeholders, self.vocabulary)[0]
                 for p in result.parts))  # fmt: skip
-            corrections += tuple(
-                (f"open the {n.replace('_', ' ')}", f"switch on the {n.replace('_', ' ')}")
-                for n in switched
-            )
+            things = [n.replace("_", " ") for n in switched]
+            corrections += tuple((f"open the {t}", f"switch on the {t}") for t in things)
 
         def check(formula: Formula, sentence: str, label: str) -> Constraint:
             return assemble(

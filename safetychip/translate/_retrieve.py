@@ -55,6 +55,7 @@ from ._assemble import misused_room
 from ._frames import FrameReader
 from ._grammar import (
     _ANY_ORDER,
+    _ASKED,
     _CLAUSE_BREAK,
     _NO_RETURN,
     LiftedTranslation,
@@ -596,11 +597,11 @@ _POLITE_CONDITION = re.compile(
     r"before (?:\w+ ){1,2}gets? (?:back|home)|"
     r"(?:until|till) (?:relieved|further notice|(?:i|we|they) (?:get|come) (?:back|home)|"
     r"(?:you are|you're) (?:told|relieved))|if you [a-z]+ (?:\[[a-z]\]|it|them) at all|"
-    # the run's own end, the speaker's day, a question the speaker asks
+    # the run's own end, the speaker's day
     r"(?:until|till|before) (?:the )?(?:end of the (?:day|run|shift|session)|"
     r"(?:run|day|shift|session) (?:ends|is over)|my alarm goes|"
     r"(?:i'm|im|i am|we're|we are) (?:back|up|home|awake))|"
-    r"if you would|(?:know|see|tell|wonder|ask|find out) if|(?<=, )whenever$)\b"
+    r"if you would|(?<=, )whenever$)\b"
 )
 # Words that make a state a condition: "while", "unless", "only", "in [a]: …", "outside".
 _STATE_WORDS = re.compile(
@@ -963,7 +964,10 @@ class RetrievalTranslator:
             return "it states no condition, and the reading has one"
         if reading.pattern == "strictly_ordered_visit" and not _NO_RETURN.search(text):
             return "it says nothing against going back, and the reading forbids it"
-        condition = _ANY_CONDITION.search(_POLITE_CONDITION.sub(" ", text))
+        # a question the speaker asks ("to see if …") is no condition, as the grammar reads it
+        condition = _ANY_CONDITION.search(
+            _POLITE_CONDITION.sub(" ", _ASKED.sub(r"\1 whether", text))
+        )
         if condition and reading.pattern in _UNCONDITIONAL:
             return f"it states a condition ({condition.group()!r} …), and the reading has none"
         kept_away = _avoided(lifted)
@@ -1045,6 +1049,10 @@ class RetrievalTranslator:
         )
 
 
+# The precise readers a clause left over by a template is read with (both stateless).
+_CLAUSE_READERS = (PatternTranslator(), FrameReader())
+
+
 def _restated(lifted: str, reading: Reading, left: tuple[str, ...]) -> bool:
     """Whether the clauses *left* over by *reading*'s template only say again what *reading*
     requires ("[a] first, then [b]. [b] never before [a]"): each of them, and every other
@@ -1053,9 +1061,8 @@ def _restated(lifted: str, reading: Reading, left: tuple[str, ...]) -> bool:
     """
     from ..automata import includes
 
-    readers = (PatternTranslator(), FrameReader())
     for clause in constraint_clauses(lifted):
-        for read in readers:
+        for read in _CLAUSE_READERS:
             try:
                 said = read(clause).formula
             except OutOfGrammarError:
