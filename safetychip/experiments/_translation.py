@@ -100,6 +100,9 @@ SETS: tuple[LabelledSet, ...] = (
     LabelledSet(
         "fresh_11/sentences.jsonl", "another hand; scored once (72.1 %), then development", True
     ),
+    LabelledSet(
+        "fresh_12/sentences.jsonl", "another hand; scored once (77.6 %), then development", True
+    ),
 )
 
 #: The local model's replies to the translator over ``utterances.jsonl``, under ``data/``.
