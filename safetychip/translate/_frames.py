@@ -376,14 +376,9 @@ _PHRASES = _phrases(
             r"(?:to|into|in) (?=\[)",
             r"\1 you have been to ",
         ),
-        (  # no time asked for: "any time is fine", "no matter the time", "no worries when"
-            r",?\s*(?:any time is (?:ok|okay|fine)|no matter (?:the time|when)|"
-            r"no worries (?:about )?when|(?:it )?does not matter when|not fussed (?:exactly )?when|"
-            r"whenever suits(?: you)?|(?:there is )?no rush)\b",
-            "",
-        ),
         (  # the end of the run as a deadline: "before the day runs out", "before you finish"
             r"(?:^|,?\s+)(?:before|by) (?:the )?(?:day runs out|day is out|you finish(?: up)?|"
+            r"(?:you are|you're) done|you complete the (?:task|run|job)|home time|"
             r"end of (?:the )?(?:day|run|shift|session))\b,?",
             "",
         ),
@@ -717,8 +712,9 @@ _NORMALIZED_PHRASES = _phrases(
             r"\1, then ",
         ),
         (  # "i do not care which first"
-            r"\b(?:the )?order (?:does not matter|is (?:egal|irrelevant|not important|unimportant|"
-            r"up to you))|\b(?:i do not care|it does not matter|(?:it )?does not matter|never mind|"
+            r"\b(?:the )?(?:order|sequence) (?:does not matter|is (?:egal|irrelevant|immaterial|"
+            r"not important|unimportant|up to you))|"
+            r"\b(?:i do not care|it does not matter|(?:it )?does not matter|never mind|"
             r"no matter),? (?:which (?:one )?(?:first|comes first|is first)|(?:about |in )?"
             r"(?:the |what |which )order)",
             "in any order",

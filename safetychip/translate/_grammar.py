@@ -524,7 +524,8 @@ def read_clause(text: str) -> Clause | None:
 _ANY_ORDER = re.compile(
     r"\b(?:(?:in )?(?:any|whatever|whichever|either|no particular) order|"
     r"(?:the )?(?:order|sequence) (?:does not|doesn't|doesnt|do not|don't) matter|"
-    r"(?:the )?(?:order|sequence)(?: it)? is (?:not important|unimportant|irrelevant|up to you|"
+    r"(?:the )?(?:order|sequence)(?: it)? is (?:not important|unimportant|irrelevant|immaterial|"
+    r"up to you|"
     r"egal|free|optional)|regardless of (?:the )?order|any order(?:'s| is) fine|"
     r"(?:(?:i|we) )?(?:do not|don't|dont) care (?:about the order|which (?:one )?(?:first|"
     r"comes first))|"
@@ -556,6 +557,7 @@ _CONTRACTIONS = [
     (r"\bshan't\b", "shall not"),
     (r"\byou've\b", "you have"),
     (r"\byou're\b", "you are"),
+    (r"\b(?:your|youre) (?=(?:in|at|inside) )", "you are "),  # "unless your in [a]"
     (r"\byou'll\b", "you will"),
     (r"\byou'd\b", "you would"),
     (r"\bit's\b", "it is"),
@@ -664,6 +666,7 @@ def _clean(text: str) -> str:
         t = re.sub(pattern, repl, t)
     t = re.sub(r"\s+", " ", t)
     t = _ASKED.sub(r"\1 whether", t)
+    t = _NO_TIME.sub("", t)
     t = re.sub(r"\s*([,;:])\s*", r"\1 ", t)
     t = t.strip().rstrip(".!?;: ").strip()
     if _AGENT_SUBJECT.match(t):  # "the robot may open [a] only while it is in [b]"
@@ -673,6 +676,14 @@ def _clean(text: str) -> str:
     return re.sub(r",?\s+please$", "", t)
 
 
+# No time asked for: "any time is fine", "when does not matter", "whenever you like".
+_NO_TIME = re.compile(
+    r",?\s*(?:any time is (?:ok|okay|fine)|no matter (?:the time|when)|"
+    r"no worries (?:about )?when|(?:it )?(?:does|do) not matter when|"
+    r"not fussed (?:exactly )?when|(?:the )?when (?:does not matter|is not important|"
+    r"is up to you)|it is not important when|whenever (?:suits(?: you)?|you (?:like|want|"
+    r"wish|can))(?=\s*(?:[,;.]|$))|(?:during|in) the (?:day|run|task)|(?:there is )?no rush)\b"
+)
 # A question the speaker asks, not a condition: "I want to know if it's dry".
 _ASKED = re.compile(r"\b(know|see|tell|wonder|ask|find out) if\b")
 # A sentence whose subject is the robot, and its "it is in …" (the robot, not the thing).
