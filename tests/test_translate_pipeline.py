@@ -640,3 +640,40 @@ def test_open_said_of_a_thing_with_a_switch_means_switch_on(offline):
     # what can be neither is refused by name
     with pytest.raises(VocabularyError, match="milk cannot be opened"):
         offline("Never open the milk.")
+
+
+def test_a_remark_naming_nothing_is_left_out_when_the_whole_sentence_is_refused(offline):
+    t = offline("While you're in the kitchen don't open the fridge, she's resting.")
+    assert t.formula == offline("While you're in the kitchen, don't open the fridge.").formula
+    assert t.set_aside == (("remark", "she's resting"),)
+    # a remark that still asks something of the route is never left out
+    with pytest.raises(OutOfGrammarError):
+        offline(
+            "Route: kitchen, bathroom, hallway. Any order you like, as long as you hit all three."
+        )
+
+
+@pytest.mark.parametrize(
+    ("sentence", "plain"),
+    [
+        # no time asked for
+        ("Pop into the bedroom at some point, whenever you like.", "Go to the bedroom."),
+        ("Sometime you must go to the living room, when does not matter.", "Go to the living room."),
+        ("Please go to the kitchen sometime in the day, it is not important when.",
+         "Go to the kitchen."),
+        ("Both the kitchen and the bathroom have to be visited before you're done; the sequence "
+         "is immaterial.", "Go to the kitchen and the bathroom."),
+        ("By home time I'd like you to have visited the hallway.", "Go to the hallway."),
+        # counts as other Englishes say them
+        ("Minimal two times you must go to the kitchen.", "Go to the kitchen at least twice."),
+        ("Hit the kitchen twice at minimum.", "Go to the kitchen at least twice."),
+        ("Go through the hallway a couple of times at least.", "Go to the hallway at least twice."),
+        ("In the maximum 3 times you can enter in the bathroom.",
+         "Enter the bathroom at most 3 times."),
+        ("You can enter in the bathroom until 2 times only.", "Enter the bathroom at most twice."),
+        ("Unless your in the kitchen, don't open the fridge.",
+         "Unless you're in the kitchen, don't open the fridge."),
+    ],
+)  # fmt: skip
+def test_ordinary_phrasings_read_as_their_plain_forms(offline, sentence, plain):
+    assert equivalent(offline(sentence).formula, offline(plain).formula)

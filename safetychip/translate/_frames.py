@@ -1122,10 +1122,10 @@ _STRONG = re.compile(
 #: will get out"): a third party's present or future, no obligation, no passive, no thing.
 _DESCRIPTION = re.compile(
     r"^(?!(?:you|i|we|the agent|the robot|it|nothing|nobody|no one|none|everything|anything|"
-    r"everyone|all|every|each|any|there)\b)(?:(?:the|my|our|her|his|their|your|a) )?[a-z']+ "
-    r"(?:is|are|was|were|will|would|can|cannot|could|gets?|got|has|have|had|hates?|likes?|"
-    r"loves?|sleeps?|is sleeping|is asleep)\b(?!.*\b(?:be|been|must|should|shall|may|allowed|"
-    r"permitted|ok to|okay to|only)\b)[^\[\]]*$"
+    r"everyone|all|every|each|any|there)\b)(?:(?:the|my|our|her|his|their|your|a) )?"
+    r"(?:[a-z]+'s|[a-z']+ (?:is|are|was|were|will|would|can|cannot|could|gets?|got|has|have|"
+    r"had|hates?|likes?|loves?|sleeps?|is sleeping|is asleep))\b"
+    r"(?!.*\b(?:be|been|must|should|shall|may|allowed|permitted|ok to|okay to|only)\b)[^\[\]]*$"
 )
 
 

@@ -569,6 +569,12 @@ _CONTRACTIONS = [
     (r"\blet's\b", "let us"),
     (r"\bwanna\b", "want to"),
     (r"\b(\d+) ?x\b", r"\1 times"),  # "max 3x"
+    (r"\ba couple (?:of )?(?=(?:times|steps)\b)", "two "),
+    (r"\bat (?:the )?minimum\b", "at least"),  # "twice at minimum"
+    (r"\bat (?:the )?maximum\b", "at most"),
+    # "minimal two times", "in the maximum 3 times", "until 2 times only": other Englishes
+    (r"\b(?:minimal|in the minimum)(?= (?:\d+|one|two|three|four|five|six) times?\b)", "at least"),
+    (r"\b(?:in the maximum|until)(?= (?:\d+|one|two|three|four|five|six) times?\b)", "at most"),
     (r"\bmore'n\b", "more than"),
     (r"\batleast\b", "at least"),
 ]
@@ -673,7 +679,7 @@ def _clean(text: str) -> str:
         t = _IT_IS_THERE.sub(r"\1 you are \2 ", t)
     t = re.sub(r"^(?:please|robot|hey robot|hey)\s*,?\s+", "", t)
     t = _ROUTE_TOLD.sub(r"\1 \2, then \3 \4", t)
-    return re.sub(r",?\s+please$", "", t)
+    return re.sub(r",?\s+(?:please|pls|plz)(?=\s*(?:[,;]|$))", "", t)
 
 
 # No time asked for: "any time is fine", "when does not matter", "whenever you like".

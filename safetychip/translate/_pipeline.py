@@ -238,6 +238,25 @@ def _listwise(read: Callable[[str], LiftedTranslation], lifted: str) -> LiftedTr
         raise
 
 
+def _nameless_remarks(lifted: str) -> tuple[Remark, ...]:
+    """The reasons and remarks of *lifted* that name nothing of the scene ("…, she's
+    resting"): left out when the readers refuse the whole sentence.
+
+    >>> [r.text for r in _nameless_remarks("Don't switch on [a], she's resting.")]
+    ["she's resting"]
+    """
+    return tuple(
+        r
+        for r in remarks(lifted)
+        if r.kind in ("reason", "remark") and "[" not in r.text and not _ASKS_MORE.search(r.text)
+    )
+
+
+# Words by which a remark still asks something of the route: "any order, as long as you hit
+# all three".
+_ASKS_MORE = re.compile(r"\b(?:order|first|all|both|each|every|again|back)\b", re.I)
+
+
 def _aside(kind: str, text: str) -> str:
     """How the read-back tells of a clause left out of the translation."""
     if kind == "correction":
@@ -422,10 +441,10 @@ class Translator:
             )
         first: TranslationError | None = None
         try:
-            for result, translator in self._readings(text, lifted):
+            for result, translator, quiet in self._readings(text, lifted):
                 try:
                     return self._build(text, expressions, groundings, lifted, result,
-                                       translator, corrections, set_aside, accepted,
+                                       translator, corrections, set_aside + quiet, accepted,
                                        invariants, name)  # fmt: skip
                 except (VocabularyError, ConflictError, OutOfGrammarError) as err:
                     if isinstance(err, ConflictError) and tuple(err.conflict) != ("new",):
@@ -439,26 +458,40 @@ class Translator:
 
     def _readings(
         self, text: str, sentence: LiftedSentence
-    ) -> Iterator[tuple[LiftedTranslation, str]]:
-        """The readers' readings of *lifted*, in order, each with the reader's name: the
-        grammar's (or the model's), then the frame reader's, then the retrieval translator's.
-        The next reading is asked for only when the one before fails assembly (an
-        unsatisfiable formula, a predicate that does not fit); a reader that refuses is
-        skipped, and when every reader refuses, the refusal is raised."""
+    ) -> Iterator[tuple[LiftedTranslation, str, tuple[Remark, ...]]]:
+        """The readers' readings of *lifted*, in order, each with the reader's name and the
+        remarks it left out: the grammar's (or the model's), then the frame reader's, then
+        the same two without the remarks that name nothing ("…, she's resting"), then the
+        retrieval translator's. The next reading is asked for only when the one before
+        fails assembly (an unsatisfiable formula, a predicate that does not fit); a reader
+        that refuses is skipped, and when every reader refuses, the refusal is raised."""
         lifted = sentence.text
         try:
-            yield self.lifted_translator(lifted), self.name
+            yield self.lifted_translator(lifted), self.name, ()
         except OutOfGrammarError as err:
             refusal: OutOfGrammarError | None = err
         else:
             refusal = None
+        readers = [(self.lifted_translator, self.name)]
         if self.frames is not None:
+            readers.append((self.frames, self.frames.name))
             try:
                 reading = _listwise(self.frames, lifted)
             except OutOfGrammarError:
                 pass
             else:
-                yield reading, self.frames.name
+                yield reading, self.frames.name, ()
+        quiet = _nameless_remarks(lifted) if refusal is not None else ()
+        if quiet:
+            shorter = lifted
+            for r in sorted(quiet, key=lambda r: -r.start):
+                shorter = shorter[: r.start] + shorter[r.end :]
+            for read, reader in readers:
+                try:
+                    reading = _listwise(read, shorter.strip())
+                except OutOfGrammarError:
+                    continue
+                yield reading, reader, quiet
         if refusal is None and self.retrieval is None:
             return
         try:
@@ -470,7 +503,7 @@ class Translator:
             if refusal is None:
                 return  # the grammar's reading failed assembly: that failure is raised
             raise
-        yield reading, self.retrieval.name  # type: ignore[union-attr]
+        yield reading, self.retrieval.name, ()  # type: ignore[union-attr]
 
     def _build(
         self,
