@@ -712,8 +712,7 @@ _NORMALIZED_PHRASES = _phrases(
             r"\1, then ",
         ),
         (  # "i do not care which first"
-            r"\b(?:the )?(?:order|sequence) (?:does not matter|is (?:egal|irrelevant|immaterial|"
-            r"not important|unimportant|up to you))|"
+            rf"{_ANY_ORDER.pattern}|"
             r"\b(?:i do not care|it does not matter|(?:it )?does not matter|never mind|"
             r"no matter),? (?:which (?:one )?(?:first|comes first|is first)|(?:about |in )?"
             r"(?:the |what |which )order)",
