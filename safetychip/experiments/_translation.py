@@ -103,6 +103,9 @@ SETS: tuple[LabelledSet, ...] = (
     LabelledSet(
         "fresh_12/sentences.jsonl", "another hand; scored once (77.6 %), then development", True
     ),
+    LabelledSet(
+        "fresh_13/sentences.jsonl", "another hand; scored once (67.6 %), then development", True
+    ),
 )
 
 #: The local model's replies to the translator over ``utterances.jsonl``, under ``data/``.
