@@ -533,7 +533,7 @@ _ANY_ORDER = re.compile(
     r"(?:one(?:'s| is)? |comes )?first|(?:the )?order (?:irrelevant|unimportant|not important)|"
     r"which (?:one )?(?:first|comes first)(?: is)? "
     r"(?:no problem|fine|not important|up to you|egal|irrelevant)|"
-    r"no ordering (?:constraint|requirement))\b"
+    r"no ordering (?:constraint|requirement)|(?:in )?any sequence|whichever (?:one )?first)\b"
 )
 
 
@@ -575,7 +575,15 @@ _CONTRACTIONS = [
     # "minimal two times", "in the maximum 3 times", "until 2 times only": other Englishes
     (r"\b(?:minimal|in the minimum)(?= (?:\d+|one|two|three|four|five|six) times?\b)", "at least"),
     (r"\b(?:in the maximum|until)(?= (?:\d+|one|two|three|four|five|six) times?\b)", "at most"),
+    # "the living room's out until …", "[a] stays off limits till …"
+    (
+        r"(^|[,.;:?!] |\b(?:then|and|but|so) )(\[[a-z]\]) (?:is |are )?out(?= (?:until|till|unless|"
+        r"for you|from|after|before|now|today|tonight)\b|[,.;!?]|$)",
+        r"\1\2 is off limits",
+    ),
+    (r"\b(?:stays|remains) off limits\b", "is off limits"),
     (r"\bmore'n\b", "more than"),
+    (r"\b(more|less|fewer|other|rather) then\b", r"\1 than"),  # "more then once"
     (r"\batleast\b", "at least"),
 ]
 # "it" is no pronoun as the dummy subject of a verdict: "the order, it is not important".

@@ -23,8 +23,9 @@ from types import MappingProxyType
 
 from ..errors import TranslationError
 from ._ground import Grounding
+from ._vocabulary import Vocabulary
 
-__all__ = ["LETTERS", "LiftedSentence", "lift"]
+__all__ = ["LETTERS", "LiftedSentence", "lift", "on_as_switched"]
 
 #: The placeholder letters, in order of use.
 LETTERS = "abcdfghjkmnpqrstuvwxyz"  # no e or i: they are operators of the prefix syntax
@@ -93,3 +94,58 @@ def lift(
     parts.append(sentence[cursor:])
     names = {letter: name for name, letter in letter_of.items()}
     return LiftedSentence("".join(parts), MappingProxyType(names), MappingProxyType(first_text))
+
+
+# "[a] on" / "[a]'s off" (the state, as in "[a] on at most twice") ...
+_STATE = re.compile(
+    r"\[([a-z])\](\s+(?:is|are|was|were|'s|stays|remains)\b)?\s+(on|off)\b"
+    r"(?!\s+(?:\[|the\b|a\b|an\b|top\b|it\b|them\b))",
+    re.IGNORECASE,
+)
+# ... where what comes before the thing does not make "on" a verb's particle ("switch [a]
+# on", "put [a] on [b]"): the start, a pause, a joining word, or a verb that keeps a state
+# ("leave [a] on").
+_BEFORE_STATE = re.compile(
+    r"(?:^|[,.;:!?(-]|\b(?:when|whenever|while|if|once|no|and|or|until|till|before|after|"
+    r"means|then|unless|with|as|leave|leaves|left|keep|keeps|kept|the|is|are))\s*$",
+    re.IGNORECASE,
+)
+
+# A word after which the state is a condition: "when [a] on" is "when [a] is switched on".
+_CONDITION = re.compile(
+    r"\b(?:when|whenever|while|if|once|until|till|before|after|unless|as)\s*$", re.IGNORECASE
+)
+
+
+def on_as_switched(lifted: LiftedSentence, vocabulary: Vocabulary) -> LiftedSentence:
+    """*lifted* with "[a] on" and "[a] off" written "[a] switched on / off" where the thing
+    has a switch and no other state "on" could name ("Microwave on no more than twice",
+    "when the kettle's on", "leave the computer on till …"); unchanged otherwise.
+
+    >>> v = Vocabulary("demo", ("kettle", "kitchen"), rooms=frozenset({"kitchen"}),
+    ...                properties={"kettle": frozenset({"HAS_SWITCH"})})
+    >>> on_as_switched(LiftedSentence("[a] on at most twice", {"a": "kettle"}, {}), v).text
+    '[a] switched on at most twice'
+    >>> on_as_switched(LiftedSentence("while [a] on, stay in [b]", {"a": "kettle"}, {}), v).text
+    'while [a] is switched on, stay in [b]'
+    >>> on_as_switched(LiftedSentence("switch [a] on", {"a": "kettle"}, {}), v).text
+    'switch [a] on'
+    """
+
+    def switched(m: re.Match[str]) -> str:
+        thing = lifted.placeholders.get(m.group(1), "")
+        if (
+            not _BEFORE_STATE.search(m.string[: m.start()])
+            or thing in vocabulary.rooms
+            or not (vocabulary.properties.get(thing) and vocabulary.able("is_switchedon", thing))
+        ):
+            return m.group()
+        verb = m.group(2) or (" is" if _CONDITION.search(m.string[: m.start()]) else "")
+        return f"[{m.group(1)}]{verb} switched {m.group(3)}"
+
+    text = _STATE.sub(switched, lifted.text)
+    return (
+        lifted
+        if text == lifted.text
+        else LiftedSentence(text, lifted.placeholders, lifted.expressions)
+    )

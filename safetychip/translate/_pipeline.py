@@ -59,7 +59,7 @@ from ._grammar import (
     spread_anything,
 )
 from ._ground import MARGIN, THRESHOLD, Grounder, Grounding
-from ._lift import LiftedSentence, lift
+from ._lift import LiftedSentence, lift, on_as_switched
 from ._llm import LLMTranslator
 from ._recognize import Expression, LLMRecognizer, Remark, recognize, remarks
 from ._retrieve import RetrievalTranslator
@@ -424,6 +424,7 @@ class Translator:
         text = self.check_sentence(sentence)
         respelt, corrections = respell(text, self.vocabulary)
         expressions, groundings, lifted, set_aside = self._lift(respelt)
+        lifted = on_as_switched(lifted, self.vocabulary)  # "kettle on at most twice"
         retaken = taken_back(lifted)
         if retaken is not None:  # "the kitchen, sorry, I meant the bedroom"
             lifted = retaken[0]

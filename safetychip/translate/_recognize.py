@@ -144,6 +144,8 @@ _STOP = frozenset(
     """.split()
 )
 _MAX_WORDS = 4
+# The part by which a thing opens, after its name: "the microwave door" is the microwave.
+_PARTS = frozenset({"door", "lid"})
 # Verbs of an event's start or end, after its name: "the game ends".
 _EVENT_VERBS = frozenset("ends ended starts started begins began finishes finished closes".split())
 
@@ -187,11 +189,15 @@ def recognize(sentence: str, vocabulary: Vocabulary) -> list[Expression]:
     ['the kitchen']
     >>> [(e.text, e.candidates) for e in recognize("Go to the bath room", v)]
     [('the bath room', ('bathroom',))]
+    >>> v = Vocabulary.from_names(["fridge", "front_door"])
+    >>> [(e.text, e.candidates) for e in recognize("Open the fridge door, shut the door", v)]
+    [('the fridge door', ('fridge',)), ('the door', ('fridge',))]
     """
     toks = _tokens(sentence)
     stems = [singular(w) for w, _, _ in toks]
     longest = max((len(k) for k in vocabulary.phrases), default=1)
     found: list[tuple[int, int, tuple[str, ...]]] = []  # token span [i, j) and candidates
+    opened: dict[str, tuple[str, ...]] = {}  # "the fridge door": a later "the door" too
     i = 0
     while i < len(toks):
         match = None
@@ -213,6 +219,16 @@ def recognize(sentence: str, vocabulary: Vocabulary) -> list[Expression]:
             i += 1
             continue
         start, end, names = match
+        if (
+            end < len(toks)
+            and stems[end] in _PARTS
+            and not set(names) & set(vocabulary.rooms)
+            and all(vocabulary.able("is_open", n) for n in names)
+        ):
+            opened[stems[end]] = names
+            end += 1  # "the fridge door", "the toilet lid": the thing that opens
+        elif end - start == 1 and stems[start] in opened:
+            names = opened[stems[start]]
         if len(names) > 1 or vocabulary.is_class(names[0]):
             start, end, names = _narrow(toks, stems, start, end, names, vocabulary)
         found.append((start, end, names))
@@ -283,6 +299,8 @@ def _unknown_phrases(toks, taken) -> list[tuple[int, int]]:
             continue  # "until the game ends", "before the session is over"
         if j < len(toks) and j in taken:
             continue  # an adjective before a known name, e.g. "the red book"
+        if j < len(toks) and toks[j][0] in ("time", "times"):
+            continue  # "the hole time" (whole): a time, never a thing
         spans.append((i + 1, j))
     return spans
 
@@ -313,7 +331,7 @@ class Remark:
 
 
 _SUBJECT = (
-    r"(?:it|it's|that|that's|this|there|there's|they|they're|they'll|he|he's|she|she's|we|"
+    r"(?:it|it's|its|that|that's|this|there|there's|they|they're|they'll|he|he's|she|she's|we|"
     r"we're|i|i'm|im|i've|i'd|you'll|you'd|you will|you would|you might|"
     r"(?:the|a|an|my|our|your|his|her|their|some|those|these|no)\b)"
 )
@@ -340,6 +358,16 @@ _MARKERS = (
         ),
     ),  # fmt: skip
     ("reason", re.compile(rf",\s+so(?= {_SUBJECT})\b", re.I)),
+    ("reason", re.compile(r"\s+so(?= (?:i|we)\b)", re.I)),  # "… twice so I know it works"
+    # "…, for the warm-up", "…, expecting a drop": a purpose or a state of mind
+    (
+        "reason",
+        re.compile(
+            r",\s+(?:for(?= (?:the|a|an|my|our|his|her|their)\b)|"
+            r"(?:expecting|hoping|wondering|guessing|assuming)\b)",
+            re.I,
+        ),
+    ),
     ("reason", re.compile(rf",\s+(?:otherwise|or else|or)(?= {_SUBJECT} [a-z']+)\b", re.I)),
     (
         "reason",
@@ -475,10 +503,18 @@ def _clause(kind: str, m: re.Match[str], piece: str) -> tuple[re.Match[str], str
     return m, text, end
 
 
+_OTHERS_NEED = re.compile(
+    r"\b(?:i|we|he|she|they|(?:my|our|his|her|their) \w+) (?:(?:needs?|has|have) to|"
+    r"(?:can|could|will|would|do|does|did) not|cannot)\b"
+)
+
+
 def _aside(text: str) -> bool:
     """Whether *text* could be set aside: words, but no cue of a constraint, no timing and no
     word of a rule."""
     words = re.sub(r"\bnext (?:room|door|house|flat)\b", "", normalize(text))  # no timing
+    # what someone else needs or cannot do is no rule for the robot: "my watch needs to sync"
+    words = _OTHERS_NEED.sub("", words)
     return bool(words.strip(" ,—–-()")) and not (
         cue_classes(words) - {"visit"} or timing_cues(words) or _RULE.search(words)
     )
