@@ -582,6 +582,20 @@ _CONTRACTIONS = [
         r"\1\2 is off limits",
     ),
     (r"\b(?:stays|remains) off limits\b", "is off limits"),
+    (r"\bmaximally\b", "at most"),  # "maximally 3 times"
+    (r"\bminimally\b", "at least"),
+    (r"\bthen (?:afterwards|after that)\b", "then"),
+    (r"[,;.]? ?\bjust get (?:both|them|all|it|everything)(?: of them)? done\b", ""),
+    # the place put first: "into [a] you may go only after …", "in [a] you stay until …",
+    # "[a]'s where you stay till …", "to [a] go at most twice"
+    (r"(^|[.;:!?] )(into|in|inside|to) (\[[a-z]\]) you (may|can|must|shall|should|will) "
+     r"(go|enter|come)\b", r"\1you \4 \5 \2 \3"),
+    (r"(^|[.;:!?] )(in|inside) (\[[a-z]\]) you (stay|remain|wait)\b", r"\1you \4 \2 \3"),
+    (r"(^|[.;:!?] )(\[[a-z]\]) (?:is )?where you (stay|remain|wait)\b", r"\1you \3 in \2"),
+    (r"(^|[.;:!?] )to (\[[a-z]\]) (go|come)\b", r"\1\3 to \2"),
+    # "till the bread's on [c]" lifted: "till [b] on [c]"
+    (r"\b(until|till|before|once|when|whenever|while|unless) (\[[a-z]\]) "
+     r"(?=(?:on|in|inside|off|open|closed|shut)\b)", r"\1 \2 is "),
     (r"\bmore'n\b", "more than"),
     (r"\b(more|less|fewer|other|rather) then\b", r"\1 than"),  # "more then once"
     (r"\batleast\b", "at least"),
@@ -623,6 +637,7 @@ _AFTER_PREPOSITION = re.compile(
 # Politeness and chat around the constraint itself ("could you please …", "…, ok?").
 _POLITE_START = re.compile(
     r"^(?:please|robot|hey robot|hey there|hey|hi|(?:ok|okay|so|listen|look|alright|right)\s*,|"
+    r"simply|"
     r"sure(?! enough\b)|"
     r"if it is not too much trouble|if you do not mind|if you would not mind|if you can|"
     r"if (?:at all )?possible|where possible|whenever possible|ideally|(?:please )?try to|"
