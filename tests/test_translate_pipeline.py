@@ -673,7 +673,55 @@ def test_a_remark_naming_nothing_is_left_out_when_the_whole_sentence_is_refused(
         ("You can enter in the bathroom until 2 times only.", "Enter the bathroom at most twice."),
         ("Unless your in the kitchen, don't open the fridge.",
          "Unless you're in the kitchen, don't open the fridge."),
+        # a thing with a switch named with "on" / "off" alone is its state
+        ("Toaster on three times at most.", "Switch on the toaster at most three times."),
+        ("When the stove's on, keep away from the kitchen.",
+         "When the stove is switched on, don't go to the kitchen."),
+        ("Leave the computer on until you are in the hallway.",
+         "Keep the computer switched on until you are in the hallway."),
+        # the door or lid of a thing that opens is the thing
+        ("If you open the microwave door, shut the door again right after.",
+         "If you open the microwave, close it immediately."),
+        # a place that is "out" is off limits
+        ("The bathroom's out until you've been to the kitchen.",
+         "Don't go to the bathroom before you have been to the kitchen."),
+        # the place, or the condition, put first
+        ("Into the bedroom you may go only after the hallway.",
+         "Don't go to the bedroom before you have been to the hallway."),
+        ("In the living room you stay until the lamp is on.",
+         "Stay in the living room until the lamp is switched on."),
+        ("Without going to the hallway first, don't go to the bedroom.",
+         "Don't go to the bedroom before you have been to the hallway."),
+        ("Except in the bathroom, don't touch the hair dryer anywhere.",
+         "Don't touch the hair dryer unless you are in the bathroom."),
+        # other slips: "then" for "than", "maximally", "any sequence"
+        ("Go to the kitchen more then twice.", "Go to the kitchen at least three times."),
+        ("Maximally 2 times open the fridge.", "Open the fridge at most twice."),
+        ("Go to the kitchen and the bedroom (any sequence).", "Go to the kitchen and the bedroom."),
     ],
 )  # fmt: skip
 def test_ordinary_phrasings_read_as_their_plain_forms(offline, sentence, plain):
     assert equivalent(offline(sentence).formula, offline(plain).formula)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "plain", "aside"),
+    [
+        ("Never switch the hair dryer on, its got a loose wire.", "Never switch on the hair dryer.",
+         ("remark", "its got a loose wire")),
+        ("Open the fridge twice at least so I know the seal works.",
+         "Open the fridge at least twice.", ("reason", "so I know the seal works")),
+        ("Switch on the television exactly twice, for the news and for the match.",
+         "Switch on the television exactly twice.", ("reason", "for the news and for the match")),
+        ("Don't leave the kitchen before the toaster is on; my sister needs to eat.",
+         "Don't leave the kitchen before the toaster is switched on.",
+         ("remark", "my sister needs to eat")),
+        # a remark about what the speaker did may name things of the scene, when refused whole
+        ("No more than two trips into the bedroom please, I've just put the blanket on the bed.",
+         "Go into the bedroom at most twice.", ("remark", "I've just put the blanket on the bed")),
+    ],
+)  # fmt: skip
+def test_remarks_of_purpose_and_of_others_are_set_aside(offline, sentence, plain, aside):
+    t = offline(sentence)
+    assert equivalent(t.formula, offline(plain).formula)
+    assert aside in t.set_aside

@@ -2188,7 +2188,7 @@ def _unless(text: str) -> _Reading | None:
         raise _Refusal(f"cannot read the condition {condition!r} as a place")
     negated, main_text = _strip_not(main)
     only = re.search(r"\bonly\b", text) is not None
-    main_text = re.sub(r"\b(?:only|you|the agent|the robot|it)\b", " ", main_text)
+    main_text = re.sub(r"\b(?:only|you|the agent|the robot|it|anywhere)\b", " ", main_text)
     main_text = re.sub(r"\s+", " ", main_text).strip()
     c = _clause(main_text)
     if c is None or c.literal is None:

@@ -588,14 +588,29 @@ _CONTRACTIONS = [
     (r"[,;.]? ?\bjust get (?:both|them|all|it|everything)(?: of them)? done\b", ""),
     # the place put first: "into [a] you may go only after …", "in [a] you stay until …",
     # "[a]'s where you stay till …", "to [a] go at most twice"
-    (r"(^|[.;:!?] )(into|in|inside|to) (\[[a-z]\]) you (may|can|must|shall|should|will) "
-     r"(go|enter|come)\b", r"\1you \4 \5 \2 \3"),
+    (
+        r"(^|[.;:!?] )(into|in|inside|to) (\[[a-z]\]) you (may|can|must|shall|should|will) "
+        r"(go|enter|come)\b",
+        r"\1you \4 \5 \2 \3",
+    ),
     (r"(^|[.;:!?] )(in|inside) (\[[a-z]\]) you (stay|remain|wait)\b", r"\1you \4 \2 \3"),
     (r"(^|[.;:!?] )(\[[a-z]\]) (?:is )?where you (stay|remain|wait)\b", r"\1you \3 in \2"),
     (r"(^|[.;:!?] )to (\[[a-z]\]) (go|come)\b", r"\1\3 to \2"),
     # "till the bread's on [c]" lifted: "till [b] on [c]"
-    (r"\b(until|till|before|once|when|whenever|while|unless) (\[[a-z]\]) "
-     r"(?=(?:on|in|inside|off|open|closed|shut)\b)", r"\1 \2 is "),
+    (
+        r"\b(until|till|before|once|when|whenever|while|unless) (\[[a-z]\]) "
+        r"(?=(?:on|in|inside|off|open|closed|shut)\b)",
+        r"\1 \2 is ",
+    ),
+    # "without going to [a] first, don't …": the rule first
+    (
+        r"(^|[.;:!?] )without (\w+ing (?:(?:to|in|into|on|up) )?\[[a-z]\]) first, ([^.;!?]+)",
+        r"\1\3 before \2",
+    ),
+    (
+        r"\bleave (\[[a-z]\] (?:open|closed|shut|switched on|switched off))(?= (?:until|till)\b)",
+        r"keep \1",
+    ),  # "leave [a] open until …": a state kept, not a room left
     (r"\bmore'n\b", "more than"),
     (r"\b(more|less|fewer|other|rather) then\b", r"\1 than"),  # "more then once"
     (r"\batleast\b", "at least"),

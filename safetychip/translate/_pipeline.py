@@ -244,14 +244,21 @@ def _nameless_remarks(lifted: str) -> tuple[Remark, ...]:
 
     >>> [r.text for r in _nameless_remarks("Don't switch on [a], she's resting.")]
     ["she's resting"]
+    >>> [r.text for r in _nameless_remarks("Never open [a], I've just put [b] in it.")]
+    ["I've just put [b] in it"]
     """
     return tuple(
         r
         for r in remarks(lifted)
-        if r.kind in ("reason", "remark") and "[" not in r.text and not _ASKS_MORE.search(r.text)
+        if r.kind in ("reason", "remark")
+        and ("[" not in r.text or _SPEAKER.match(r.text))
+        and not _ASKS_MORE.search(r.text)
     )
 
 
+# A remark about what the speaker did or does, addressed to no one, may name things of the
+# scene: "…, I've just laid [b] out on [c]".
+_SPEAKER = re.compile(r"(?i)(?:i|i've|i'm|i'd|i'll|ill|we|we've|we're)\b(?!.*\byou)")
 # Words by which a remark still asks something of the route: "any order, as long as you hit
 # all three".
 _ASKS_MORE = re.compile(r"\b(?:order|first|all|both|each|every|again|back)\b", re.I)
@@ -487,6 +494,11 @@ class Translator:
             shorter = lifted
             for r in sorted(quiet, key=lambda r: -r.start):
                 shorter = shorter[: r.start] + shorter[r.end :]
+            quiet = tuple(  # as written: "I've just laid the flowers out"
+                replace(r, text=re.sub(r"\[([a-z])\]",
+                                       lambda m: sentence.expressions.get(m[1], m[0]), r.text))
+                for r in quiet
+            )  # fmt: skip
             for read, reader in readers:
                 try:
                     reading = _listwise(read, shorter.strip())
