@@ -431,7 +431,8 @@ class Translator:
         text = self.check_sentence(sentence)
         respelt, corrections = respell(text, self.vocabulary)
         expressions, groundings, lifted, set_aside = self._lift(respelt)
-        lifted = on_as_switched(lifted, self.vocabulary)  # "kettle on at most twice"
+        if self.model is None:  # the offline readers: "kettle on at most twice"
+            lifted = on_as_switched(lifted, self.vocabulary)
         retaken = taken_back(lifted)
         if retaken is not None:  # "the kitchen, sorry, I meant the bedroom"
             lifted = retaken[0]
