@@ -431,12 +431,12 @@ class Translator:
         text = self.check_sentence(sentence)
         respelt, corrections = respell(text, self.vocabulary)
         expressions, groundings, lifted, set_aside = self._lift(respelt)
-        if self.model is None:  # the offline readers: "kettle on at most twice"
-            lifted = on_as_switched(lifted, self.vocabulary)
         retaken = taken_back(lifted)
         if retaken is not None:  # "the kitchen, sorry, I meant the bedroom"
             lifted = retaken[0]
             set_aside += (Remark("correction", retaken[1], 0, 0),)
+        if self.model is None:  # the offline readers: "kettle on at most twice"
+            lifted = on_as_switched(lifted, self.vocabulary)
         if not lifted.placeholders:
             words = sorted(set(re.findall(r"[a-z]{3,}", text.lower())))
             hints = [f"{', '.join(close_names(w, self.vocabulary.names))} for {w!r}"
