@@ -55,6 +55,14 @@ class LiftedSentence:
         """JSON-ready form."""
         return {"sentence": self.text, "placeholders": dict(self.placeholders)}
 
+    def written(self, part: str) -> str:
+        """*part* of the lifted text with its placeholders back as they were written.
+
+        >>> LiftedSentence("Open [a]", {"a": "fridge"}, {"a": "the fridge"}).written("[a] x")
+        'the fridge x'
+        """
+        return PLACEHOLDER.sub(lambda m: self.expressions.get(m[1], m[0]), part)
+
 
 def lift(
     sentence: str, spans: Sequence[tuple[int, int]], groundings: Sequence[Grounding]
@@ -102,18 +110,16 @@ _STATE = re.compile(
     r"(?!\s+(?:\[|the\b|a\b|an\b|top\b|it\b|them\b))",
     re.IGNORECASE,
 )
+# Words after which the state is a condition: "when [a] on" is "when [a] is switched on".
+_CONDITION_WORDS = "when|whenever|while|if|once|until|till|before|after|unless|as"
+_CONDITION = re.compile(rf"\b(?:{_CONDITION_WORDS})\s*$", re.IGNORECASE)
 # ... where what comes before the thing does not make "on" a verb's particle ("switch [a]
-# on", "put [a] on [b]"): the start, a pause, a joining word, or a verb that keeps a state
-# ("leave [a] on").
+# on", "put [a] on [b]"): the start, a pause, a condition, a joining word, or a verb that
+# keeps a state ("leave [a] on").
 _BEFORE_STATE = re.compile(
-    r"(?:^|[,.;:!?(-]|\b(?:when|whenever|while|if|once|no|and|or|until|till|before|after|"
-    r"means|then|unless|with|as|leave|leaves|left|keep|keeps|kept|the|is|are))\s*$",
+    rf"(?:^|[,.;:!?(-]|\b(?:{_CONDITION_WORDS}|no|and|or|means|then|with|leave|leaves|left|"
+    r"keep|keeps|kept|the|is|are))\s*$",
     re.IGNORECASE,
-)
-
-# A word after which the state is a condition: "when [a] on" is "when [a] is switched on".
-_CONDITION = re.compile(
-    r"\b(?:when|whenever|while|if|once|until|till|before|after|unless|as)\s*$", re.IGNORECASE
 )
 
 

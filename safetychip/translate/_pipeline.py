@@ -495,11 +495,8 @@ class Translator:
             shorter = lifted
             for r in sorted(quiet, key=lambda r: -r.start):
                 shorter = shorter[: r.start] + shorter[r.end :]
-            quiet = tuple(  # as written: "I've just laid the flowers out"
-                replace(r, text=re.sub(r"\[([a-z])\]",
-                                       lambda m: sentence.expressions.get(m[1], m[0]), r.text))
-                for r in quiet
-            )  # fmt: skip
+            # as written: "I've just laid the flowers out"
+            quiet = tuple(replace(r, text=sentence.written(r.text)) for r in quiet)
             for read, reader in readers:
                 try:
                     reading = _listwise(read, shorter.strip())

@@ -107,7 +107,7 @@ def taken_back(lifted: LiftedSentence) -> tuple[LiftedSentence, str] | None:
     if found is None:
         return None
     text, said = found
-    said = _PLACEHOLDER.sub(lambda m: lifted.expressions[m.group()[1]], said)
+    said = lifted.written(said)
     order = list(dict.fromkeys(m.group()[1] for m in _PLACEHOLDER.finditer(text)))
     new = dict(zip(order, LETTERS, strict=False))
     text = _PLACEHOLDER.sub(lambda m: f"[{new[m.group()[1]]}]", text)
