@@ -106,6 +106,9 @@ SETS: tuple[LabelledSet, ...] = (
     LabelledSet(
         "fresh_13/sentences.jsonl", "another hand; scored once (67.6 %), then development", True
     ),
+    LabelledSet(
+        "fresh_14/sentences.jsonl", "another hand; scored once (60.6 %), then development", True
+    ),
 )
 
 #: The local model's replies to the translator over ``utterances.jsonl``, under ``data/``.
