@@ -1292,13 +1292,17 @@ _ORDER_REMARK = re.compile(
     r"not the other way (?:a)?round|not (?:in )?(?:the )?reverse)\b"
 )
 _STRICT_REMARK = re.compile(
-    r"\b(?:strict\w*|re-?enter\w*|revisit\w*|come back|go(?:ing)? back|double back|"
+    r"\b(?:strict\w*|re-?enter\w*|re-?entr(?:y|ies)|revisit\w*|come back|go(?:ing)? back|"
+    r"double back|"
     r"(?:wander|walk|head|sneak|step|turn)(?:ing|s)? back|"
-    r"pop back|return\w*|again|second time|only (?:one time|once)|in between|on the way|"
+    r"pop back|return\w*|again|second time|only (?:one time|once)|(?:one time|once) only|"
+    r"in between|on the way|"
     r"back-and-forth|backtrack\w*|repeat\w*|twice|more than once|(?:just|only|exactly) once|"
     r"(?:one|a single) (?:trip|visit|entry))\b"
 )
-_ORDER_WORDS = re.compile(r"\b(?:before|until|till|first|early|precede|only after|yet)\b")
+_ORDER_WORDS = re.compile(
+    r"\b(?:before|until|till|first|early|precede|only after|yet|ahead of|prior to)\b"
+)
 
 
 _ROUTE_HEADER = re.compile(r"\b(?:route|stops|waypoints|sequence|visit)\b")
@@ -1317,7 +1321,8 @@ def _kinds(text: str) -> set[str]:
 
 
 _ONCE = re.compile(
-    r"\s+(?:only once|just once|exactly once|once|a single time|only one time|one time)$"
+    r"\s+(?:only once|just once|exactly once|once|a single time|only one time|one time|"
+    r"(?:1|one) times?)$"
 )
 
 
@@ -1325,7 +1330,8 @@ def _route(text: str) -> tuple[list[Formula], set[str], set[int]]:
     """The steps of a route, in order ("[a], then [b]", "[a] -> [b]"), the kinds of order
     its header and trailing words state, and the steps said to be entered once before the
     next ("[a] once, then [b]": strictly ordered)."""
-    text = re.sub(r"^(?:first(?:ly)?|start by|begin by|so|do(?= \[))\s*,?\s+", "", text)
+    text = re.sub(r"^(?:first(?:ly)?|start by|begin by|so|do(?= \[)|kindly|proceed(?: to)?|"
+                  r"sequence)\s*,?\s+", "", text)  # fmt: skip
     header, body = _split_header(text)
     kinds: set[str] = set()
     if header and _letters(header):
@@ -1391,7 +1397,9 @@ def _constraint(clause: str, steps: list[str]) -> tuple[str, int] | None:
     if any(x not in steps for x in letters):
         raise _Refusal(f"{clause!r} names a thing that is not a step")
     cut = re.search(
-        r"\b(?:before|until|till|precede|only after|in between|on the way to|first)\b", clause
+        r"\b(?:before|until|till|precede|only after|in between|on the way to|first|ahead of|"
+        r"prior to)\b",
+        clause,
     )
     subject = _letters(clause[: cut.start()]) if cut else letters
     reference = _letters(clause[cut.end() :]) if cut else []
@@ -1437,7 +1445,8 @@ _CONSTRAINT_SPLIT = re.compile(
     r"\s*,?\s+(?:and\s+)?(?=without\b|with no\b|with \[[a-z]\] (?:not|never)\b)|"
     r"(?<=\])\s+(?=do not (?:go|enter|visit|return|come|step|set)\b)|"  # a run-on sentence
     r"\s+or\s+(?=(?:wander|walk|head|sneak|step|turn|go|come|double|return|pop)\w* back\b)|"
-    r"(?<=\])\s*:\s*(?=[^:]*\b(?:before|until|till|first|once|again|back)\b)"
+    r"(?<=\])\s*:\s*(?=[^:]*\b(?:before|until|till|first|once|again|back)\b)|"
+    r"\s*,\s*(?=\[[a-z]\] (?:a )?(?:second time|again|twice|another time)\b)"  # "[a] again"
 )
 
 
@@ -2394,17 +2403,31 @@ _PIECES = re.compile(
     r",\s+(?=(?:then|which|do not|never|no|not)\b)|(?<=first)\s+(?=(?:no|not|never)\b))\s*"
 )
 _PIECE_LEAD = re.compile(r"^(?:(?:i said|mind you|so|and|now|please|kindly|ok|okay)\s+)+")
+# When: "today", "on this round".
+_TODAY = r"(?: (?:today|tonight|(?:on )?this \w+))"
+# What makes a visit part of the task: "[a] and [b] are compulsory", "both are part of today's
+# practice".
+_NEEDED = (
+    r"(?:mandatory|compulsory|compulsary|obligatory|required|necessary|needed|essential|a must|"
+    r"part of [a-z' ]+)"
+)
 # "both are mandatory", "visit both", "which you also have to visit": both are asked for.
 _BOTH_ASKED = re.compile(
-    r"(?:(?:you (?:must|have to|need to) )?(?:visit|do|reach|go to|see) )?both(?: of them)?"
-    r"(?: (?:are|is) (?:mandatory|required|necessary|needed|a must)| required| needed| please|"
+    r"(?:(?:you (?:must|have to|need to) )?(?:visit|do|reach|go to|see) |(?:we|you) need )?"
+    r"both(?: of them)?"
+    rf"(?: (?:are|is) {_NEEDED}| required| needed| please|"
     r" need doing| need to be done| must be done| too)?|"
     r"which you (?:also )?(?:have to|must|need to) (?:visit|go to)(?: too| as well)?"
 )
 # "both [a] and [b] need doing", "need both [a] + [b] done": both asked for, by name.
 _BOTH_NAMED = re.compile(
-    rf"(?:(?:i |we |you )?need )?both {X} (?:and|\+|&) {X}(?: (?:need|needs) (?:doing|to be done|"
-    r"a visit|visiting)| done| visited)?"
+    r"(?:(?:i |we |you )?need |(?:you (?:must|have to|need to|should) |please )?"
+    r"(?:visit|do|see|go to|check|cover|hit) )?"
+    rf"(?:both )?{X} (?:and|\+|&) {X}{_TODAY}?"
+    r"(?:,? both(?: of them)?|, (?:friend|mate|folks|pal|buddy))?"
+    r"(?: (?:need|needs) (?:doing|to be done|"
+    rf"a visit|visiting)| done| visited| (?:are|is) {_NEEDED})?"
+    rf"{_TODAY}?"
 )
 # "[a] first", "[a] has to come first", "clear [a] first"; and "not [b] first".
 _FIRST_SAID = re.compile(
@@ -2413,12 +2436,19 @@ _FIRST_SAID = re.compile(
 )
 _NOT_FIRST = re.compile(
     rf"(?:but |and )?(?:not|never) {X} first|"
-    rf"(?:(?:do|visit|go to|hit) )?{X} (?:comes |goes |is )?(?:first )?before {X}"
+    rf"(?:(?:do|visit|go to|hit) )?{X} (?:comes |goes |is )?(?:first )?before {X}|"
+    rf"(?:but |and )?{X} (?:may not|must not|cannot|can not|should not|(?:is )?not to) "
+    rf"(?:come|be done|go) (?:before|ahead of) {X}"
 )
 # "[b] has to come after [a]": [a] first.
-_AFTER_SAID = re.compile(rf"{X} (?:has to |must |should |needs to )?(?:come|go|be) after {X}")
+_AFTER_SAID = re.compile(
+    rf"{X} (?:(?:has to |must |should |needs to )?(?:come|go|be) |(?:can |may )?only (?:come )?|"
+    rf"waits until )after {X}(?:,? (?:not|never) before)?"
+)
 # An order said again the other way: "never the other way round".
-_NOT_REVERSED = re.compile(r"(?:but )?(?:never|not) the other way (?:a)?round")
+_NOT_REVERSED = re.compile(
+    r"(?:but |and )?(?:never|not) (?:the other way (?:a)?round|the reverse|in reverse|before)"
+)
 
 
 def _order_and_visits(text: str) -> _Reading | None:
@@ -2461,8 +2491,10 @@ def _order_and_visits(text: str) -> _Reading | None:
             pairs.add((after.group(2), after.group(1)))
             continue
         first = _NOT_FIRST.fullmatch(piece)
-        if first is not None:  # "not [b] first", "[a] before [b]"
-            x, y = (first.group(2), first.group(3)) if first.group(2) else (None, first.group(1))
+        if first is not None:  # "not [b] first", "[a] before [b]", "[b] may not come before [a]"
+            x, y = ((first.group(2), first.group(3)) if first.group(2) else
+                    (first.group(5), first.group(4)) if first.group(4) else
+                    (None, first.group(1)))  # fmt: skip
             pairs.add((x or next(c for c in _letters(text) if c != y), y))
             continue
         try:

@@ -589,9 +589,9 @@ _CONTRACTIONS = [
     # the place put first: "into [a] you may go only after …", "in [a] you stay until …",
     # "[a]'s where you stay till …", "to [a] go at most twice"
     (
-        r"(^|[.;:!?] )(into|in|inside|to) (\[[a-z]\]) you (may|can|must|shall|should|will) "
-        r"(go|enter|come)\b",
-        r"\1you \4 \5 \2 \3",
+        r"(^|[.;:!?,] (?:and |but )?)(into|in|inside|to) (\[[a-z]\]) you "
+        r"((?:may|can|must|shall|should|will) )?(go|enter|come)\b",
+        r"\1you \4\5 \2 \3",
     ),
     (r"(^|[.;:!?] )(in|inside) (\[[a-z]\]) you (stay|remain|wait)\b", r"\1you \4 \2 \3"),
     (r"(^|[.;:!?] )(\[[a-z]\]) (?:is )?where you (stay|remain|wait)\b", r"\1you \3 in \2"),
@@ -611,6 +611,27 @@ _CONTRACTIONS = [
         r"\bleave (\[[a-z]\] (?:open|closed|shut|switched on|switched off))(?= (?:until|till)\b)",
         r"keep \1",
     ),  # "leave [a] open until …": a state kept, not a room left
+    # a radio operator's "negative": "negative [a] until …", "negative [b] first"
+    (r"(^|[,.;:!?] )negative(?= \[[a-z]\])", r"\1no"),
+    # waiting in a room: "sit / rest / hold / stand by in [a] till …"
+    (
+        r"\b(?:sit|rest|hold|stand by|stay put|stay tuned|hang (?:around|about)|linger|remain|"
+        r"wait)(?= (?:in|inside|at) \[[a-z]\],? (?:until|till|untill)\b)",
+        "stay",
+    ),
+    (r"\b(?:hang|hold) on ?to(?= \[[a-z]\])", "keep holding"),  # "hang onto [a] till …"
+    # "keep holding [a] until …, don't put it down": the same rule said again
+    (
+        r"\b(keep holding (\[[a-z]\]) (?:until|till) [^,.;!?]+)[,.;!?]+ (?:and )?do not "
+        r"(?:put (?:it|\2) down|put down (?:it|\2)|drop (?:it|\2)|let go of (?:it|\2))"
+        r"(?: (?:mid-?move|on the way|before then|till then|until then|in between))?(?=[,.;!?]|$)",
+        r"\1",
+    ),
+    (r"(\[[a-z]\]) (?:is )?(?:embargoed|banned|barred|out of bounds)\b", r"\1 is off limits"),
+    (r"\b1st\b", "first"),
+    (r"\b2nd\b", "second"),
+    (r"\b(?:do not|never) (?:open|start|begin|lead) with (\[[a-z]\])", r"not \1 first"),
+    (r"\b(go|come)(?= \[[a-z]\])", r"\1 to"),  # "go [a] only one time"
     (r"\bmore'n\b", "more than"),
     (r"\b(more|less|fewer|other|rather) then\b", r"\1 than"),  # "more then once"
     (r"\batleast\b", "at least"),
@@ -619,7 +640,7 @@ _CONTRACTIONS = [
 _PRONOUN = re.compile(
     r"\b(it(?! (?:is (?:not |really not )?(?:important|unimportant|fine|ok|okay|irrelevant|egal|"
     r"up to you|no problem|not a problem|the same|all the same)|does not matter|matters)\b)|"
-    r"them|there|that one|this one)\b"
+    r"(?<!both of )them|there|that one|this one)\b"
 )
 # A pronoun after a word of time ("ahead of it", "before it") and the breaks between clauses.
 _TIME_BEFORE = re.compile(r"\b(?:before|ahead of|after|until|till|prior to)\s+$")
