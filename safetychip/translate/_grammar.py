@@ -628,6 +628,10 @@ _CONTRACTIONS = [
         r"\1",
     ),
     (r"(\[[a-z]\]) (?:is )?(?:embargoed|banned|barred|out of bounds)\b", r"\1 is off limits"),
+    (r"\bprecisely\b", "exactly"),
+    (r"\bnot one (more|less|fewer)\b", r"not \1"),
+    (r"\b(?:minimum|min\.?)(?= (?:\d+|one|two|three|four|five|six) times?\b)", "at least"),
+    (r"\b(?:maximum|max\.?)(?= (?:\d+|one|two|three|four|five|six) times?\b)", "at most"),
     (r"\b1st\b", "first"),
     (r"\b2nd\b", "second"),
     (r"\b(?:do not|never) (?:open|start|begin|lead) with (\[[a-z]\])", r"not \1 first"),
@@ -738,7 +742,37 @@ def _clean(text: str) -> str:
         t = _IT_IS_THERE.sub(r"\1 you are \2 ", t)
     t = re.sub(r"^(?:please|robot|hey robot|hey)\s*,?\s+", "", t)
     t = _ROUTE_TOLD.sub(r"\1 \2, then \3 \4", t)
+    t = _GAPPED_COUNT.sub(_ungap, t)
     return re.sub(r",?\s+(?:please|pls|plz)(?=\s*(?:[,;]|$))", "", t)
+
+
+_NUMBER = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)"
+_COUNT = (
+    r"(?:(?:at least|at most|exactly|no (?:more|fewer|less) than|not (?:more|fewer|less) than|"
+    rf"minimum|maximum|max|min|up to) (?:{_NUMBER}(?: times?)?|once|twice|thrice)|"
+    rf"(?:once|twice|thrice|{_NUMBER} times?)(?: (?:at (?:most|least)|max|maximum|minimum|tops|"
+    r"exactly))?)"
+)
+_PLACE_WORD = r"(?:(?:to|in|into|inside|at|through) )"
+# A count said for a second thing with the verb left out: "go to [a] at least 2 times and to
+# [b] at least once", "enter [a] no fewer than two times, [b] no fewer than three".
+_GAPPED_COUNT = re.compile(
+    rf"^(?P<head>(?:[a-z' ]+ )?{_PLACE_WORD}?)\[(?P<a>[a-z])\](?P<first>(?: [a-z]+)*? {_COUNT}"
+    r"(?: only| each| today)?)(?:[,;] (?:and )?|,? and )(?:also )?"
+    rf"{_PLACE_WORD}?\[(?P<b>[a-z])\](?: also| too)? (?P<second>{_COUNT})(?: only| also| too)?$"
+)
+
+
+def _ungap(found: re.Match) -> str:
+    """Both counts of :data:`_GAPPED_COUNT` said in full.
+
+    >>> _GAPPED_COUNT.sub(_ungap, "go to [a] at least 2 times and to [b] at least three")
+    'go to [a] at least 2 times, and go to [b] at least three times'
+    """
+    head, first, second = found["head"], found["first"], found["second"]
+    if re.search(r"\btimes?\b", first) and re.search(rf"{_NUMBER}$", second):
+        second += " times"
+    return f"{head}[{found['a']}]{first}, and {head}[{found['b']}] {second}"
 
 
 # No time asked for: "any time is fine", "when does not matter", "whenever you like".
