@@ -183,7 +183,11 @@ def test_pronouns():
     )
     # "it" prefers the thing acted on, not the place after a preposition
     assert normalize("Put [a] in [b] after you take it") == "put [a] in [b] after you take [a]"
-    assert normalize("It is forbidden to open [a]") == "it is forbidden to open [a]"
+    # the dummy "it" of a verdict is no pronoun; "it is forbidden to" is a plain "do not"
+    assert normalize("Visit [a], the order, it is not important") == (
+        "visit [a], the order, it is not important"
+    )
+    assert normalize("It is forbidden to open [a]") == "do not open [a]"
 
 
 def test_double_negation_is_removed():

@@ -628,6 +628,44 @@ _CONTRACTIONS = [
         r"\1",
     ),
     (r"(\[[a-z]\]) (?:is )?(?:embargoed|banned|barred|out of bounds)\b", r"\1 is off limits"),
+    # the place of an "only" said again: "only in [b]. Anywhere else, don't."
+    (
+        r"(\bonly\b[^.;!?]*)[,.;!?]+ (?:but )?(?:anywhere|everywhere|other (?:place|room)s?|"
+        r"elsewhere|any other (?:place|room))(?: else)?,? (?:no|not|do not|never|negative|"
+        r"forbidden|not allowed)[.!?]*$",
+        r"\1",
+    ),
+    (r"\bduring(?= (?:you are|you're|the robot is|robot is)\b)", "while"),
+    (r"\b((?:may|must|can|should|are|will) not|cannot|do not) at any (?:time|point)\b", r"\1"),
+    (r"\bnever,? ever\b", "never"),
+    # a prohibition said again for emphasis: "Never pick up [a]. Not once, not ever."
+    (
+        r"(\b(?:never|do not|no|not|cannot|off limits)\b[^.!?]*[.!?]+)(?: (?:no exceptions|"
+        r"not once,? not ever|not ever|never|ever|i mean it|period|full stop|end of story|"
+        r"no ifs,? no buts)(?:,? on or off the record)?(?:[.!?]+(?= |$)|$))+",
+        r"\1",
+    ),
+    (
+        r"\bit is (?:strictly )?(?:forbidden|prohibited|not allowed|not permitted) (?:for you )?to\b",
+        "do not",
+    ),
+    (
+        r"\b(while|whilst|when|whenever|if|unless|as long as) (?:the )?robot (?:holds|carries|has)"
+        r"(?= \[)",
+        r"\1 you are holding",
+    ),
+    (r"\b(while|whilst|when|whenever|if|unless|as long as) (?:the )?robot is\b", r"\1 you are"),
+    # the place first: "only in [a] you can switch on [b]"
+    (
+        r"(^|[.;:!?] )only (in|inside|at|from) (\[[a-z]\]) you (?:can|may|are allowed to) "
+        r"([^,.;!?]+)",
+        r"\1you may \4 only \2 \3",
+    ),
+    (
+        r"(\[[a-z]\]) (may|can|is to) only be (\w+(?: up| on| off)?) from (?=\[[a-z]\])",
+        r"\1 \2 only be \3 in ",
+    ),
+    (r"^(\[[a-z]\]): (?=to be\b)", r"\1 is "),  # "[a]: to be picked up only in [b]"
     (r"\bprecisely\b", "exactly"),
     (r"\bnot one (more|less|fewer)\b", r"not \1"),
     (r"\b(?:minimum|min\.?)(?= (?:\d+|one|two|three|four|five|six) times?\b)", "at least"),

@@ -377,6 +377,15 @@ _MARKERS = (
             re.I,
         ),
     ),  # fmt: skip
+    # a likeness: "…, like the four corners of the mat", "…, like returning to your mat"
+    (
+        "remark",
+        re.compile(
+            r",\s+(?:(?:just|much|a bit|sort of|kind of)\s+)?like(?= (?:the|a|an|my|your|our|his|"
+            r"her|their|\w+ing)\b)",
+            re.I,
+        ),
+    ),
     ("remark", re.compile(rf"(?:\s*(?:—|–|--|\s-)\s*|,\s+)(?={_SUBJECT} [a-z']+)", re.I)),
     ("remark", re.compile(rf"\s*\(\s*(?={_SUBJECT} [a-z']+[^()]*\))", re.I)),
 )
