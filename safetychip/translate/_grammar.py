@@ -537,6 +537,9 @@ _ANY_ORDER = re.compile(
 )
 
 
+# Between the two halves of a terse response: "[a] on → [a] off", "[a] opened, [a] closed".
+_TERSE_THEN = r"\s*(?:,|:|→|->|=>|\?|\.)\s*(?:then )?"
+
 _CONTRACTIONS = [
     (r"\bdon't you dare\b", "do not"),
     (r"\bdon't you (?:ever )?go\b(?= \w+ing\b)", "do not"),  # "don't you go holding"
@@ -646,7 +649,8 @@ _CONTRACTIONS = [
         r"\1",
     ),
     (
-        r"\bit is (?:strictly )?(?:forbidden|prohibited|not allowed|not permitted) (?:for you )?to\b",
+        r"\bit is (?:strictly )?(?:forbidden|prohibited|not allowed|not permitted) "
+        r"(?:for you )?to\b",
         "do not",
     ),
     (
@@ -666,6 +670,50 @@ _CONTRACTIONS = [
         r"\1 \2 only be \3 in ",
     ),
     (r"^(\[[a-z]\]): (?=to be\b)", r"\1 is "),  # "[a]: to be picked up only in [b]"
+    # a bound of steps: "in not more than 3 steps", "inside of two steps", "three gentle steps"
+    (
+        r"\b(?:in (?:not more than|no more than|at most)|inside(?: of)?)"
+        r"(?= \S+ (?:\w+ )?(?:steps?|moves?)\b)",
+        "within",
+    ),
+    (
+        r"\b(within \S+) (?:gentle|quick|short|small|brief|little|easy|more|further)"
+        r"(?= (?:steps?|moves?)\b)",
+        r"\1",
+    ),
+    # the bound before the response: "when you switch on [a], within 3 steps stop it"
+    (
+        r", within (\S+ (?:steps?|moves?)),? (stop|switch off|turn off|close|shut|put down) "
+        r"(it|\[[a-z]\])",
+        r", \2 \3 within \1",
+    ),
+    # a response told tersely: "[a] opened, [a] closed within two steps", "[a] on → [a] off"
+    (
+        rf"^(\[[a-z]\]) (?:is |gets |goes )?open(?:ed)?{_TERSE_THEN}(?:\1|it) "
+        r"(?:is |gets |goes |must be |has to be )?(?:closed|shut)\b",
+        r"whenever \1 is opened, \1 must be closed",
+    ),
+    (
+        rf"^(\[[a-z]\]) (?:is |gets |goes )?(?:switched |turned )?on{_TERSE_THEN}(?:\1|it) "
+        r"(?:is |gets |goes |must be |has to be )?(?:switched |turned )?off\b",
+        r"whenever \1 is switched on, \1 must be switched off",
+    ),
+    (
+        rf"^(\[[a-z]\]) (?:is |gets |goes )?(?:switched |turned )?on{_TERSE_THEN}"
+        r"(?:switch|turn) (?:\1 |it )?off\b",
+        r"whenever \1 is switched on, switch off \1",
+    ),
+    (
+        rf"^(\[[a-z]\]) (?:is |gets |goes )?open(?:ed)?{_TERSE_THEN}(close|shut) (?:\1|it)?",
+        r"whenever \1 is opened, \2 \1",
+    ),
+    # the bound said again: "… within four steps. No delay beyond that."
+    (
+        r"(\bwithin \S+ (?:steps?|moves?)\b[^.!?]*[.!?]+)(?: (?:no delay beyond that|no later|"
+        r"not later|no lingering|no exceptions|acknowledge|every time|each time)"
+        r"(?:[.!?]+(?= |$)|$))+",
+        r"\1",
+    ),
     (r"\bprecisely\b", "exactly"),
     (r"\bnot one (more|less|fewer)\b", r"not \1"),
     (r"\b(?:minimum|min\.?)(?= (?:\d+|one|two|three|four|five|six) times?\b)", "at least"),
