@@ -850,7 +850,9 @@ CUES: dict[str, str] = {
     r"recurring visits|"
     r"continually|continuously|constantly|non-?stop|without end|never stop|loop|rounds|laps|"
     r"indefinitely|endlessly|(?:a)?round the clock|(?:do not|never) (?:ever )?stop|"
-    r"keep (?:on )?(?:going|coming|visiting|checking|looking|doing|returning)",
+    r"keep (?:on )?(?:going|coming|visiting|checking|looking|doing|returning)|"
+    r"all the time|circuit|rotate|cycle (?:between|through)|keep it going|"
+    r"repeat(?=\s*(?:[.,;!]|$))",
     "wait": r"(?:(?:stay|remain|wait|hold position|hang around|be kept|kept)\b[^\[]{0,20}\b"
     r"(?:in|at|inside|within) \[[a-z]\]|not leave \[[a-z]\]|"
     r"\[[a-z]\] (?:must|should|may|shall) not be left|wait here: \[[a-z]\]|"
@@ -1208,7 +1210,10 @@ _PATROL_WORDS = re.compile(
     r"(?:like )?every (?:few|couple of|\d+|two|five|ten) (?:minutes|hours)|"
     r"throughout the [a-z]+(?: period)?|for the rest of the [a-z]+|"
     r"no matter what(?: else)?(?: you are doing)?|"
-    r"(?:a)?round the clock|keep (?:on )?going (?:a)?round|"
+    r"(?:a)?round the clock|keep (?:on )?going (?:a)?round|(?:go|going) (?:a)?round|"
+    r"(?:continuous )?circuit(?: of| through| between)?|rotate(?: through| between)?|"
+    r"cycle (?:between|through)|keep it going|repeat|until further notice|"
+    r"(?:do not|never) stop (?:scanning|looping|circling|going)|"
     r"(?:do not|never) (?:ever )?stop (?:checking(?: on)?|visiting|going to|patrolling))\b"
 )
 
@@ -1515,11 +1520,15 @@ def _is_multi_route(text: str) -> bool:
     """Whether *text* is a route of two or more things followed by clauses about its order
     ("visit [a] and [b], [b] never before [a]")."""
     clauses = _sequence_clauses(text)
+    # a step entered once and the step after it are no condition: "[a] only one time, after
+    # that [b]"
+    first = re.sub(r"\b(?:only (?:one time|once)|(?:one time|once) only|after that)\b", "",
+                   clauses[0]) if clauses else ""  # fmt: skip
     return (
         len(clauses) >= 2
-        and len(_letters(clauses[0])) >= 2
-        and not _NEGATED.search(clauses[0])
-        and not re.search(r"\b(?:before|until|till|only|after|if|when|once)\b", clauses[0])
+        and len(_letters(first)) >= 2
+        and not _NEGATED.search(first)
+        and not re.search(r"\b(?:before|until|till|only|after|if|when|once)\b", first)
     )
 
 
@@ -2443,7 +2452,7 @@ _NOT_FIRST = re.compile(
 # "[b] has to come after [a]": [a] first.
 _AFTER_SAID = re.compile(
     rf"{X} (?:(?:has to |must |should |needs to )?(?:come|go|be) |(?:can |may )?only (?:come )?|"
-    rf"waits until )after {X}(?:,? (?:not|never) before)?"
+    rf"waits until )(?:after )?{X}(?:,? (?:not|never) before)?"
 )
 # An order said again the other way: "never the other way round".
 _NOT_REVERSED = re.compile(

@@ -714,6 +714,7 @@ _CONTRACTIONS = [
         r"(?:[.!?]+(?= |$)|$))+",
         r"\1",
     ),
+    (r"\s+(?:lah|leh|lor)\b|\s+ah(?=[,.;!?]|$)", ""),  # Singapore and Malaysia particles
     (r"\bprecisely\b", "exactly"),
     (r"\bnot one (more|less|fewer)\b", r"not \1"),
     (r"\b(?:minimum|min\.?)(?= (?:\d+|one|two|three|four|five|six) times?\b)", "at least"),
@@ -729,7 +730,8 @@ _CONTRACTIONS = [
 # "it" is no pronoun as the dummy subject of a verdict: "the order, it is not important".
 _PRONOUN = re.compile(
     r"\b(it(?! (?:is (?:not |really not )?(?:important|unimportant|fine|ok|okay|irrelevant|egal|"
-    r"up to you|no problem|not a problem|the same|all the same)|does not matter|matters)\b)|"
+    r"up to you|no problem|not a problem|the same|all the same)|does not matter|matters|"
+    r"going)\b)|"
     r"(?<!both of )them|there|that one|this one)\b"
 )
 # A pronoun after a word of time ("ahead of it", "before it") and the breaks between clauses.
