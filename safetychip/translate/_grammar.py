@@ -715,6 +715,26 @@ _CONTRACTIONS = [
         r"\1",
     ),
     (r"\s+(?:lah|leh|lor)\b|\s+ah(?=[,.;!?]|$)", ""),  # Singapore and Malaysia particles
+    (r"\b(?:uve|u've)\b", "you have"),
+    (r"[.,]? (?:fr|frfr|no cap)$", ""),  # texting: "for real"
+    # a visit in other words: "till you've washed up in [b]", "until you've looked in on [b]"
+    (
+        r"\b(until|till|before|once|after|since) (?:you have|you|(?:the )?robot has) "
+        r"(?:washed up in|looked in on|reported in at|been through|gone through|passed through|"
+        r"cleared|swung through|popped into|popped in|dropped by|stopped by|checked in at)"
+        r"(?= \[)",
+        r"\1 you have been in",
+    ),
+    # "until you did not visit [a]" (a double negative of other languages): until you visit it
+    (
+        r"\b(until|till) you (?:did not|have not|do not|had not) (visit|go to|enter|been in|"
+        r"be in)(?= \[)",
+        r"\1 you \2",
+    ),
+    (r"\b(enter|entering|entered) to(?= \[)", r"\1"),
+    (r"^first when\b", "only after"),  # "first when you have been in [a], …" (Nordic "först när")
+    (r"\bhold off (?:on|from) (?=\w+ing \[)", "no "),  # "hold off on opening [a] until …"
+    (r"\bleave (\[[a-z]\]) alone(?= (?:until|till)\b)", r"do not touch \1"),
     (r"\bprecisely\b", "exactly"),
     (r"\bnot one (more|less|fewer)\b", r"not \1"),
     (r"\b(?:minimum|min\.?)(?= (?:\d+|one|two|three|four|five|six) times?\b)", "at least"),
