@@ -735,6 +735,20 @@ _CONTRACTIONS = [
     (r"^first when\b", "only after"),  # "first when you have been in [a], …" (Nordic "först när")
     (r"\bhold off (?:on|from) (?=\w+ing \[)", "no "),  # "hold off on opening [a] until …"
     (r"\bleave (\[[a-z]\]) alone(?= (?:until|till)\b)", r"do not touch \1"),
+    # the verb "be" left out: "when you in [a], …", "unless you in [a]"
+    (
+        r"\b(while|whilst|when|whenever|if|unless|as long as) you (?=(?:in|inside|at) \[)",
+        r"\1 you are ",
+    ),
+    # "on" / "off" as a verb, as some Englishes say it: "after you on [a]", "must on [a]"
+    (
+        r"\b(you|u|to|cannot|can not|must|must not|do not|never|please|pls) (on|off)(?= \[)",
+        r"\1 switch \2",
+    ),
+    (
+        r"(\[[a-z]\]) (?:is|are) (?:closed|shut|86'd|eighty-sixed) (?:to|for) you\b",
+        r"\1 is off limits",
+    ),
     (r"\bprecisely\b", "exactly"),
     (r"\bnot one (more|less|fewer)\b", r"not \1"),
     (r"\b(?:minimum|min\.?)(?= (?:\d+|one|two|three|four|five|six) times?\b)", "at least"),
