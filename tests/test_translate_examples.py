@@ -10,7 +10,7 @@ import pytest
 
 from safetychip.paths import DATA_DIR
 from safetychip.translate import RetrievalTranslator
-from safetychip.translate._retrieve import EXAMPLES, TEMPLATES
+from safetychip.translate._retrieve import CALIBRATION, EXAMPLES, TEMPLATES
 
 FOLDER = DATA_DIR / "translation"
 ROWS = [json.loads(line) for line in EXAMPLES.read_text(encoding="utf-8").splitlines()]
@@ -87,7 +87,11 @@ def test_a_condition_the_retrieval_reading_leaves_out_is_a_refusal(sentence, kep
     from safetychip.errors import OutOfGrammarError
     from safetychip.translate import Translator
 
-    translator = Translator(scene_vocabulary("apartment_1"), frames=False)
+    # the misfit check on its own: a threshold low enough that no refitted calibration refuses
+    # these sentences for want of confidence first
+    calibration = {**json.loads(CALIBRATION.read_text(encoding="utf-8")), "threshold": 0.3}
+    retrieval = RetrievalTranslator(calibration=calibration)
+    translator = Translator(scene_vocabulary("apartment_1"), frames=False, retrieval=retrieval)
     if kept:
         assert "->" not in str(translator(sentence).formula)
     else:
