@@ -2422,9 +2422,11 @@ _NEEDED = (
 )
 # "both are mandatory", "visit both", "which you also have to visit": both are asked for.
 _BOTH_ASKED = re.compile(
-    r"(?:(?:you (?:must|have to|need to) )?(?:visit|do|reach|go to|see) |(?:we|you) need )?"
-    r"both(?: of them)?"
-    rf"(?: (?:are|is) {_NEEDED}| required| needed| please|"
+    r"(?:(?:you (?:must|have to|need to) )?(?:visit|do|reach|go to|see) |(?:we|you|i) need |"
+    r"(?:i )?want |(?:do )?(?:go|get) to |you must do )?"
+    r"both(?: rooms| places| items| of them)?"
+    rf"(?: (?:are |is )?{_NEEDED}| required| needed| please| (?:must|need to|have to|should) "
+    r"(?:be visited|be done|happen|go)| you must do|"
     r" need doing| need to be done| must be done| too)?|"
     r"which you (?:also )?(?:have to|must|need to) (?:visit|go to)(?: too| as well)?"
 )
@@ -2458,6 +2460,53 @@ _AFTER_SAID = re.compile(
 _NOT_REVERSED = re.compile(
     r"(?:but |and )?(?:never|not) (?:the other way (?:a)?round|the reverse|in reverse|before)"
 )
+
+
+# A step of a route on its own: "then [b]", "first [a]", "then go on to [b]".
+_STEP_PIECE = re.compile(
+    r"(?:(?:and )?then |first |firstly |secondly |after that |afterwards )?"
+    r"(?:(?:go|going|head|move|move on|carry on) (?:on )?(?:to|into|in) |visit |on to )?"
+    rf"{X}(?: visit| first)?"
+)
+# The words of a statement of order between two steps that say nothing else ("[b] is not to
+# be entered before [a]", "[a] must be visited before [b]", "[b] gotta wait till …").
+_ORDER_FILLER = re.compile(
+    r"\b(?:you|i|we|have|has|had|been|be|being|is|are|was|to|into|in|at|the|go|going|goes|gone|"
+    r"visit(?:ed|s|ing)?|enter(?:ed|s|ing)?|entry|reach(?:ed)?|come|comes|coming|happen|"
+    r"happens|done|doing|do|does|needs?|must|should|shall|can|cannot|may|not|no|never|"
+    r"on no account|only|strictly|wait|waits|gotta|got|allowed|permitted|forbidden|prohibited|"
+    r"off limits|see to|let|today|always|checked|precedes?|before|ahead of|prior to|until|"
+    r"till|after|then)\b"
+)
+_ORDER_WORD = re.compile(r"\b(?:before|ahead of|prior to|until|till|after|precedes?)\b")
+
+
+def _order_of(piece: str) -> tuple[str, str] | None:
+    """(first, then) of a statement of order between two steps that holds nothing else; the
+    step named after "until" comes first, and after "before" the step named first comes
+    first unless the statement forbids ("[b] is not allowed before [a]"). None for anything
+    else, and for a negated "after" (unclear).
+
+    >>> _order_of("[b] is not to be entered before [a]"), _order_of("[a] must come before [b]")
+    (('a', 'b'), ('a', 'b'))
+    >>> _order_of("[b] is off limits until you have been to [a]")
+    ('a', 'b')
+    """
+    letters = _letters(piece)
+    if len(letters) != 2 or letters[0] == letters[1]:
+        return None
+    x, y = letters
+    between = piece[piece.index(f"[{x}]") : piece.index(f"[{y}]")]
+    word = _ORDER_WORD.search(between)
+    if word is None or _ORDER_FILLER.sub(" ", _LETTER.sub(" ", piece)).strip(" ,."):
+        return None
+    negated = re.search(r"\b(?:not|no|never|cannot|forbidden|prohibited|off limits|"
+                        r"on no account)\b", piece) is not None  # fmt: skip
+    if word.group() in ("until", "till"):
+        return (y, x)
+    if word.group() == "after":
+        return None if negated else (y, x)
+    return (y, x) if negated else (x, y)
 
 
 def _order_and_visits(text: str) -> _Reading | None:
@@ -2509,7 +2558,15 @@ def _order_and_visits(text: str) -> _Reading | None:
         try:
             reading = _decide(piece)
         except _Refusal:
-            return None
+            step = _STEP_PIECE.fullmatch(piece)
+            if step is not None:  # "then [b]", "first [a]": a step of the route
+                asked.add(step.group(1))
+                continue
+            order = _order_of(piece)
+            if order is None:
+                return None
+            pairs.add(order)
+            continue
         found = [(f, re.findall(r"[(,](\w)(?=[,)])", str(f))) for item in reading.items
                  for f in item if isinstance(f, Formula)]  # fmt: skip
         if reading.pattern == "not_before" and len(reading.items) == 1:
