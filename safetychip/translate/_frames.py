@@ -1301,7 +1301,7 @@ _STRICT_REMARK = re.compile(
     r"double back|"
     r"(?:wander|walk|head|sneak|step|turn)(?:ing|s)? back|"
     r"pop back|return\w*|again|second time|only (?:one time|once)|(?:one time|once) only|"
-    r"in between|on the way|"
+    r"once before|in between|on the way|"
     r"back-and-forth|backtrack\w*|repeat\w*|twice|more than once|(?:just|only|exactly) once|"
     r"(?:one|a single) (?:trip|visit|entry))\b"
 )
@@ -1326,8 +1326,8 @@ def _kinds(text: str) -> set[str]:
 
 
 _ONCE = re.compile(
-    r"\s+(?:only once|just once|exactly once|once|a single time|only one time|one time|"
-    r"(?:1|one) times?)$"
+    r"\s+(?:(?:only|just|exactly|but) )?(?:once|a single time|one (?:single )?time|(?:1|one) times)"
+    r"(?: only)?$"
 )
 
 

@@ -749,6 +749,25 @@ _CONTRACTIONS = [
         r"(\[[a-z]\]) (?:is|are) (?:closed|shut|86'd|eighty-sixed) (?:to|for) you\b",
         r"\1 is off limits",
     ),
+    # a step entered once before the next: "visit [a] exactly once before [b]", "enter [a] only
+    # one time before you go to [b]"
+    (r"\bon exactly one occasion\b", "once"),
+    (
+        r"\b(?:only |just (?:the )?)?(?:one|1|a single) (?:pass|trip|visit|entry) (?:through|thru|"
+        r"to|into|in) (\[[a-z]\])(?=,? then| (?:only )?before (?!it\b))",
+        r"\1 once",
+    ),
+    (  # not when a route was told before it: "[a], then [b]. [a] only once before [b]"
+        r"^((?:(?!\bthen\b|[.;!?—–])[\s\S])*?)(\[[a-z]\]) ((?:only |just |exactly |but )?"
+        r"(?:once|one (?:single )?time|a single time)(?: only)?),? (?:and only once,? )?"
+        r"(?:only )?before (?:you (?:go|get|head|move on) (?:on )?(?:to|into|in) |"
+        r"(?:going|heading|moving|carrying) on to |heading to |entering |visiting |reaching )?"
+        r"(\[[a-z]\])",
+        r"\1\2 \3, then \4",
+    ),
+    (r"\b(?:do not|never) (?:start|begin) (?:in|from|with|at) (\[[a-z]\])", r"not \1 first"),
+    (r"\b(?:not (\[[a-z]\]) beforehand|(\[[a-z]\]) not beforehand)\b", r"not \1\2 first"),
+    (r"\bfirstly\b", "first"),
     (r"\bprecisely\b", "exactly"),
     (r"\bnot one (more|less|fewer)\b", r"not \1"),
     (r"\b(?:minimum|min\.?)(?= (?:\d+|one|two|three|four|five|six) times?\b)", "at least"),
