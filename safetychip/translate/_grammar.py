@@ -721,7 +721,8 @@ _CONTRACTIONS = [
     (
         r"\b(until|till|before|once|after|since) (?:you have|you|(?:the )?robot has) "
         r"(?:washed up in|looked in on|reported in at|been through|gone through|passed through|"
-        r"cleared|swung through|popped into|popped in|dropped by|stopped by|checked in at)"
+        r"cleared|swung through|popped into|popped in|dropped by|stopped by|checked in at|"
+        r"checked on|checked in on|hit)"
         r"(?= \[)",
         r"\1 you have been in",
     ),
@@ -768,6 +769,12 @@ _CONTRACTIONS = [
     (r"\b(?:do not|never) (?:start|begin) (?:in|from|with|at) (\[[a-z]\])", r"not \1 first"),
     (r"\b(?:not (\[[a-z]\]) beforehand|(\[[a-z]\]) not beforehand)\b", r"not \1\2 first"),
     (r"\bfirstly\b", "first"),
+    (r"\bunless and until\b", "until"),
+    (
+        r"(\[[a-z]\]) (?:is |stays |remains )?(?:locked|blocked|closed|shut) (?:to|for) "
+        r"(?:you|the robot|robot)(?= (?:until|till|untill)\b)",
+        r"\1 is off limits",
+    ),
     (r"\bprecisely\b", "exactly"),
     (r"\bnot one (more|less|fewer)\b", r"not \1"),
     (r"\b(?:minimum|min\.?)(?= (?:\d+|one|two|three|four|five|six) times?\b)", "at least"),
