@@ -725,3 +725,77 @@ def test_remarks_of_purpose_and_of_others_are_set_aside(offline, sentence, plain
     t = offline(sentence)
     assert equivalent(t.formula, offline(plain).formula)
     assert aside in t.set_aside
+
+
+@pytest.mark.parametrize(
+    ("sentence", "plain"),
+    [
+        # an ordered visit told in pieces
+        ("Both the kitchen and the bedroom are compulsory. Bedroom only after kitchen, not before.",
+         "Visit the kitchen and the bedroom, but not the bedroom before the kitchen."),
+        ("Do the hallway and the bathroom on this round, both of them. Bathroom's not to be done "
+         "ahead of the hallway.",
+         "Visit the hallway and the bathroom, but not the bathroom before the hallway."),
+        ("The kitchen must be visited before the bedroom; I need both.",
+         "Visit the kitchen and the bedroom, but not the bedroom before the kitchen."),
+        ("You are to visit the hallway and the kitchen, but on no account the kitchen before the "
+         "hallway.", "Visit the hallway and the kitchen, but not the kitchen before the hallway."),
+        # a strictly ordered visit with its "once" said other ways
+        ("Visit the bathroom exactly once before the kitchen, and the kitchen is forbidden before "
+         "the bathroom.",
+         "Go to the bathroom once, then the kitchen; not the kitchen first, and don't go back "
+         "into the bathroom in between."),
+        ("Proceed hallway, then bedroom. Hallway one time only before bedroom, no re-entry. "
+         "Negative bedroom first.",
+         "Go to the hallway once, then the bedroom; not the bedroom first, and don't go back "
+         "into the hallway in between."),
+        # a count said again for a second thing with its verb left out
+        ("Go to the kitchen at least 2 times and to the bathroom at least once.",
+         "Go to the kitchen at least twice, and go to the bathroom at least once."),
+        ("Enter the bedroom no fewer than two times, the hallway no fewer than three.",
+         "Enter the bedroom at least twice, and enter the hallway at least three times."),
+        # waiting and holding
+        ("Sit in the living room till the television is on.",
+         "Stay in the living room until the television is switched on."),
+        ("Hang onto the mug till you're in the kitchen, don't put it down.",
+         "Keep holding the mug until you are in the kitchen."),
+        # state conditions and "only"
+        ("Only in the bedroom you can open the wardrobe, anywhere else no.",
+         "Don't open the wardrobe unless you are in the bedroom."),
+        ("During you are in the bathroom, it is forbidden to open the bathroom cabinet.",
+         "While you are in the bathroom, don't open the bathroom cabinet."),
+        ("When robot holds the knife, do not enter the living room.",
+         "While you are holding the knife, don't go into the living room."),
+        ("When you in the bedroom, don't on the computer.",
+         "While you are in the bedroom, don't switch on the computer."),
+        # precedence said other ways
+        ("Leave the toaster alone until you've looked in on the bedroom.",
+         "Don't touch the toaster before you have been to the bedroom."),
+        ("First when you have been in the bathroom, you may switch on the hair dryer.",
+         "Don't switch on the hair dryer before you have been to the bathroom."),
+        ("The kitchen's closed to you until you've cleared the hallway.",
+         "Don't go to the kitchen before you have been to the hallway."),
+        # a door that stays shut is a state, never a room put off limits
+        ("The front door stays shut until you've checked the bedroom.",
+         "Keep the front door closed until you have been to the bedroom."),
+        # responses told tersely, and bounds of steps said other ways
+        ("Front door opened, front door closed within two steps.",
+         "Whenever the front door is opened, close it within two steps."),
+        ("Toaster on, toaster off within 3 steps.",
+         "Whenever the toaster is switched on, switch it off within 3 steps."),
+        ("When you switch on the hair dryer, in not more than 3 steps switch it off.",
+         "Whenever the hair dryer is switched on, switch it off within 3 steps."),
+        # patrols, and a prohibition said again for emphasis
+        ("Rotate: bathroom, bedroom, kitchen, repeat.",
+         "Keep visiting the bathroom, the bedroom and the kitchen."),
+        ("Never pick up the knife. Not once, not ever.", "Never pick up the knife."),
+    ],
+)  # fmt: skip
+def test_phrasings_of_other_writers_read_as_their_plain_forms(offline, sentence, plain):
+    assert equivalent(offline(sentence).formula, offline(plain).formula)
+
+
+def test_a_likeness_naming_nothing_of_the_scene_is_set_aside(offline):
+    t = offline("Come back to the bedroom at least twice, like returning to your mat.")
+    assert equivalent(t.formula, offline("Go to the bedroom at least twice.").formula)
+    assert ("remark", "like returning to your mat") in t.set_aside
