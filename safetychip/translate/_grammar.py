@@ -911,7 +911,7 @@ _GAPPED_COUNT = re.compile(
 )
 
 
-def _ungap(found: re.Match) -> str:
+def _ungap(found: re.Match[str]) -> str:
     """Both counts of :data:`_GAPPED_COUNT` said in full.
 
     >>> _GAPPED_COUNT.sub(_ungap, "go to [a] at least 2 times and to [b] at least three")
