@@ -537,6 +537,17 @@ _ANY_ORDER = re.compile(
 )
 
 
+def _said_again(rule: str, again: str) -> str:
+    r"""A pattern for a sentence holding *rule* and the short sentences after it that only
+    say it again (*again*), which the replacement ``\1`` drops.
+
+    >>> again = _said_again(r"\bnever\b", "(?:never|ever)")
+    >>> re.sub(again, r"\1", "never open [a]. never! ever.")
+    'never open [a].'
+    """
+    return rf"({rule}[^.!?]*[.!?]+)(?: {again}(?:[.!?]+(?= |$)|$))+"
+
+
 # Between the two halves of a terse response: "[a] on → [a] off", "[a] opened, [a] closed".
 _TERSE_THEN = r"\s*(?:,|:|→|->|=>|\?|\.)\s*(?:then )?"
 
@@ -576,8 +587,16 @@ _CONTRACTIONS = [
     (r"\bat (?:the )?minimum\b", "at least"),  # "twice at minimum"
     (r"\bat (?:the )?maximum\b", "at most"),
     # "minimal two times", "in the maximum 3 times", "until 2 times only": other Englishes
-    (r"\b(?:minimal|in the minimum)(?= (?:\d+|one|two|three|four|five|six) times?\b)", "at least"),
-    (r"\b(?:in the maximum|until)(?= (?:\d+|one|two|three|four|five|six) times?\b)", "at most"),
+    (
+        r"\b(?:minimal|in the minimum|minimum|min\.?)(?= (?:\d+|one|two|three|four|five|six) "
+        r"times?\b)",
+        "at least",
+    ),
+    (
+        r"\b(?:in the maximum|until|maximum|max\.?)(?= (?:\d+|one|two|three|four|five|six) "
+        r"times?\b)",
+        "at most",
+    ),
     # "the living room's out until …", "[a] stays off limits till …"
     (
         r"(^|[,.;:?!] |\b(?:then|and|but|so) )(\[[a-z]\]) (?:is |are )?out(?= (?:until|till|unless|"
@@ -643,9 +662,11 @@ _CONTRACTIONS = [
     (r"\bnever,? ever\b", "never"),
     # a prohibition said again for emphasis: "Never pick up [a]. Not once, not ever."
     (
-        r"(\b(?:never|do not|no|not|cannot|off limits)\b[^.!?]*[.!?]+)(?: (?:no exceptions|"
-        r"not once,? not ever|not ever|never|ever|i mean it|period|full stop|end of story|"
-        r"no ifs,? no buts)(?:,? on or off the record)?(?:[.!?]+(?= |$)|$))+",
+        _said_again(
+            r"\b(?:never|do not|no|not|cannot|off limits)\b",
+            r"(?:no exceptions|not once,? not ever|not ever|never|ever|i mean it|period|full stop|"
+            r"end of story|no ifs,? no buts)(?:,? on or off the record)?",
+        ),
         r"\1",
     ),
     (
@@ -709,9 +730,11 @@ _CONTRACTIONS = [
     ),
     # the bound said again: "… within four steps. No delay beyond that."
     (
-        r"(\bwithin \S+ (?:steps?|moves?)\b[^.!?]*[.!?]+)(?: (?:no delay beyond that|no later|"
-        r"not later|no lingering|no exceptions|acknowledge|every time|each time)"
-        r"(?:[.!?]+(?= |$)|$))+",
+        _said_again(
+            r"\bwithin \S+ (?:steps?|moves?)\b",
+            r"(?:no delay beyond that|no later|not later|no lingering|no exceptions|acknowledge|"
+            r"every time|each time)",
+        ),
         r"\1",
     ),
     (r"\s+(?:lah|leh|lor)\b|\s+ah(?=[,.;!?]|$)", ""),  # Singapore and Malaysia particles
@@ -746,10 +769,6 @@ _CONTRACTIONS = [
         r"\b(you|u|to|cannot|can not|must|must not|do not|never|please|pls) (on|off)(?= \[)",
         r"\1 switch \2",
     ),
-    (
-        r"(\[[a-z]\]) (?:is|are) (?:closed|shut|86'd|eighty-sixed) (?:to|for) you\b",
-        r"\1 is off limits",
-    ),
     # a step entered once before the next: "visit [a] exactly once before [b]", "enter [a] only
     # one time before you go to [b]"
     (r"\bon exactly one occasion\b", "once"),
@@ -766,22 +785,27 @@ _CONTRACTIONS = [
         r"(\[[a-z]\])",
         r"\1\2 \3, then \4",
     ),
-    (r"\b(?:do not|never) (?:start|begin) (?:in|from|with|at) (\[[a-z]\])", r"not \1 first"),
     (r"\b(?:not (\[[a-z]\]) beforehand|(\[[a-z]\]) not beforehand)\b", r"not \1\2 first"),
     (r"\bfirstly\b", "first"),
     (r"\bunless and until\b", "until"),
+    # a place closed to the robot until … (never a thing that stays shut: that is its state)
     (
         r"(\[[a-z]\]) (?:is |stays |remains )?(?:locked|blocked|closed|shut) (?:to|for) "
         r"(?:you|the robot|robot)(?= (?:until|till|untill)\b)",
         r"\1 is off limits",
     ),
+    (
+        r"(\[[a-z]\]) (?:is|are) (?:closed|shut|86'd|eighty-sixed) (?:to|for) you\b",
+        r"\1 is off limits",
+    ),
     (r"\bprecisely\b", "exactly"),
     (r"\bnot one (more|less|fewer)\b", r"not \1"),
-    (r"\b(?:minimum|min\.?)(?= (?:\d+|one|two|three|four|five|six) times?\b)", "at least"),
-    (r"\b(?:maximum|max\.?)(?= (?:\d+|one|two|three|four|five|six) times?\b)", "at most"),
-    (r"\b1st\b", "first"),
-    (r"\b2nd\b", "second"),
-    (r"\b(?:do not|never) (?:open|start|begin|lead) with (\[[a-z]\])", r"not \1 first"),
+    # "don't start in [b]", "don't open with [b]": not [b] first
+    (
+        r"\b(?:do not|never) (?:(?:start|begin) (?:in|from|with|at)|(?:open|lead) with) "
+        r"(\[[a-z]\])",
+        r"not \1 first",
+    ),
     (r"\b(go|come)(?= \[[a-z]\])", r"\1 to"),  # "go [a] only one time"
     (r"\bmore'n\b", "more than"),
     (r"\b(more|less|fewer|other|rather) then\b", r"\1 than"),  # "more then once"
