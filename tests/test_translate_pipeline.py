@@ -475,6 +475,12 @@ def test_a_conflict_with_accepted_constraints_never_falls_through(offline):
         # a thing of the scene as a clause's subject is no list's end
         ("Never go into the bedroom, the cot is in there and the door creaks.",
          "Never go into the bedroom.", "remark", "the cot is in there and the door creaks"),
+        # a whole sentence that only states something, beside the rule
+        ("Keep the TV off until you've been to the bedroom. I'm usually on a call till then.",
+         "Keep the TV off until you've been to the bedroom.", "remark",
+         "I'm usually on a call till then."),
+        ("NEVER open the front door. the twins wil be straight out", "Never open the front door.",
+         "remark", "the twins wil be straight out"),
     ],
 )  # fmt: skip
 def test_a_reason_naming_nothing_of_the_scene_is_set_aside(offline, sentence, without, kind,
@@ -502,6 +508,8 @@ def test_a_reason_naming_nothing_of_the_scene_is_set_aside(offline, sentence, wi
         ("If the baby is asleep, so never open the fridge.", "the baby"),  # a condition first
         ("Ah, the baby must sleep, so never open the fridge.", "the baby"),  # an obligation
         ("Never open the fridge. Keep the baby in mind.", "the baby"),  # a rule of its own
+        ("Never open the fridge. The baby must not be woken.", "The baby"),  # an obligation
+        ("Stay out of the kitchen. Keep off the settee.", "the settee"),  # a name missed?
         # a thing of the scene that ends a list stays: the reason may have swallowed it
         ("Stay out of the bedroom because the kids are asleep and the kitchen.", "the kids"),
     ],

@@ -117,7 +117,9 @@ class Translation:
         "because the kids are asleep")``) or a remark about the world (``("remark", "the cat
         will get out")``) that holds no constraint cue and names only things that ground in
         nothing of the vocabulary (:func:`~safetychip.translate._recognize.remarks`); shown
-        in the read-back; or a self-correction (``("correction", "sorry, I meant the
+        in the read-back; a whole sentence that only states something about such things,
+        beside one that names something of the scene (``("remark", "I'm on a call till
+        then.")``); or a self-correction (``("correction", "sorry, I meant the
         bedroom")``), whose words replaced what they take back
         (:func:`~safetychip.translate._takeback.take_back`). The spans of
         :attr:`expressions` refer to the sentence without the reasons and remarks;
@@ -215,6 +217,55 @@ class Translation:
             for k, v in rows
         )
         return f"<table>{body}</table>"
+
+
+# A sentence of a text (a semicolon ends one too).
+_SENTENCE = re.compile(r"[^.!?;]+[.!?;]*")
+# A statement by the speaker or about someone or something else ("I'm on a call till then",
+# "the twins will be straight out"), with no word by which it could ask anything of the robot.
+_STATEMENT = re.compile(
+    r"\s*(?:i|i'm|im|i'll|i've|ive|i'd|we|we're|we'll|we've|he|he's|she|she's|my|our|his|"
+    r"her|their|the|a|an)\b(?!.*\b(?:you|your|yourself|u|ur|robot|must|should|shall|have to|"
+    r"has to|need|needs|ought|never|nobody|no one|don't|do not|please)\b)",
+    re.I,
+)
+# Words by which a sentence may go on about a thing named before it ("Off again inside 4
+# steps", "it comes down"), or count or time something: such a sentence is never set aside.
+_CARRIES_ON = re.compile(
+    r"\b(?:it|its|it's|them|they|they're|both|either|neither|there|\d+|one|two|three|four|"
+    r"five|six|seven|eight|nine|ten|once|twice|thrice|steps?|again)\b",
+    re.I,
+)
+
+
+def _foreign_sentences(
+    text: str, kept: list[Expression], unknown: Mapping[Expression, GroundingError]
+) -> tuple[Remark, ...]:
+    """The sentences of *text* that only state something (:data:`_STATEMENT`) about things
+    that name nothing of the scene, when another sentence names something that is: "Keep the
+    radio off until you've been to the bedroom. I'm usually on a call till then." A sentence
+    that could ask anything of the robot stays (a rule about "the settee" may be a rule about
+    the sofa, under a name the grounder missed: it is refused, with the nearest names), and
+    so does one that may refer back or count (a pronoun, a number, "steps", "again").
+
+    >>> e = [Expression("the radio", 5, 14), Expression("a call", 28, 34)]
+    >>> err = GroundingError("no name", "a call")
+    >>> [r.text for r in _foreign_sentences("Keep the radio off. I'm on a call.", e, {e[1]: err})]
+    ["I'm on a call."]
+    >>> _foreign_sentences("Keep the radio off. Never take a call.", e, {e[1]: err})
+    ()
+    """
+    out = []
+    for m in _SENTENCE.finditer(text):
+        held = [e for e in kept if m.start() <= e.start and e.end <= m.end()]
+        if (
+            held
+            and all(e in unknown for e in held)
+            and _STATEMENT.match(m.group())
+            and not _CARRIES_ON.search(m.group())
+        ):
+            out.append(Remark("remark", m.group().strip(), m.start(), m.end()))
+    return tuple(out) if any(e not in unknown for e in kept) else ()
 
 
 # A word that joins an expression to a list before it.
@@ -684,6 +735,9 @@ class Translator:
             inside = [(r, [e for e in expressions if within(e, r)]) for r in found_remarks]
             set_aside += tuple(r for r, held in inside if held and aside(held, r))
             kept = [e for e in expressions if not any(within(e, r) for r in set_aside)]
+            if any(e in unknown for e in kept):
+                set_aside += _foreign_sentences(text, kept, unknown)
+                kept = [e for e in expressions if not any(within(e, r) for r in set_aside)]
             left = next((e for e in kept if e in unknown), None)
             if left is not None or not kept:  # never set aside the only clause
                 raise unknown[left or next(iter(unknown))]
