@@ -575,6 +575,10 @@ def _reading(formula: str, pattern: str, example: str) -> Reading:
         ("keep well away from [a] more than twice", 'G!"agent_at(a)"', "never", "counts nothing"),
         ("visits to [a] must not exceed 2", 'G!"agent_at(a)"', "never", "counts nothing"),
         ("at lest 2 trips to [a]", 'F"agent_at(a)"', "visit", "counts nothing"),
+        ("min 3 loops of [a]", 'GF"agent_at(a)"', "patrolling", "counts nothing"),
+        # an order given for the visits is no prohibition of them
+        ("[a], [b], in exactly that order: don't enter any of them out of turn",
+         'G!"agent_at(a)" & G!"agent_at(b)"', "never", "forbids them"),
         # a state condition needs a condition in the sentence
         ("could you make sure you never pick up [a] or [b]?",
          'G(!"agent_at(b)" -> !"is_grabbed(a)")', "avoid_unless", "states no condition"),

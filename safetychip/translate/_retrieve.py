@@ -517,6 +517,10 @@ _ORDERED = re.compile(
     r"\b(?:first|then|before|after|afterwards|next|followed by|in (?:that|this|the given) order|"
     r"in order|one after the other|in sequence|second|last|finally)\b"
 )
+# An order given for visits: "in exactly that order", "out of turn".
+_GIVEN_ORDER = re.compile(
+    r"\b(?:in (?:exactly |precisely )?(?:that|this|the given|the same) order|out of turn)\b"
+)
 _SEQUENCES = frozenset({"sequenced_visit", "ordered_visit", "strictly_ordered_visit", "before"})
 
 
@@ -527,8 +531,12 @@ def cues(text: str) -> frozenset[str]:
     ['count', 'negation', 'upper']
     >>> "order" in cues("visit [a] and [b] in any order")
     False
+    >>> "negation" in cues("just don't skip [a]")
+    False
     """
-    t = re.sub(r"\b(?:do not|don't|never) forget\b", "remember", _text(text))
+    # "don't forget / skip / miss [a]" asks for it
+    t = re.sub(r"\b(?:do not|don't|dont|never) (?:forget|skip|miss|neglect|fail)\b", "remember",
+               _text(text))  # fmt: skip
     t = _ANY_ORDER.sub("", t)
     return frozenset(name for name, pattern in _CUES.items() if pattern.search(t))
 
@@ -565,7 +573,7 @@ _COUNTS = frozenset({"at_most", "at_least", "exactly"})
 # A number of entries said with its unit: "2 trips", "three visits", "4 laps".
 _COUNTED_UNITS = re.compile(
     r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\s+(?:times|visits|trips|entries|"
-    r"laps|occasions|rounds)\b"
+    r"laps|occasions|rounds|loops|passes)\b"
 )
 _COUNT_UPPER = re.compile(
     r"\b(?:at most|at the most|no more than|not more than|maximum|max|tops|up to|exceeds?|"
@@ -962,6 +970,8 @@ class RetrievalTranslator:
             return "it asks for both, one after the other, and the reading only forbids one first"
         if reading.pattern in ("avoid_while", "avoid_unless") and not _STATE_WORDS.search(text):
             return "it states no condition, and the reading has one"
+        if reading.pattern == "never" and _GIVEN_ORDER.search(text):
+            return "it puts visits in an order, and the reading forbids them"
         if reading.pattern == "strictly_ordered_visit" and not _NO_RETURN.search(text):
             return "it says nothing against going back, and the reading forbids it"
         # a question the speaker asks ("to see if …") is no condition, as the grammar reads it
