@@ -110,6 +110,17 @@ _STATE = re.compile(
     r"(?!\s+(?:\[|the\b|a\b|an\b|top\b|it\b|them\b))",
     re.IGNORECASE,
 )
+# A thing with a switch that "goes on" or "has to go off" is switched on or off.
+_GOES = re.compile(
+    r"\[([a-z])\](?:\s+(needs? to|has to|have to|must|should|will|shall|can|may|is to|ought to|"
+    r"(?:must|should|will|shall|can|may) not|does not|do not|did not|doesn't|don't|didn't|"
+    r"won't|can't|mustn't|shouldn't|never))?\s+(?:go|goes|went|come|comes|came)\s+(on|off)\b"
+    r"(?!\s+(?:\[|the\b|a\b|an\b|and on\b|to\b|with\b|about\b))",
+    re.IGNORECASE,
+)
+# "does not go on": "is not switched on"; "never goes on": "is never switched on".
+_DO_NOT = {"does not": "is not", "do not": "is not", "did not": "was not", "doesn't": "is not",
+           "don't": "is not", "didn't": "was not", "never": "is never"}  # fmt: skip
 # Words after which the state is a condition: "when [a] on" is "when [a] is switched on".
 _CONDITION_WORDS = "when|whenever|while|if|once|until|till|before|after|unless|as"
 _CONDITION = re.compile(rf"\b(?:{_CONDITION_WORDS})\s*$", re.IGNORECASE)
@@ -126,7 +137,8 @@ _BEFORE_STATE = re.compile(
 def on_as_switched(lifted: LiftedSentence, vocabulary: Vocabulary) -> LiftedSentence:
     """*lifted* with "[a] on" and "[a] off" written "[a] switched on / off" where the thing
     has a switch and no other state "on" could name ("Microwave on no more than twice",
-    "when the kettle's on", "leave the computer on till …"); unchanged otherwise.
+    "when the kettle's on", "leave the computer on till …"), and so "[a] goes on", "[a] has
+    to go off"; unchanged otherwise.
 
     >>> v = Vocabulary("demo", ("kettle", "kitchen"), rooms=frozenset({"kitchen"}),
     ...                properties={"kettle": frozenset({"HAS_SWITCH"})})
@@ -136,6 +148,8 @@ def on_as_switched(lifted: LiftedSentence, vocabulary: Vocabulary) -> LiftedSent
     'while [a] is switched on, stay in [b]'
     >>> on_as_switched(LiftedSentence("switch [a] on", {"a": "kettle"}, {}), v).text
     'switch [a] on'
+    >>> on_as_switched(LiftedSentence("[a] needs to go on twice", {"a": "kettle"}, {}), v).text
+    '[a] needs to be switched on twice'
     """
 
     def switched(m: re.Match[str]) -> str:
@@ -149,7 +163,15 @@ def on_as_switched(lifted: LiftedSentence, vocabulary: Vocabulary) -> LiftedSent
         verb = m.group(2) or (" is" if _CONDITION.search(m.string[: m.start()]) else "")
         return f"[{m.group(1)}]{verb} switched {m.group(3)}"
 
-    text = _STATE.sub(switched, lifted.text)
+    def goes(m: re.Match[str]) -> str:
+        thing = lifted.placeholders.get(m.group(1), "")
+        if thing in vocabulary.rooms or not vocabulary.able("is_switchedon", thing):
+            return m.group()
+        modal = (m.group(2) or "").lower()
+        verb = _DO_NOT.get(modal) or (f"{modal} be" if modal else "is")
+        return f"[{m.group(1)}] {verb} switched {m.group(3)}"
+
+    text = _STATE.sub(switched, _GOES.sub(goes, lifted.text))
     return (
         lifted
         if text == lifted.text
