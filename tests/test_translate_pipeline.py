@@ -510,6 +510,7 @@ def test_a_reason_naming_nothing_of_the_scene_is_set_aside(offline, sentence, wi
         ("Never open the fridge. Keep the baby in mind.", "the baby"),  # a rule of its own
         ("Never open the fridge. The baby must not be woken.", "The baby"),  # an obligation
         ("Stay out of the kitchen. Keep off the settee.", "the settee"),  # a name missed?
+        ("Stay out of the kitchen. The settee is off limits.", "The settee"),
         # a thing of the scene that ends a list stays: the reason may have swallowed it
         ("Stay out of the bedroom because the kids are asleep and the kitchen.", "the kids"),
     ],

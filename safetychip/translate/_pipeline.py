@@ -222,11 +222,14 @@ class Translation:
 # A sentence of a text (a semicolon ends one too).
 _SENTENCE = re.compile(r"[^.!?;]+[.!?;]*")
 # A statement by the speaker or about someone or something else ("I'm on a call till then",
-# "the twins will be straight out"), with no word by which it could ask anything of the robot.
+# "the twins will be straight out"), with no word by which it could ask anything of the robot
+# or keep it from anything ("the settee is off limits" may be about the sofa).
 _STATEMENT = re.compile(
     r"\s*(?:i|i'm|im|i'll|i've|ive|i'd|we|we're|we'll|we've|he|he's|she|she's|my|our|his|"
-    r"her|their|the|a|an)\b(?!.*\b(?:you|your|yourself|u|ur|robot|must|should|shall|have to|"
-    r"has to|need|needs|ought|never|nobody|no one|don't|do not|please)\b)",
+    r"her|their|the|a|an)\b(?!.*(?:n't\b|\b(?:you|your|yourself|u|ur|robot|must|should|shall|"
+    r"have to|has to|need|needs|ought|never|nobody|no|not|cannot|please|only|off|limits|"
+    r"bounds|forbidden|banned|prohibited|allowed|permitted|stays?|remains?|keeps?|kept|"
+    r"closed|shut|left)\b))",
     re.I,
 )
 # Words by which a sentence may go on about a thing named before it ("Off again inside 4
