@@ -61,7 +61,7 @@ from ._grammar import (
 from ._ground import MARGIN, THRESHOLD, Grounder, Grounding
 from ._lift import LiftedSentence, lift, on_as_switched
 from ._llm import LLMTranslator
-from ._recognize import Expression, LLMRecognizer, Remark, recognize, remarks
+from ._recognize import _SENTENCE_END, Expression, LLMRecognizer, Remark, recognize, remarks
 from ._retrieve import RetrievalTranslator
 from ._spelling import respell
 from ._takeback import taken_back
@@ -219,8 +219,6 @@ class Translation:
         return f"<table>{body}</table>"
 
 
-# A sentence of a text (a semicolon ends one too).
-_SENTENCE = re.compile(r"[^.!?;]+[.!?;]*")
 # A statement by the speaker or about someone or something else ("I'm on a call till then",
 # "the twins will be straight out"), with no word by which it could ask anything of the robot
 # or keep it from anything ("the settee is off limits" may be about the sofa).
@@ -259,15 +257,17 @@ def _foreign_sentences(
     ()
     """
     out = []
-    for m in _SENTENCE.finditer(text):
-        held = [e for e in kept if m.start() <= e.start and e.end <= m.end()]
+    ends = [m.end() for m in _SENTENCE_END.finditer(text)]
+    for start, end in zip([0, *ends], [*ends, len(text)]):
+        piece = text[start:end]
+        held = [e for e in kept if start <= e.start and e.end <= end]
         if (
             held
             and all(e in unknown for e in held)
-            and _STATEMENT.match(m.group())
-            and not _CARRIES_ON.search(m.group())
+            and _STATEMENT.match(piece)
+            and not _CARRIES_ON.search(piece)
         ):
-            out.append(Remark("remark", m.group().strip(), m.start(), m.end()))
+            out.append(Remark("remark", piece.strip(), start, end))
     return tuple(out) if any(e not in unknown for e in kept) else ()
 
 
