@@ -112,6 +112,9 @@ SETS: tuple[LabelledSet, ...] = (
     LabelledSet(
         "fresh_15/sentences.jsonl", "another hand; scored once (47.6 %), then development", True
     ),
+    LabelledSet(
+        "fresh_16/sentences.jsonl", "another hand; scored once (53.2 %), then development", True
+    ),
 )
 
 #: The local model's replies to the translator over ``utterances.jsonl``, under ``data/``.
