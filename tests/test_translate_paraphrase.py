@@ -356,6 +356,18 @@ def test_a_room_is_only_ever_a_place_to_be(library):
         r("toggle [a] at most twice", rooms=["a"])
 
 
+def test_a_thing_is_a_place_to_be_only_when_its_own_clause_says_so(library):
+    r = RetrievalTranslator(
+        WordsEmbedder(), library=library, calibration={**CALIBRATED, "threshold": 0.0}, k=1
+    )
+    # the template's [a] is a place; the sentence's [a] may be a thing it only mentions
+    assert r("make a trip to [a]").pattern == "visit"
+    with pytest.raises(OutOfGrammarError, match="nearest readings: none"):
+        r("make a trip to [a]", things=["a"])
+    # ... unless the sentence itself says to go there ("walk over to the sofa")
+    assert str(r("take a trip to go to [a]", things=["a"]).formula) == 'F"agent_at(a)"'
+
+
 def test_cues_and_calibration():
     assert {"negation", "upper", "count"} <= cues("never go to [a] more than twice")
     good = [(0.9, 1.0, 0.0, True)] * 20 + [(0.85, 0.9, 0.0, True)] * 5

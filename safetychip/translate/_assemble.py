@@ -123,6 +123,34 @@ def misused_room(formula: Formula, rooms: Container[str]) -> str | None:
     )
 
 
+def placed_at_thing(
+    formula: Formula, things: Container[str], own: Mapping[str, Formula]
+) -> str | None:
+    """The first atom of *formula* that puts the robot at one of *things* (not rooms) when
+    that thing's own clause (*own*: the literal the sentence says of each placeholder) does
+    not, or None: a template's "[c]" may be a room where the sentence's is a cup it only
+    mentions ("then the kitchen for a cup of tea").
+
+    >>> from safetychip.ltl import parse
+    >>> f = parse('F("agent_at(a)" & F"agent_at(b)")')
+    >>> placed_at_thing(f, {"b"}, {})
+    'agent_at(b)'
+    >>> placed_at_thing(f, {"b"}, {"b": parse('"agent_at(b)"')}) is None
+    True
+    """
+    return next(
+        (
+            atom
+            for atom in sorted(formula.atoms())
+            if (prop := Proposition.parse(atom)).predicate == "agent_at"
+            and prop.args
+            and prop.args[0] in things
+            and "agent_at" not in str(own.get(prop.args[0], ""))
+        ),
+        None,
+    )
+
+
 def opened_as_switched(
     formula: Formula, placeholders: Mapping[str, str], vocabulary: Vocabulary
 ) -> tuple[Formula, tuple[str, ...]]:

@@ -563,7 +563,10 @@ class Translator:
             rooms = [
                 x for x, name in sentence.placeholders.items() if name in self.vocabulary.rooms
             ]
-            reading = self._retrieve(text, lifted, refusal or OutOfGrammarError("", lifted), rooms)
+            things = [x for x in sentence.placeholders if x not in rooms]
+            reading = self._retrieve(
+                text, lifted, refusal or OutOfGrammarError("", lifted), rooms, things
+            )
         except OutOfGrammarError:
             if refusal is None:
                 return  # the grammar's reading failed assembly: that failure is raised
@@ -668,10 +671,15 @@ class Translator:
         return self._retrieval or None
 
     def _retrieve(
-        self, text: str, lifted: str, refusal: OutOfGrammarError, rooms: list[str]
+        self,
+        text: str,
+        lifted: str,
+        refusal: OutOfGrammarError,
+        rooms: list[str],
+        things: list[str],
     ) -> LiftedTranslation:
-        """The retrieval translator's reading of a sentence the grammar refused (*rooms*: its
-        placeholders that are rooms)."""
+        """The retrieval translator's reading of a sentence the grammar refused (*rooms* and
+        *things*: its placeholders that are rooms, and the others)."""
 
         def named(err: OutOfGrammarError) -> OutOfGrammarError:
             message = str(err).replace(f"{lifted!r}:", "; beyond it,", 1)
@@ -686,7 +694,7 @@ class Translator:
         if retrieval is None:
             raise named(refusal) from None
         try:
-            return _listwise(partial(retrieval, rooms=rooms), lifted)
+            return _listwise(partial(retrieval, rooms=rooms, things=things), lifted)
         except OutOfGrammarError as err:
             raise named(err) from None
 

@@ -51,7 +51,7 @@ from ..errors import DataFileError, OutOfGrammarError
 from ..llm import Embedder
 from ..ltl import Formula, Not, ap, build_pattern, parse
 from ..paths import DATA_DIR
-from ._assemble import misused_room
+from ._assemble import misused_room, placed_at_thing
 from ._frames import FrameReader
 from ._grammar import (
     _ANY_ORDER,
@@ -1002,10 +1002,14 @@ class RetrievalTranslator:
             or order_conflict(lifted, reading.formula, reading.pattern)
         )
 
-    def __call__(self, lifted: str, rooms: Iterable[str] = ()) -> LiftedTranslation:
+    def __call__(
+        self, lifted: str, rooms: Iterable[str] = (), things: Iterable[str] = ()
+    ) -> LiftedTranslation:
         """The most voted reading, if confident and unambiguous; the placeholders in *rooms*
         are rooms, and a reading that says more of a room than being there
-        (``is_grabbed(a)``) has no part in the vote's outcome.
+        (``is_grabbed(a)``) has no part in the vote's outcome; the placeholders in *things*
+        are things, and neither has a reading that puts the robot at one of them when the
+        thing's own clause does not (:func:`placed_at_thing`).
 
         Raises
         ------
@@ -1016,8 +1020,14 @@ class RetrievalTranslator:
             raise OutOfGrammarError(
                 f"the retrieval translator has no embedder; it cannot read {lifted!r}", lifted
             )
-        rooms = frozenset(rooms)
-        readings = tuple(r for r in self.readings(lifted) if misused_room(r.formula, rooms) is None)
+        rooms, things = frozenset(rooms), frozenset(things)
+        own = clause_literals(lifted)
+        readings = tuple(
+            r
+            for r in self.readings(lifted)
+            if misused_room(r.formula, rooms) is None
+            and placed_at_thing(r.formula, things, own) is None
+        )
         confidence = self.confidence(readings)
         shown = "; ".join(
             f"{r.formula} ({r.pattern}, like {r.example!r}, {r.share:.0%} of the votes)"
