@@ -1008,8 +1008,9 @@ class RetrievalTranslator:
         """The most voted reading, if confident and unambiguous; the placeholders in *rooms*
         are rooms, and a reading that says more of a room than being there
         (``is_grabbed(a)``) has no part in the vote's outcome; the placeholders in *things*
-        are things, and neither has a reading that puts the robot at one of them when the
-        thing's own clause does not (:func:`placed_at_thing`).
+        are things, and a reading that puts the robot at one of them when the thing's own
+        clause does not say so (:func:`~safetychip.translate._assemble.placed_at_thing`) has
+        none either.
 
         Raises
         ------
