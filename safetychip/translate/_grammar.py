@@ -582,6 +582,11 @@ _CONTRACTIONS = [
     (r"\bhasn't\b", "has not"),
     (r"\blet's\b", "let us"),
     (r"\bwanna\b", "want to"),
+    # a trigger asked with its verb first: "Opened [a]? Close it …" is "[a] opened? …"
+    (
+        r"(^|[.;:!?] )(opened|switched on|turned on|grabbed|picked up|touched) (\[[a-z]\])\s*\?",
+        r"\1\3 \2?",
+    ),
     (r"\b(\d+) ?x\b", r"\1 times"),  # "max 3x"
     (r"\ba couple (?:of )?(?=(?:times|steps)\b)", "two "),
     (r"\bat (?:the )?minimum\b", "at least"),  # "twice at minimum"
@@ -596,6 +601,30 @@ _CONTRACTIONS = [
         r"\b(?:in the maximum|until|maximum|max\.?)(?= (?:\d+|one|two|three|four|five|six) "
         r"times?\b)",
         "at most",
+    ),
+    (r"\b(in|at|on) next (step|move|turn|action)\b", r"\1 the next \2"),  # article left out
+    # a place as a condition before a colon is a state, as before a comma: "when in [a]: …"
+    (
+        r"(^|[.;!?] )((?:while|whilst|when|whenever|if) (?:you are )?(?:in|inside|at) "
+        r"\[[a-z]\])\s*:",
+        r"\1\2,",
+    ),
+    # a tag question asks for agreement, it negates nothing: "…, no?", "…, right?"
+    (r",\s*(?:no|yes|na|ja)\s*\?(?=\s|$)", "?"),
+    # "not later" beside a word for the next step says again that it is due at once
+    (
+        r"((?:right after|right away|immediately|at once|straight away|straight after)"
+        r"[^.;!?]*?),?\s*(?:and |but )?not later\b",
+        r"\1",
+    ),
+    # "any time you are in [a]" is "whenever", not "at any time" ("never, at any time")
+    (r"(?<!\bat )\bany ?time (?=(?:you|the robot|robot)\b|\[[a-z]\])", "whenever "),
+    # the thing first, the verb after its count: "[a] — maximum 3 time open"
+    (
+        r"(\[[a-z]\])\s*(?:—|–|--|:)\s*((?:at most|at least|exactly) )?"
+        r"(\d+|one|two|three|four|five|six) times? (open|switch on|switch off|turn on|turn off|"
+        r"visit|enter|touch|grab|pick up)\b",
+        r"\4 \1 \2\3 times",
     ),
     # "the living room's out until …", "[a] stays off limits till …"
     (
@@ -673,6 +702,18 @@ _CONTRACTIONS = [
         r"\bit is (?:strictly )?(?:forbidden|prohibited|not allowed|not permitted) "
         r"(?:for you )?to\b",
         "do not",
+    ),
+    # a place forbidden until something happens: "[a] is forbidden before you go to [b]"
+    (
+        r"(\[[a-z]\]) (?:is|are) (?:strictly )?(?:forbidden|prohibited|banned|not allowed|"
+        r"off limits|off-limits|out of bounds)(?= (?:before|until|till|unless)\b)",
+        r"do not go to \1",
+    ),
+    # what is forbidden of a thing, after it: "[b] is forbidden to switch on"
+    (
+        r"(\[[a-z]\]) (?:is|are) (?:strictly )?(?:forbidden|prohibited|banned|not allowed|"
+        r"not permitted) (?:for you )?to (?!be\b)(\w+(?: up| on| off| out| in)?)\b",
+        r"do not \2 \1",
     ),
     (
         r"\b(while|whilst|when|whenever|if|unless|as long as) (?:the )?robot (?:holds|carries|has)"
@@ -1274,11 +1315,20 @@ class PatternTranslator:
     @classmethod
     def _read_each(cls, lifted: str, failures: list[_NoReading]) -> LiftedTranslation | None:
         """Two or three prohibitions in one sentence ("do not touch [a], do not pick [a]
-        up"): one part each, all of them read or none."""
+        up"): one part each, all of them read or none; a condition before a colon holds for
+        each of them ("while in [a]: do not grab [b], do not open [c]", "when in [a], …").
+
+        >>> read = PatternTranslator()._read_each
+        >>> str(read("While in [a]: don't grab [b], don't open [c]", []).formula)
+        'G("agent_at(a)" -> !"is_grabbed(b)") & G("agent_at(a)" -> !"is_open(c)")'
+        """
         text = re.sub(r"^\[[a-z]\]\s*:\s*", "", normalize(lifted))
         pieces = _EACH.split(text)
         if not 2 <= len(pieces) <= 3:
             return None
+        lead = _CONDITION_LEAD.match(pieces[0])
+        if lead is not None:
+            pieces = [pieces[0], *(f"{lead.group()}{piece}" for piece in pieces[1:])]
         results = [cls._read(piece, []) for piece in pieces]
         if any(r is None or not r.formula.atoms() for r in results):
             return None
@@ -1333,6 +1383,11 @@ _EACH = re.compile(
     r"stay away from|keep away from)\s)"
 )
 _LETTERS_IN = re.compile(r"\[([a-z])\]")
+# A condition said once before the rules after it: "while in [a]: …", "when in [a], …".
+_CONDITION_LEAD = re.compile(
+    r"(?:while|whilst|when|whenever|if|unless|as long as|in|inside|at)\b[^:,]*\[[a-z]\][^:,]*"
+    r"[:,]\s*"
+)
 
 
 # Where one clause of a sentence ends and another begins: ";", a dash, or "and"/"but" before
@@ -2463,7 +2518,8 @@ def _form_patrol(t: str) -> LiftedTranslation | None:
 
 _THEN = (
     r"\s*(?:,\s*|\s+)(?:and\s+)?(?:then|after that|afterwards|afterward|and later|later|next|"
-    r"subsequently|followed by|and finally|finally|and after that)\s*,?\s+"
+    r"subsequently|followed by|and finally|finally|and after that|after some time|after a while|"
+    r"some time later|a while later|a bit later|at (?:some|a) later (?:point|time|stage))\s*,?\s+"
 )
 _ORDER = (
     r"(?:\s*,?\s+(?:in (?:that|this|the given|exactly that|exactly this) order|in order|"

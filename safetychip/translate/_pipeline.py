@@ -273,6 +273,8 @@ def _foreign_sentences(
 
 # A word that joins an expression to a list before it.
 _JOINED = re.compile(r"(?:\b(?:and|or|nor)|,)\s*$")
+# A list going on after an expression: "[a], [b] or [c]", "[a] and [b]".
+_LIST_GOES_ON = re.compile(r"\s*(?:,|\b(?:and|or|nor)\b)\s*(?:the |a |an |my |your )?\S")
 
 
 def _listwise(read: Callable[[str], LiftedTranslation], lifted: str) -> LiftedTranslation:
@@ -732,11 +734,19 @@ class Translator:
             def aside(held: list[Expression], r: Remark) -> bool:
                 """A remark about something outside the scene ("the cat hides in [a]"), with
                 no thing of the scene joined to a list at its end ("… asleep and the
-                kitchen"; "… and the door creaks" is a clause of its own), and a context
+                kitchen"; "… and the door creaks" is a clause of its own) and none opening
+                it (", the microwave or the bin — …" goes on with a list), and a context
                 with no thing of the scene at all ("while the front door is open" is a
                 condition)."""
                 grounded = [e for e in held if e not in unknown]
                 if len(grounded) == len(held) or (r.kind == "context" and grounded):
+                    return False
+                first = held[0]
+                if (
+                    first in grounded
+                    and not text[r.start : first.start].strip(" ,;:—–-(")
+                    and _LIST_GOES_ON.match(text, first.end)
+                ):
                     return False
                 return not any(
                     _JOINED.search(text[: e.start]) and not text[e.end : r.end].strip(" ,.;:!?")

@@ -405,11 +405,11 @@ _PREAMBLE = re.compile(
     r"\s*",
     re.I,
 )
-# Words before "to" that make it an obligation or a plan, never a purpose ("you have to close
-# it later", "you are going to").
+# Words before "to" that make it an obligation, a plan or what is forbidden, never a purpose
+# ("you have to close it later", "you are going to", "[a] is forbidden to switch on").
 _NOT_PURPOSE = frozenset(
     "have has had need needs ought want wants going got able used allowed supposed required "
-    "is are am be".split()
+    "is are am be forbidden prohibited banned permitted meant".split()
 )
 
 

@@ -61,6 +61,7 @@ from ._grammar import (
     LiftedTranslation,
     PatternTranslator,
     _clean,
+    _count_kind,
     _count_value,
     _find_count,
     _no_double_negation,
@@ -337,6 +338,12 @@ _PASSIVE_VERB = re.compile(
     r"(?:[a-z]+ly\s+)?(" + "|".join(sorted({w for w in _VERB_OF if w.endswith("ed")})) + r")\b"
 )
 
+# What is forbidden of a thing, after its placeholder: "[b] is forbidden to switch on".
+_FORBIDDEN_VERB = re.compile(
+    r"\[([a-z])\]\s+(?:[a-z']+\s+){0,2}?(?:forbidden|prohibited|banned|allowed|permitted)\s+"
+    r"to\s+(?:be\s+)?(" + "|".join(sorted(_VERB_OF, key=len, reverse=True)) + r")\b"
+)
+
 
 def verb_conflict(lifted: str, formula: Formula) -> str | None:
     """Why *formula* cannot be what *lifted* says, or None: the verb of a placeholder's
@@ -351,6 +358,8 @@ def verb_conflict(lifted: str, formula: Formula) -> str | None:
     "it says 'open' of [a], which is_open(…) records, not agent_at(…)"
     >>> verb_conflict("never plug in [a]", parse('G!"is_pluggedin(a)"')) is None
     True
+    >>> verb_conflict("[b] is forbidden to switch on", parse('G!"agent_at(b)"'))
+    "it says 'switch' of [b], which is_switchedon(…) records, not agent_at(…)"
     """
     used: dict[str, set[str]] = {}
     for atom in formula.atoms():
@@ -373,6 +382,7 @@ def verb_conflict(lifted: str, formula: Formula) -> str | None:
     ]
     # the passive, after its placeholder: "[b] must be visited", "[a] gets switched on"
     said += [(m.group(2), m.group(1)) for m in _PASSIVE_VERB.finditer(text)]
+    said += [(m.group(2), m.group(1)) for m in _FORBIDDEN_VERB.finditer(text)]
     for verb, x in said:
         if verb is None:
             continue
@@ -402,7 +412,7 @@ _BEFORE = re.compile(r"\b(?:before|prior to|ahead of)" + _UP_TO)
 _NEGATION = re.compile(r"\b(?:not|never|no|cannot|don't|nothing|nobody|no one|no-one|none)\b")
 # Condition words of a state condition, and whether they negate it ("unless", "outside").
 _CONDITION = re.compile(
-    r"\b(?:(unless|except (?:when|while|if|in)|outside(?: of)?|only (?:when|while|if|in))|"
+    r"\b(?:(unless|except(?: (?:when|while|if|in|for))?|outside(?: of)?|only (?:when|while|if|in))|"
     r"while|whilst|as long as|if|when|whenever|^(?:in|inside))" + _UP_TO
 )
 
@@ -429,6 +439,55 @@ def _other_thing(text: str, m: re.Match[str]) -> str:
     """The pronoun of *m* as the one thing of *text* its own clause does not name, if one."""
     rest = set(_LETTERS.findall(text)) - _own_letters(text, m.start())
     return f"{m.group(1)} [{rest.pop()}]" if len(rest) == 1 else m.group()
+
+
+# The words of each side of a two-valued state, for telling which one a sentence says first.
+_STATE_SIDES = {
+    "is_open": (r"\bopen(?:s|ed|ing)?\b", r"\b(?:clos(?:e|es|ed|ing)|shut(?:s|ting)?)\b"),
+    "is_switchedon": (r"\bon\b", r"\boff\b"),
+}
+
+# Words that say which side is the trigger, wherever it stands ("close [a] after opening it").
+_TRIGGER_WORD = re.compile(
+    r"\b(?:after|if|when|whenever|once|as soon as|soon as|the moment|upon|"
+    r"every time|each time|any time|whilst|while|of being)\b"
+)
+
+
+def reversed_reaction(lifted: str, formula: Formula) -> str | None:
+    """Why a reaction reading about one thing's two states (``G(!p -> F p)``) has them the
+    wrong way round, or None: the side the sentence names first is the trigger ("every
+    opening of [a] is followed by [a] being closed" is ``G(p -> F !p)``).
+
+    >>> reversed_reaction("[a] opened means [a] closed before the end",
+    ...                   parse('G(!"is_open(a)" -> F"is_open(a)")'))
+    'it names [a] open first, and the reading reacts to [a] not open'
+    >>> reversed_reaction("[a] opened means [a] closed", parse('G("is_open(a)" -> F!"is_open(a)")'))
+    """
+    if formula.op != "G" or formula.children[0].op != "->":
+        return None
+    trigger = formula.children[0].children[0]
+    negated = trigger.op == "!"
+    atom = trigger.children[0] if negated else trigger
+    if atom.op != "ap" or atom.proposition.predicate not in _STATE_SIDES:
+        return None
+    if len(formula.atoms()) != 1:
+        return None
+    text = _text(lifted)
+    if _TRIGGER_WORD.search(text):
+        return None  # "close [a] straight after opening it": the words say which is first
+    sides = [re.search(w, text) for w in _STATE_SIDES[atom.proposition.predicate]]
+    if not all(sides):
+        return None
+    first_negative = sides[1].start() < sides[0].start()  # type: ignore[union-attr]
+    if first_negative == negated:
+        return None
+    word = atom.proposition.predicate.removeprefix("is_").replace("switchedon", "switched on")
+    x = atom.proposition.args[0]
+    return (
+        f"it names [{x}] {'not ' if first_negative else ''}{word} first, and the reading "
+        f"reacts to [{x}] {'not ' if negated else ''}{word}"
+    )
 
 
 def order_conflict(lifted: str, formula: Formula, pattern: str) -> str | None:
@@ -548,14 +607,24 @@ def _text(lifted: str) -> str:
 def _with_counts(
     pattern: str, formula: Formula, literals: dict[str, Formula], text: str, template: str
 ) -> Formula | None:
-    """*formula* rebuilt with the count or step bound of *text* (None if it has none)."""
+    """*formula* rebuilt with the count or step bound of *text* (None if it has none); a
+    qualifier of the reading's kind moves the number as the grammar's does ("more than once"
+    is at least twice, "fewer than three times" at most twice).
+
+    >>> from safetychip.ltl import parse
+    >>> a = parse("agent_at(a)")
+    >>> str(_with_counts("at_least", a, {"a": a}, "visit [a] more than once", ""))
+    'F("agent_at(a)" & ("agent_at(a)" U (!"agent_at(a)" & (!"agent_at(a)" U F"agent_at(a)"))))'
+    """
     if pattern in ("at_most", "at_least", "exactly"):
         found = _find_count(text)
         if found is None or len(literals) != 1:
             return None
-        return _no_double_negation(
-            build_pattern(pattern, _count_value(found[2]), *literals.values())
-        )
+        kind, shift = _count_kind(found[1])
+        times = _count_value(found[2]) + (shift if kind == pattern else 0)
+        if times < 0 or (times == 0 and pattern != "at_most"):
+            return None
+        return _no_double_negation(build_pattern(pattern, times, *literals.values()))
     if pattern == "bounded_delay":
         n, _ = _within(text)
         if n is None or formula.op != "G" or formula.children[0].op != "->":
@@ -570,6 +639,17 @@ def _with_counts(
 # The reactions, by when they are due (see timing_cues).
 _REACTIONS = {"later": "response", "next": "immediate_response", "bounded": "bounded_delay"}
 _COUNTS = frozenset({"at_most", "at_least", "exactly"})
+# "Nobody" as the subject of a verb: "nobody opens [a]" (not "with nobody in it").
+_NOBODY = re.compile(
+    r"\b(?:nobody|no one|no-one)\s+(?!(?:in|at|on|there|here|around|home|else|about|near)\b)"
+    r"[a-z]+"
+)
+# Words that make something due at the very next step ("as your very next move"), unlike a
+# plain "next" that only orders visits ("[a], next [b]").
+_PROMPT = re.compile(
+    r"\b(?:very next|next (?:step|move|action|turn)|immediately|right away|straight away|"
+    r"at once|(?:right|straight|directly|immediately|just) after)\b"
+)
 # A number of entries said with its unit: "2 trips", "three visits", "4 laps".
 _COUNTED_UNITS = re.compile(
     r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\s+(?:times|visits|trips|entries|"
@@ -873,6 +953,8 @@ class RetrievalTranslator:
         query = embedder.encode([text])[0]
         found = cues(_unchat(normalize(lifted)))  # "if it's not too much trouble" forbids nothing
         negative = "negation" in found or bool(_RESTRICTIVE.search(text))
+        # "nobody opens [a]" asks for nothing ("with nobody in it" is no subject)
+        nobody = _NOBODY.search(text) is not None
         unread = 1.0 - len(own) / max(1, len(letters))
         mine = np.array([name in found for name in _CUES], dtype=np.int8)
         # shared cues minus cues in one only: 3 * shared - |mine| - |theirs|
@@ -901,7 +983,7 @@ class RetrievalTranslator:
                 continue  # a count pattern, but the sentence says no count
             pattern, formula = _retimed(row["pattern"], formula, timing, text)
             if (row["pattern"] in _PROHIBITIONS and not negative) or (
-                row["pattern"] in _MISSIONS_ONLY and "negation" in found
+                row["pattern"] in _MISSIONS_ONLY and ("negation" in found or nobody)
             ):
                 continue  # a prohibition from a sentence that forbids nothing, or the reverse
             entry = votes.setdefault(str(formula), [0.0, s, row, formula, pattern])
@@ -959,6 +1041,10 @@ class RetrievalTranslator:
         if "bounded" in timing and _within(_text(lifted))[0] is None:
             return "it names a number of steps in words the translator does not read"
         text = _text(lifted)
+        if _PROMPT.search(text) and not any(
+            f.op in ("X", "X[!]") for f in reading.formula.subformulas()
+        ):
+            return "it says the very next step, and the reading has no next step"
         if reading.pattern in _SEQUENCES and _ANY_ORDER.search(text):
             return "it says the order does not matter, and the reading orders the visits"
         if (
@@ -998,6 +1084,7 @@ class RetrievalTranslator:
             return "it puts the visits in an order, and the reading does not"
         return (
             verb_conflict(lifted, reading.formula)
+            or reversed_reaction(lifted, reading.formula)
             or _count_conflict(text, reading.pattern)
             or order_conflict(lifted, reading.formula, reading.pattern)
         )
