@@ -14,7 +14,7 @@ from safetychip.translate._retrieve import CALIBRATION, EXAMPLES, TEMPLATES
 
 FOLDER = DATA_DIR / "translation"
 ROWS = [json.loads(line) for line in EXAMPLES.read_text(encoding="utf-8").splitlines()]
-# Sets nothing may be learnt from: heldout_2 and fresh_18 are unscored, fresh_17 scored once.
+# Sets scored once and read since, but not examples (data/translation/README.md says why).
 KEPT_OUT = ("heldout_2", "fresh_17", "fresh_18")
 
 

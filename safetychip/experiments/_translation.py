@@ -115,6 +115,15 @@ SETS: tuple[LabelledSet, ...] = (
     LabelledSet(
         "fresh_16/sentences.jsonl", "another hand; scored once (53.2 %), then development", True
     ),
+    LabelledSet(
+        "fresh_17/sentences.jsonl", "another hand; scored once (60.3 %), then development", True
+    ),
+    LabelledSet(
+        "fresh_18/sentences.jsonl", "another hand; scored once (59.1 %), then development", True
+    ),
+    LabelledSet(
+        "heldout_2/sentences.jsonl", "another hand; scored once (74.5 %), then development", True
+    ),
 )
 
 #: The local model's replies to the translator over ``utterances.jsonl``, under ``data/``.
