@@ -44,6 +44,11 @@ def test_the_tail_of_a_list_is_never_set_aside_as_a_remark(grounded):
     [
         # a condition said once before a colon holds for every rule after it
         (
+            "If the television is on: don't open the window, don't touch the lamp.",
+            'G("is_switchedon(television)" -> !"is_open(window)") & '
+            'G("is_switchedon(television)" -> !"is_touched(lamp)")',
+        ),
+        (
             "When in the bedroom: don't touch the lamp, don't open the window.",
             'G("agent_at(bedroom)" -> !"is_touched(lamp)") & '
             'G("agent_at(bedroom)" -> !"is_open(window)")',
