@@ -610,9 +610,9 @@ _CONTRACTIONS = [
         r"\[[a-z]\])\s*:",
         r"\1\2,",
     ),
-    # a tag question asks for agreement, it negates nothing: "…, no?", "…, right?"
+    # a tag question asks for agreement, it negates nothing: "…, no?", "…, na?"
     (r",\s*(?:no|yes|na|ja)\s*\?(?=\s|$)", "?"),
-    # "not later" beside a word for the next step says again that it is due at once
+    # "not later" beside "right away" or "immediately" says again that it is due at once
     (
         r"((?:right after|right away|immediately|at once|straight away|straight after)"
         r"[^.;!?]*?),?\s*(?:and |but )?not later\b",

@@ -274,7 +274,7 @@ def _foreign_sentences(
 # A word that joins an expression to a list before it.
 _JOINED = re.compile(r"(?:\b(?:and|or|nor)|,)\s*$")
 # A list going on after an expression: "[a], [b] or [c]", "[a] and [b]".
-_LIST_GOES_ON = re.compile(r"\s*(?:,|\b(?:and|or|nor)\b)\s*(?:the |a |an |my |your )?\S")
+_LIST_GOES_ON = re.compile(r"\s*(?:,|\b(?:and|or|nor)\b)\s*\S")
 
 
 def _listwise(read: Callable[[str], LiftedTranslation], lifted: str) -> LiftedTranslation:

@@ -456,13 +456,17 @@ _TRIGGER_WORD = re.compile(
 
 def reversed_reaction(lifted: str, formula: Formula) -> str | None:
     """Why a reaction reading about one thing's two states (``G(!p -> F p)``) has them the
-    wrong way round, or None: the side the sentence names first is the trigger ("every
-    opening of [a] is followed by [a] being closed" is ``G(p -> F !p)``).
+    wrong way round, or None: with no word to say which side sets it off ("after", "when",
+    "once" …), the side the sentence names first does ("every opening of [a] is followed by
+    [a] being closed" is ``G(p -> F !p)``).
 
     >>> reversed_reaction("[a] opened means [a] closed before the end",
     ...                   parse('G(!"is_open(a)" -> F"is_open(a)")'))
     'it names [a] open first, and the reading reacts to [a] not open'
     >>> reversed_reaction("[a] opened means [a] closed", parse('G("is_open(a)" -> F!"is_open(a)")'))
+    >>> reversed_reaction("close [a] right after opening it",
+    ...                   parse('G("is_open(a)" -> X[!]!"is_open(a)")')) is None
+    True
     """
     if formula.op != "G" or formula.children[0].op != "->":
         return None
@@ -476,10 +480,10 @@ def reversed_reaction(lifted: str, formula: Formula) -> str | None:
     text = _text(lifted)
     if _TRIGGER_WORD.search(text):
         return None  # "close [a] straight after opening it": the words say which is first
-    sides = [re.search(w, text) for w in _STATE_SIDES[atom.proposition.predicate]]
-    if not all(sides):
+    positive, negative = (re.search(w, text) for w in _STATE_SIDES[atom.proposition.predicate])
+    if positive is None or negative is None:
         return None
-    first_negative = sides[1].start() < sides[0].start()  # type: ignore[union-attr]
+    first_negative = negative.start() < positive.start()
     if first_negative == negated:
         return None
     word = atom.proposition.predicate.removeprefix("is_").replace("switchedon", "switched on")
