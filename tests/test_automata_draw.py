@@ -17,6 +17,7 @@ def test_to_dot_text():
     assert dot == "\n".join([
         "digraph DFA {",
         '  rankdir=LR; node [shape=circle, fontname="Helvetica"]; edge [fontname="Helvetica"];',
+        '  size="10,40";',
         '  label="!a W b"; labelloc=t;',
         '  start [shape=none, label=""]; start -> 0;',
         '  0 [label="0"];',

@@ -82,6 +82,7 @@ def to_dot(dfa, highlight: int | None = None) -> str:
     >>> print(to_dot(to_dfa(parse("Fa"))))  # doctest: +NORMALIZE_WHITESPACE
     digraph DFA {
       rankdir=LR; node [shape=circle, fontname="Helvetica"]; edge [fontname="Helvetica"];
+      size="10,40";
       label="Fa"; labelloc=t;
       start [shape=none, label=""]; start -> 0;
       0 [label="0"];
@@ -95,6 +96,7 @@ def to_dot(dfa, highlight: int | None = None) -> str:
     lines = [
         "digraph DFA {",
         '  rankdir=LR; node [shape=circle, fontname="Helvetica"]; edge [fontname="Helvetica"];',
+        '  size="10,40";',  # Graphviz shrinks a wider drawing to a notebook's width (inches)
     ]
     if dfa.formula is not None:
         lines.append(f'  label="{_esc(_short(str(dfa.formula), 90))}"; labelloc=t;')
