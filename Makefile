@@ -15,7 +15,10 @@ $(STAMP): pyproject.toml Makefile
 	$(PY) -m pip install --quiet --upgrade pip
 	# torch alone first, so only it is looked up on PyTorch's index (its +cpu build ranks
 	# above PyPI's build of the same version); its dependencies come from PyPI with the rest.
-	$(PY) -m pip install --quiet --no-deps --extra-index-url $(TORCH_INDEX) "$(TORCH)"
+	# One quick retry at most: where the index cannot be reached, pip's default five retries
+	# with back-off cost about 13 s before it settles for the other sources.
+	$(PY) -m pip install --quiet --no-deps --retries 1 --timeout 20 \
+	  --extra-index-url $(TORCH_INDEX) "$(TORCH)"
 	$(PY) -m pip install --quiet -e ".[all,dev]"
 	# The virtualhome wheel pins ancient dependencies: install it alone, and never import its
 	# top-level package (safetychip.envs imports evolving_graph directly).
@@ -29,14 +32,16 @@ $(STAMP): pyproject.toml Makefile
 	touch $(STAMP)
 
 reproduce: $(STAMP)
-	$(PY) -m safetychip.cli reproduce
+	$(PY) -m safetychip reproduce
 
 test: $(STAMP)
 	$(PY) -m ruff check safetychip tests benchmarks
 	$(PY) -m ruff format --check safetychip tests benchmarks
 	$(PY) -m mypy
-	MPLBACKEND=Agg $(PY) -m pytest -q --nbval --nbval-sanitize-with notebooks/sanitize.cfg \
-	  tests safetychip notebooks
+	# On every core (at most four): each notebook's cells stay on one worker, in order, and the
+	# browser tests share one JupyterLab (conftest.py); --durations shows where the time went.
+	MPLBACKEND=Agg $(PY) -m pytest -q -n auto --maxprocesses 4 --dist loadgroup --durations 15 \
+	  --nbval --nbval-sanitize-with notebooks/sanitize.cfg tests safetychip notebooks
 
 # JupyterLab on 127.0.0.1 (no other machine can reach it), opening the quickstart tutorial.
 lab: $(STAMP)

@@ -35,7 +35,12 @@ def _imports(path: Path) -> set[str]:
 
 
 def _library() -> list[Path]:
-    return sorted(p for p in PACKAGE.rglob("*.py") if "cli" not in p.relative_to(PACKAGE).parts)
+    """Every library module: not the command line, nor ``python -m safetychip``'s entry point."""
+    return sorted(
+        p
+        for p in PACKAGE.rglob("*.py")
+        if "cli" not in p.relative_to(PACKAGE).parts and p != PACKAGE / "__main__.py"
+    )
 
 
 def _offenders(paths: list[Path], forbidden: str) -> list[str]:
@@ -57,6 +62,11 @@ def test_library_does_not_import_cli():
     library = _library()
     assert len(library) > 50
     assert _offenders(library, "safetychip.cli") == []
+
+
+def test_only_the_entry_point_imports_the_cli_from_outside_it():
+    """``python -m safetychip`` is the command line, as the console script is."""
+    assert "safetychip.cli.main" in _imports(PACKAGE / "__main__.py")
 
 
 def test_no_command_modules_in_the_library():

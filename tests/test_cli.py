@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 import types
@@ -366,9 +367,15 @@ def test_reproduce_without_inputs(capsys, tmp_path):
     assert "skipped spot_demo_automata: " in out
     assert "data/spot_demo/constraints.json does not exist yet" in out
     # every registered step skips (extension modules register steps of their own)
-    assert out.endswith(
-        f"reproduce: 0 of {len(reproduction_steps())} steps ran (nothing to reproduce yet)\n"
+    n = len(reproduction_steps())
+    assert re.search(
+        rf"reproduce: 0 of {n} steps ran \(nothing to reproduce yet\); \d+\.\d s in all\n$", out
     )
+    # every step says its name and number before it starts
+    names = [step.name for step in reproduction_steps()]
+    assert re.findall(r"(?m)^\[(\d+)/(\d+)\] (\w+): ", out) == [
+        (str(i), str(n), name) for i, name in enumerate(names, 1)
+    ]
     assert not (tmp_path / "figures").exists()
 
 
@@ -380,6 +387,8 @@ def test_reproduce_spot_demo(capsys, tmp_path):
     assert (status, err) == (EXIT_OK, "")
     target = tmp_path / "figures" / "spot_demo_automata.txt"
     assert f"spot_demo_automata: wrote {target}" in out
+    assert out.startswith("[1/1] spot_demo_automata: formula, DFA size and guards")
+    assert re.search(r"(?m)^spot_demo_automata: done in \d+\.\d s$", out)
     text = target.read_text(encoding="utf-8")
     assert "[phone] never pick up the phone" in text
     assert 'formula:   G!"is_grabbed(phone)"' in text
@@ -410,7 +419,9 @@ def test_reproduce_list_and_errors(capsys, tmp_path):
     status, out, err = run(capsys, "reproduce", "--root", str(tmp_path))
     assert status == EXIT_INPUT
     assert "step spot_demo_automata: " in err and "constraint 1: expected an object" in err
-    assert out.endswith(f"reproduce: 0 of {len(reproduction_steps())} steps ran; 1 failed\n")
+    assert re.search(
+        rf"reproduce: 0 of {len(reproduction_steps())} steps ran; 1 failed; \S+ s in all\n$", out
+    )
 
 
 # ------------------------------------------------------------------------ errors and options
@@ -535,7 +546,7 @@ def test_extension_modules_register_commands_and_steps(capsys, monkeypatch, tmp_
     status, out, _ = run(capsys, "reproduce", "--root", str(tmp_path))
     assert status == EXIT_OK
     assert "hello: wrote" in out and (tmp_path / "figures" / "hello.txt").exists()
-    assert out.endswith("reproduce: 1 of 2 steps ran: hello\n")
+    assert re.search(r"reproduce: 1 of 2 steps ran: hello; \S+ s in all\n$", out)
 
 
 def test_internal_and_value_errors_never_show_a_traceback(capsys, monkeypatch, tmp_path):
@@ -571,6 +582,26 @@ def test_python_dash_m(tmp_path):
     assert lines(proc.stdout)[0] == {"line": 1, "formula": "F a", "holds": True}
     assert lines(proc.stdout)[1]["line"] == 2 and "error" in lines(proc.stdout)[1]
     assert "<stdin>:2: formula 'F'" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--help"], ["translate", "--help"], ["check", PHONE, "--trace", "TRACE"], ["check", "F"]],
+)
+def test_python_dash_m_safetychip_is_the_console_script(tmp_path, args):
+    """``python -m safetychip`` and the ``safetychip`` script answer alike, byte for byte."""
+    script = Path(sys.executable).with_name("safetychip")
+    if not script.is_file():
+        pytest.skip(f"no console script beside {sys.executable} (package not installed)")
+    trace = write(tmp_path, "t.json", [[], ["is_grabbed(phone)"]])
+    args = [trace if a == "TRACE" else a for a in args]
+    answers = [
+        subprocess.run([*command, *args], capture_output=True, text=True, timeout=120, check=False)
+        for command in ([sys.executable, "-m", "safetychip"], [str(script)])
+    ]
+    module, console = ((a.returncode, a.stdout, a.stderr) for a in answers)
+    assert module == console
+    assert module[1] or module[2]
 
 
 def test_closed_pipe_is_quiet():

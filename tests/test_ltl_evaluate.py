@@ -68,7 +68,11 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("text", "trace", "holds"), CASES, ids=[f"{t}|{tr}" for t, tr, _ in CASES])
+@pytest.mark.parametrize(
+    ("text", "trace", "holds"),
+    CASES,
+    ids=[f"{t}|{[sorted(s) for s in tr]}" for t, tr, _ in CASES],
+)
 def test_semantics(text, trace, holds):
     assert evaluate(parse(text), trace) is holds
 

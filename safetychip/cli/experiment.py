@@ -252,7 +252,8 @@ def _translation_scores(root: Path) -> list[Path]:
     from ..experiments import write_translation_scores
     from .translate import scene_vocabulary
 
-    return write_translation_scores(root / "figures", scene_vocabulary, data=root / "data")
+    return write_translation_scores(root / "figures", scene_vocabulary, data=root / "data",
+                                    progress=sys.stderr.isatty())  # fmt: skip
 
 
 _SPOT_INPUTS = ("data/spot/lab.json", "data/spot/tasks.jsonl")

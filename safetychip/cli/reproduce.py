@@ -14,6 +14,7 @@ Examples
 from __future__ import annotations
 
 import argparse
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -119,11 +120,14 @@ def _run(args: argparse.Namespace) -> int:
         raise InputError(f"--root {args.root}: no such directory")
     chosen = [s for s in steps if not args.steps or s.name in args.steps]
     ran, failed = [], 0
-    for step in chosen:
+    began = time.perf_counter()
+    for number, step in enumerate(chosen, 1):
+        print(f"[{number}/{len(chosen)}] {step.name}: {step.description}", flush=True)
+        start = time.perf_counter()
         try:
             written = step.run(root)
         except SkipStep as why:
-            print(f"skipped {step.name}: {why}")
+            print(f"skipped {step.name}: {why}", flush=True)
             continue
         except (SafetyChipError, OSError, ValueError) as err:
             failed += 1
@@ -132,6 +136,7 @@ def _run(args: argparse.Namespace) -> int:
         ran.append(step.name)
         for path in written:
             print(f"{step.name}: wrote {path}")
+        print(f"{step.name}: done in {_seconds(time.perf_counter() - start)}", flush=True)
     summary = f"reproduce: {len(ran)} of {len(chosen)} steps ran"
     if ran:
         summary += f": {', '.join(ran)}"
@@ -139,13 +144,27 @@ def _run(args: argparse.Namespace) -> int:
         summary += f"; {failed} failed"
     elif not ran:
         summary += " (nothing to reproduce yet)"
-    print(summary)
+    print(f"{summary}; {_seconds(time.perf_counter() - began)} in all")
     return EXIT_INPUT if failed else EXIT_OK
+
+
+def _seconds(elapsed: float) -> str:
+    """A duration as a person reads it.
+
+    >>> _seconds(3.14159), _seconds(192.5)
+    ('3.1 s', '3 min 12 s')
+    """
+    if elapsed < 60:
+        return f"{elapsed:.1f} s"
+    minutes, seconds = divmod(round(elapsed), 60)
+    return f"{minutes} min {seconds} s"
 
 
 _EPILOG = """\
 Each step regenerates files under figures/ from data/; a step whose inputs do not exist yet is
-skipped with a message. The Makefile's `make reproduce` runs this command.
+skipped with a message. Each step prints its name before it starts and its time when it ends
+(with a progress bar on a terminal where it loops); the last line gives the time of the whole.
+The Makefile's `make reproduce` runs this command.
 
 exit status: 0 every chosen step ran or was skipped; 2 a step failed (the others still ran)
 

@@ -210,14 +210,22 @@ def make_model(cell: dict[str, Any]) -> Any:
     if name == STAND_IN:
         deviation = float(cell.get("deviation", DEFAULT_DEVIATION))
         return OfflineAgentModel(int(cell.get("seed", 0)), deviation=deviation)
-    from ..llm import LOCAL_MODEL, CachedModel, OpenAIChatModel, local_model
+    key = (name, cell.get("cache"), cell.get("cache_mode", "auto"))
+    model = _MODELS.get(key)
+    if model is None:
+        from ..llm import LOCAL_MODEL, CachedModel, OpenAIChatModel, local_model
 
-    model: Any = local_model() if name == LOCAL_MODEL else OpenAIChatModel(name)
-    if cell.get("cache"):
-        model = CachedModel(model, cell["cache"], mode=cell.get("cache_mode", "auto"))
+        model = local_model() if name == LOCAL_MODEL else OpenAIChatModel(name)
+        if cell.get("cache"):
+            model = CachedModel(model, cell["cache"], mode=cell.get("cache_mode", "auto"))
+        _MODELS[key] = model
     return model
 
 
+# One model per name, cache file and cache mode, and one environment per kind and scene, shared
+# by a process's cells: a cache file is checked whole when it is opened, once, not per episode.
+# Sharing is sound: an episode counts its model calls as differences of the usage counters.
+_MODELS: dict[tuple[str, Any, Any], Any] = {}
 _ENVS: dict[tuple[str, str], Any] = {}
 
 

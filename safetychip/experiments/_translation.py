@@ -138,6 +138,7 @@ def translation_scores(
     *,
     data: str | os.PathLike[str] = DATA_DIR,
     sets: tuple[LabelledSet, ...] = SETS,
+    progress: bool = False,
 ) -> dict[str, EvaluationResult]:
     """Evaluate the offline translator on each of *sets* that exists under
     ``data/translation/``, keyed by the set's path.
@@ -149,6 +150,10 @@ def translation_scores(
         (:func:`safetychip.cli.translate.scene_vocabulary`).
     data : str or path
         The folder holding ``translation/``.
+    sets : tuple of LabelledSet
+        The sets to score (those that exist).
+    progress : bool
+        Show a progress bar over each set's sentences.
     """
     folder = Path(data) / "translation"
     retrieval = RetrievalTranslator()
@@ -159,7 +164,9 @@ def translation_scores(
         rows = load_utterances(folder / s.path)
         # a set whose sentences are retrieval examples is scored without them
         own = retrieval.leaving_out(r["id"] for r in rows)
-        results[s.path] = evaluate(partial(_translator, vocabulary, own), rows)
+        results[s.path] = evaluate(
+            partial(_translator, vocabulary, own), rows, progress=progress, desc=s.path
+        )
     return results
 
 
@@ -199,6 +206,7 @@ def write_translation_scores(
     vocabulary: Callable[[str], Vocabulary],
     *,
     data: str | os.PathLike[str] = DATA_DIR,
+    progress: bool = False,
 ) -> list[Path]:
     """Write ``01_translation_scores.md`` into *folder* and return its path.
 
@@ -212,8 +220,10 @@ def write_translation_scores(
         The folder holding ``translation/`` and, when it was recorded,
         :data:`TRANSLATION_RECORDING`: the translator driven by the local model on
         ``utterances.jsonl``, replayed offline and reported under the model's name.
+    progress : bool
+        Show a progress bar over each set's sentences.
     """
-    results = translation_scores(vocabulary, data=data)
+    results = translation_scores(vocabulary, data=data, progress=progress)
     recording = Path(data) / TRANSLATION_RECORDING
     local_model = (
         _replay_local_model(vocabulary, recording, Path(data)) if recording.is_file() else None

@@ -203,6 +203,7 @@ def evaluate(
     *,
     name: str = "",
     progress: bool = False,
+    desc: str = "utterances",
 ) -> EvaluationResult:
     """Translate every utterance and grade it by language equivalence with its label or one
     of the label's ``alternatives``.
@@ -218,6 +219,8 @@ def evaluate(
         The translator's name for the report.
     progress : bool
         Show a progress bar.
+    desc : str
+        The progress bar's label.
     """
     from ..automata import equivalent
 
@@ -228,7 +231,7 @@ def evaluate(
     if progress:
         from tqdm.auto import tqdm
 
-        iterator = tqdm(rows, desc="utterances")
+        iterator = tqdm(rows, desc=desc)
     for row in iterator:
         scene = row["scene"]
         if scene not in translators:

@@ -230,6 +230,7 @@ class VirtualHomeEnv(Env):
         self._goal: tuple[tuple[SceneProposition, bool], ...] = ()
         self._event: _Event | None = None
         self._outcomes: dict[tuple[Hashable, str], _Outcome] = {}
+        self._admissible: dict[tuple[_WorldKey, str], tuple[str, ...]] = {}
         self._key: _WorldKey | None = None
         self._done = False
         self._closed = False
@@ -249,7 +250,7 @@ class VirtualHomeEnv(Env):
             self._scripts: dict[str, Any] = {}
             self._props: dict[str, SceneProposition] = {}
             self._handles = {i: env.Node(i) for i in (*scene.names, scene.character)}
-            self._outcomes = {}
+            self._outcomes, self._admissible = {}, {}
             self._layout = _layout(scene)
         self.task = task
 
@@ -399,8 +400,18 @@ class VirtualHomeEnv(Env):
         held object on each SURFACES object; put in: into each CONTAINERS object). Each is
         checked with the executor's own ``check_one_step`` on its decisive script line,
         after checking that a route exists for walk and find. DONE is always admissible.
+        The answer depends only on the world and the mode, so it is kept per world: an agent
+        asks again on every reprompt, and a grid's episodes revisit the same worlds.
         """
         self._require_episode()
+        key = (self._world_key(), self.mode)
+        known = self._admissible.get(key)
+        if known is None:
+            known = self._admissible[key] = self._enumerate_admissible()
+        return [*known, "done"]
+
+    def _enumerate_admissible(self) -> tuple[str, ...]:
+        """The actions :meth:`admissible_actions` lists but DONE, checked one by one."""
         scene = self.scene
         state = self._fork(self._state)  # the executor's checks may touch its edge sets
         self._executor.info = self._vh.execution.ExecutionInfo()
@@ -427,7 +438,7 @@ class VirtualHomeEnv(Env):
                 first = self._script(hops[-1][0]) if not isinstance(hops, str) else None
                 if first is not None and self._executor.check_one_step(first, state):
                     accepted.append(str(act))
-        return [*accepted, "done"]
+        return tuple(accepted)
 
     def truth(self, propositions: Iterable[str]) -> PropositionState:
         """Return the truth value of each proposition in the current world."""
