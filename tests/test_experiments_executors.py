@@ -82,6 +82,11 @@ def network_report(cell):
     }
 
 
+def square_where(cell):
+    """The square of ``x`` and the process that computed it."""
+    return {"y": cell["x"] ** 2, "pid": os.getpid()}
+
+
 def _loopback(ip):
     return ip is None or ip in ("127.0.0.1", "::1", "::ffff:127.0.0.1")
 
@@ -198,9 +203,11 @@ def test_error_results_in_the_file_are_not_retried(tmp_path):
 
 
 def test_bad_executor_and_bad_cells():
-    with pytest.raises(ValueError, match=r"unknown executor 'dask'; choose one of local, ray"):
+    with pytest.raises(
+        ValueError, match=r"unknown executor 'dask'; choose one of local, processes, ray"
+    ):
         run_cells(square, _cells(1), executor="dask")
-    assert EXECUTORS == ("local", "ray")
+    assert EXECUTORS == ("local", "processes", "ray")
     with pytest.raises(ValueError, match=r"cell 1 must be a dict with an 'id' key"):
         run_cells(square, [{"id": 1}, {"x": 2}])
     with pytest.raises(ValueError, match=r"cell ids must be unique; 'a' repeats \(cell 2\)"):
@@ -331,6 +338,37 @@ def test_ray_that_never_starts_raises_a_typed_error_naming_it(monkeypatch, tmp_p
     assert str(err.__cause__) == _TIMED_OUT
     assert len(ray.inits) == 2 and ray.shutdowns == 2
     assert path.read_text() == ""
+
+
+def test_processes_run_the_cells_elsewhere_and_keep_order_errors_and_resume(tmp_path, monkeypatch):
+    """The ``processes`` executor: one spawned process per core, results in cell order."""
+    from safetychip.experiments import _executors
+
+    monkeypatch.setattr(_executors, "_cores", lambda: 2)
+    path = tmp_path / "p.jsonl"
+    path.write_text('{"id": "c0", "y": 0, "resumed": true}\n')
+    cells = _cells(5)
+    cells[2]["x"] = "two"  # TypeError inside the cell function
+    results = run_cells(
+        square_where, cells[::-1], executor="processes", results_path=path, progress=False
+    )
+    assert [r["id"] for r in results] == ["c4", "c3", "c2", "c1", "c0"]
+    assert [r.get("y") for r in results] == [16, 9, None, 1, 0]
+    assert results[2]["error"].startswith("TypeError: unsupported operand type(s) for ** or pow()")
+    ran = [r for r in results if "pid" in r]
+    assert len(ran) == 3 and all(r["pid"] != os.getpid() for r in ran)
+    assert len({r["pid"] for r in ran}) <= 2
+    assert sorted(json.loads(line)["id"] for line in path.read_text().splitlines()) == [
+        f"c{i}" for i in range(5)
+    ]
+
+
+def test_processes_on_one_core_run_here(monkeypatch):
+    from safetychip.experiments import _executors
+
+    monkeypatch.setattr(_executors, "_cores", lambda: 1)
+    results = run_cells(square_where, _cells(2), executor="processes", progress=False)
+    assert {r["pid"] for r in results} == {os.getpid()}
 
 
 def test_ray_sweep_on_loopback(tmp_path):

@@ -9,6 +9,10 @@ Executors
 ---------
 ``"local"``
     In this process, one cell after another, with a ``tqdm.auto`` progress bar.
+``"processes"``
+    On a pool of new processes, one per core this process may use (no more than there are
+    cells), each started afresh (``spawn``), so a cell function's module-level caches are
+    built once per process. One core, or one cell, runs locally.
 ``"ray"``
     On Ray (the ``experiments`` extra: ``pip install 'safetychip[experiments]'``). If Ray is
     not initialised yet, a local runtime is started on loopback only
@@ -38,7 +42,7 @@ from ..errors import ExecutorStartError, MissingDependencyError
 __all__ = ["EXECUTORS", "run_cells"]
 
 #: The executors :func:`run_cells` accepts.
-EXECUTORS = ("local", "ray")
+EXECUTORS = ("local", "processes", "ray")
 
 #: Seconds a local Ray runtime's GCS server may take to start (``RAY_gcs_server_port_wait_time_s``
 #: unless the caller set it; Ray's default, 30 s, is too short on a loaded machine).
@@ -70,7 +74,7 @@ def run_cells(
         and the sweep goes on; so does a result that is not a JSON-able dict.
     cells : iterable of dict
         JSON-able dicts, each with an ``"id"`` (str or int) unique among them.
-    executor : {"local", "ray"}, optional
+    executor : {"local", "processes", "ray"}, optional
         Where to run the cells (see the module notes).
     results_path : str or path, optional
         A JSON-lines file. Results already in it (by ``"id"``) are not computed again, error
@@ -116,7 +120,7 @@ def run_cells(
     sink = _Sink(path)
     try:
         if pending:
-            runner = _run_local if executor == "local" else _run_ray
+            runner = {"local": _run_local, "processes": _run_processes, "ray": _run_ray}[executor]
             bar = _bar(len(cells), len(cells) - len(pending), progress, desc)
             try:
                 for record in runner(fn, pending):
@@ -255,6 +259,35 @@ def _bar(total: int, done: int, progress: bool, desc: str | None):
 def _run_local(fn: CellFunction, cells: list[dict[str, Any]]):
     for cell in cells:
         yield _call(fn, cell)
+
+
+def _cores() -> int:
+    """The number of cores this process may run on.
+
+    >>> _cores() >= 1
+    True
+    """
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _run_processes(fn: CellFunction, cells: list[dict[str, Any]]):
+    workers = min(len(cells), _cores())
+    if workers <= 1:
+        yield from _run_local(fn, cells)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        owner = {pool.submit(_call, fn, cell): cell["id"] for cell in cells}
+        for future in as_completed(owner):
+            try:
+                yield future.result()
+            except Exception as err:  # a worker died: record it and go on
+                yield {"id": owner[future], "error": f"{type(err).__name__}: {err}"}
 
 
 def _run_ray(fn: CellFunction, cells: list[dict[str, Any]]):

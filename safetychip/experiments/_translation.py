@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 
 from .._io import atomic_write_text
@@ -153,21 +153,42 @@ def translation_scores(
     sets : tuple of LabelledSet
         The sets to score (those that exist).
     progress : bool
-        Show a progress bar over each set's sentences.
+        Show a progress bar over the sets.
+
+    The sets are scored side by side, one process per core (the ``"processes"`` executor
+    of :func:`~safetychip.experiments.run_cells`), so *vocabulary* must be a module-level
+    function.
     """
+    from ._executors import run_cells
+
     folder = Path(data) / "translation"
-    retrieval = RetrievalTranslator()
+    cells = [{"id": s.path, "folder": str(folder)} for s in sets if (folder / s.path).is_file()]
+    scored = run_cells(partial(_score_set, vocabulary), cells, executor="processes",
+                       progress=progress, desc="labelled sets")  # fmt: skip
     results = {}
-    for s in sets:
-        if not (folder / s.path).is_file():
-            continue
-        rows = load_utterances(folder / s.path)
-        # a set whose sentences are retrieval examples is scored without them
-        own = retrieval.leaving_out(r["id"] for r in rows)
-        results[s.path] = evaluate(
-            partial(_translator, vocabulary, own), rows, progress=progress, desc=s.path
-        )
+    for cell, record in zip(cells, scored):
+        if "error" in record:
+            raise RuntimeError(f"scoring {cell['id']} failed: {record['error']}")
+        results[cell["id"]] = EvaluationResult(record["translator"], record["rows"],
+                                               record["stand_in"])  # fmt: skip
     return results
+
+
+@cache
+def _retrieval() -> RetrievalTranslator:
+    """The retrieval reader with every example, built once per process."""
+    return RetrievalTranslator()
+
+
+def _score_set(vocabulary: Callable[[str], Vocabulary], cell: dict) -> dict:
+    """Score the set ``cell["id"]`` under ``cell["folder"]``: the cell function of
+    :func:`translation_scores`."""
+    rows = load_utterances(Path(cell["folder"]) / cell["id"])
+    # a set whose sentences are retrieval examples is scored without them
+    own = _retrieval().leaving_out(r["id"] for r in rows)
+    result = evaluate(partial(_translator, vocabulary, own), rows)
+    return {"id": cell["id"], "translator": result.translator, "rows": result.rows,
+            "stand_in": result.stand_in}  # fmt: skip
 
 
 def _translator(
@@ -221,7 +242,7 @@ def write_translation_scores(
         :data:`TRANSLATION_RECORDING`: the translator driven by the local model on
         ``utterances.jsonl``, replayed offline and reported under the model's name.
     progress : bool
-        Show a progress bar over each set's sentences.
+        Show a progress bar over the sets.
     """
     results = translation_scores(vocabulary, data=data, progress=progress)
     recording = Path(data) / TRANSLATION_RECORDING

@@ -203,7 +203,6 @@ def evaluate(
     *,
     name: str = "",
     progress: bool = False,
-    desc: str = "utterances",
 ) -> EvaluationResult:
     """Translate every utterance and grade it by language equivalence with its label or one
     of the label's ``alternatives``.
@@ -219,8 +218,6 @@ def evaluate(
         The translator's name for the report.
     progress : bool
         Show a progress bar.
-    desc : str
-        The progress bar's label.
     """
     from ..automata import equivalent
 
@@ -231,7 +228,7 @@ def evaluate(
     if progress:
         from tqdm.auto import tqdm
 
-        iterator = tqdm(rows, desc=desc)
+        iterator = tqdm(rows, desc="utterances")
     for row in iterator:
         scene = row["scene"]
         if scene not in translators:
