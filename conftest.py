@@ -24,21 +24,14 @@ def _doctest_temporary_folder(request):
             tempfile.tempdir = default
 
 
-# The tests that take longest, started first so that the other worker of ``pytest -n 2`` runs
-# the rest meanwhile (their budgets are stated in their modules).
+# The tests that take longest, started first so that the other workers of ``pytest -n`` run the
+# rest meanwhile (their budgets are stated in their modules). ``make test`` hands out whole
+# files (``--dist loadfile``): nbval runs a notebook's cells in one kernel, in order, and the
+# browser tests share one JupyterLab.
 FIRST = ("tests/test_reproduce.py", "tests/test_browser.py")
 
 
-@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    """Keep what must share one process together under ``--dist loadgroup`` (each notebook's
-    cells, which nbval runs in one kernel in order, and the browser tests, which share one
-    JupyterLab), and start the longest tests first."""
-    for item in items:
-        path = item.nodeid.split("::", 1)[0]
-        if path.endswith(".ipynb"):
-            item.add_marker(pytest.mark.xdist_group(path))
-        elif path == "tests/test_browser.py":
-            item.add_marker(pytest.mark.xdist_group("browser"))
+    """Start the longest tests first."""
     rank = {path: i for i, path in enumerate(FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(FIRST)))
