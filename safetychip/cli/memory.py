@@ -19,6 +19,7 @@ Examples
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -72,8 +73,9 @@ def _configure(p: argparse.ArgumentParser) -> None:
     _common(override)
 
 
-def _memory(args: argparse.Namespace, *, create: bool = False) -> Any:
-    from ..memory import EpisodicMemory, WordEmbedder
+def _memory(args: argparse.Namespace, *, create: bool = False, readonly: bool = False) -> Any:
+    """The memory of ``--db``; *readonly* never writes it (nor creates or migrates it)."""
+    from ..memory import EpisodicMemory, WordEmbedder, open_store
 
     url = args.db.startswith(("postgresql://", "postgres://"))
     if not create and not url and not os.path.exists(args.db):
@@ -82,8 +84,15 @@ def _memory(args: argparse.Namespace, *, create: bool = False) -> Any:
     if args.embedder == "minilm":
         from ..llm import MiniLMEmbedder
 
-        return EpisodicMemory(args.db, embedder=MiniLMEmbedder())
-    return EpisodicMemory(args.db, embedder=WordEmbedder())
+        embedder: Any = MiniLMEmbedder()
+    else:
+        embedder = WordEmbedder()
+    store = open_store(args.db, readonly=readonly)
+    try:
+        return EpisodicMemory(store, embedder=embedder)
+    except BaseException:
+        store.close()
+        raise
 
 
 def _scene(path: str | None) -> Any:
@@ -116,7 +125,7 @@ def _embedder(memory: Any) -> dict[str, Any]:
 
 
 def _check(args: argparse.Namespace) -> int:
-    with _memory(args) as memory:
+    with _memory(args, readonly=True) as memory:
         if args.command != STDIN:
             decision = memory.check(args.command, _scene(args.scene),
                                     include_archived=args.include_archived)  # fmt: skip
@@ -158,16 +167,23 @@ def _add(args: argparse.Namespace) -> int:
 
     if args.seeds == (args.command is not None):
         raise InputError("give either COMMAND (with --harm) or --seeds")
-    with _memory(args, create=True) as memory:
-        if args.seeds:
-            added = memory.seed()
-        else:
-            if args.harm is None:
-                raise InputError(f"{args.command!r}: --harm is required (breakage, collision, "
-                                 "cut, burn, crush or spill)")  # fmt: skip
-            added = [memory.add(Episode(args.command, _scene(args.scene) or SceneGraph(),
-                                        args.harm, source=args.source))]  # fmt: skip
-        dump({"added": [e.to_dict() for e in added], "embedder": _embedder(memory)})
+    if not args.seeds and args.harm is None:
+        raise InputError(f"{args.command!r}: --harm is required (breakage, collision, "
+                         "cut, burn, crush or spill)")  # fmt: skip
+    # The input is checked before the memory is opened, or created.
+    episodes = [] if args.seeds else [Episode(args.command, _scene(args.scene) or SceneGraph(),
+                                              args.harm, source=args.source)]  # fmt: skip
+    new = not args.db.startswith(("postgresql://", "postgres://")) and not os.path.exists(args.db)
+    try:
+        with _memory(args, create=True) as memory:
+            added = memory.seed() if args.seeds else [memory.add(e) for e in episodes]
+            dump({"added": [e.to_dict() for e in added], "embedder": _embedder(memory)})
+    except BaseException:
+        if new:  # a memory this call created and could not fill is not left behind
+            for leftover in (args.db, f"{args.db}-wal", f"{args.db}-shm"):
+                with contextlib.suppress(FileNotFoundError):
+                    os.remove(leftover)
+        raise
     return EXIT_OK
 
 

@@ -156,7 +156,7 @@ class EpisodicMemory:
 
         The episode and the archiving it causes are one transaction.
         """
-        vector = self.embedder.encode([episode.command])[0]
+        vector = self._fitting(self.embedder.encode([episode.command])[0])
         with self._transaction():
             stored = self.store.add_episode(episode, vector, self.embedder.name)
             self._episodes.append(stored)
@@ -348,6 +348,16 @@ class EpisodicMemory:
         self._rules.append(stored)
         return stored
 
+    def _fitting(self, vector: np.ndarray) -> np.ndarray:
+        """*vector*, if it is as long as the stored ones (else the store holds vectors of
+        another embedder, or was damaged)."""
+        if self._rows and self._rows[0].size != vector.size:
+            raise self.store.error(
+                f"holds vectors of {self._rows[0].size} numbers, but {self.embedder!r} gives "
+                f"{vector.size}: open it with the embedder that wrote it"
+            )
+        return vector
+
     def _vectors(self) -> np.ndarray:
         if self._matrix is None:
             self._matrix = np.stack(self._rows) if self._rows else np.zeros((0, 0), np.float32)
@@ -395,7 +405,10 @@ class EpisodicMemory:
         """:meth:`check` with the command's embedding *vector* already computed."""
         config = self.config
         episode, text, similar, episodic = self._nearest(
-            command, np.asarray(vector, np.float32), scene, self._weight(include_archived)
+            command,
+            self._fitting(np.asarray(vector, np.float32)),
+            scene,
+            self._weight(include_archived),
         )
         scores: dict[str, float | None] = {}
         if episode is not None:

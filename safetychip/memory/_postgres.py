@@ -5,7 +5,8 @@ in the connection's current schema, created on first use (under an advisory lock
 starting together create them once). Every write is one transaction: an episode is stored
 whole or not at all, and two robots writing at once both succeed (each row gets its own key
 from the server's sequence). A robot sees the other robots' episodes when it opens the
-memory.
+memory. Every row carries a checksum, as in the SQLite file; a database of format 2 gets
+them when opened.
 
 A server that goes away raises :class:`~safetychip.errors.MemoryStoreError` naming it
 (``postgresql://host:port/database``, never the password); the write it interrupted was
@@ -23,7 +24,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from ..errors import missing
-from ._store import _TABLES, FORMAT, MemoryStore
+from ._store import _TABLES, _UNSUMMED, FORMAT, MemoryStore
 
 __all__ = ["PostgresStore"]
 
@@ -60,8 +61,8 @@ class PostgresStore(MemoryStore):
     """
 
     kind = "memory database"
-    _STORE_COUNT = ("INSERT INTO meta VALUES ('interactions', ?) "
-                    "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value")  # fmt: skip
+    _STORE_COUNT = ("INSERT INTO meta VALUES ('interactions', ?, ?) ON CONFLICT (key) DO "
+                    "UPDATE SET value = EXCLUDED.value, checksum = EXCLUDED.checksum")  # fmt: skip
 
     def __init__(self, url: str, *, connect_timeout: int = 10) -> None:
         try:
@@ -120,18 +121,25 @@ class PostgresStore(MemoryStore):
             if not found:
                 for statement in _SCHEMA:
                     self._db.execute(statement)
-                self._db.execute("INSERT INTO meta VALUES ('format', %s)", (FORMAT,))
-                return
+                self._db.execute("INSERT INTO meta VALUES ('format', %s)", (_UNSUMMED,))
+                found = set(_TABLES)
             form = None
             if "meta" in found:
                 form = self._db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
             lacking = sorted(set(_TABLES) - found)
-            if form != (FORMAT,) or lacking:
+            if form not in ((FORMAT,), (_UNSUMMED,)) or lacking:
                 raise self.error(
                     f"has tables {', '.join(sorted(found))} that are not a {FORMAT!r} memory"
                     f"{' (it lacks ' + ', '.join(lacking) + ')' if lacking else ''}: pass "
                     "another database, or a URL with options=-csearch_path=SCHEMA"
                 )
+            if form == (_UNSUMMED,):
+                self._upgrade(_UNSUMMED)
+
+    def _has_checksums(self, table: str) -> bool:
+        return bool(self._run("SELECT 1 FROM information_schema.columns WHERE table_schema = "
+                              "current_schema() AND table_name = ? AND column_name = 'checksum'",
+                              (table,)).fetchone())  # fmt: skip
 
     def _run(self, sql: str, params: Sequence[Any] = ()) -> Any:
         with self._guard():
