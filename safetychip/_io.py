@@ -9,10 +9,12 @@ temporary file and leaves the target as it was: never a partial file, never a st
 (A process killed outright, by ``SIGKILL`` or a power cut, can still leave the temporary
 file, but never a partial target.)
 
-**Reading**: :func:`read_json` is the one JSON reader of the library's input files
-(constraint, trace and record files, batch lines). Nesting deeper than
-:data:`MAX_JSON_DEPTH` is refused with the file and the line before any parsing (so never a
-``RecursionError``), and invalid JSON names the line and column.
+**Reading**: :func:`read_json` is the one JSON parser of the library's input (constraint,
+trace, record, scene, task, utterance, result and notebook files, batch lines); a file is
+read with :func:`load_json` (one document) or :func:`load_json_lines` (one document a line).
+Nesting deeper than :data:`MAX_JSON_DEPTH` is refused with the file and the line before any
+parsing (so never a ``RecursionError``), invalid JSON names the line and column, and a file
+that is not UTF-8 names the file and the offset of the first bad byte.
 
 Examples
 --------
@@ -35,7 +37,17 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-__all__ = ["MAX_JSON_DEPTH", "atomic_path", "atomic_write_text", "atomic_savefig", "read_json"]
+__all__ = [
+    "MAX_JSON_DEPTH",
+    "FileError",
+    "atomic_path",
+    "atomic_write_text",
+    "atomic_savefig",
+    "load_json",
+    "load_json_lines",
+    "read_json",
+    "read_text",
+]
 
 #: The deepest nesting of arrays and objects :func:`read_json` accepts (the library's files
 #: nest five or six levels).
@@ -144,3 +156,73 @@ def read_json(text: str, where: str = "", error: Callable[[str], Exception] = Va
         raise error(
             f"{head}not valid JSON: {err.msg} at line {err.lineno} column {err.colno}"
         ) from None
+
+
+def _value_error(path: str, message: str) -> Exception:
+    return ValueError(f"{path}: {message}")
+
+
+#: How the file readers build their error: ``error(path, message)``
+#: (:class:`~safetychip.errors.DataFileError` is one).
+FileError = Callable[[str, str], Exception]
+
+
+def read_text(path: str | os.PathLike[str], error: FileError = _value_error) -> str:
+    """The UTF-8 text of the file *path*.
+
+    Raises
+    ------
+    OSError
+        If the file cannot be read (its ``filename`` names it).
+    Exception
+        ``error(path, message)`` naming the offset of the first byte that is not UTF-8.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "scene.json"
+    ...     _ = path.write_bytes(b'{"a": "' + bytes([0xD8]) + b'"}')
+    ...     read_text(path)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: .../scene.json: not UTF-8 text (byte 0xd8 at offset 7): save it as UTF-8
+    """
+    data = Path(path).read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise error(str(path), f"not UTF-8 text (byte 0x{data[err.start]:02x} at offset "
+                    f"{err.start}): save it as UTF-8") from None  # fmt: skip
+
+
+def load_json(path: str | os.PathLike[str], error: FileError = _value_error) -> Any:
+    """The JSON document of the file *path* (see :func:`read_json` and :func:`read_text` for
+    what is refused, as ``error(path, message)``)."""
+    return read_json(read_text(path, error), "", lambda message: error(str(path), message))
+
+
+def load_json_lines(path: str | os.PathLike[str],
+                    error: FileError = _value_error) -> Iterator[tuple[int, Any]]:  # fmt: skip
+    r"""Each line's number and JSON document of the JSON-lines file *path* (blank lines are
+    skipped); a bad line is ``error(path, message)``, the message naming the line.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> path = Path(folder.name) / "rows.jsonl"
+    >>> _ = path.write_text('{"a": 1}\n\n[' + "[" * 99 + "]" * 100 + "\n")
+    >>> rows = load_json_lines(path)
+    >>> next(rows)
+    (1, {'a': 1})
+    >>> next(rows)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: .../rows.jsonl: line 3: not usable JSON: nested too deeply (...)
+    >>> folder.cleanup()
+    """
+    for number, line in enumerate(read_text(path, error).splitlines(), 1):
+        if line.strip():
+            yield number, read_json(line, f"line {number}",
+                                    lambda message: error(str(path), message))  # fmt: skip

@@ -35,6 +35,7 @@ __all__ = [
     "describe",
     "dump",
     "error",
+    "file_error",
     "formula_arg",
     "json_type",
     "label",
@@ -86,6 +87,11 @@ class Command:
 
 class InputError(SafetyChipError, ValueError):
     """Bad input; the message already names the input."""
+
+
+def file_error(path: str, message: str) -> InputError:
+    """The error of the input file *path* (for :func:`safetychip._io.load_json`)."""
+    return InputError(f"{path}: {message}")
 
 
 def error(command: str, message: str) -> None:

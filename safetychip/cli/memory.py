@@ -20,12 +20,22 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import sys
 from typing import Any
 
-from ._common import EXIT_INPUT, EXIT_OK, STDIN, Command, InputError, dump, error, json_type
+from .._io import load_json, read_json
+from ._common import (
+    EXIT_INPUT,
+    EXIT_OK,
+    STDIN,
+    Command,
+    InputError,
+    dump,
+    error,
+    file_error,
+    json_type,
+)
 
 __all__ = ["COMMANDS"]
 
@@ -98,12 +108,7 @@ def _memory(args: argparse.Namespace, *, create: bool = False, readonly: bool = 
 def _scene(path: str | None) -> Any:
     if path is None:
         return None
-    try:
-        with open(path, encoding="utf-8") as file:
-            data = json.load(file)
-    except json.JSONDecodeError as err:
-        raise InputError(f"{path}: not valid JSON: {err.msg} at line {err.lineno}") from None
-    return _scene_of(data, path)
+    return _scene_of(load_json(path, file_error), path)
 
 
 def _scene_of(data: Any, where: str) -> Any:
@@ -149,10 +154,7 @@ def _check(args: argparse.Namespace) -> int:
 
 def _batch_line(line: str, n: int, default: Any) -> tuple[str, Any]:
     """The command and scene of batch line *n* (the ``--scene`` one when it has none)."""
-    try:
-        record = json.loads(line)
-    except json.JSONDecodeError as err:
-        raise InputError(f"not valid JSON: {err.msg} at column {err.colno}") from None
+    record = read_json(line, "", InputError)
     if isinstance(record, str):
         return record, default
     if not isinstance(record, dict) or "command" not in record:
