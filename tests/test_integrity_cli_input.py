@@ -28,8 +28,11 @@ def memory_db(tmp_path):
 SLOTS = {
     "translate --scene": (["translate", "never grab the phone", "--scene", "FILE"], False),
     "translate --evaluate": (["translate", "--evaluate", "FILE"], True),
-    "experiment --tasks": (["experiment", "--tasks", "FILE", "--results", "RESULTS"], True),
-    "experiment --results": (["experiment", "--results", "FILE"], True),
+    "experiment --tasks": (
+        ["experiment", "--tasks", "FILE", "--results", "RESULTS", "--out", "OUT_DIR"],
+        True,
+    ),  # fmt: skip
+    "experiment --results": (["experiment", "--results", "FILE", "--out", "OUT_DIR"], True),
     "memory check --scene": (
         ["memory", "check", "push the vase", "--scene", "FILE", "--db", "DB"],
         False,
@@ -47,7 +50,7 @@ def _run(tmp_path, memory_db, slot, content):
     path = tmp_path / ("bad.jsonl" if lines else "bad.json")
     path.write_bytes(content + (b"\n" if lines else b""))
     names = {"FILE": str(path), "DB": memory_db, "RESULTS": str(tmp_path / "r.jsonl"),
-             "OUT": str(tmp_path / "out.ipynb")}  # fmt: skip
+             "OUT": str(tmp_path / "out.ipynb"), "OUT_DIR": str(tmp_path / "out")}  # fmt: skip
     return main([names.get(a, a) for a in argv]), str(path)
 
 
@@ -57,7 +60,7 @@ def test_json_nested_too_deeply_is_bad_input_naming_the_file(tmp_path, memory_db
     err = capsys.readouterr().err
     assert status == 2, err
     assert path in err and "nested too deeply" in err and "internal error" not in err
-    assert not (tmp_path / "out.ipynb").exists()
+    assert not (tmp_path / "out.ipynb").exists() and not (tmp_path / "out").exists()
 
 
 @pytest.mark.parametrize("slot", SLOTS)
@@ -84,7 +87,7 @@ def test_deep_json_on_stdin_is_a_bad_line(monkeypatch, memory_db, capsys, argv, 
 def test_a_results_line_with_its_newline_that_is_not_json_is_never_cut_off(tmp_path, capsys):
     results = tmp_path / "r.jsonl"
     results.write_text(DEEP + "\n")
-    assert main(["experiment", "--results", str(results)]) == 2
+    assert main(["experiment", "--results", str(results), "--out", str(tmp_path / "out")]) == 2
     assert "only the last line may be broken" in capsys.readouterr().err
     assert results.read_text() == DEEP + "\n"
 
