@@ -202,8 +202,9 @@ def _override(args: argparse.Namespace) -> int:
         scene = _scene(args.scene)
         decision = memory.check(args.command, scene)
         if not decision.blocked:
-            raise InputError(f"{args.command!r} is not blocked by {args.db}: only a block can "
-                             "be overridden (run `safetychip memory check` first)")  # fmt: skip
+            raise InputError(f"{args.command!r} is not blocked by {memory.store.path}: only a "
+                             "block can be overridden (run `safetychip memory check` "
+                             "first)")  # fmt: skip
         changed = memory.override(decision, scene)
         dump({"decision": decision.to_dict(), "changed": [c.to_dict() for c in changed],
               "embedder": _embedder(memory)})  # fmt: skip

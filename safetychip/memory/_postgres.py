@@ -23,6 +23,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from .._redact import redact, secret_forms
 from ..errors import missing
 from ._store import _TABLES, _UNSUMMED, FORMAT, MemoryStore
 
@@ -85,8 +86,15 @@ class PostgresStore(MemoryStore):
             self._open()
 
     def _bad_url(self, url: str, error: Exception) -> ValueError:
-        shown = url.split("@")[-1]  # never the password
-        return ValueError(f"{shown!r} is not a PostgreSQL URL ({error}): pass "
+        """The error of a malformed *url*, which never shows its password in any form (the
+        driver's message quotes the URL, or the password alone)."""
+        user, _, password = url.partition("://")[2].rpartition("@")[0].partition(":")
+        secrets = secret_forms(None, user, password)
+        shown, detail = url.split("@")[-1], str(error).strip()
+        if password:
+            detail = detail.replace(password, "***")
+        return ValueError(f"{redact(shown, secrets)!r} is not a PostgreSQL URL "
+                          f"({redact(detail, secrets)}): pass "
                           "postgresql://user:password@host:port/database")  # fmt: skip
 
     def _connect(self) -> Any:
