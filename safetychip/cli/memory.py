@@ -78,6 +78,11 @@ def _configure(p: argparse.ArgumentParser) -> None:
     _common(add)
     consolidate = sub.add_parser("consolidate", help="write rules for clusters of episodes")
     _common(consolidate, scene=False)
+    backup = sub.add_parser("backup", help="write a copy of the memory to a new file, safely "
+                            "(also while a writer runs)")  # fmt: skip
+    backup.add_argument("target", metavar="OUT", help="the copy: a new file, or an earlier "
+                        "backup to replace")  # fmt: skip
+    _common(backup, scene=False)
     override = sub.add_parser("override", help="a person overrides the block of a command")
     override.add_argument("command", metavar="COMMAND", help="the blocked command that was fine")
     _common(override)
@@ -197,6 +202,26 @@ def _consolidate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _backup(args: argparse.Namespace) -> int:
+    from ..errors import MemoryStoreError
+    from ..memory import SQLiteStore
+
+    if os.path.exists(args.target):
+        if os.path.exists(args.db) and os.path.samefile(args.db, args.target):
+            raise InputError(f"{args.target}: is the memory itself; pass another file")
+        try:
+            SQLiteStore(args.target, readonly=True).close()
+        except MemoryStoreError:
+            raise InputError(f"{args.target}: exists and is not a memory file; refusing to "
+                             "overwrite it: pass a new file or an earlier "
+                             "backup") from None  # fmt: skip
+    with _memory(args, readonly=True) as memory:
+        path = memory.store.backup(args.target)
+        dump({"backup": str(path), "episodes": len(memory.episodes), "rules": len(memory.rules),
+              "interactions": memory.interactions})  # fmt: skip
+    return EXIT_OK
+
+
 def _override(args: argparse.Namespace) -> int:
     with _memory(args) as memory:
         scene = _scene(args.scene)
@@ -211,7 +236,8 @@ def _override(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-_ACTIONS = {"check": _check, "add": _add, "consolidate": _consolidate, "override": _override}
+_ACTIONS = {"check": _check, "add": _add, "consolidate": _consolidate, "override": _override,
+            "backup": _backup}  # fmt: skip
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -224,16 +250,23 @@ Each action prints one JSON object ("embedder" says which embedder encoded the c
 by ("episode" or "rule"), the nearest episode, the best rule, the scores (text, scene,
 episodic, rule), the reason and the safe alternative; batch mode prints one per line, with
 "line", and {"line": N, "error": ...} for a bad line. add prints the stored episodes,
-consolidate the rules written, override the decision and what changed.
+consolidate the rules written, override the decision and what changed, backup the copy
+and what it holds.
+
+Back a memory file up with `memory backup`, never by copying the file: while a writer runs
+(or after one was killed) the last episodes are in its -wal file, which a copy of the file
+alone misses. check and backup only read the memory: they never create or change a file.
 
 exit status: 0 done (whether or not the command is blocked); 2 bad input (batch: a line
-failed), a missing or unusable memory, or an override of a command that is not blocked
+failed), a missing or unusable memory, an override of a command that is not blocked, or a
+backup to a file that is not a memory
 
 examples:
   safetychip memory add --seeds --db memory.db
   safetychip memory check "push the glass vase" --scene kitchen.json --db memory.db
   printf '"push the vase"\\n{"command": "walk"}\\n' | safetychip memory check --db memory.db
   safetychip memory override "push the wooden chair" --scene room.json --db memory.db
+  safetychip memory backup memory-backup.db --db memory.db
 """
 
 COMMANDS = (
@@ -245,6 +278,6 @@ COMMANDS = (
         epilog=_EPILOG,
         description="Check commands against the unsafe episodes and rules of an episodic\n"
         "safety memory (an SQLite file or a postgresql:// URL), and grow it: add episodes,\n"
-        "consolidate them into rules, record a person's override of a block.",
+        "consolidate them into rules, record a person's override of a block, back it up.",
     ),
 )

@@ -62,6 +62,7 @@ class PostgresStore(MemoryStore):
     """
 
     kind = "memory database"
+    _HOLD = " FOR UPDATE"
     _STORE_COUNT = ("INSERT INTO meta VALUES ('interactions', ?, ?) ON CONFLICT (key) DO "
                     "UPDATE SET value = EXCLUDED.value, checksum = EXCLUDED.checksum")  # fmt: skip
 

@@ -38,20 +38,23 @@ import hashlib
 import json
 import os
 import sqlite3
-from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 import numpy as np
 
+from .._io import atomic_path
 from ..errors import MemoryStoreError
 from ._episode import Episode, Rule, check_command
 from ._scene import SceneGraph
 
 __all__ = ["FORMAT", "MemoryStore", "SQLiteStore", "open_store"]
+
+_Item = TypeVar("_Item", Episode, Rule)
 
 #: The value of the ``format`` key in a memory file's ``meta`` table.
 FORMAT = "safetychip-memory 3"
@@ -105,6 +108,8 @@ class MemoryStore:
     kind = "memory file"
     #: The statement storing the interaction count (``?`` is the count).
     _STORE_COUNT = ""
+    #: What a ``SELECT`` adds to hold the rows it reads until the transaction ends.
+    _HOLD = ""
 
     path: str
     _depth = 0
@@ -125,6 +130,40 @@ class MemoryStore:
     def close(self) -> None:
         """Close the store (what was added is already committed)."""
         raise NotImplementedError
+
+    def backup(self, path: str | os.PathLike[str]) -> Path:
+        """Write a copy of the whole memory to the SQLite memory file *path*, atomically
+        (never half a file), and return its path; the store stays open.
+
+        The copy holds every committed row with its checksum, also those of a writer still
+        running; it opens as any memory file does. (Copying a memory file by hand misses
+        what is still in its ``-wal`` file.)
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> store = SQLiteStore(":memory:")
+        >>> _ = store.add_rule(Rule("push", "vase"))
+        >>> copy = store.backup(Path(tempfile.mkdtemp()) / "backup.db")
+        >>> SQLiteStore(copy, readonly=True).load_rules()
+        [<Rule r1 push × vase → block (θ=1.0, breakage)>]
+        """
+        with atomic_path(path) as tmp:
+            tmp.unlink()  # the copy is made as a new memory file
+            copy = SQLiteStore(tmp)
+            try:
+                with self.transaction(), copy.transaction():
+                    for table, columns in _SUMMED.items():
+                        names = ", ".join((*columns, "checksum"))
+                        rows = self._run(f"SELECT {names} FROM {table}").fetchall()
+                        copy._run(f"DELETE FROM {table}")
+                        copy._db.executemany(f"INSERT INTO {table} ({names}) VALUES "
+                                             f"({', '.join('?' * (len(columns) + 1))})",
+                                             rows)  # fmt: skip
+                copy._db.execute("PRAGMA journal_mode=DELETE")  # one file, readable as it is
+            finally:
+                copy.close()
+        return Path(path)
 
     def error(self, problem: str) -> MemoryStoreError:
         """A :class:`~safetychip.errors.MemoryStoreError` saying the store has *problem*."""
@@ -237,23 +276,41 @@ class MemoryStore:
         self._sum(table, (row, *values.values()))
         return row
 
-    def update(self, item: Episode | Rule) -> None:
-        """Overwrite the stored episode or rule of ``item.id`` with *item* (vector kept).
+    def update(self, item: _Item, change: Callable[[_Item], _Item] | None = None) -> _Item:
+        """Change the stored episode or rule of ``item.id`` (its vector kept); returns it
+        as stored.
+
+        With *change*, the row is read as it is stored now (another process may have
+        changed it since *item* was read), ``change(row)`` is written in its place, in one
+        transaction that holds the row: what another process did to it is kept. Without,
+        *item* overwrites the row whole.
 
         Raises
         ------
         ValueError
             If *item* has no id of this store.
+
+        Examples
+        --------
+        >>> store = SQLiteStore(":memory:")
+        >>> rule = store.add_rule(Rule("push", "vase", confidence=0.5))
+        >>> store.update(rule, lambda now: replace(now, confidence=now.confidence / 2))
+        <Rule r1 push × vase → block (θ=0.25, breakage)>
         """
         table = "episodes" if isinstance(item, Episode) else "rules"
-        row = _row(item.id)
+        kind, row = type(item), _row(item.id)
         with self.transaction():
-            cursor = self._run(f"UPDATE {table} SET data = ? WHERE id = ?", (_json(item), row))
-            if cursor.rowcount != 1:
-                raise ValueError(f"{item!r} is not stored in {self.path!r}: add it first")
-            stored = self._run(f"SELECT {', '.join(_SUMMED[table])} FROM {table} WHERE id = ?",
+            stored = self._run(f"SELECT data FROM {table} WHERE id = ?{self._HOLD}",
                                (row,)).fetchone()  # fmt: skip
-            self._sum(table, stored)
+            if stored is None:
+                raise ValueError(f"{item!r} is not stored in {self.path!r}: add it first")
+            if change is not None:
+                item = change(kind.from_dict({**json.loads(stored[0]), "id": item.id}))
+            self._run(f"UPDATE {table} SET data = ? WHERE id = ?", (_json(item), row))
+            values = self._run(f"SELECT {', '.join(_SUMMED[table])} FROM {table} WHERE id = ?",
+                               (row,)).fetchone()  # fmt: skip
+            self._sum(table, values)
+        return item
 
     def add_negative(self, target: str, command: str, scene: SceneGraph) -> None:
         """Record that a person overrode the block of *command* in *scene* by *target*."""
@@ -441,12 +498,35 @@ class SQLiteStore(MemoryStore):
                                   tuple(values.values()))  # fmt: skip
         return int(cursor.lastrowid or 0)
 
-    def _begin(self) -> sqlite3.Connection:
-        return self._db
+    @contextmanager
+    def _begin(self) -> Iterator[None]:
+        self._db.execute("BEGIN IMMEDIATE")  # the write lock first: what is read stays so
+        try:
+            yield
+        except BaseException:
+            self._db.rollback()
+            raise
+        self._db.commit()
 
     def close(self) -> None:
-        """Close the file (what was added is already committed)."""
+        """Close the file (what was added is already committed), first moving what its
+        ``-wal`` file holds into it (a checkpoint), so the file alone holds the memory."""
+        if not self.readonly:
+            with suppress(sqlite3.Error):  # a reader of another process: it checkpoints later
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self._db.close()
+
+    def backup(self, path: str | os.PathLike[str]) -> Path:
+        """Write a copy of the memory to *path* with SQLite's backup API, atomically; see
+        :meth:`MemoryStore.backup`."""
+        with atomic_path(path) as tmp:
+            copy = sqlite3.connect(tmp)
+            try:
+                self._db.backup(copy)
+                copy.execute("PRAGMA journal_mode=DELETE")  # one file, readable as it is
+            finally:
+                copy.close()
+        return Path(path)
 
     def __repr__(self) -> str:
         return f"SQLiteStore({self.path!r})"
