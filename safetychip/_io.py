@@ -37,6 +37,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from .errors import OutputFileError
+
 __all__ = [
     "MAX_JSON_DEPTH",
     "FileError",
@@ -63,7 +65,8 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     The parent folder is created if needed, and the file gets the usual permissions of a new
     file. If anything fails after the temporary file is created (the block, or the replace
     itself), including a ``KeyboardInterrupt``, the temporary file is removed and *path* is
-    untouched.
+    untouched. An ``OSError`` (a folder that cannot be made, a full disk) is raised as
+    :class:`~safetychip.errors.OutputFileError`, "cannot write PATH: ...".
 
     Examples
     --------
@@ -81,18 +84,20 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     old ['data.csv']
     """
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.parent / f".{target.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp"
     try:
+        target.parent.mkdir(parents=True, exist_ok=True)
         # Created inside the try, so an interrupt right after creation still removes it; the
         # name is unique to this process, so what the cleanup removes is always ours. Made
         # like any new file (mode 0o666 less the umask), unlike mkstemp's 0o600.
         os.close(os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666))
         yield tmp
         os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
+    except BaseException as err:
+        with contextlib.suppress(OSError):
             tmp.unlink()
+        if isinstance(err, OSError) and not isinstance(err, OutputFileError):
+            raise OutputFileError(str(target), err.strerror or str(err)) from err
         raise
 
 

@@ -82,7 +82,7 @@ SUBPACKAGES: dict[str, set[str]] = {
         "LLMConnectionError", "LLMError", "LLMResponseError", "LLMStatusError",
         "LLMTimeoutError", "LLMUsageError", "MemoryStoreError", "MissingDependencyError",
         "ModelReplyError",
-        "MonitorError", "ObserverError", "NoSafePlan", "OutOfGrammarError", "ProgramBudgetError",
+        "MonitorError", "ObserverError", "OutputFileError", "NoSafePlan", "OutOfGrammarError", "ProgramBudgetError",
         "PropositionError", "QueryError", "ReplayMissError", "ResetNeeded", "RobotError",
         "SafetyChipError", "SandboxError", "SentenceError", "SkillError",
         "SpecificationError", "TaskError", "TraceError", "TranslationError",

@@ -4,6 +4,7 @@ class 6), and no command destroys a user's notebook (class 7)."""
 from __future__ import annotations
 
 import io
+import json
 import shutil
 from pathlib import Path
 
@@ -132,3 +133,49 @@ def test_labs_student_overwrites_an_earlier_student_version(instructor, tmp_path
     assert main(["labs", "student", str(instructor), str(student)]) == 0
     assert main(["labs", "student", str(instructor), str(student)]) == 0
     assert '"solution"' not in student.read_text()
+
+
+LONG = "G a & " * 20_000 + "b)"  # a formula of 120 KB that does not parse
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["check", LONG, "--trace", "TRACE"], ["automaton", LONG],
+     ["experiment", "--constraints", "x" * 100_000]],
+)  # fmt: skip
+def test_a_huge_input_is_quoted_by_a_short_prefix(tmp_path, capsys, argv):
+    trace = tmp_path / "trace.json"
+    trace.write_text("[[]]")
+    assert main([str(trace) if a == "TRACE" else a for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert len(err) < 1_000, err[:300]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["labs", "student", str(LABS / "instructor" / "01_ltl_basics.ipynb"), "OUT"],
+     ["memory", "backup", "OUT", "--db", "DB"],
+     ["experiment", "--suite", "four_room", "--agents", "base", "--constraints", "1",
+      "--out", "OUT"]],
+    ids=["labs", "memory backup", "experiment"],
+)  # fmt: skip
+def test_a_write_failure_says_cannot_write_and_names_the_file(tmp_path, memory_db, capsys,
+                                                              argv):  # fmt: skip
+    blocker = tmp_path / "a_file"
+    blocker.write_text("not a folder")
+    out = blocker / "out"  # a folder inside a file: it can never be made
+    status = main([str(out) if a == "OUT" else memory_db if a == "DB" else a for a in argv])
+    err = capsys.readouterr().err
+    assert status == 2, err
+    assert "cannot write" in err and str(out) in err and "cannot read" not in err
+
+
+@pytest.mark.parametrize("name", ["zzz_unknown", "is_grabbed(phonee)", "is_grabbed(book"])
+def test_monitor_gives_one_status_to_a_trace_naming_an_unknown_proposition(tmp_path, capsys,
+                                                                           name):  # fmt: skip
+    constraints, trace = tmp_path / "c.json", tmp_path / "t.json"
+    constraints.write_text('["G !\\"is_grabbed(phone)\\"", "G !\\"is_grabbed(book)\\""]')
+    trace.write_text(json.dumps([[], [name]]))
+    assert main(["monitor", str(constraints), str(trace)]) == 2
+    err = capsys.readouterr().err
+    assert str(trace) in err and "position 1" in err

@@ -41,6 +41,7 @@ __all__ = [
     "label",
     "model_from_args",
     "parse_formula",
+    "prefix",
     "silence_stdout",
     "warn",
 ]
@@ -135,7 +136,18 @@ def formula_arg(text: str, syntax: str) -> Formula:
     try:
         return parse_formula(text, syntax)
     except SafetyChipError as err:
-        raise InputError(f"formula {text!r}: {err}") from None
+        raise InputError(f"formula {prefix(text)}: {err}") from None
+
+
+def prefix(text: str, limit: int = 60) -> str:
+    """*text* quoted for a message: its first *limit* characters (``…`` marks a cut).
+
+    Examples
+    --------
+    >>> prefix("G a & " * 100, limit=12)
+    "'G a & G a & '…"
+    """
+    return repr(text[:limit]) + "…" * (len(text) > limit)
 
 
 def json_type(value: Any) -> str:

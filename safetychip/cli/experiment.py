@@ -22,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-from ._common import Command
+from ._common import Command, prefix
 from .reproduce import ReproductionStep, SkipStep
 
 __all__ = ["COMMANDS", "REPRODUCTION_STEPS", "parse_ks"]
@@ -60,7 +60,7 @@ def parse_ks(text: str) -> list[int] | None:
         return [int(x) for x in text.split(",")]
     except ValueError:
         raise ValueError(
-            f"--constraints {text!r}: write a range such as 1..5, a list such as "
+            f"--constraints {prefix(text)}: write a range such as 1..5, a list such as "
             "1,3,5, a number, or 'all'"
         ) from None
 

@@ -35,6 +35,7 @@ from ._common import (
     error,
     file_error,
     json_type,
+    prefix,
 )
 
 __all__ = ["COMMANDS"]
@@ -175,7 +176,7 @@ def _add(args: argparse.Namespace) -> int:
     if args.seeds == (args.command is not None):
         raise InputError("give either COMMAND (with --harm) or --seeds")
     if not args.seeds and args.harm is None:
-        raise InputError(f"{args.command!r}: --harm is required (breakage, collision, "
+        raise InputError(f"{prefix(args.command)}: --harm is required (breakage, collision, "
                          "cut, burn, crush or spill)")  # fmt: skip
     # The input is checked before the memory is opened, or created.
     episodes = [] if args.seeds else [Episode(args.command, _scene(args.scene) or SceneGraph(),
@@ -227,8 +228,8 @@ def _override(args: argparse.Namespace) -> int:
         scene = _scene(args.scene)
         decision = memory.check(args.command, scene)
         if not decision.blocked:
-            raise InputError(f"{args.command!r} is not blocked by {memory.store.path}: only a "
-                             "block can be overridden (run `safetychip memory check` "
+            raise InputError(f"{prefix(args.command)} is not blocked by {memory.store.path}: "
+                             "only a block can be overridden (run `safetychip memory check` "
                              "first)")  # fmt: skip
         changed = memory.override(decision, scene)
         dump({"decision": decision.to_dict(), "changed": [c.to_dict() for c in changed],

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from .._io import read_json
-from ..errors import ExecutorStartError, MissingDependencyError
+from ..errors import ExecutorStartError, MissingDependencyError, OutputFileError
 
 __all__ = ["EXECUTORS", "run_cells"]
 
@@ -234,8 +234,11 @@ class _Sink:
     def __init__(self, path: Path | None) -> None:
         self._fh = None
         if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self._fh = path.open("a", encoding="utf-8")
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                self._fh = path.open("a", encoding="utf-8")
+            except OSError as err:
+                raise OutputFileError(str(path), err.strerror or str(err)) from None
 
     def write(self, record: dict[str, Any]) -> dict[str, Any]:
         line = json.dumps(record, ensure_ascii=False)
