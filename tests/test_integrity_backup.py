@@ -180,3 +180,19 @@ def test_an_out_of_date_copy_keeps_another_process_archiving_an_episode(tmp_path
     with EpisodicMemory(db, embedder=WordEmbedder()) as memory:
         episode = next(e for e in memory.episodes if e.id == decision.matched.id)
         assert episode.archived and episode.rule
+
+
+def test_memory_check_never_creates_a_postgresql_memory(postgres, capsys):
+    import psycopg
+
+    url = postgres()
+    assert main(["memory", "check", "push the vase", "--db", url]) == 2
+    assert "holds no safetychip memory" in capsys.readouterr().err
+    with psycopg.connect(url) as db:
+        tables = db.execute("SELECT table_name FROM information_schema.tables "
+                            "WHERE table_schema = current_schema()").fetchall()  # fmt: skip
+    assert tables == []
+    with EpisodicMemory(url, embedder=WordEmbedder()) as memory:
+        memory.add(Episode("push the vase", VASE))
+    assert main(["memory", "check", "push the vase", "--db", url]) == 0
+    assert '"blocked": true' in capsys.readouterr().out

@@ -51,6 +51,9 @@ class PostgresStore(MemoryStore):
         A libpq URL, ``postgresql://user:password@host:port/database``.
     connect_timeout : int
         Seconds to wait for the server on each (re)connection.
+    readonly : bool
+        Only read: the session is read-only, and a database without the memory's tables (or
+        of an older format) is an error, never created (or migrated).
 
     Raises
     ------
@@ -66,7 +69,7 @@ class PostgresStore(MemoryStore):
     _STORE_COUNT = ("INSERT INTO meta VALUES ('interactions', ?, ?) ON CONFLICT (key) DO "
                     "UPDATE SET value = EXCLUDED.value, checksum = EXCLUDED.checksum")  # fmt: skip
 
-    def __init__(self, url: str, *, connect_timeout: int = 10) -> None:
+    def __init__(self, url: str, *, connect_timeout: int = 10, readonly: bool = False) -> None:
         try:
             import psycopg
         except ImportError:
@@ -74,6 +77,7 @@ class PostgresStore(MemoryStore):
         self._psycopg = psycopg
         self._url = url
         self._timeout = connect_timeout
+        self.readonly = readonly
         try:
             info = psycopg.conninfo.conninfo_to_dict(url)
         except psycopg.ProgrammingError as error:
@@ -102,6 +106,8 @@ class PostgresStore(MemoryStore):
         if self._db is None or self._db.closed:
             self._db = self._psycopg.connect(self._url, autocommit=True,
                                              connect_timeout=self._timeout)  # fmt: skip
+            if self.readonly:
+                self._db.execute("SET default_transaction_read_only = on")
         return self._db
 
     @contextmanager
@@ -127,6 +133,9 @@ class PostgresStore(MemoryStore):
                     (list(_TABLES),),
                 )
             }
+            if not found and self.readonly:
+                raise self.error("holds no safetychip memory: pass the URL of a memory, or "
+                                 "add an episode to start one")  # fmt: skip
             if not found:
                 for statement in _SCHEMA:
                     self._db.execute(statement)
@@ -142,6 +151,10 @@ class PostgresStore(MemoryStore):
                     f"{' (it lacks ' + ', '.join(lacking) + ')' if lacking else ''}: pass "
                     "another database, or a URL with options=-csearch_path=SCHEMA"
                 )
+            if form == (_UNSUMMED,) and self.readonly:
+                raise self.error(f"is of the format before checksums, {_UNSUMMED!r}: open it "
+                                 "once for writing (any `safetychip memory add`) to add "
+                                 "them")  # fmt: skip
             if form == (_UNSUMMED,):
                 self._upgrade(_UNSUMMED)
 

@@ -536,7 +536,7 @@ def open_store(target: str | os.PathLike[str] | MemoryStore, *,
                readonly: bool = False) -> MemoryStore:  # fmt: skip
     """The store *target* names: itself if it is one, a :class:`PostgresStore
     <safetychip.memory.PostgresStore>` for a ``postgresql://`` URL, else an SQLite file
-    (*readonly*: see :class:`SQLiteStore`).
+    (*readonly*: see either).
 
     Examples
     --------
@@ -548,7 +548,7 @@ def open_store(target: str | os.PathLike[str] | MemoryStore, *,
     if str(target).startswith(("postgresql://", "postgres://")):
         from ._postgres import PostgresStore
 
-        return PostgresStore(str(target))
+        return PostgresStore(str(target), readonly=readonly)
     return SQLiteStore(target, readonly=readonly)
 
 
