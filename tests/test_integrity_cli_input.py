@@ -43,6 +43,7 @@ SLOTS = {
         False,
     ),  # fmt: skip
     "labs student": (["labs", "student", "FILE", "OUT"], False),
+    "explain": (["explain", "FILE"], False),
 }
 
 
@@ -179,3 +180,16 @@ def test_monitor_gives_one_status_to_a_trace_naming_an_unknown_proposition(tmp_p
     assert main(["monitor", str(constraints), str(trace)]) == 2
     err = capsys.readouterr().err
     assert str(trace) in err and "position 1" in err
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [(b"phone\nbook_shelf\xd8\n", "not UTF-8 text (byte 0xd8 at offset 16)"),
+     (b"phone\n" + b"[" * 100_000 + b"\n", "is not a name such as")],
+)  # fmt: skip
+def test_a_bad_vocabulary_file_is_named_and_quoted_short(tmp_path, capsys, content, says):
+    path = tmp_path / "names.txt"
+    path.write_bytes(content)
+    assert main(["translate", "never grab the phone", "--vocabulary", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert str(path) in err and says in err and len(err) < 1_000
