@@ -8,6 +8,7 @@ import base64
 import json
 import logging
 import traceback
+from pathlib import Path
 
 import pytest
 from _llm_servers import completion_body, send
@@ -96,3 +97,28 @@ def test_a_malformed_postgresql_url_is_never_quoted_with_its_password(url, capsy
     assert main(["memory", "check", "push the vase", "--db", url]) == 2
     err = capsys.readouterr().err
     assert "is not a PostgreSQL URL" in err and password not in err
+
+
+def test_no_form_of_a_secret_reaches_the_files_of_an_experiment(serve, tmp_path, monkeypatch,
+                                                                 capsys):  # fmt: skip
+    def answer(server, connection, request):
+        echoed = request.headers["authorization"].split()[-1][5:]
+        body = {"error": {"message": f"bad key {echoed}, credential {BASIC[3:]}"}}
+        send(connection, json.dumps(body).encode(), "401 Unauthorized")
+
+    server = serve(answer)
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    monkeypatch.setenv(
+        "OPENAI_BASE_URL", server.url.replace("http://", f"http://alice:{PASSWORD}@")
+    )
+    tasks = tmp_path / "tasks.jsonl"
+    suite = Path(__file__).resolve().parent.parent / "data/virtualhome/tasks/four_room.jsonl"
+    tasks.write_text(suite.read_text().splitlines()[0] + "\n")
+    results, out = tmp_path / "r.jsonl", tmp_path / "out"
+    assert main(["experiment", "--model", "m", "--tasks", str(tasks), "--agents", "base",
+                 "--constraints", "1", "--results", str(results), "--out", str(out)]) == 0  # fmt: skip
+    shown = "".join(capsys.readouterr())
+    shown += "".join(p.read_text() for p in [results, *out.glob("*.csv"), *out.glob("*.md")])
+    assert "bad key" in shown  # the server's answer is recorded, redacted
+    assert not any(KEY[i : i + 8] in shown for i in range(len(KEY) - 7))
+    assert PASSWORD not in shown and BASIC[3:15] not in shown
