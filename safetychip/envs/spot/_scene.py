@@ -142,6 +142,10 @@ class SpotScene:
                 f"{len(self.objects)} objects, {len(self.edges)} edges>")  # fmt: skip
 
 
+def _unreadable(path: str, problem: str) -> DataFileError:
+    return DataFileError(path, f"not a readable JSON file: {problem}")
+
+
 def load_spot_scene(source: str | os.PathLike[str] | Mapping[str, Any] = "lab") -> SpotScene:
     """Read and check a Spot scene.
 
@@ -172,7 +176,7 @@ def load_spot_scene(source: str | os.PathLike[str] | Mapping[str, Any] = "lab") 
     if not path.suffix and not path.exists() and _NAME.match(str(source)):
         path = SPOT_DIR / f"{source}.json"
     try:
-        data = load_json(path, DataFileError)
+        data = load_json(path, _unreadable)
     except FileNotFoundError:
         known = ", ".join(sorted(p.stem for p in SPOT_DIR.glob("*.json")))
         raise DataFileError(str(path), f"no such scene file (scenes in {SPOT_DIR}: {known})"
