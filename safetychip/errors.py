@@ -42,6 +42,7 @@ is a *verdict*, never an exception.
     ├── QueryError                      (also ValueError) a question that cannot be answered
     ├── ExecutorStartError              (also RuntimeError) Ray's local runtime did not start
     ├── MemoryStoreError                an episodic-memory file is corrupt, foreign or unusable
+    ├── OutputFileError                 (also OSError) a file cannot be written
     ├── ObserverError                   (also ValueError) a feature out of its range, a bad overlay
     └── AgentError                      an agent could not act
         ├── ModelReplyError             (also ValueError) no usable action in a reply
@@ -95,6 +96,7 @@ __all__ = [
     "QueryError",
     "ExecutorStartError",
     "MemoryStoreError",
+    "OutputFileError",
     "ObserverError",
     "AgentError",
     "ModelReplyError",
@@ -451,6 +453,21 @@ class ExecutorStartError(SafetyChipError, RuntimeError):
 class ObserverError(SafetyChipError, ValueError):
     """A grounded observer cannot evaluate a candidate: a feature outside its declared range,
     an overlay reading a feature no extractor provides, or a malformed turn record."""
+
+
+class OutputFileError(SafetyChipError, OSError):
+    """A file the library writes cannot be written (a missing or read-only folder, a full
+    disk); the message says "cannot write" and names the file, which is left as it was.
+
+    Attributes
+    ----------
+    path : str
+        The file that could not be written.
+    """
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        super().__init__(f"cannot write {path}: {reason}")
 
 
 class MemoryStoreError(SafetyChipError):

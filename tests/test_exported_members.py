@@ -82,7 +82,7 @@ SUBPACKAGES: dict[str, set[str]] = {
         "LLMConnectionError", "LLMError", "LLMResponseError", "LLMStatusError",
         "LLMTimeoutError", "LLMUsageError", "MemoryStoreError", "MissingDependencyError",
         "ModelReplyError",
-        "MonitorError", "ObserverError", "NoSafePlan", "OutOfGrammarError", "ProgramBudgetError",
+        "MonitorError", "ObserverError", "OutputFileError", "NoSafePlan", "OutOfGrammarError", "ProgramBudgetError",
         "PropositionError", "QueryError", "ReplayMissError", "ResetNeeded", "RobotError",
         "SafetyChipError", "SandboxError", "SentenceError", "SkillError",
         "SpecificationError", "TaskError", "TraceError", "TranslationError",
@@ -127,7 +127,7 @@ SUBPACKAGES: dict[str, set[str]] = {
         "And", "Equiv", "F", "FALSE", "FORMATS", "Formula", "G", "Implies", "M",
         "MAX_DEPTH", "MISSIONS", "Not", "Or", "PATTERNS", "PREDICATES", "Pattern", "Proposition", "R",
         "SYNTAXES", "State", "TRUE", "Trace", "U", "W", "X", "XS", "absence_after",
-        "absence_from", "ap", "at_least", "at_most", "before", "build_pattern", "canonical_atom",
+        "absence_from", "ap", "as_formula", "at_least", "at_most", "before", "build_pattern", "canonical_atom",
         "evaluate", "exactly", "immediate_response", "never", "next_response",
         "normalize_trace", "not_before", "parse", "parse_prefix", "pattern_family", "random_patterns",
         "response", "to_str"

@@ -13,6 +13,7 @@ import pytest
 import safetychip._io
 import safetychip.envs._io
 from safetychip._io import atomic_path, atomic_write_text
+from safetychip.errors import OutputFileError
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -56,7 +57,7 @@ def test_an_interrupt_right_after_the_temporary_file_is_made_removes_it(tmp_path
 
 def test_a_failing_replace_removes_the_temporary_file(tmp_path):
     (tmp_path / "figure.png").mkdir()  # a file cannot replace a folder
-    with pytest.raises(IsADirectoryError):
+    with pytest.raises(OutputFileError, match=r"cannot write .*figure\.png"):
         atomic_write_text(tmp_path / "figure.png", "not a picture")
     assert [p.name for p in tmp_path.iterdir()] == ["figure.png"]
 

@@ -196,9 +196,9 @@ def _missing_table(db):
 @pytest.mark.parametrize(
     ("spoil", "message"),
     [
-        (_foreign, "has tables episodes that are not a 'safetychip-memory 2' memory"),
-        (_other_format, "has tables meta that are not a 'safetychip-memory 2' memory"),
-        (_missing_table, r"are not a 'safetychip-memory 2' memory \(it lacks negatives\)"),
+        (_foreign, "has tables episodes that are not a 'safetychip-memory 3' memory"),
+        (_other_format, "has tables meta that are not a 'safetychip-memory 3' memory"),
+        (_missing_table, r"are not a 'safetychip-memory 3' memory \(it lacks negatives\)"),
     ],
 )
 def test_a_foreign_or_broken_schema_is_refused_and_left_alone(url, spoil, message):

@@ -78,7 +78,7 @@ def _truncated(path):
     ("spoil", "message"),
     [
         (_corrupt, "is not an SQLite database: pass a new path or a memory file"),
-        (_foreign, "is an SQLite database but not a 'safetychip-memory 2' file"),
+        (_foreign, "is an SQLite database but not a 'safetychip-memory 3' file"),
         (_truncated, "is corrupt"),
     ],
 )
@@ -104,7 +104,7 @@ WRITER = textwrap.dedent(
     while True:
         scene = SceneGraph.of({f"object{j}": ["fragile"] * (j % 2) for j in range(k % 40 + 1)})
         episode = Episode(f"push object {k}", scene, "breakage", float(k))
-        store.add_episode(episode, np.full(384, k, np.float32), "test")
+        store.add_episode(episode, np.full(384, k + 1, np.float32), "test")
         k += 1
     """
 )
@@ -130,6 +130,6 @@ def test_a_writer_killed_mid_write_leaves_only_whole_episodes(tmp_path):
             k = int(episode.time)
             assert episode.command == f"push object {k}" and model == "test"
             assert len(episode.scene.objects) == k % 40 + 1
-            assert vector.shape == (384,) and np.all(vector == k)
+            assert vector.shape == (384,) and np.all(vector == k + 1)
         assert [int(e.time) for e in episodes] == list(range(len(episodes)))
         start = len(episodes)

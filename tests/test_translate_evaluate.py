@@ -60,7 +60,7 @@ def test_bad_utterance_files(tmp_path):
     with pytest.raises(DataFileError, match="line 1: missing scene, sentence, formula"):
         load_utterances(f)
     f.write_text("nope\n", encoding="utf-8")
-    with pytest.raises(DataFileError, match="line 1: not JSON"):
+    with pytest.raises(DataFileError, match="line 1: not valid JSON"):
         load_utterances(f)
     f.write_text(
         '{"sentence": "Never go to the kitchen", "scene": "apartment_1", '

@@ -15,7 +15,7 @@ from functools import cache
 from typing import cast
 
 from ..errors import FormulaError
-from ..ltl import Formula, Not
+from ..ltl import Formula, Not, as_formula
 from ._dfa import DFA
 from ._guards import MANAGER, Guard, atom_var, guard_order
 
@@ -191,8 +191,9 @@ def _successors(state: Guard) -> dict[Guard, Guard]:
     return memo[after]
 
 
-def to_dfa(formula: Formula, *, backend: str = "native") -> DFA:
-    """The minimal complete DFA accepting the non-empty finite traces that satisfy *formula*.
+def to_dfa(formula: Formula | str, *, backend: str = "native") -> DFA:
+    """The minimal complete DFA accepting the non-empty finite traces that satisfy *formula*
+    (a Formula or its text in Spot's syntax).
 
     Its alphabet is every valuation of ``formula.atoms()``; the rejecting sink, where there is
     one, is a state like any other. A conjunction is built as the product of its conjuncts'
@@ -213,6 +214,7 @@ def to_dfa(formula: Formula, *, backend: str = "native") -> DFA:
     >>> dfa.num_states, dfa.accepts([[], ["a", "b"], ["a"]]), dfa.accepts([["a"]])
     (4, True, False)
     """
+    formula = as_formula(formula)
     n = len(formula.atoms())
     if n > MAX_ATOMS:
         raise FormulaError(

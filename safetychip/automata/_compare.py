@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from ..ltl import Formula
+from ..ltl import Formula, as_formula
 from ._build import to_dfa
 from ._guards import Guard, pick_letter
 from ._product import Product, ProductState
@@ -13,9 +13,9 @@ __all__ = ["counterexample", "includes", "equivalent"]
 
 
 def counterexample(
-    f: Formula, g: Formula, *, direction: str = "both"
+    f: Formula | str, g: Formula | str, *, direction: str = "both"
 ) -> list[frozenset[str]] | None:
-    """A shortest trace on which *f* and *g* disagree, or None.
+    """A shortest trace on which *f* and *g* (Formulas or their text) disagree, or None.
 
     ``direction="left"`` looks only for traces satisfying f but not g (so None means
     L(f) ⊆ L(g)); ``"right"`` the converse; ``"both"`` either.
@@ -28,7 +28,7 @@ def counterexample(
     """
     if direction not in ("both", "left", "right"):
         raise ValueError(f"direction must be 'both', 'left' or 'right', got {direction!r}")
-    a, b = to_dfa(f), to_dfa(g)
+    a, b = to_dfa(as_formula(f, "f")), to_dfa(as_formula(g, "g"))
     product = Product([a, b])
 
     def differs(s) -> bool:
@@ -56,13 +56,14 @@ def counterexample(
     return None
 
 
-def includes(f: Formula, g: Formula) -> bool:
+def includes(f: Formula | str, g: Formula | str) -> bool:
     """Whether every trace satisfying *g* satisfies *f* (L(g) ⊆ L(f))."""
     return counterexample(g, f, direction="left") is None
 
 
-def equivalent(f: Formula, g: Formula) -> bool:
-    """Whether *f* and *g* accept exactly the same non-empty finite traces."""
+def equivalent(f: Formula | str, g: Formula | str) -> bool:
+    """Whether *f* and *g* (Formulas or their text) accept exactly the same non-empty finite
+    traces."""
     if f is g:
         return True
     return counterexample(f, g) is None

@@ -35,11 +35,13 @@ __all__ = [
     "describe",
     "dump",
     "error",
+    "file_error",
     "formula_arg",
     "json_type",
     "label",
     "model_from_args",
     "parse_formula",
+    "prefix",
     "silence_stdout",
     "warn",
 ]
@@ -88,6 +90,11 @@ class InputError(SafetyChipError, ValueError):
     """Bad input; the message already names the input."""
 
 
+def file_error(path: str, message: str) -> InputError:
+    """The error of the input file *path* (for :func:`safetychip._io.load_json`)."""
+    return InputError(f"{path}: {message}")
+
+
 def error(command: str, message: str) -> None:
     """Print ``safetychip COMMAND: error: MESSAGE`` on stderr."""
     print(f"safetychip {command}: error: {message}", file=sys.stderr)
@@ -129,7 +136,18 @@ def formula_arg(text: str, syntax: str) -> Formula:
     try:
         return parse_formula(text, syntax)
     except SafetyChipError as err:
-        raise InputError(f"formula {text!r}: {err}") from None
+        raise InputError(f"formula {prefix(text)}: {err}") from None
+
+
+def prefix(text: str, limit: int = 60) -> str:
+    """*text* quoted for a message: its first *limit* characters (``…`` marks a cut).
+
+    Examples
+    --------
+    >>> prefix("G a & " * 100, limit=12)
+    "'G a & G a & '…"
+    """
+    return repr(text[:limit]) + "…" * (len(text) > limit)
 
 
 def json_type(value: Any) -> str:

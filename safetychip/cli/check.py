@@ -36,6 +36,7 @@ from ._common import (
     json_type,
     label,
     parse_formula,
+    prefix,
     warn,
 )
 
@@ -129,7 +130,7 @@ def _check_line(line: str, syntax: str, engine: str) -> tuple[str, bool]:
         else:
             _compiled(text, syntax)
     except SafetyChipError as err:
-        raise InputError(f"formula {text!r}: {err}") from None
+        raise InputError(f"formula {prefix(text)}: {err}") from None
     return text, _holds(text, syntax, engine, record["trace"])
 
 

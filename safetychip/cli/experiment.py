@@ -22,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-from ._common import Command
+from ._common import Command, prefix
 from .reproduce import ReproductionStep, SkipStep
 
 __all__ = ["COMMANDS", "REPRODUCTION_STEPS", "parse_ks"]
@@ -60,7 +60,7 @@ def parse_ks(text: str) -> list[int] | None:
         return [int(x) for x in text.split(",")]
     except ValueError:
         raise ValueError(
-            f"--constraints {text!r}: write a range such as 1..5, a list such as "
+            f"--constraints {prefix(text)}: write a range such as 1..5, a list such as "
             "1,3,5, a number, or 'all'"
         ) from None
 
@@ -161,6 +161,8 @@ def _run(args: argparse.Namespace) -> int:
     )  # fmt: skip
     if not cells:
         raise ValueError("the slice is empty: no task of these suites has that many constraints")
+    if args.cache:
+        ex.make_model(cells[0])  # an unusable cache stops the run, not every cell of it
     began = time.perf_counter()
     frame = ex.run_grid(cells, executor=args.executor, results_path=args.results,
                         progress=not args.no_progress and sys.stderr.isatty())  # fmt: skip
@@ -182,7 +184,8 @@ JSON object: {"cells", "seconds", "stand_in", "note", "written": [csv, tables, f
 model_calls, tokens]}. With the default model every number comes from the offline stand-in,
 not an LLM (the note says so).
 
-exit status: 0 the slice ran (bad episodes are recorded as failed rows); 2 bad arguments
+exit status: 0 the slice ran (bad episodes are recorded as failed rows); 2 bad arguments,
+or a --cache file that cannot be used (missing with --replay, empty, damaged, foreign)
 
 examples:
   safetychip experiment --suite four_room --agents base chip --constraints 1..5

@@ -19,12 +19,24 @@ Examples
 from __future__ import annotations
 
 import argparse
-import json
+import contextlib
 import os
 import sys
 from typing import Any
 
-from ._common import EXIT_INPUT, EXIT_OK, STDIN, Command, InputError, dump, error, json_type
+from .._io import load_json, read_json
+from ._common import (
+    EXIT_INPUT,
+    EXIT_OK,
+    STDIN,
+    Command,
+    InputError,
+    dump,
+    error,
+    file_error,
+    json_type,
+    prefix,
+)
 
 __all__ = ["COMMANDS"]
 
@@ -67,13 +79,19 @@ def _configure(p: argparse.ArgumentParser) -> None:
     _common(add)
     consolidate = sub.add_parser("consolidate", help="write rules for clusters of episodes")
     _common(consolidate, scene=False)
+    backup = sub.add_parser("backup", help="write a copy of the memory to a new file, safely "
+                            "(also while a writer runs)")  # fmt: skip
+    backup.add_argument("target", metavar="OUT", help="the copy: a new file, or an earlier "
+                        "backup to replace")  # fmt: skip
+    _common(backup, scene=False)
     override = sub.add_parser("override", help="a person overrides the block of a command")
     override.add_argument("command", metavar="COMMAND", help="the blocked command that was fine")
     _common(override)
 
 
-def _memory(args: argparse.Namespace, *, create: bool = False) -> Any:
-    from ..memory import EpisodicMemory, WordEmbedder
+def _memory(args: argparse.Namespace, *, create: bool = False, readonly: bool = False) -> Any:
+    """The memory of ``--db``; *readonly* never writes it (nor creates or migrates it)."""
+    from ..memory import EpisodicMemory, WordEmbedder, open_store
 
     url = args.db.startswith(("postgresql://", "postgres://"))
     if not create and not url and not os.path.exists(args.db):
@@ -82,19 +100,21 @@ def _memory(args: argparse.Namespace, *, create: bool = False) -> Any:
     if args.embedder == "minilm":
         from ..llm import MiniLMEmbedder
 
-        return EpisodicMemory(args.db, embedder=MiniLMEmbedder())
-    return EpisodicMemory(args.db, embedder=WordEmbedder())
+        embedder: Any = MiniLMEmbedder()
+    else:
+        embedder = WordEmbedder()
+    store = open_store(args.db, readonly=readonly)
+    try:
+        return EpisodicMemory(store, embedder=embedder)
+    except BaseException:
+        store.close()
+        raise
 
 
 def _scene(path: str | None) -> Any:
     if path is None:
         return None
-    try:
-        with open(path, encoding="utf-8") as file:
-            data = json.load(file)
-    except json.JSONDecodeError as err:
-        raise InputError(f"{path}: not valid JSON: {err.msg} at line {err.lineno}") from None
-    return _scene_of(data, path)
+    return _scene_of(load_json(path, file_error), path)
 
 
 def _scene_of(data: Any, where: str) -> Any:
@@ -116,7 +136,7 @@ def _embedder(memory: Any) -> dict[str, Any]:
 
 
 def _check(args: argparse.Namespace) -> int:
-    with _memory(args) as memory:
+    with _memory(args, readonly=True) as memory:
         if args.command != STDIN:
             decision = memory.check(args.command, _scene(args.scene),
                                     include_archived=args.include_archived)  # fmt: skip
@@ -140,10 +160,7 @@ def _check(args: argparse.Namespace) -> int:
 
 def _batch_line(line: str, n: int, default: Any) -> tuple[str, Any]:
     """The command and scene of batch line *n* (the ``--scene`` one when it has none)."""
-    try:
-        record = json.loads(line)
-    except json.JSONDecodeError as err:
-        raise InputError(f"not valid JSON: {err.msg} at column {err.colno}") from None
+    record = read_json(line, "", InputError)
     if isinstance(record, str):
         return record, default
     if not isinstance(record, dict) or "command" not in record:
@@ -158,16 +175,23 @@ def _add(args: argparse.Namespace) -> int:
 
     if args.seeds == (args.command is not None):
         raise InputError("give either COMMAND (with --harm) or --seeds")
-    with _memory(args, create=True) as memory:
-        if args.seeds:
-            added = memory.seed()
-        else:
-            if args.harm is None:
-                raise InputError(f"{args.command!r}: --harm is required (breakage, collision, "
-                                 "cut, burn, crush or spill)")  # fmt: skip
-            added = [memory.add(Episode(args.command, _scene(args.scene) or SceneGraph(),
-                                        args.harm, source=args.source))]  # fmt: skip
-        dump({"added": [e.to_dict() for e in added], "embedder": _embedder(memory)})
+    if not args.seeds and args.harm is None:
+        raise InputError(f"{prefix(args.command)}: --harm is required (breakage, collision, "
+                         "cut, burn, crush or spill)")  # fmt: skip
+    # The input is checked before the memory is opened, or created.
+    episodes = [] if args.seeds else [Episode(args.command, _scene(args.scene) or SceneGraph(),
+                                              args.harm, source=args.source)]  # fmt: skip
+    new = not args.db.startswith(("postgresql://", "postgres://")) and not os.path.exists(args.db)
+    try:
+        with _memory(args, create=True) as memory:
+            added = memory.seed() if args.seeds else [memory.add(e) for e in episodes]
+            dump({"added": [e.to_dict() for e in added], "embedder": _embedder(memory)})
+    except BaseException:
+        if new:  # a memory this call created and could not fill is not left behind
+            for leftover in (args.db, f"{args.db}-wal", f"{args.db}-shm"):
+                with contextlib.suppress(FileNotFoundError):
+                    os.remove(leftover)
+        raise
     return EXIT_OK
 
 
@@ -179,20 +203,42 @@ def _consolidate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _backup(args: argparse.Namespace) -> int:
+    from ..errors import MemoryStoreError
+    from ..memory import SQLiteStore
+
+    if os.path.exists(args.target):
+        if os.path.exists(args.db) and os.path.samefile(args.db, args.target):
+            raise InputError(f"{args.target}: is the memory itself; pass another file")
+        try:
+            SQLiteStore(args.target, readonly=True).close()
+        except MemoryStoreError:
+            raise InputError(f"{args.target}: exists and is not a memory file; refusing to "
+                             "overwrite it: pass a new file or an earlier "
+                             "backup") from None  # fmt: skip
+    with _memory(args, readonly=True) as memory:
+        path = memory.store.backup(args.target)
+        dump({"backup": str(path), "episodes": len(memory.episodes), "rules": len(memory.rules),
+              "interactions": memory.interactions})  # fmt: skip
+    return EXIT_OK
+
+
 def _override(args: argparse.Namespace) -> int:
     with _memory(args) as memory:
         scene = _scene(args.scene)
         decision = memory.check(args.command, scene)
         if not decision.blocked:
-            raise InputError(f"{args.command!r} is not blocked by {args.db}: only a block can "
-                             "be overridden (run `safetychip memory check` first)")  # fmt: skip
+            raise InputError(f"{prefix(args.command)} is not blocked by {memory.store.path}: "
+                             "only a block can be overridden (run `safetychip memory check` "
+                             "first)")  # fmt: skip
         changed = memory.override(decision, scene)
         dump({"decision": decision.to_dict(), "changed": [c.to_dict() for c in changed],
               "embedder": _embedder(memory)})  # fmt: skip
     return EXIT_OK
 
 
-_ACTIONS = {"check": _check, "add": _add, "consolidate": _consolidate, "override": _override}
+_ACTIONS = {"check": _check, "add": _add, "consolidate": _consolidate, "override": _override,
+            "backup": _backup}  # fmt: skip
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -205,16 +251,23 @@ Each action prints one JSON object ("embedder" says which embedder encoded the c
 by ("episode" or "rule"), the nearest episode, the best rule, the scores (text, scene,
 episodic, rule), the reason and the safe alternative; batch mode prints one per line, with
 "line", and {"line": N, "error": ...} for a bad line. add prints the stored episodes,
-consolidate the rules written, override the decision and what changed.
+consolidate the rules written, override the decision and what changed, backup the copy
+and what it holds.
+
+Back a memory file up with `memory backup`, never by copying the file: while a writer runs
+(or after one was killed) the last episodes are in its -wal file, which a copy of the file
+alone misses. check and backup only read the memory: they never create or change a file.
 
 exit status: 0 done (whether or not the command is blocked); 2 bad input (batch: a line
-failed), a missing or unusable memory, or an override of a command that is not blocked
+failed), a missing or unusable memory, an override of a command that is not blocked, or a
+backup to a file that is not a memory
 
 examples:
   safetychip memory add --seeds --db memory.db
   safetychip memory check "push the glass vase" --scene kitchen.json --db memory.db
   printf '"push the vase"\\n{"command": "walk"}\\n' | safetychip memory check --db memory.db
   safetychip memory override "push the wooden chair" --scene room.json --db memory.db
+  safetychip memory backup memory-backup.db --db memory.db
 """
 
 COMMANDS = (
@@ -226,6 +279,6 @@ COMMANDS = (
         epilog=_EPILOG,
         description="Check commands against the unsafe episodes and rules of an episodic\n"
         "safety memory (an SQLite file or a postgresql:// URL), and grow it: add episodes,\n"
-        "consolidate them into rules, record a person's override of a block.",
+        "consolidate them into rules, record a person's override of a block, back it up.",
     ),
 )

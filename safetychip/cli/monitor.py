@@ -84,6 +84,15 @@ def _run(args: argparse.Namespace) -> int:
         raise InputError(f"{label(args.constraints)}: {err}") from None
     trace = sys.stdin if args.trace == STDIN else args.trace
     letters = read_trace(trace, monitor.atoms, name=label(args.trace))
+    known = set(monitor.atoms)
+    for i, letter in enumerate(letters):  # the monitor cannot decide a state naming others
+        unknown = sorted(letter - known)
+        if unknown:
+            raise InputError(
+                f"{label(args.trace)}: position {i} names {', '.join(unknown)}, not a "
+                f"proposition of the specification (its propositions: {', '.join(sorted(known))}"
+                "); fix the name, or add a constraint that speaks of it"
+            )
 
     safe = True
 
@@ -117,7 +126,7 @@ have run; the replay goes on. After an abort (the constraints contradict each ot
 else is printed.
 
 exit status: 0 every verdict was safe (DONE included); 1 some verdict was a violation or an
-abort; 2 bad input
+abort; 2 bad input (also a trace naming a proposition the specification does not have)
 
 example:
   safetychip monitor constraints.json trace.json | jq -r 'select(.status != "safe") | .reason'

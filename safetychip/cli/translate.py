@@ -23,7 +23,16 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ._common import EXIT_INPUT, EXIT_OK, Command, add_model_arguments, error, model_from_args
+from .._io import read_json
+from ._common import (
+    EXIT_INPUT,
+    EXIT_OK,
+    Command,
+    InputError,
+    add_model_arguments,
+    error,
+    model_from_args,
+)
 
 if TYPE_CHECKING:
     from ..translate import Vocabulary
@@ -155,10 +164,7 @@ def _run(args: argparse.Namespace) -> int:
         if not line.strip():
             continue
         try:
-            try:
-                item = json.loads(line)
-            except json.JSONDecodeError as err:
-                raise ValueError(f"not valid JSON: {err.msg} at column {err.colno}") from None
+            item = read_json(line, "", InputError)
             if not isinstance(item, dict) or not isinstance(item.get("sentence"), str):
                 raise ValueError('expected an object {"sentence": "..."}')
             answer = {"line": number, **_with_read_back(translator(item["sentence"]), vocabulary)}

@@ -37,7 +37,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from ..errors import ExecutorStartError, MissingDependencyError
+from .._io import read_json
+from ..errors import ExecutorStartError, MissingDependencyError, OutputFileError
 
 __all__ = ["EXECUTORS", "run_cells"]
 
@@ -158,7 +159,8 @@ def _check_cells(cells: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _load_results(path: Path) -> dict[Any, dict[str, Any]]:
-    """Results already in *path* by id; a broken last line is cut off the file."""
+    """Results already in *path* by id; a broken last line without its newline (left by a
+    crash) is cut off the file."""
     if not path.exists():
         return {}
     data = path.read_bytes()
@@ -169,13 +171,14 @@ def _load_results(path: Path) -> dict[Any, dict[str, Any]]:
     offset = 0
     for number, line in enumerate(lines, 1):
         last = number == len(lines)
-        record = _parse_line(line)
-        if record is None:
-            if not last:
+        try:
+            record = _parse_line(line)
+        except ValueError as err:
+            if not last or data.endswith(b"\n"):  # a crash leaves a line without its end
                 raise ValueError(
-                    f"{path}, line {number}: not a JSON object with an 'id'; only the last "
-                    "line may be broken (by a crash): fix or delete this line"
-                )
+                    f"{path}, line {number}: not a JSON object with an 'id' ({err}); only the "
+                    "last line may be broken (by a crash): fix or delete this line"
+                ) from None
             warnings.warn(
                 f"{path}: ignoring a truncated last line ({len(line)} bytes), probably left "
                 "by a crash; its cell will run again",
@@ -194,13 +197,16 @@ def _load_results(path: Path) -> dict[Any, dict[str, Any]]:
     return results
 
 
-def _parse_line(line: bytes) -> dict[str, Any] | None:
+def _parse_line(line: bytes) -> dict[str, Any]:
+    """The record of a results line, or a ValueError saying what it is instead."""
     try:
-        record = json.loads(line)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return None
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ValueError(f"not UTF-8 text (byte 0x{line[err.start]:02x} at offset "
+                         f"{err.start})") from None  # fmt: skip
+    record = read_json(text)
     if not isinstance(record, dict) or "id" not in record:
-        return None
+        raise ValueError("no 'id'" if isinstance(record, dict) else f"a {type(record).__name__}")
     return record
 
 
@@ -232,8 +238,11 @@ class _Sink:
     def __init__(self, path: Path | None) -> None:
         self._fh = None
         if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self._fh = path.open("a", encoding="utf-8")
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                self._fh = path.open("a", encoding="utf-8")
+            except OSError as err:
+                raise OutputFileError(str(path), err.strerror or str(err)) from None
 
     def write(self, record: dict[str, Any]) -> dict[str, Any]:
         line = json.dumps(record, ensure_ascii=False)

@@ -359,8 +359,7 @@ def write_report(frame: Any, folder: str | os.PathLike[str], *, prefix: str = "0
 
     reprompt = main_reprompt(frame, reprompt)
 
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = Path(folder)  # made by the first file written (or "cannot write" it)
     csv = write_csv(frame, folder / f"{prefix}experiment_results.csv")
     note = stand_in_note(frame)
     parts = [

@@ -108,8 +108,7 @@ def write_spot_demo(
         Show a progress bar.
     """
     frame = run_spot_demo(tasks_path=Path(data) / "spot" / "tasks.jsonl", progress=progress)
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = Path(folder)  # made by the first file written (or "cannot write" it)
     csv = write_csv(frame, folder / "05_spot_demo_results.csv")
     table = atomic_write_text(folder / "05_spot_demo_table.md", spot_demo_table(frame))
     return [csv, table]

@@ -273,6 +273,5 @@ def write_translation_scores(
         parts += ["", f"## `{path}` by pattern ({about[path].written_by})", "",
                   _by_pattern(result)]  # fmt: skip
     target = Path(folder) / "01_translation_scores.md"
-    target.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(target, "\n".join(parts) + "\n")
     return [target]

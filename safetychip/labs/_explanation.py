@@ -4,6 +4,11 @@ is broken, which proposition the action changes, and at which step. Lenient on w
 a constraint may be named (``c1``) or paraphrased, a proposition by its object
 ("the kitchen"), a step by its number or its action ("going to the kitchen").
 
+Not lenient on the claim: an explanation that says the action breaks nothing ("does not
+break c1", "is safe"), gives a proposition the action does not change as the reason, or
+stuffs keywords (constraints the action does not break, several steps) is incorrect, however
+many key facts it also names.
+
 Examples
 --------
 >>> from safetychip.explain import explain_violation
@@ -50,6 +55,46 @@ _VERBS = {
     "grab": {"grab", "grabs", "grabbing", "pick", "picking", "take", "taking", "hold"},
     "switch": {"switch", "switching", "turn", "turning", "switches"},
 }  # fmt: skip
+
+
+#: Words that say the action breaks a constraint, and words that say it does not; a negation
+#: among the three words before one turns it round ("does not break", "is not allowed").
+_BREAKS = {"break", "breaks", "broke", "broken", "breaking", "breach", "breaches", "violate",
+           "violates", "violated", "violating", "violation", "forbid", "forbids", "forbidden",
+           "prohibit", "prohibits", "prohibited", "unsafe", "against", "disallowed",
+           "wrong"}  # fmt: skip
+_KEEPS = {"safe", "allowed", "fine", "ok", "okay", "permitted", "harmless", "satisfies",
+          "satisfied", "keeps", "respects", "obeys"}  # fmt: skip
+_NOT = {"not", "no", "never", "nothing", "cannot", "neither", "nor", "without"}
+
+
+def _claim(words: list[str]) -> str | None:
+    """What *words* claim of the action: ``"breaks"``, ``"keeps"`` (a constraint), or None."""
+    claims = set()
+    for i, word in enumerate(words):
+        if word in _BREAKS or word in _KEEPS:
+            negated = any(w in _NOT or w.endswith("n't") for w in words[max(0, i - 3) : i])
+            claims.add("breaks" if (word in _BREAKS) != negated else "keeps")
+    return "keeps" if "keeps" in claims else "breaks" if claims else None
+
+
+def _stuffed(words: list[str], text: str, by_name: dict[str, Constraint],
+             culprits: list[Constraint], lits: list[str], step: int | None) -> str:  # fmt: skip
+    """What *text* names that is not so (other constraints, other steps, a proposition the
+    action does not change), as feedback; empty if nothing."""
+    others = sorted(n for n in by_name if n.lower() in words and by_name[n] not in culprits)
+    if others:
+        return f"the action does not break {', '.join(others)}: name only what it breaks."
+    if step is not None:
+        steps = {w for w in words if w.isdigit() and int(w) < 1000}
+        steps |= {str(_ORDINALS.index(w)) for w in words if w in _ORDINALS}
+        if steps - {str(step)}:
+            return f"name the one step the action is at, not {', '.join(sorted(steps))}."
+    atoms = {a for c in by_name.values() for a in c.formula.atoms()}
+    wrong = sorted(a for a in atoms - set(lits) if a in text)
+    if wrong:
+        return f"the action does not change {', '.join(wrong)}: that is not why it is refused."
+    return ""
 
 
 def _words(text: str) -> list[str]:
@@ -136,6 +181,12 @@ def check_explanation(
     said = _content(text)
     by_name = {c.name: c for c in as_constraints(constraints)}
     culprits = [by_name[n] for n in explanation.violated if n in by_name]
+    claim = _claim(words)
+    if claim != "breaks":
+        return Feedback(exercise, INCORRECT, "your explanation says the action breaks no "
+                        "constraint, but the monitor refused it: say which one it breaks and "
+                        "why" if claim else "say that the action breaks a constraint "
+                        "(\"breaks\", \"violates\"), which one, and why")  # fmt: skip
     found, missing = [], []
     hit = next((c for c in culprits if _names_constraint(said, words, c)), None)
     if hit is not None:
@@ -161,5 +212,8 @@ def check_explanation(
         missing.append("say at which step (its number or the action)")
     if missing:
         return Feedback(exercise, INCORRECT, "; ".join(missing) + ".")
+    wrong = _stuffed(words, text, by_name, culprits, _literals(explanation), step)
+    if wrong:
+        return Feedback(exercise, INCORRECT, wrong)
     listed = ", ".join(found[:-1]) + (" and " if len(found) > 1 else "") + found[-1]
     return Feedback(exercise, CORRECT, f"you named {listed}.")

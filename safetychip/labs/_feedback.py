@@ -197,6 +197,9 @@ def guarded(check: Callable[P, Feedback]) -> Callable[P, Feedback]:
                 f"this answer is too complex to check in {TIME_LIMIT_S:g} s: every exercise "
                 "here has a short answer",
             )
+        except ArithmeticError as err:  # 10**5000 compared with a float, a division by 0
+            return Feedback(exercise, INVALID, f"this answer could not be checked ({err}): "
+                            "every answer here is a small number")  # fmt: skip
         except (SafetyChipError, ValueError, TypeError, RecursionError, MemoryError) as err:
             return Feedback(exercise, INVALID, f"this answer could not be checked: {err}")
 

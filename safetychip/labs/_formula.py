@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
 from ..automata import counterexample, equivalent
-from ..ltl import XS, And, F, Formula, X, at_least, evaluate, parse
+from ..ltl import XS, And, F, Formula, X, as_formula, at_least, evaluate, parse
 from ._feedback import (
     CORRECT,
     INCORRECT,
@@ -170,10 +170,6 @@ def confusions(
     return [k for k in CONFUSIONS if k in found]
 
 
-def _as_formula(f: Formula | str) -> Formula:
-    return f if isinstance(f, Formula) else parse(f)
-
-
 @guarded
 def check_formula(
     answer: Any,
@@ -206,8 +202,8 @@ def check_formula(
         shortest trace that tells them apart, which side allows it, and the recognised
         confusion, if any.
     """
-    ref = _as_formula(reference)
-    inv = [_as_formula(i) for i in invariants]
+    ref = as_formula(reference)
+    inv = [as_formula(i) for i in invariants]
     allowed = set(ref.atoms()).union(*(i.atoms() for i in inv)) if atoms is None else set(atoms)
     f = read_formula(answer, atoms=allowed, exercise=exercise)
     if isinstance(f, Feedback):

@@ -26,7 +26,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .._io import atomic_write_text
+from .._io import atomic_write_text, read_json, read_text
 from ..errors import MissingDependencyError
 
 if TYPE_CHECKING:
@@ -98,19 +98,58 @@ def write_student_version(source: str | os.PathLike[str], target: str | os.PathL
     """Read the instructor's notebook *source*, write its student version to *target*
     (atomically) and return *target*'s path.
 
+    *target* is never the instructor's notebook: a *target* that is *source* itself, or a
+    notebook holding solution cells (the arguments swapped, say), is refused and left as it
+    was.
+
     Raises
     ------
     OSError
         If *source* cannot be read or *target* written.
     ValueError
-        If *source* is not a notebook or a solution cell is malformed.
+        If *source* is not a notebook, a solution cell is malformed, or *target* is
+        *source* or holds solutions.
+    """
+    nb = _read_notebook(source)
+    if Path(target).exists():
+        if os.path.samefile(source, target):
+            raise ValueError(f"{target}: is the instructor's notebook {source} itself; refusing "
+                             "to overwrite it: pass another destination")  # fmt: skip
+        solutions = _solutions(target)
+        if solutions:
+            raise ValueError(f"{target}: holds {solutions} solution cells (an instructor's "
+                             "notebook); refusing to overwrite it: pass another "
+                             "destination")  # fmt: skip
+    text = _nbformat().writes(student_version(nb))
+    return atomic_write_text(target, text if text.endswith("\n") else text + "\n")
+
+
+def _read_notebook(path: str | os.PathLike[str]) -> NotebookNode:
+    """The notebook of the file *path* as version 4, validated.
+
+    Raises
+    ------
+    ValueError
+        If the file is not UTF-8, not JSON, nested too deeply or not a notebook; the
+        message names the file.
     """
     nbformat = _nbformat()
+    text = read_text(path)
+    # First the guarded reader: nbformat's parser would recurse too deep on nested JSON.
+    read_json(text, "", lambda message: ValueError(f"{path}: not a Jupyter notebook ({message})"))
     try:
-        nb = nbformat.read(os.fspath(source), as_version=4)
+        nb = nbformat.reads(text, as_version=4)
         nbformat.validate(nb)
     except (nbformat.reader.NotJSONError, nbformat.ValidationError, KeyError, TypeError,
             AttributeError) as err:  # fmt: skip
-        raise ValueError(f"{source}: not a Jupyter notebook ({err})") from None
-    text = nbformat.writes(student_version(nb))
-    return atomic_write_text(target, text if text.endswith("\n") else text + "\n")
+        raise ValueError(f"{path}: not a Jupyter notebook ({err})") from None
+    return nb
+
+
+def _solutions(path: str | os.PathLike[str]) -> int:
+    """How many solution cells the existing file *path* holds (0 if it is no notebook)."""
+    try:
+        nb = _read_notebook(path)
+    except ValueError:
+        return 0
+    return sum(SOLUTION in c.get("metadata", {}).get("tags", []) for c in nb.cells)

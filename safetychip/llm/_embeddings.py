@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sqlite3
 import tempfile
 import warnings
 from abc import ABC, abstractmethod
@@ -23,21 +24,56 @@ from typing import Any
 import numpy as np
 
 from safetychip._io import atomic_path
-from safetychip.errors import LLMResponseError, MissingDependencyError
+from safetychip.errors import CacheFileError, LLMResponseError, MissingDependencyError
 from safetychip.llm._base import import_optional
 from safetychip.llm._openai import OpenAIEndpoint
-from safetychip.llm._sqlite import transaction
+from safetychip.llm._sqlite import CacheFormat, transaction
 
 __all__ = ["BACKENDS", "ONNX_DIR", "Embedder", "MiniLMEmbedder", "OpenAIEmbedder", "minilm_onnx"]
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS embeddings (
+_TABLE = """
+CREATE TABLE embeddings (
     model TEXT NOT NULL,
     text TEXT NOT NULL,
-    vector BLOB NOT NULL,  -- float32, native byte order
+    vector BLOB NOT NULL,    -- float32, native byte order
+    checksum TEXT NOT NULL,  -- SHA-256 of the model, the text and the vector
     PRIMARY KEY (model, text)
-);
+)
 """
+
+
+def _checksum(model: str, text: str, blob: bytes) -> str:
+    digest = hashlib.sha256()
+    for part in (model.encode("utf-8", "surrogatepass"), text.encode("utf-8", "surrogatepass"),
+                 bytes(blob)):  # fmt: skip
+        digest.update(len(part).to_bytes(8, "little") + part)
+    return digest.hexdigest()
+
+
+def _from_format_1(db: sqlite3.Connection, write: bool) -> bool:
+    """Recognise an embedding cache of format 1 (no stamp, no checksums) and, if *write*,
+    add the checksums (of the vectors as they then are)."""
+    tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+    columns = [row[1] for row in db.execute("PRAGMA table_info(embeddings)")]
+    if tables != ["embeddings"] or columns != ["model", "text", "vector"]:
+        return False
+    if write:
+        rows = db.execute("SELECT model, text, vector FROM embeddings").fetchall()
+        db.execute("DROP TABLE embeddings")
+        db.execute(_TABLE)
+        db.executemany("INSERT INTO embeddings VALUES (?, ?, ?, ?)",
+                       [(*row, _checksum(*row)) for row in rows])  # fmt: skip
+    return True
+
+
+#: The embedding cache: stamped and checksummed as the chat reply cache is.
+_FORMAT = CacheFormat(
+    title="safetychip embedding cache",
+    application_id=0x53434556,  # "SCEV"
+    version=2,
+    schema=_TABLE,
+    upgrade=_from_format_1,
+)
 
 
 class Embedder(ABC):
@@ -52,12 +88,16 @@ class Embedder(ABC):
     name : str
         The model's name; the on-disk cache keys vectors by it.
     cache_path : str or path-like, optional
-        An SQLite file that keeps vectors across runs.
+        An SQLite file that keeps vectors across runs, stamped as an embedding cache; each
+        vector carries a checksum of the model, the text and the vector, and must be
+        finite, non-zero and as long as the others, checked when the file is opened. A
+        file of the earlier format (no stamp, no checksums) is converted in place.
 
     Raises
     ------
     CacheFileError
-        If ``cache_path`` is not a usable cache file.
+        If ``cache_path`` is not a usable cache file: empty, damaged, of another program
+        or format, or holding a vector that fails a check; the message names the file.
     """
 
     def __init__(self, name: str, *, cache_path: str | os.PathLike[str] | None = None) -> None:
@@ -65,10 +105,31 @@ class Embedder(ABC):
         self.cache_path = None if cache_path is None else Path(cache_path)
         self._vectors: dict[str, np.ndarray] = {}
         if self.cache_path is not None:
-            with transaction(self.cache_path, _SCHEMA) as db:
-                rows = db.execute("SELECT text, vector FROM embeddings WHERE model = ?", (name,))
-                for text, blob in rows:
-                    self._vectors[text] = np.frombuffer(blob, dtype=np.float32)
+            with transaction(self.cache_path, _FORMAT, verify=True) as db:
+                rows = db.execute("SELECT text, vector, checksum FROM embeddings "
+                                  "WHERE model = ?", (name,)).fetchall()  # fmt: skip
+            for text, blob, checksum in rows:
+                self._vectors[text] = self._cached(text, blob, checksum)
+
+    def _cached(self, text: str, blob: bytes, checksum: str) -> np.ndarray:
+        """The stored vector of *text*, or a CacheFileError if it fails a check."""
+        vector = np.frombuffer(blob, dtype=np.float32) if len(blob) % 4 == 0 else None
+        problem = (
+            "does not match its checksum" if checksum != _checksum(self.name, text, blob)
+            else "is not a row of finite numbers, not all zero" if vector is None
+            or not vector.size or not np.isfinite(vector).all() or not vector.any()
+            else f"has {vector.size} numbers, not {self.dim}"
+            if self.dim is not None and vector.size != self.dim
+            else ""
+        )  # fmt: skip
+        if problem:
+            raise CacheFileError(
+                f"embedding cache {self.cache_path}: the {self.name} vector of {text[:60]!r} "
+                f"{problem}; delete the file to compute the vectors again, or restore it "
+                "from a copy"
+            )
+        assert vector is not None
+        return vector
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"
@@ -118,11 +179,10 @@ class Embedder(ABC):
         pairs = list(zip(texts, vectors, strict=True))
         self._vectors.update(pairs)
         if self.cache_path is not None:
-            with transaction(self.cache_path, _SCHEMA) as db:
-                db.executemany(
-                    "INSERT OR REPLACE INTO embeddings VALUES (?, ?, ?)",
-                    [(self.name, text, vector.tobytes()) for text, vector in pairs],
-                )
+            rows = [(self.name, text, vector.tobytes()) for text, vector in pairs]
+            with transaction(self.cache_path, _FORMAT) as db:
+                db.executemany("INSERT OR REPLACE INTO embeddings VALUES (?, ?, ?, ?)",
+                               [(*row, _checksum(*row)) for row in rows])  # fmt: skip
 
     @abstractmethod
     def _embed(self, texts: list[str]) -> Any:

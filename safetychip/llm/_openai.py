@@ -16,12 +16,11 @@ from __future__ import annotations
 import json
 import math
 import os
-import re
 import sys
 import threading
 import time
 import zlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from concurrent.futures import wait as wait_for
 from contextvars import ContextVar
@@ -30,6 +29,7 @@ from types import ModuleType
 from typing import Any
 from urllib.parse import urlsplit
 
+from safetychip._redact import guard_logs, quote, redact, secret_forms
 from safetychip.errors import (
     LLMConnectionError,
     LLMError,
@@ -67,71 +67,6 @@ LOCAL_PORT = 8799
 #: The default size limit of one reply, before and after decompression. A chat reply is a
 #: few kilobytes; a batch of 256 OpenAI embeddings of 1536 floats is about 8 MB of JSON.
 DEFAULT_MAX_REPLY_BYTES = 16 * 2**20
-
-#: A secret given verbatim (API key, URL password) is replaced wherever it appears when it
-#: is at least this long; shorter ones are still caught by the patterns of :func:`redact`.
-MIN_SECRET_LENGTH = 8
-
-_HIDDEN = "***"
-_SEPARATOR = r"""\\?["']?\s*[:=]\s*\\?["']?"""
-_PATTERNS = (
-    # user:password@ in a URL
-    (re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*://)[^/?#\s@]+@"), rf"\1{_HIDDEN}@"),
-    # a header, JSON key or query parameter that holds a credential, and its value
-    (
-        re.compile(
-            r"(?i)\b((?:proxy-)?authorization|x-api-key|api[-_]?key|access[-_]token|cookie"
-            rf"|password|secret)({_SEPARATOR})((?:bearer|basic)\s+)?[^\s\\\"',;&}}]+"
-        ),
-        rf"\1\2\3{_HIDDEN}",
-    ),
-    # a Bearer or Basic credential anywhere else
-    (re.compile(r"(?i)\b(bearer|basic)\s+[^\s\\\"',;&}]+"), rf"\1 {_HIDDEN}"),
-    # an OpenAI-style key
-    (re.compile(r"\bsk-[A-Za-z0-9_-]{6,}"), _HIDDEN),
-)
-
-
-def redact(text: str, secrets: Iterable[str] = ()) -> str:
-    """Replace credentials in *text* by ``***``.
-
-    Hidden are: user information in URLs; the values of ``Authorization``, ``X-Api-Key``,
-    ``api_key``, ``Cookie``, ``password`` and similar headers, JSON keys or query
-    parameters; Bearer and Basic credentials; OpenAI-style ``sk-…`` keys; and every
-    occurrence of each of *secrets* at least :data:`MIN_SECRET_LENGTH` characters long.
-
-    Examples
-    --------
-    >>> print(redact("GET https://bob:hunter2@proxy.local/v1 Authorization: Bearer tok3n"))
-    GET https://***@proxy.local/v1 Authorization: Bearer ***
-    >>> print(redact('{"x-api-key": "abc", "note": "key sk-live-0123456789"}'))
-    {"x-api-key": "***", "note": "key ***"}
-    >>> print(redact("echo: my-private-token", secrets=["my-private-token"]))
-    echo: ***
-    """
-    for secret in secrets:
-        if len(secret) >= MIN_SECRET_LENGTH:
-            text = text.replace(secret, _HIDDEN)
-    for pattern, replacement in _PATTERNS:
-        text = pattern.sub(replacement, text)
-    return text
-
-
-def quote(text: str, limit: int = 200, *, secrets: Iterable[str] = ()) -> str:
-    """Quote the first *limit* characters of a reply, redacted, for an error message.
-
-    Credentials are removed (see :func:`redact`) before the text is shortened, so that no
-    part of a secret survives the cut.
-
-    Examples
-    --------
-    >>> print(quote("<html>" + "x" * 300, limit=10))
-    '<html>xxxx'…
-    >>> print(quote("Authorization: Bearer sk-0123456789abcdef"))
-    'Authorization: Bearer ***'
-    """
-    shown = redact(text, secrets)
-    return repr(shown[:limit]) + ("…" if len(shown) > limit else "")
 
 
 class _Budget:
@@ -334,9 +269,8 @@ class OpenAIEndpoint:
         url = (base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
         self._url = url
         self._api_key = api_key or os.environ.get("OPENAI_API_KEY")
-        self._secrets = tuple(
-            secret for secret in (self._api_key, urlsplit(url).password) if secret
-        )
+        parts = urlsplit(url)
+        self._secrets = secret_forms(self._api_key, parts.username, parts.password)
         self.base_url = redact(url, self._secrets)
         if isinstance(timeout, bool) or not (
             isinstance(timeout, (int, float)) and 0 < timeout < math.inf
@@ -404,6 +338,7 @@ class OpenAIEndpoint:
                     "OpenAIEndpoint(api_key=...); local servers accept any non-empty value"
                 )
             openai = import_optional("openai", "openai", "llm")
+            guard_logs(self._secrets)  # the HTTP library logs the URL, password and all
             http_client = openai.DefaultHttpxClient(
                 follow_redirects=self.follow_redirects,
                 event_hooks={"request": [_on_request], "response": [_on_response]},

@@ -56,7 +56,10 @@ def transaction(
     """Open the cache file *path* and run the block in one transaction.
 
     The transaction commits when the block ends normally and rolls back otherwise, so a
-    crash never leaves half a write. A read-only file must exist.
+    crash never leaves half a write. A read-only file must exist; if a process was killed
+    while writing it (its rollback journal, ``-journal``, is left), the half-made write is
+    rolled back first, as any writable open does, so the file reads as it was last
+    committed.
 
     *layout* is either a script of ``CREATE ... IF NOT EXISTS`` statements, run on every
     writable open (a missing file is created, with its folder), or a :class:`CacheFormat`.
@@ -105,6 +108,8 @@ def transaction(
             "truncated or made by another program; delete it to start afresh, or restore it"
         )
     try:
+        if readonly and Path(f"{path}-journal").is_file():
+            _recover(path)
         if readonly or stamped:
             access = "ro" if readonly else "rw"  # never create a stamped file here
             db = sqlite3.connect(f"{path.resolve().as_uri()}?mode={access}", uri=True, timeout=30)
@@ -124,6 +129,23 @@ def transaction(
         raise CacheFileError(
             f"cannot use cache file {path}: {exc}; move it aside or delete it to start afresh"
         ) from None
+
+
+def _recover(path: Path) -> None:
+    """Roll back the write a killed process left half made in *path* (SQLite does it when a
+    connection that may write reads the file)."""
+    if not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK):
+        raise CacheFileError(
+            f"cache file {path} holds a write left half made by a killed process (its "
+            f"{path.name}-journal), which only a process that may write the file can roll "
+            "back: make the file and its folder writable and run again; what was recorded "
+            "before is kept"
+        )
+    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=rw", uri=True, timeout=30)
+    try:
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    finally:
+        db.close()
 
 
 def _stamp(db: sqlite3.Connection) -> tuple[int, int]:

@@ -34,7 +34,7 @@ from ._formula import (
     ap,
     canonical_atom,
 )
-from ._parse import SYNTAXES, parse, parse_prefix
+from ._parse import SYNTAXES, as_formula, parse, parse_prefix
 from ._patterns import (
     MISSIONS,
     PATTERNS,
@@ -60,7 +60,8 @@ __all__ = [
     "FALSE", "FORMATS", "MAX_DEPTH", "MISSIONS", "PATTERNS", "PREDICATES", "SYNTAXES", "TRUE",
     "And", "Equiv", "F", "Formula", "G", "Implies", "M", "Not", "Or", "Pattern", "Proposition",
     "R", "State", "Trace", "U", "W", "X", "XS",
-    "absence_after", "absence_from", "ap", "at_least", "at_most", "before", "build_pattern",
+    "absence_after", "absence_from", "ap", "as_formula", "at_least", "at_most", "before",
+    "build_pattern",
     "canonical_atom",
     "evaluate", "exactly", "immediate_response", "never", "next_response", "normalize_trace",
     "not_before", "parse", "parse_prefix", "pattern_family", "random_patterns", "response",

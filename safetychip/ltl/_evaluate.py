@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from ..errors import TraceError
 from ._formula import Formula
+from ._parse import as_formula
 
 __all__ = ["evaluate", "normalize_trace", "State", "Trace"]
 
@@ -58,8 +59,9 @@ def normalize_trace(trace: Trace, atoms: Iterable[str]) -> list[frozenset[str]]:
     return out
 
 
-def evaluate(formula: Formula, trace: Trace, position: int = 0) -> bool:
-    """Whether *trace* satisfies *formula* from *position* on (finite-trace semantics).
+def evaluate(formula: Formula | str, trace: Trace, position: int = 0) -> bool:
+    """Whether *trace* satisfies *formula* (a Formula or its text) from *position* on
+    (finite-trace semantics).
 
     Examples
     --------
@@ -71,6 +73,7 @@ def evaluate(formula: Formula, trace: Trace, position: int = 0) -> bool:
     >>> evaluate(parse("!a W b"), [{"a": False, "b": False}, {"a": True, "b": True}])
     True
     """
+    formula = as_formula(formula)
     states = normalize_trace(trace, formula.atoms())
     n = len(states)
     if not 0 <= position < n:

@@ -26,7 +26,7 @@ from ._formula import (
 )
 from ._print import PRECEDENCE
 
-__all__ = ["parse", "parse_prefix", "SYNTAXES"]
+__all__ = ["as_formula", "parse", "parse_prefix", "SYNTAXES"]
 
 SYNTAXES = ("spot", "prefix")
 
@@ -179,6 +179,40 @@ def _apply(op: str, args: list[Operand]) -> Operand:
 
 def _atom(value: str) -> Formula:
     return ap(value)
+
+
+def as_formula(value: Formula | str, name: str = "formula") -> Formula:
+    """*value* as a formula: itself, or its text in Spot's syntax parsed.
+
+    Parameters
+    ----------
+    value : Formula or str
+        What the caller was given.
+    name : str
+        How messages name the argument.
+
+    Raises
+    ------
+    TypeError
+        If *value* is neither a Formula nor a string.
+    FormulaSyntaxError
+        If the text does not parse.
+
+    Examples
+    --------
+    >>> as_formula("G !a")
+    Formula('G!a')
+    >>> as_formula(3, "f")
+    Traceback (most recent call last):
+    ...
+    TypeError: f must be a Formula or formula text such as 'G !a', got int 3
+    """
+    if isinstance(value, Formula):
+        return value
+    if isinstance(value, str):
+        return parse(value)
+    raise TypeError(f"{name} must be a Formula or formula text such as 'G !a', got "
+                    f"{type(value).__name__} {value!r:.60}")  # fmt: skip
 
 
 def parse(text: str) -> Formula:

@@ -7,8 +7,10 @@
     SceneGraph        objects (class, attributes) and relations; scene_similarity, whole or
                       centred on the objects two commands act on (HAZARDS, OBJECT_WEIGHTS)
     MemoryConfig      alpha, delta_ep, delta_sem; consolidation, capacity, overrides, decay
-    MemoryStore       what the backends share; open_store picks one from a path or URL
-    SQLiteStore       one WAL file; an episode is stored whole or not at all
+    MemoryStore       what the backends share: rows with checksums, backup (a consistent
+                      copy); open_store picks one from a path or URL
+    SQLiteStore       one WAL file; an episode is stored whole or not at all; readonly opens
+                      never create or change the file
     PostgresStore     one PostgreSQL database a fleet of robots shares (memory-postgres extra)
     EpisodicMemory    add, check -> MemoryDecision (the episode or rule, scores, alternative);
                       seed, report_harm, record, consolidate, override

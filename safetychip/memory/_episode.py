@@ -19,13 +19,14 @@ Examples
 from __future__ import annotations
 
 import html
+import math
 import re
 import time as clock
 from collections.abc import Mapping
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import Any
 
-from ._scene import HAZARDS, SceneGraph, SceneObject
+from ._scene import HAZARDS, SceneGraph, SceneObject, check_text
 
 __all__ = [
     "ALTERNATIVES",
@@ -83,15 +84,16 @@ _WORD = re.compile(r"[a-z]+")
 
 
 def check_command(command: object) -> str:
-    """*command* as a stripped string, or a ValueError naming what is wrong with it."""
+    """*command* as a stripped string, or a ValueError naming what is wrong with it (empty,
+    too long, or not printable text: NUL, ANSI escapes, lone surrogates)."""
     if not isinstance(command, str) or not command.strip():
-        raise ValueError(f"a command must be a non-empty string, got {command!r}")
+        raise ValueError(f"a command must be a non-empty string, got {command!r:.80}")
     if len(command) > MAX_COMMAND:
         raise ValueError(
             f"a command must be at most {MAX_COMMAND} characters, got {len(command)}: "
             "pass one action at a time"
         )
-    return command.strip()
+    return check_text("a command", command).strip()
 
 
 def _words(text: str) -> list[str]:
@@ -195,6 +197,11 @@ class Episode:
         _check_choice("Episode.source", self.source, SOURCES)
         if not isinstance(self.scene, SceneGraph):
             raise TypeError(f"Episode.scene must be a SceneGraph, got {type(self.scene).__name__}")
+        if isinstance(self.time, bool) or not isinstance(self.time, (int, float)) or not (
+                math.isfinite(self.time)):  # fmt: skip
+            raise ValueError(f"Episode.time must be seconds since the epoch (a finite number), "
+                             f"got {self.time!r:.80}")  # fmt: skip
+        _check_flags(self, ("id", "rule"), ("archived",))
         if self.confidence is None:
             object.__setattr__(self, "confidence", SOURCES[self.source])
         check_unit("Episode.confidence", self.confidence)
@@ -276,10 +283,14 @@ class Rule:
         _check_choice("Rule.action", self.action, ("block",))
         _check_choice("Rule.harm", self.harm, ALTERNATIVES)
         if not isinstance(self.target, str) or not self.target.strip():
-            raise ValueError(f"Rule.target must be a class or attribute, got {self.target!r}")
-        object.__setattr__(self, "target", "_".join(self.target.lower().split()))
-        exclude = sorted({"_".join(str(x).lower().split()) for x in self.exclude})
-        object.__setattr__(self, "exclude", tuple(exclude))
+            raise ValueError(f"Rule.target must be a class or attribute, got {self.target!r:.80}")
+        target = check_text("Rule.target", self.target)
+        object.__setattr__(self, "target", "_".join(target.lower().split()))
+        if isinstance(self.exclude, str) or not isinstance(self.exclude, (list, tuple)):
+            raise ValueError(f"Rule.exclude must be a list of words, got {self.exclude!r:.80}")
+        exclude = {"_".join(check_text("Rule.exclude", x).lower().split()) for x in self.exclude}
+        object.__setattr__(self, "exclude", tuple(sorted(exclude)))
+        _check_flags(self, ("id",), ("retired",))
         check_unit("Rule.confidence", self.confidence)
         if isinstance(self.stamp, bool) or not isinstance(self.stamp, int) or self.stamp < 0:
             raise ValueError(f"Rule.stamp must be an interaction count >= 0, got {self.stamp!r}")
@@ -366,8 +377,22 @@ def _known_fields(cls: type, data: Mapping[str, Any]) -> dict[str, Any]:
     return dict(data)
 
 
+def _check_flags(item: Episode | Rule, texts: tuple[str, ...], flags: tuple[str, ...]) -> None:
+    """Raise a ValueError naming the first field of *texts* that is not a string, or of
+    *flags* that is not true or false (``"no"`` is not false)."""
+    name = type(item).__name__
+    for field_name in texts:
+        if not isinstance(getattr(item, field_name), str):
+            raise ValueError(f"{name}.{field_name} must be a string, got "
+                             f"{getattr(item, field_name)!r:.80}")  # fmt: skip
+    for field_name in flags:
+        if not isinstance(getattr(item, field_name), bool):
+            raise ValueError(f"{name}.{field_name} must be true or false, got "
+                             f"{getattr(item, field_name)!r:.80}")  # fmt: skip
+
+
 def _check_choice(name: str, value: object, choices: Any) -> None:
-    if value not in choices:
+    if not isinstance(value, str) or value not in choices:
         raise ValueError(f"{name} must be one of {', '.join(choices)}; got {value!r}")
 
 

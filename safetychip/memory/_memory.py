@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from types import TracebackType
@@ -156,7 +156,7 @@ class EpisodicMemory:
 
         The episode and the archiving it causes are one transaction.
         """
-        vector = self.embedder.encode([episode.command])[0]
+        vector = self._fitting(self.embedder.encode([episode.command])[0])
         with self._transaction():
             stored = self.store.add_episode(episode, vector, self.embedder.name)
             self._episodes.append(stored)
@@ -245,10 +245,10 @@ class EpisodicMemory:
                     continue
                 learned[rule.id] = rule
                 for episode in members:
-                    self._put(replace(episode, rule=rule.id))
+                    self._put(episode, functools.partial(replace, rule=rule.id))
             for rule in self._rules:
                 if rule.id not in learned and not rule.retired:
-                    self._put(decay(rule, now=now, half_life=config.half_life))
+                    self._put(rule, functools.partial(decay, now=now, half_life=config.half_life))
         return list(learned.values())
 
     def _learn(self, rule: Rule) -> Rule | None:
@@ -261,7 +261,8 @@ class EpisodicMemory:
             return self.add_rule(rule)
         if same.retired:
             return None
-        return self._put(replace(same, confidence=rule.confidence, stamp=rule.stamp))
+        return self._put(same, functools.partial(replace, confidence=rule.confidence,
+                                                 stamp=rule.stamp))  # fmt: skip
 
     def override(self, decision: MemoryDecision, scene: SceneGraph | None = None
                  ) -> list[Episode | Rule]:  # fmt: skip
@@ -295,13 +296,19 @@ class EpisodicMemory:
             self.store.add_negative(item_id, *example)
             self._negatives.setdefault(item_id, []).append(example)
             final = len(self._negatives[item_id]) >= self.config.split_after
+            stamp = self.store.interactions
+
+            def lower(now: Any) -> Any:  # θ of the row as stored now, times the factor
+                theta = round((now.confidence or 0.0) * factor, 6)
+                if isinstance(now, Episode):
+                    return replace(now, confidence=theta, archived=final)
+                return replace(now, confidence=theta, stamp=stamp, retired=final)
+
             if isinstance(item, Episode):
-                confidence = round((item.confidence or 0.0) * factor, 6)
-                return [self._put(replace(item, confidence=confidence, archived=final))]
-            lowered = replace(item, confidence=round(item.confidence * factor, 6),
-                              stamp=self.store.interactions, retired=final)  # fmt: skip
+                return [self._put(item, lower)]
+            lowered = self._put(item, lower)
             if not final:
-                return [self._put(lowered)]
+                return [lowered]
             positives = [
                 (e.command, e.scene)
                 for e in self._episodes
@@ -309,7 +316,7 @@ class EpisodicMemory:
             ]
             children = split_rule(item, positives, self._negatives[item_id],
                                   total=max(len(self.live), 1))  # fmt: skip
-            return [self._put(lowered), *(self.add_rule(r) for r in children)]
+            return [lowered, *(self.add_rule(r) for r in children)]
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
@@ -327,26 +334,38 @@ class EpisodicMemory:
             self._weights.clear()
             raise
 
-    def _put(self, item: _Item) -> _Item:
-        """Store the changed *item* in place of the one of its id."""
-        self.store.update(item)
+    def _put(self, item: _Item, change: Callable[[_Item], _Item]) -> _Item:
+        """Apply *change* to the stored row of *item* as it is stored now (so what another
+        process did to the row is kept, never overwritten by this memory's older copy), and
+        take the result in place of *item*."""
+        stored = self.store.update(item, change)
         items: list[Any] = self._episodes if isinstance(item, Episode) else self._rules
-        items[next(i for i, x in enumerate(items) if x.id == item.id)] = item
+        items[next(i for i, x in enumerate(items) if x.id == item.id)] = stored
         self._weights.clear()
-        return item
+        return stored
 
     def _archive_beyond_capacity(self) -> None:
         live = [e for e in self._episodes if not e.archived]
         excess = len(live) - self.config.capacity
         order = sorted(live, key=lambda e: (not e.rule, e.confidence, e.time, int(e.id[1:])))
         for episode in order[: max(excess, 0)]:
-            self._put(replace(episode, archived=True))
+            self._put(episode, functools.partial(replace, archived=True))
 
     def add_rule(self, rule: Rule) -> Rule:
         """Store *rule*; returns it with its id."""
         stored = self.store.add_rule(rule)
         self._rules.append(stored)
         return stored
+
+    def _fitting(self, vector: np.ndarray) -> np.ndarray:
+        """*vector*, if it is as long as the stored ones (else the store holds vectors of
+        another embedder, or was damaged)."""
+        if self._rows and self._rows[0].size != vector.size:
+            raise self.store.error(
+                f"holds vectors of {self._rows[0].size} numbers, but {self.embedder!r} gives "
+                f"{vector.size}: open it with the embedder that wrote it"
+            )
+        return vector
 
     def _vectors(self) -> np.ndarray:
         if self._matrix is None:
@@ -395,7 +414,10 @@ class EpisodicMemory:
         """:meth:`check` with the command's embedding *vector* already computed."""
         config = self.config
         episode, text, similar, episodic = self._nearest(
-            command, np.asarray(vector, np.float32), scene, self._weight(include_archived)
+            command,
+            self._fitting(np.asarray(vector, np.float32)),
+            scene,
+            self._weight(include_archived),
         )
         scores: dict[str, float | None] = {}
         if episode is not None:

@@ -5,7 +5,8 @@ in the connection's current schema, created on first use (under an advisory lock
 starting together create them once). Every write is one transaction: an episode is stored
 whole or not at all, and two robots writing at once both succeed (each row gets its own key
 from the server's sequence). A robot sees the other robots' episodes when it opens the
-memory.
+memory. Every row carries a checksum, as in the SQLite file; a database of format 2 gets
+them when opened.
 
 A server that goes away raises :class:`~safetychip.errors.MemoryStoreError` naming it
 (``postgresql://host:port/database``, never the password); the write it interrupted was
@@ -22,8 +23,9 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from .._redact import redact, secret_forms
 from ..errors import missing
-from ._store import _TABLES, FORMAT, MemoryStore
+from ._store import _TABLES, _UNSUMMED, FORMAT, MemoryStore
 
 __all__ = ["PostgresStore"]
 
@@ -49,6 +51,9 @@ class PostgresStore(MemoryStore):
         A libpq URL, ``postgresql://user:password@host:port/database``.
     connect_timeout : int
         Seconds to wait for the server on each (re)connection.
+    readonly : bool
+        Only read: the session is read-only, and a database without the memory's tables (or
+        of an older format) is an error, never created (or migrated).
 
     Raises
     ------
@@ -60,10 +65,11 @@ class PostgresStore(MemoryStore):
     """
 
     kind = "memory database"
-    _STORE_COUNT = ("INSERT INTO meta VALUES ('interactions', ?) "
-                    "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value")  # fmt: skip
+    _HOLD = " FOR UPDATE"
+    _STORE_COUNT = ("INSERT INTO meta VALUES ('interactions', ?, ?) ON CONFLICT (key) DO "
+                    "UPDATE SET value = EXCLUDED.value, checksum = EXCLUDED.checksum")  # fmt: skip
 
-    def __init__(self, url: str, *, connect_timeout: int = 10) -> None:
+    def __init__(self, url: str, *, connect_timeout: int = 10, readonly: bool = False) -> None:
         try:
             import psycopg
         except ImportError:
@@ -71,6 +77,7 @@ class PostgresStore(MemoryStore):
         self._psycopg = psycopg
         self._url = url
         self._timeout = connect_timeout
+        self.readonly = readonly
         try:
             info = psycopg.conninfo.conninfo_to_dict(url)
         except psycopg.ProgrammingError as error:
@@ -84,14 +91,23 @@ class PostgresStore(MemoryStore):
             self._open()
 
     def _bad_url(self, url: str, error: Exception) -> ValueError:
-        shown = url.split("@")[-1]  # never the password
-        return ValueError(f"{shown!r} is not a PostgreSQL URL ({error}): pass "
+        """The error of a malformed *url*, which never shows its password in any form (the
+        driver's message quotes the URL, or the password alone)."""
+        user, _, password = url.partition("://")[2].rpartition("@")[0].partition(":")
+        secrets = secret_forms(None, user, password)
+        shown, detail = url.split("@")[-1], str(error).strip()
+        if password:
+            detail = detail.replace(password, "***")
+        return ValueError(f"{redact(shown, secrets)!r} is not a PostgreSQL URL "
+                          f"({redact(detail, secrets)}): pass "
                           "postgresql://user:password@host:port/database")  # fmt: skip
 
     def _connect(self) -> Any:
         if self._db is None or self._db.closed:
             self._db = self._psycopg.connect(self._url, autocommit=True,
                                              connect_timeout=self._timeout)  # fmt: skip
+            if self.readonly:
+                self._db.execute("SET default_transaction_read_only = on")
         return self._db
 
     @contextmanager
@@ -117,21 +133,35 @@ class PostgresStore(MemoryStore):
                     (list(_TABLES),),
                 )
             }
+            if not found and self.readonly:
+                raise self.error("holds no safetychip memory: pass the URL of a memory, or "
+                                 "add an episode to start one")  # fmt: skip
             if not found:
                 for statement in _SCHEMA:
                     self._db.execute(statement)
-                self._db.execute("INSERT INTO meta VALUES ('format', %s)", (FORMAT,))
-                return
+                self._db.execute("INSERT INTO meta VALUES ('format', %s)", (_UNSUMMED,))
+                found = set(_TABLES)
             form = None
             if "meta" in found:
                 form = self._db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
             lacking = sorted(set(_TABLES) - found)
-            if form != (FORMAT,) or lacking:
+            if form not in ((FORMAT,), (_UNSUMMED,)) or lacking:
                 raise self.error(
                     f"has tables {', '.join(sorted(found))} that are not a {FORMAT!r} memory"
                     f"{' (it lacks ' + ', '.join(lacking) + ')' if lacking else ''}: pass "
                     "another database, or a URL with options=-csearch_path=SCHEMA"
                 )
+            if form == (_UNSUMMED,) and self.readonly:
+                raise self.error(f"is of the format before checksums, {_UNSUMMED!r}: open it "
+                                 "once for writing (any `safetychip memory add`) to add "
+                                 "them")  # fmt: skip
+            if form == (_UNSUMMED,):
+                self._upgrade(_UNSUMMED)
+
+    def _has_checksums(self, table: str) -> bool:
+        return bool(self._run("SELECT 1 FROM information_schema.columns WHERE table_schema = "
+                              "current_schema() AND table_name = ? AND column_name = 'checksum'",
+                              (table,)).fetchone())  # fmt: skip
 
     def _run(self, sql: str, params: Sequence[Any] = ()) -> Any:
         with self._guard():

@@ -43,6 +43,7 @@ Examples
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -54,6 +55,7 @@ __all__ = [
     "SCENE_WEIGHTS",
     "SceneGraph",
     "SceneObject",
+    "check_text",
     "scene_similarity",
 ]
 
@@ -68,6 +70,47 @@ OBJECT_WEIGHTS: Mapping[str, float] = {
 #: The attributes that make an object a hazard or vulnerable to one, in order of concern: a
 #: command's target is preferably such an object (:func:`~safetychip.memory.acted_object`).
 HAZARDS: tuple[str, ...] = ("human", "fragile", "sharp", "hot")
+
+#: Control characters (tab and newline aside: NUL, the ESC of ANSI escapes, DEL …) and lone
+#: surrogates, which no command, class or attribute holds.
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def check_text(name: str, value: object) -> str:
+    r"""*value*, if it is a non-empty string of printable text; else a ValueError naming the
+    field *name*.
+
+    Examples
+    --------
+    >>> check_text("SceneObject.cls", "vase")
+    'vase'
+    >>> check_text("a command", "push\x1b[2Jthe vase")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: a command must be printable text, got 'push\x1b[2Jthe vase' ...: remove it
+    """
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{name} must be a non-empty string, got {_short(value)}")
+    bad = _UNPRINTABLE.search(value)
+    if bad:
+        raise ValueError(f"{name} must be printable text, got {_short(value)} (a control "
+                         f"character or lone surrogate at {bad.start()}): remove it")  # fmt: skip
+    return value
+
+
+def _short(value: object) -> str:
+    """*value*'s repr, at most 80 characters of it."""
+    text = repr(value)
+    return text if len(text) <= 80 else f"{text[:77]}…"
+
+
+def _words_of(name: str, value: object) -> frozenset[str]:
+    """The words of the collection *value* (a list, tuple or set of strings: a bare string
+    is refused, never split into letters)."""
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+        hint = f" (write [{value!r}])" if isinstance(value, str) else ""
+        raise ValueError(f"{name} must be a list of words, got {_short(value)}{hint}")
+    return frozenset(_word(check_text(name, word)) for word in value)
 
 
 @dataclass(frozen=True)
@@ -90,11 +133,10 @@ class SceneObject:
     attributes: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
-        for field, value in (("id", self.id), ("cls", self.cls)):
-            if not isinstance(value, str) or not value.strip():
-                raise ValueError(f"SceneObject.{field} must be a non-empty string, got {value!r}")
-        object.__setattr__(self, "cls", _word(self.cls))
-        object.__setattr__(self, "attributes", frozenset(_word(a) for a in self.attributes))
+        check_text("SceneObject.id", self.id)
+        object.__setattr__(self, "cls", _word(check_text("SceneObject.cls", self.cls)))
+        object.__setattr__(self, "attributes", _words_of("SceneObject.attributes",
+                                                         self.attributes))  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -103,12 +145,10 @@ class SceneObject:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SceneObject:
         """Inverse of :meth:`to_dict` (``class`` and ``attributes`` as there)."""
-        try:
-            return cls(data["id"], data["class"], frozenset(data.get("attributes", ())))
-        except (KeyError, TypeError) as error:
-            raise ValueError(
-                f"a scene object needs 'id' and 'class' (and a list 'attributes'): got {data!r}"
-            ) from error
+        if not isinstance(data, Mapping) or "id" not in data or "class" not in data:
+            raise ValueError(f"a scene object needs 'id' and 'class' (and a list "
+                             f"'attributes'): got {_short(data)}")  # fmt: skip
+        return cls(data["id"], data["class"], data.get("attributes", ()))
 
 
 @dataclass(frozen=True)
@@ -125,11 +165,17 @@ class SceneGraph:
     relations: tuple[tuple[str, str, str], ...] = ()
 
     def __post_init__(self) -> None:
+        if not all(isinstance(o, SceneObject) for o in self.objects):
+            raise ValueError(f"SceneGraph.objects must be SceneObjects, got {_short(self.objects)}")
         ids = [o.id for o in self.objects]
         twice = sorted({i for i in ids if ids.count(i) > 1})
         if twice:
             raise ValueError(f"scene object ids must be unique: {', '.join(twice)} repeated")
-        relations = tuple((str(s), str(r).upper(), str(o)) for s, r, o in self.relations)
+        relations = tuple(
+            (check_text("a relation's subject", s), check_text("a relation", r).upper(),
+             check_text("a relation's object", o))
+            for s, r, o in self.relations
+        )  # fmt: skip
         dangling = sorted({x for s, _, o in relations for x in (s, o) if x not in ids})
         if dangling:
             raise ValueError(
@@ -148,7 +194,7 @@ class SceneGraph:
         >>> SceneGraph.of({"vase": ["fragile"]})
         SceneGraph(vase[fragile])
         """
-        things = tuple(SceneObject(i, i, frozenset(a)) for i, a in objects.items())
+        things = tuple(SceneObject(i, i, a) for i, a in objects.items())  # type: ignore[arg-type]
         return cls(things, tuple(relations))
 
     @property
@@ -216,13 +262,18 @@ class SceneGraph:
         ValueError
             If an object or relation is malformed, or a relation's id is dangling.
         """
-        try:
-            relations = tuple((s, r, o) for s, r, o in data.get("relations", ()))
-        except (TypeError, ValueError) as error:
-            raise ValueError(
-                "scene relations must be [subject id, relation, object id] triples"
-            ) from error
-        return cls(tuple(SceneObject.from_dict(o) for o in data.get("objects", ())), relations)
+        if not isinstance(data, Mapping):
+            raise ValueError(f'a scene must be {{"objects": [...], "relations": [...]}}, got '
+                             f"{_short(data)}")  # fmt: skip
+        objects, triples = data.get("objects", ()), data.get("relations", ())
+        for name, value in (("objects", objects), ("relations", triples)):
+            if not isinstance(value, (list, tuple)):
+                raise ValueError(f"a scene's {name!r} must be a list, got {_short(value)}")
+        if not all(isinstance(t, (list, tuple)) and len(t) == 3 for t in triples):
+            raise ValueError("scene relations must be [subject id, relation, object id] "
+                             f"triples, got {_short(triples)}")  # fmt: skip
+        relations = tuple((s, r, o) for s, r, o in triples)
+        return cls(tuple(SceneObject.from_dict(o) for o in objects), relations)
 
     def __repr__(self) -> str:
         things = ", ".join(

@@ -97,8 +97,13 @@ def as_constraints(items: Iterable[Constraint | Formula | str]) -> tuple[Constra
     Raises
     ------
     SpecificationError
-        On duplicate names.
+        On duplicate names, or when *items* is one constraint, formula or text, not a list.
     """
+    if isinstance(items, (str, Formula, Constraint)):
+        raise SpecificationError(
+            f"constraints must be a list of constraints, formulas or formula texts, got one "
+            f"{type(items).__name__} {str(items)[:60]!r}: write [{str(items)[:60]!r}]"
+        )
     out = []
     for i, item in enumerate(items, 1):
         if isinstance(item, str):

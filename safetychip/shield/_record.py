@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .._io import atomic_write_text, read_json
+from .._io import atomic_write_text, load_json
 from ..errors import DataFileError, SafetyChipError, TraceError
 from ..monitor import Constraint, Status, Verdict, as_constraints, proposition_state
 from ._judgement import DONE, Judgement
@@ -351,10 +351,9 @@ class TraceRecord:
             If the file is missing, is not JSON, or is not a record; the message names it.
         """
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            data = load_json(path, DataFileError)
         except (FileNotFoundError, IsADirectoryError):
             raise DataFileError(str(path), "no such file") from None
-        data = read_json(text, error=lambda message: DataFileError(str(path), message))
         try:
             return cls.from_dict(data)
         except TraceError as exc:

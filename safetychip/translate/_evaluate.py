@@ -14,7 +14,6 @@ Examples
 
 from __future__ import annotations
 
-import json
 import os
 import statistics
 import time
@@ -22,6 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .._io import load_json_lines
 from ..errors import DataFileError, SafetyChipError
 from ..ltl import parse, pattern_family
 from ..paths import DATA_DIR
@@ -50,17 +50,13 @@ def load_utterances(path: str | os.PathLike[str] = UTTERANCES, *, split: str = "
     """
     source = Path(path)
     try:
-        lines = source.read_text(encoding="utf-8").splitlines()
+        lines = list(load_json_lines(source, DataFileError))
     except OSError as err:
         raise DataFileError(str(source), f"cannot read the utterances: {err}") from None
     rows = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise DataFileError(str(source), f"line {number}: not JSON: {err.msg}") from None
+    for number, row in lines:
+        if not isinstance(row, dict):
+            raise DataFileError(str(source), f"line {number}: not an object {{...}}")
         missing = [f for f in _FIELDS if f not in row]
         if missing:
             raise DataFileError(str(source), f"line {number}: missing {', '.join(missing)}")

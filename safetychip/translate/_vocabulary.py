@@ -40,6 +40,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from .._io import read_text
 from ..errors import DataFileError, VocabularyError
 from ..ltl import PREDICATES, Formula, Proposition
 from ..paths import DATA_DIR
@@ -351,10 +352,10 @@ class Vocabulary:
         """
         source = Path(path)
         try:
-            text = source.read_text(encoding="utf-8")
+            text = read_text(source, DataFileError)
         except FileNotFoundError:
             raise DataFileError(str(source), "no such vocabulary file") from None
-        except (OSError, UnicodeDecodeError) as err:
+        except OSError as err:
             raise DataFileError(str(source), f"cannot read the vocabulary: {err}") from None
         names = []
         for number, line in enumerate(text.splitlines(), 1):
@@ -364,7 +365,8 @@ class Vocabulary:
             if not re.fullmatch(r"[A-Za-z0-9_.\-]+", item):
                 raise DataFileError(
                     str(source),
-                    f"line {number}: {item!r} is not a name such as 'book_shelf' "
+                    f"line {number}: {item[:60]!r}{'…' * (len(item) > 60)} is not a name such "
+                    "as 'book_shelf' "
                     "(one name per line)",
                 )
             names.append(item)

@@ -32,6 +32,7 @@ from typing import Any
 
 import networkx as nx
 
+from safetychip._io import load_json
 from safetychip.errors import ActionError, DataFileError
 from safetychip.paths import DATA_DIR
 
@@ -141,6 +142,10 @@ class SpotScene:
                 f"{len(self.objects)} objects, {len(self.edges)} edges>")  # fmt: skip
 
 
+def _unreadable(path: str, problem: str) -> DataFileError:
+    return DataFileError(path, f"not a readable JSON file: {problem}")
+
+
 def load_spot_scene(source: str | os.PathLike[str] | Mapping[str, Any] = "lab") -> SpotScene:
     """Read and check a Spot scene.
 
@@ -171,13 +176,13 @@ def load_spot_scene(source: str | os.PathLike[str] | Mapping[str, Any] = "lab") 
     if not path.suffix and not path.exists() and _NAME.match(str(source)):
         path = SPOT_DIR / f"{source}.json"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = load_json(path, _unreadable)
     except FileNotFoundError:
         known = ", ".join(sorted(p.stem for p in SPOT_DIR.glob("*.json")))
         raise DataFileError(str(path), f"no such scene file (scenes in {SPOT_DIR}: {known})"
                             ) from None  # fmt: skip
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DataFileError(str(path), f"not a readable JSON file: {exc}") from None
+    except OSError as exc:
+        raise DataFileError(str(path), f"cannot be read: {exc.strerror or exc}") from None
     return _build(data, str(path))
 
 

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import difflib
 import html
-import json
 import os
 import re
 from collections import Counter, deque
@@ -36,6 +35,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, cast
 
+from safetychip._io import load_json
 from safetychip.envs.virtualhome._predicates import VIRTUALHOME_PREDICATES
 from safetychip.envs.virtualhome._simulator import evolving_graph
 from safetychip.errors import ActionError, DataFileError
@@ -359,13 +359,9 @@ def official_scene(
 
 def _read_json(path: Path) -> Mapping[str, Any]:
     try:
-        text = path.read_text(encoding="utf-8")
+        data = load_json(path, DataFileError)
     except FileNotFoundError:
         raise DataFileError(str(path), "no such file") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataFileError(str(path), f"not valid JSON: {exc}") from None
     if not isinstance(data, dict):
         raise DataFileError(str(path), "expected a JSON object with 'nodes' and 'edges' lists")
     return data

@@ -35,13 +35,13 @@ Examples
 from __future__ import annotations
 
 import html
-import json
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from safetychip._io import load_json_lines
 from safetychip.envs.virtualhome._actions import parse_action
 from safetychip.envs.virtualhome._propositions import parse_literal, parse_proposition
 from safetychip.envs.virtualhome._scene import Scene, load_scene
@@ -355,19 +355,13 @@ def goal_formula(goal: Sequence[str]) -> str:
 
 def _read(path: Path, check: bool = True) -> list[Task]:
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = list(load_json_lines(path, DataFileError))
     except FileNotFoundError:
         raise DataFileError(str(path), "no such file") from None
     tasks = []
     scenes: dict[str, Scene] = {}
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
+    for number, data in lines:
         where = f"line {number}"
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise DataFileError(str(path), f"{where}: not valid JSON: {exc}") from None
         _require(data, _FIELDS, path, where)
         constraints = []
         for k, item in enumerate(data["constraints"], 1):
