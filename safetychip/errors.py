@@ -15,6 +15,7 @@ is a *verdict*, never an exception.
     ├── SpecificationError              (also ValueError)
     │   └── UnsatisfiableSpecification  the constraints contradict each other
     ├── MonitorError                    (also RuntimeError) misuse of the monitor lifecycle
+    ├── TimeBudgetError                 (also TimeoutError) a call ran past its time budget
     ├── MissingDependencyError          (also ImportError) optional extra not installed
     ├── LLMError                        a language model could not answer
     │   ├── LLMUsageError               (also ValueError) a malformed request
@@ -68,6 +69,7 @@ __all__ = [
     "SpecificationError",
     "UnsatisfiableSpecification",
     "MonitorError",
+    "TimeBudgetError",
     "MissingDependencyError",
     "LLMError",
     "LLMUsageError",
@@ -180,6 +182,11 @@ class UnsatisfiableSpecification(SpecificationError):
 
 class MonitorError(SafetyChipError, RuntimeError):
     """The monitor was used out of order (for example ``commit`` after ``finish``)."""
+
+
+class TimeBudgetError(SafetyChipError, TimeoutError):
+    """A filter, overlay, policy or construction did not finish within its time budget; what
+    it was deciding is refused."""
 
 
 class MissingDependencyError(SafetyChipError, ImportError):

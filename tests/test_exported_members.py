@@ -85,7 +85,7 @@ SUBPACKAGES: dict[str, set[str]] = {
         "MonitorError", "ObserverError", "NoSafePlan", "OutOfGrammarError", "ProgramBudgetError",
         "PropositionError", "QueryError", "ReplayMissError", "ResetNeeded", "RobotError",
         "SafetyChipError", "SandboxError", "SentenceError", "SkillError",
-        "SpecificationError", "TaskError", "TraceError", "TranslationError",
+        "SpecificationError", "TaskError", "TimeBudgetError", "TraceError", "TranslationError",
         "TranslationReplyError", "UnsatisfiableSpecification", "VocabularyError"
     },
     "experiments": {
