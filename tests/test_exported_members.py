@@ -40,7 +40,7 @@ SUBPACKAGES: dict[str, set[str]] = {
     },
     "automata": {
         "DFA", "DeadlineExceeded", "Guard", "MANAGER", "MAX_ATOMS", "Product", "SVG",
-        "SearchBudgetExceeded", "atom_var", "counterexample", "equivalent", "guard_of", "guard_str", "holds", "includes",
+        "SearchBudgetExceeded", "atom_var", "build_within", "counterexample", "equivalent", "guard_of", "guard_str", "holds", "includes",
         "is_propositional", "nnf", "spot_available", "spot_dfa", "to_dfa", "to_dot",
         "to_svg"
     },

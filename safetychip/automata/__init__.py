@@ -10,7 +10,7 @@ Examples
 True
 """
 
-from ._build import MAX_ATOMS, nnf, to_dfa
+from ._build import MAX_ATOMS, build_within, nnf, to_dfa
 from ._compare import counterexample, equivalent, includes
 from ._dfa import DFA
 from ._draw import SVG, to_dot, to_svg
@@ -20,7 +20,7 @@ from ._spot import spot_available, spot_dfa
 
 __all__ = [
     "DFA", "DeadlineExceeded", "MANAGER", "MAX_ATOMS", "SVG", "Guard", "Product",
-    "SearchBudgetExceeded", "atom_var", "counterexample", "equivalent", "guard_of", "guard_str",
-    "holds", "includes", "is_propositional", "nnf", "spot_available", "spot_dfa", "to_dfa",
-    "to_dot", "to_svg",
+    "SearchBudgetExceeded", "atom_var", "build_within", "counterexample", "equivalent",
+    "guard_of", "guard_str", "holds", "includes", "is_propositional", "nnf", "spot_available",
+    "spot_dfa", "to_dfa", "to_dot", "to_svg",
 ]  # fmt: skip

@@ -16,13 +16,14 @@ from ..automata import (
     DeadlineExceeded,
     Product,
     SearchBudgetExceeded,
+    build_within,
     guard_of,
     guard_str,
     holds,
     is_propositional,
     to_dfa,
 )
-from ..errors import MonitorError, SafetyChipError, TraceError
+from ..errors import MonitorError, SafetyChipError, TimeBudgetError, TraceError
 from ..ltl import Formula, parse
 from ._constraint import Constraint, as_constraints
 from ._state import _StateReader
@@ -70,6 +71,10 @@ class Monitor:
         fail-safe refusal that says so and names the constraints it was deciding; it is
         counted in :attr:`deadline_refusals`, and queued: :meth:`idle` finishes it, so the
         same state answers properly next time.
+    build_seconds : float or None, optional
+        Seconds building the automata may take in all, 10 by default; None for no limit. Past
+        it the monitor is not built: :class:`~safetychip.errors.TimeBudgetError` names the
+        constraint being built and how to make it cheaper.
 
     Notes
     -----
@@ -109,6 +114,7 @@ class Monitor:
         *,
         budget: int = 1_000_000,
         deadline: float | None = 0.05,
+        build_seconds: float | None = 10.0,
     ) -> None:
         if deadline is not None and not deadline > 0:
             raise ValueError(f"the deadline must be a positive number of seconds or None, "
@@ -119,7 +125,29 @@ class Monitor:
         # Product states whose decision missed its deadline, with the live state they were
         # reached from: finished by idle().
         self._pending: dict[tuple[int, ...], tuple[int, ...] | None] = {}
-        self.constraints = as_constraints(constraints)
+        if build_seconds is not None and not build_seconds > 0:
+            raise ValueError(f"build_seconds must be a positive number of seconds or None, "
+                             f"got {build_seconds!r}")  # fmt: skip
+        with build_within(build_seconds):
+            self._build(constraints, invariants, budget, build_seconds)
+        self.reset()
+
+    def _build(self, constraints: Iterable[Constraint | Formula | str],
+               invariants: Iterable[Formula | str], budget: int,
+               seconds: float | None) -> None:  # fmt: skip
+        """Read the constraints and invariants and build their automata, within *seconds*."""
+        end = None if seconds is None else time.perf_counter() + seconds
+
+        def late(what: str, hint: str) -> TimeBudgetError:
+            limit = "its" if seconds is None else f"the {seconds:g} s"
+            return TimeBudgetError(f"the monitor was not built: {what} ran past {limit} "
+                                   f"construction budget; {hint}, or give Monitor a larger "
+                                   "build_seconds")  # fmt: skip
+
+        try:
+            self.constraints = as_constraints(constraints, until=end)
+        except TimeBudgetError as err:
+            raise late("reading the constraints", str(err).rpartition(": ")[2]) from None
         self.invariants = tuple(parse(i) if isinstance(i, str) else i for i in invariants)
         self.budget = budget
         letter_inv = MANAGER.true
@@ -135,8 +163,28 @@ class Monitor:
         self._letter_invariant = letter_inv
         self._letter_invariants = tuple(letter_invs)
         self._invariant_atoms = sorted(set().union(*(i.atoms() for i in self.invariants)))
-        self.dfas: tuple[DFA, ...] = tuple(compile_dfa(c.formula) for c in self.constraints)
-        self._extra = tuple(compile_dfa(f) for f in temporal)
+        if end is not None and time.perf_counter() > end:
+            raise late("reading the domain invariants", "give fewer or simpler invariants")
+        dfas = []
+        for c in self.constraints:
+            try:
+                dfas.append(compile_dfa(c.formula))
+                if end is not None and time.perf_counter() > end:
+                    raise TimeBudgetError("late")
+            except TimeBudgetError:
+                raise late(
+                    f"building the automaton of {_describe(c, 120)} (constraint "
+                    f"{len(dfas) + 1} of {len(self.constraints)})",
+                    "give a conjunction's parts as separate constraints (the monitor "
+                    "decides them together without building their product)",
+                ) from None
+        self.dfas: tuple[DFA, ...] = tuple(dfas)
+        try:
+            self._extra = tuple(compile_dfa(f) for f in temporal)
+        except TimeBudgetError:
+            raise late(
+                "building the automata of the domain invariants", "give fewer or simpler invariants"
+            ) from None
         self.atoms: tuple[str, ...] = tuple(
             sorted(set(self._invariant_atoms).union(*(d.aps for d in self.dfas)))
         )
@@ -144,7 +192,6 @@ class Monitor:
         self._products: dict[tuple[int, ...], Product] = {}
         self._decisions: dict[tuple[int, ...], tuple[Status, str, tuple[str, ...]]] = {}
         self.product = self._product(tuple(range(len(self.dfas))))
-        self.reset()
 
     # -- lifecycle ------------------------------------------------------------------------
     def reset(self, initial: Mapping[str, bool] | Iterable[str] | None = None) -> Verdict:
@@ -567,8 +614,12 @@ def _refused(err: Exception, changes: list[tuple[tuple[str, ...], bool]]) -> Ver
     return Verdict(Status.VIOLATION, reason, state_changes=_lines(False, changes))
 
 
-def _describe(c: Constraint) -> str:
-    return f"{c.name} ({c.sentence or c.formula})"
+def _describe(c: Constraint, limit: int | None = None) -> str:
+    """The constraint's name and sentence (else formula), cut to *limit* characters."""
+    text = str(c.sentence or c.formula)
+    if limit is not None and len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return f"{c.name} ({text})"
 
 
 def _changed(prev: dict[str, bool] | None, now: dict[str, bool]) -> tuple[tuple[str, ...], bool]:
