@@ -173,7 +173,7 @@ def repair_hint(env: Env, monitor: Monitor, task: Any, *, props: Sequence[str] |
     """
     literals = tuple(task.goal if goal is None else goal)
     props = tuple(props) if props is not None else monitor.atoms
-    key = (id(monitor), id(env), env.snapshot(), tuple(monitor.automaton_states.values()),
+    key = (id(monitor), id(env), env.snapshot(), monitor.position,
            props, literals, max_expansions, max_depth, weight)  # fmt: skip
     if key not in _HINTS:
         if len(_HINTS) > 50_000:
@@ -334,7 +334,7 @@ class Chip:
         if (not self.safe_stop or monitor is None or run.end in ("done", "aborted")
                 or len(monitor.history) != len(run.shield.trace)):  # fmt: skip
             return
-        if all(d.accepting[q] for d, q in zip(monitor.dfas, monitor.automaton_states.values())):
+        if all(d.accepting[q] for d, q in zip(monitor.automata, monitor.position)):
             return
         plan = repair_hint(run.env, monitor, run.task, props=run.shield.propositions, goal=())
         run.stop_at = len(run.shield.trace)
