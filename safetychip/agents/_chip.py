@@ -449,14 +449,13 @@ class SafetyChipAgent(BaseAgent):
 def _owed(monitor: Monitor, verdict: Verdict) -> list[str]:
     from ..explain import letter_words
 
-    states = monitor.automaton_states
+    atoms = {c.name: frozenset(c.formula.atoms()) for c in monitor.constraints}
     last = monitor.history[-1] if monitor.history else {}
     true_now = frozenset(a for a, v in last.items() if v)
     out = []
     for name in verdict.pending or verdict.violated:
-        dfa = monitor.dfa(name)
-        path = dfa.shortest_accepted(states[name])
-        out.append(letter_words(path, true_now & frozenset(dfa.aps)) if path else "impossible")
+        path = monitor.completion(name)
+        out.append(letter_words(path, true_now & atoms[name]) if path else "impossible")
     return out
 
 
