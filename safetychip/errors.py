@@ -39,7 +39,8 @@ is a *verdict*, never an exception.
     │   ├── GroundingError              a referent matches no name well enough
     │   ├── TranslationReplyError       an LLM reply that does not parse, after retries
     │   ├── VocabularyError             (also PropositionError) unknown predicate or arity
-    │   └── ConflictError               (also UnsatisfiableSpecification)
+    │   ├── ConflictError               (also UnsatisfiableSpecification)
+    │   └── VacuousConstraintError      (also SpecificationError) holds on every trace
     ├── QueryError                      (also ValueError) a question that cannot be answered
     ├── ExecutorStartError              (also RuntimeError) Ray's local runtime did not start
     ├── MemoryStoreError                an episodic-memory file is corrupt, foreign or unusable
@@ -94,6 +95,7 @@ __all__ = [
     "TranslationReplyError",
     "VocabularyError",
     "ConflictError",
+    "VacuousConstraintError",
     "QueryError",
     "ExecutorStartError",
     "MemoryStoreError",
@@ -431,6 +433,11 @@ class ConflictError(TranslationError, UnsatisfiableSpecification):
         Names of a smallest set of constraints that contradict each other (the new one
         included).
     """
+
+
+class VacuousConstraintError(TranslationError, SpecificationError):
+    """A constraint whose formula holds on every trace (is equivalent to ``true``): it
+    forbids nothing, so it is never a constraint; the message names the sentence."""
 
 
 class QueryError(SafetyChipError, ValueError):

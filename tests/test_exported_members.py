@@ -86,7 +86,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "PropositionError", "QueryError", "ReplayMissError", "ResetNeeded", "RobotError",
         "SafetyChipError", "SandboxError", "SentenceError", "SkillError",
         "SpecificationError", "TaskError", "TimeBudgetError", "TraceError", "TranslationError",
-        "TranslationReplyError", "UnsatisfiableSpecification", "VocabularyError"
+        "TranslationReplyError", "UnsatisfiableSpecification", "VacuousConstraintError",
+        "VocabularyError"
     },
     "experiments": {
         "AGENT_NAMES", "AdversarialReport", "BOOK_TASK", "COLUMNS", "EXECUTORS", "LEVELS",

@@ -364,24 +364,25 @@ def trace_from_json(
 def _misspelt(
     states: list[tuple[frozenset[str], frozenset[str] | None]], wanted: frozenset[str], name: str
 ) -> None:
-    """Refuse a trace naming a proposition that is not one of *wanted* but is close to one the
-    trace never names: a misspelling, which would silently leave the meant one false.
+    """Refuse a list state naming a proposition that is not one of *wanted* but is close to
+    one: a misspelling, which would silently leave the meant one false at that position
+    (whether or not other positions spell it right; the monitor refuses it too).
 
     Names far from every proposition asked about are propositions of a larger alphabet that
-    the formula does not mention (finite-trace LTL allows them).
+    the formula does not mention (finite-trace LTL allows them). An object state gives every
+    proposition asked about explicitly, so an extra name in it hides nothing.
     """
-    named = [known if known is not None else true for true, known in states]
-    every = frozenset().union(*named)
-    unnamed = wanted - every
-    if not unnamed:
-        return
-    for i, atoms in enumerate(named):
-        for atom in sorted(atoms - wanted):
-            hint = did_you_mean(atom, unnamed)
-            if hint:
+    hints: dict[str, str] = {}
+    for i, (true, known) in enumerate(states):
+        if known is not None:
+            continue
+        for atom in sorted(true - wanted):
+            if atom not in hints:
+                hints[atom] = did_you_mean(atom, wanted)
+            if hints[atom]:
                 raise TraceError(
                     f"{name}: position {i} names {atom}, which is not a proposition of the "
-                    f"specification{hint}"
+                    f"specification{hints[atom]}"
                 )
 
 

@@ -81,6 +81,11 @@ class Monitor:
         it the monitor is not built: :class:`~safetychip.errors.TimeBudgetError` names the
         constraint being built and how to make it cheaper.
 
+    Raises
+    ------
+    TimeBudgetError
+        If building the automata ran past *build_seconds*.
+
     Notes
     -----
     Every proposition state is read by :func:`proposition_states`: a mapping giving each of

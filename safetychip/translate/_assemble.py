@@ -26,7 +26,8 @@ from __future__ import annotations
 
 from collections.abc import Container, Iterable, Mapping
 
-from ..errors import ConflictError, VocabularyError
+from ..automata import equivalent
+from ..errors import ConflictError, VacuousConstraintError, VocabularyError
 from ..ltl import Formula, Proposition, ap
 from ..monitor import Constraint, as_constraints, smallest_conflict
 from ._vocabulary import Vocabulary
@@ -207,6 +208,9 @@ def _check_rooms(formula: Formula, vocabulary: Vocabulary) -> None:
         )
 
 
+_TRUE = Formula("true")
+
+
 def assemble(
     lifted: Formula,
     placeholders: Mapping[str, str],
@@ -242,10 +246,19 @@ def assemble(
     ConflictError
         Unsatisfiable on its own, or together with *accepted*; ``conflict`` names a
         smallest conflicting set (``"new"`` is the constraint being assembled).
+    VacuousConstraintError
+        Equivalent to ``true``: it holds on every trace, so it forbids nothing and is no
+        constraint (the message names the sentence).
     """
     formula = ground_formula(lifted, placeholders)
     _check_rooms(formula, vocabulary)
     vocabulary.check(formula)
+    if equivalent(formula, _TRUE):
+        said = f"{sentence!r} reads as" if sentence else "the formula"
+        raise VacuousConstraintError(
+            f"{said} {formula}, which holds on every trace: it forbids nothing, so it is no "
+            "constraint; say what must not happen (or what must), or leave the sentence out"
+        )
     constraint = Constraint(formula, sentence, name, pattern)
     alone = smallest_conflict([Constraint(formula, sentence, name or "new", pattern)], invariants)
     if alone:

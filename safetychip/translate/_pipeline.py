@@ -42,6 +42,7 @@ from ..errors import (
     OutOfGrammarError,
     SentenceError,
     TranslationError,
+    VacuousConstraintError,
     VocabularyError,
 )
 from ..llm import ChatModel, Embedder
@@ -481,7 +482,7 @@ class Translator:
         Raises
         ------
         SentenceError, OutOfGrammarError, GroundingError, TranslationReplyError,
-        VocabularyError, ConflictError
+        VocabularyError, ConflictError, VacuousConstraintError
             See :mod:`safetychip.errors`; also any ``LLMError`` of the model.
         """
         text = self.check_sentence(sentence)
@@ -511,7 +512,8 @@ class Translator:
                     return self._build(text, expressions, groundings, lifted, result,
                                        translator, corrections, set_aside + quiet, accepted,
                                        invariants, name)  # fmt: skip
-                except (VocabularyError, ConflictError, OutOfGrammarError) as err:
+                except (VocabularyError, ConflictError, OutOfGrammarError,
+                        VacuousConstraintError) as err:  # fmt: skip
                     if isinstance(err, ConflictError) and tuple(err.conflict) != ("new",):
                         raise  # a conflict with what is accepted is no misreading
                     first = first or err

@@ -1,0 +1,79 @@
+"""A constraint that forbids nothing is no constraint, and a misspelt trace is no trace (issue
+44): a reading equivalent to ``true`` is refused naming the sentence, whatever reader gave
+it; ``safetychip check`` refuses a name misspelt at any position, as the monitor does."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from safetychip.cli import main
+from safetychip.errors import TraceError, VacuousConstraintError
+from safetychip.llm import ScriptedModel
+from safetychip.ltl import parse
+from safetychip.monitor import read_trace
+from safetychip.translate import Translator, Vocabulary, assemble
+
+
+def _llm(*replies: str) -> Translator:
+    return Translator("spot_demo", model=ScriptedModel(list(replies)), embedder=None)
+
+
+@pytest.mark.parametrize("reply", ["LTL: true", "LTL: G true", "LTL: F true",
+                                   "LTL: | is_grabbed(a) ! is_grabbed(a)",
+                                   "LTL: G | is_grabbed(a) ! is_grabbed(a)",
+                                   "LTL: i F is_grabbed(a) F is_grabbed(a)"])  # fmt: skip
+def test_a_model_reading_that_forbids_nothing_is_refused(reply):
+    t = _llm("Expressions: the phone", reply)
+    with pytest.raises(VacuousConstraintError) as caught:
+        t("Never pick up the phone")
+    message = str(caught.value)
+    assert "'Never pick up the phone'" in message and "forbids nothing" in message
+
+
+@pytest.mark.parametrize(
+    "formula",
+    ['G("agent_at(a)" | !"agent_at(a)")', 'F"agent_at(a)" | G!"agent_at(a)"',
+     '!"agent_at(a)" W "agent_at(a)" | F"agent_at(a)"', "true"],
+)  # fmt: skip
+def test_assembling_a_valid_formula_is_refused(formula):
+    vocabulary = Vocabulary.from_names(["kitchen", "bedroom"])
+    with pytest.raises(VacuousConstraintError, match="never go to the kitchen"):
+        assemble(parse(formula), {"a": "kitchen"}, vocabulary,
+                 sentence="never go to the kitchen")  # fmt: skip
+
+
+def test_a_reading_that_forbids_something_is_kept():
+    t = _llm("Expressions: the phone", "LTL: G ! is_grabbed(a)")
+    assert str(t("Never pick up the phone").formula) == 'G!"is_grabbed(phone)"'
+
+
+# -- safetychip check: a misspelt name at one position ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "trace",
+    [
+        [["is_grabbed(phone)"], ["is_grabbed(phnoe)"]],
+        [[], ["is_grabbed(phnoe)"], ["is_grabbed(phone)"]],
+        [{"is_grabbed(phone)": False}, ["is_grabbed(phnoe)"]],
+    ],
+)
+def test_check_refuses_a_name_misspelt_at_one_position(tmp_path, capsys, trace):
+    path = tmp_path / "trace.json"
+    path.write_text(json.dumps(trace), encoding="utf-8")
+    status = main(["check", 'F"is_grabbed(phone)" & G!"is_grabbed(phone)" | G !"is_grabbed(phone)"',
+                   "--trace", str(path)])  # fmt: skip
+    out, err = capsys.readouterr()
+    assert status != 0 and out == ""
+    assert "is_grabbed(phnoe)" in err and "did you mean is_grabbed(phone)" in err
+    with pytest.raises(TraceError, match="phnoe"):
+        read_trace(path, ["is_grabbed(phone)"])
+
+
+def test_check_still_allows_names_the_formula_does_not_mention(tmp_path, capsys):
+    path = tmp_path / "trace.json"
+    path.write_text(json.dumps([["is_grabbed(phone)"], ["agent_at(kitchen)"]]), encoding="utf-8")
+    assert main(["check", 'F"is_grabbed(phone)"', "--trace", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out)["holds"] is True
