@@ -198,6 +198,7 @@ class Monitor:
         self.automata: tuple[DFA, ...] = tuple(automata)
         self._owner = tuple(owner)  # the constraint of each automaton
         self._parts = tuple(parts)  # the automata of each constraint
+        self._factored = tuple(i for i, own in enumerate(parts) if len(own) > 1)
         self._whole: dict[int, DFA] = {}  # whole automata of factored constraints, when asked
         self._build_seconds = seconds
         try:
@@ -647,8 +648,9 @@ class Monitor:
         smallest one."""
         n, m = len(self.constraints), len(self.automata)
         parts = self._parts
-        alone = tuple(i for i in range(n)
-                      if any(q[k] in self.automata[k].dead_states() for k in parts[i]))  # fmt: skip
+        owner = self._owner
+        alone = tuple(dict.fromkeys(owner[k] for k, d in enumerate(self.automata)
+                                    if q[k] in d.dead_states()))  # fmt: skip
         if alone:
             return alone, True
 
@@ -671,10 +673,10 @@ class Monitor:
             # The search that found the violation proved a set of components unsatisfiable:
             # minimise within it.
             # A factored conjunction may be unsatisfiable on its own with no dead conjunct.
-            alone = tuple(i for i in range(n) if len(parts[i]) > 1 and unsat((i,)))
+            alone = tuple(i for i in self._factored if unsat((i,)))
             if alone:
                 return alone, True
-            core = tuple(sorted({self._owner[k] for k in self.product.core_of(q) or () if k < m}))
+            core = tuple(sorted({owner[k] for k in self.product.core_of(q) or () if k < m}))
             if core and unsat(core):
                 best = core
             if len(best) <= 12:
