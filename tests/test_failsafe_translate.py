@@ -77,3 +77,58 @@ def test_check_still_allows_names_the_formula_does_not_mention(tmp_path, capsys)
     path.write_text(json.dumps([["is_grabbed(phone)"], ["agent_at(kitchen)"]]), encoding="utf-8")
     assert main(["check", 'F"is_grabbed(phone)"', "--trace", str(path)]) == 0
     assert json.loads(capsys.readouterr().out)["holds"] is True
+
+
+# -- the offline readers: sentences that forbid nothing ---------------------------------------
+
+
+@pytest.fixture(scope="module")
+def offline():
+    from safetychip.envs import load_scene
+
+    return Translator(Vocabulary.from_scene(load_scene("apartment_1")), embedder=None)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Never go to the kitchen before you go to the kitchen.",
+        "Don't open the fridge before you open the fridge.",
+        "Do not enter the bathroom until you have entered the bathroom.",
+    ],
+)
+def test_a_sentence_that_reads_as_true_is_refused(offline, sentence):
+    with pytest.raises(VacuousConstraintError) as caught:
+        offline(sentence)
+    assert repr(sentence) in str(caught.value) and "forbids nothing" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "You may turn on the stove.",
+        "You can open the fridge.",
+        "You are allowed to go to the kitchen.",
+        "Feel free to open the fridge.",
+        "It is fine to turn on the stove.",
+    ],
+)
+def test_a_sentence_that_only_permits_yields_no_constraint(offline, sentence):
+    with pytest.raises(VacuousConstraintError) as caught:
+        offline(sentence)
+    message = str(caught.value)
+    assert repr(sentence) in message and "only permits" in message
+    assert "yields no constraint" in message
+
+
+@pytest.mark.parametrize(
+    ("sentence", "formula"),
+    [
+        ("You may go into the kitchen only after the bathroom.",
+         '!"agent_at(kitchen)" W "agent_at(bathroom)"'),
+        ("You may not open the fridge.", 'G!"is_open(fridge)"'),
+        ("Could you open the fridge?", 'F"is_open(fridge)"'),
+    ],
+)  # fmt: skip
+def test_a_permission_that_restricts_or_a_request_is_read(offline, sentence, formula):
+    assert str(offline(sentence).formula) == formula

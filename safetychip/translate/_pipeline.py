@@ -62,6 +62,7 @@ from ._grammar import (
 from ._ground import MARGIN, THRESHOLD, Grounder, Grounding
 from ._lift import LiftedSentence, lift, on_as_switched
 from ._llm import LLMTranslator
+from ._permission import only_permits
 from ._recognize import _SENTENCE_END, Expression, LLMRecognizer, Remark, recognize, remarks
 from ._retrieve import RetrievalTranslator
 from ._spelling import respell
@@ -486,6 +487,13 @@ class Translator:
             See :mod:`safetychip.errors`; also any ``LLMError`` of the model.
         """
         text = self.check_sentence(sentence)
+        permit = only_permits(text)
+        if permit is not None:
+            raise VacuousConstraintError(
+                f"{text!r} only permits ({permit!r}): a permission forbids nothing, so it "
+                "yields no constraint (read as an obligation, it would make the agent do what "
+                "it may do); say what must not happen, or leave the sentence out"
+            )
         respelt, corrections = respell(text, self.vocabulary)
         expressions, groundings, lifted, set_aside = self._lift(respelt)
         retaken = taken_back(lifted)
