@@ -54,3 +54,48 @@ def test_a_line_that_does_other_than_previewed_stops_the_run(monkeypatch):
 
 def test_a_program_without_a_monitor_runs_as_before():
     assert run_program(PROGRAM_DIR / "watch_tv.txt", OFFICIAL_GRAPH).executable
+
+
+# -- Spot: the robot does not move before the constraints are checked -----------------------
+
+
+def _spot_shield(*constraints: str):
+    from safetychip.envs import SpotEnv
+    from safetychip.shield import Shield
+
+    env = SpotEnv()
+    return env, Shield.of(env, Monitor(list(constraints)))
+
+
+@pytest.mark.parametrize(
+    "constraints",
+    [
+        ("F agent_at(hallway)", "G !agent_at(hallway)"),
+        ("G !is_grabbed(mail)", "F is_grabbed(mail)", "G !agent_at(mail_room)"),
+    ],
+)
+def test_contradicting_constraints_are_caught_before_the_robot_moves(constraints):
+    env, shield = _spot_shield(*constraints)
+    start = shield.reset()
+    assert start.abort
+    assert ("start",) not in env.backend.log and env.backend.log == []
+
+
+def test_a_refused_first_action_does_not_start_the_robot():
+    env, shield = _spot_shield("G !agent_at(hallway)")
+    shield.reset()
+    assert shield.propose("walk to hallway").outcome == "pruned"
+    assert env.backend.log == []
+    assert shield.propose("walk to mail room").outcome in ("pruned", "executed")
+    assert ("navigate", "hallway") not in env.backend.log
+
+
+def test_the_robot_starts_with_the_first_action_that_runs():
+    env, shield = _spot_shield("G !is_grabbed(mail)")
+    shield.reset()
+    assert env.backend.log == []
+    assert shield.propose("walk to hallway").outcome == "executed"
+    assert env.backend.log[:2] == [("start",), ("navigate", "hallway")]
+    shield.propose("done")
+    shield.reset()  # a new episode stops nothing more and starts nothing yet
+    assert env.backend.log[-1] == ("stop",)
