@@ -58,9 +58,9 @@ class _Failing(SimulatedBackend):
         self._maybe_fail("pick")
         super().pick(obj, at=at)
 
-    def start(self, waypoints: Any) -> None:
+    def start(self, waypoints: Any, connections: Any = None) -> None:
         self._maybe_fail("start")
-        super().start(waypoints)
+        super().start(waypoints, connections)
 
 
 def test_the_lab_scene_has_23_names_and_is_connected():

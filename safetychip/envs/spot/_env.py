@@ -244,7 +244,7 @@ class SpotEnv(Env):
         props = self._propositions(self.tracked)
         try:
             if not self._started:  # the robot starts with the first action that runs
-                self._command(("start", (self.scene.landmarks,), {}))
+                self._command(("start", (self.scene.landmarks, self.scene.edges), {}))
                 self._started = True
         except RobotError as exc:
             return self._stopped(info, exc)
