@@ -411,7 +411,7 @@ class SafetyChipAgent(BaseAgent):
     reprompt, formulas, max_reprompts, explainer, check_goal, retry_temperature, safe_stop,
     adjacency, filters
         As for :class:`Chip`.
-    max_steps, grounder, observe, structured
+    max_steps, grounder, observe, structured, episode_seconds
         As for :class:`BaseAgent`.
     """
 
@@ -423,13 +423,15 @@ class SafetyChipAgent(BaseAgent):
                  retry_temperature: float = 1.0, safe_stop: bool = True,
                  adjacency: bool = True, filters: Sequence[Filter] = (), max_steps: int = 20,
                  grounder=None, observe: bool = True, structured: bool = False,
-                 deadline: float | None = 0.05) -> None:  # fmt: skip
+                 deadline: float | None = 0.05,
+                 episode_seconds: float | None = 600.0) -> None:  # fmt: skip
         chip = Chip(reprompt=reprompt, formulas=formulas, max_reprompts=max_reprompts,
                     explainer=explainer, check_goal=check_goal,
                     retry_temperature=retry_temperature, safe_stop=safe_stop,
                     adjacency=adjacency, filters=filters, deadline=deadline)  # fmt: skip
         super().__init__(model, max_steps=max_steps, grounder=grounder, observe=observe,
-                         chip=chip, structured=structured)  # fmt: skip
+                         chip=chip, structured=structured,
+                         episode_seconds=episode_seconds)  # fmt: skip
 
     @property
     def reprompt(self) -> str:
