@@ -11,7 +11,7 @@ import pytest
 
 from safetychip.envs import PropositionEnv
 from safetychip.errors import MonitorError, TimeBudgetError
-from safetychip.monitor import Monitor
+from safetychip.monitor import Monitor, exactly_one
 from safetychip.observer import (
     FilterOverlay,
     Length,
@@ -45,8 +45,15 @@ class _Timer:
         (["G !a", "F(a & X X X X X X X X X X X X X X X X X b)"], [], "c2"),
         ([f"G !p{i}" for i in range(200_000)], [], "reading the constraints"),
         (["G !a"], ["G(a -> X X X X X X X X X X X X X X X X X X b)"], "invariants"),
+        (["G !a"], [exactly_one([f"r{i}" for i in range(300)])], "invariants"),
     ],
-    ids=["one-big-automaton", "the-second", "200k-constraints", "temporal-invariant"],
+    ids=[
+        "one-big-automaton",
+        "the-second",
+        "200k-constraints",
+        "temporal-invariant",
+        "300-rooms",
+    ],  # fmt: skip
 )
 def test_building_a_monitor_has_a_budget(constraints, invariants, names):
     with _Timer() as timer, pytest.raises(TimeBudgetError) as caught:

@@ -10,11 +10,12 @@ Examples
 True
 """
 
-from ._build import MAX_ATOMS, build_within, nnf, to_dfa
+from ._build import MAX_ATOMS, nnf, to_dfa
 from ._compare import counterexample, equivalent, includes
 from ._dfa import DFA
 from ._draw import SVG, to_dot, to_svg
 from ._guards import MANAGER, Guard, atom_var, guard_of, guard_str, holds, is_propositional
+from ._limit import build_within
 from ._product import DeadlineExceeded, Product, SearchBudgetExceeded
 from ._spot import spot_available, spot_dfa
 

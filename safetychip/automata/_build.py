@@ -11,19 +11,16 @@ is rejected. Moore partition refinement then makes the DFA minimal.
 
 from __future__ import annotations
 
-import threading
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from functools import cache
 from typing import cast
 
-from ..errors import FormulaError, TimeBudgetError
+from ..errors import FormulaError
 from ..ltl import Formula, Not
 from ._dfa import DFA
 from ._guards import MANAGER, Guard, atom_var, guard_order
+from ._limit import _tick
 
-__all__ = ["MAX_ATOMS", "build_within", "nnf", "to_dfa"]
+__all__ = ["MAX_ATOMS", "nnf", "to_dfa"]
 
 #: Propositions one automaton may read: its alphabet has ``2**n`` letters, and splitting or
 #: printing a guard takes a step (a stack frame, when printing) per proposition.
@@ -31,48 +28,6 @@ MAX_ATOMS = 256
 
 _DUAL = {"&": "|", "|": "&", "X": "X[!]", "X[!]": "X", "F": "G", "G": "F",
          "U": "R", "R": "U", "W": "M", "M": "W"}  # fmt: skip
-
-
-_BUDGET = threading.local()  # this thread's construction budget: (end time, seconds)
-
-
-@contextmanager
-def build_within(seconds: float | None) -> Iterator[None]:
-    """Let the automata built inside the block (on this thread) take at most *seconds* in all
-    (None: no limit; a budget already running still applies).
-
-    Raises
-    ------
-    TimeBudgetError
-        From the construction that ran past the budget.
-
-    Examples
-    --------
-    >>> from safetychip.ltl import parse
-    >>> with build_within(1e-9):
-    ...     to_dfa(parse(" & ".join(f"F q{i}" for i in range(7))))
-    Traceback (most recent call last):
-    ...
-    safetychip.errors.TimeBudgetError: building an automaton ran past its 1e-09 s budget
-    """
-    previous = getattr(_BUDGET, "limit", None)
-    limit = previous
-    if seconds is not None:
-        end = time.perf_counter() + seconds
-        if previous is None or end < previous[0]:
-            limit = (end, seconds)
-    _BUDGET.limit = limit
-    try:
-        yield
-    finally:
-        _BUDGET.limit = previous
-
-
-def _tick() -> None:
-    """Raise TimeBudgetError once the running construction budget is spent."""
-    limit = getattr(_BUDGET, "limit", None)
-    if limit is not None and time.perf_counter() > limit[0]:
-        raise TimeBudgetError(f"building an automaton ran past its {limit[1]:g} s budget")
 
 
 @cache

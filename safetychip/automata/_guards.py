@@ -10,6 +10,8 @@ import ctypes
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from ._limit import _tick
+
 __all__ = ["MANAGER", "Guard", "atom_var", "atom_of", "guard_of", "guard_order", "guard_str",
            "holds", "is_propositional", "pick_letter"]  # fmt: skip
 
@@ -213,6 +215,7 @@ def guard_of(f) -> Guard:
     if op in ("&", "|"):
         out = parts[0]
         for p in parts[1:]:
+            _tick()
             out = (out & p) if op == "&" else (out | p)
         return out
     if op == "->":

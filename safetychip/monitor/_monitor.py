@@ -166,7 +166,11 @@ class Monitor:
         for inv in self.invariants:
             body = inv.children[0] if inv.op == "G" else None
             if body is not None and is_propositional(body):
-                letter_invs.append((inv, guard_of(body)))
+                try:
+                    letter_invs.append((inv, guard_of(body)))
+                except TimeBudgetError:
+                    raise late("reading the domain invariants",
+                               "give fewer or simpler invariants") from None  # fmt: skip
                 letter_inv &= letter_invs[-1][1]
             else:
                 temporal.append(inv)
