@@ -64,6 +64,12 @@ def test_building_a_monitor_has_a_budget(constraints, invariants, names):
     assert "build_seconds" in message
 
 
+def test_a_megabyte_constraint_is_refused_as_such():
+    with _Timer() as timer, pytest.raises(TimeBudgetError, match="reading the constraints"):
+        Monitor(["a | " * 250_000 + "a"], build_seconds=0.1)
+    assert timer.seconds < 2 + SLACK  # parsing a megabyte takes about a second
+
+
 def test_a_long_formula_is_named_briefly():
     text = "F(a & X X X X X X X X X X X X X X X X X b)" + " | c" * 20_000
     with pytest.raises(TimeBudgetError) as caught:

@@ -158,6 +158,8 @@ class Monitor:
             self.constraints = as_constraints(constraints, until=end)
         except TimeBudgetError as err:
             raise late("reading the constraints", str(err).rpartition(": ")[2]) from None
+        if end is not None and time.perf_counter() > end:
+            raise late("reading the constraints", "give shorter constraints")
         self.invariants = tuple(parse(i) if isinstance(i, str) else i for i in invariants)
         self.budget = budget
         letter_inv = MANAGER.true
