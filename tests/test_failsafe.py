@@ -100,6 +100,27 @@ def test_a_nested_monitor_is_reset_and_committed(observer):
     assert _outcomes(shield, ["set b"]) == ["executed"]
 
 
+def test_a_nested_filter_is_given_idle_time():
+    class Deferring(Filter):
+        name = "deferring"
+
+        def __init__(self):
+            self.idled = []
+
+        def judge(self, proposal, state, trace):
+            return Judgement.admit(self.name)
+
+        def idle(self, seconds):
+            self.idled.append(seconds)
+            return 1
+
+    inner = Deferring()
+    wrapped = AdaptiveRigidity(FilterOverlay(inner), "calm", n_max=1)
+    chip = ObserverFilter(Ensemble({"x": Observer([_calm], [wrapped]), "y": Observer()}))
+    shield = Shield(_env(), [chip])
+    assert shield.idle(0.5) == 1 and inner.idled == [0.5]
+
+
 def test_an_observer_filter_tracks_the_nested_propositions():
     inner = Ensemble({"x": Observer(overlays=[_chip()]), "y": Observer()}, "intersection")
     assert set(ObserverFilter(inner).propositions) == {"a", "b"}

@@ -149,6 +149,11 @@ class ObserverFilter(Filter):
             raise ObserverError(f"filter overlays failed to commit ({'; '.join(failed)})")
         return late
 
+    def idle(self, seconds: float | None) -> int:
+        """Give every filter overlay up to *seconds* to finish deferred work (see
+        :meth:`Filter.idle <safetychip.shield.Filter.idle>`)."""
+        return sum(f.idle(seconds) for f in self.inner)
+
     def __repr__(self) -> str:
         return f"<ObserverFilter: {self.observer!r}>"
 
