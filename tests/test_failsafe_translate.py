@@ -132,3 +132,26 @@ def test_a_sentence_that_only_permits_yields_no_constraint(offline, sentence):
 )  # fmt: skip
 def test_a_permission_that_restricts_or_a_request_is_read(offline, sentence, formula):
     assert str(offline(sentence).formula) == formula
+
+
+# -- every gate that accepts a constraint -----------------------------------------------------
+
+
+@pytest.mark.parametrize("formula", ["true", "G true", "G(a | !a)", "!a W a", "F a | G !a"])
+def test_a_specification_does_not_accept_a_vacuous_constraint(formula):
+    from safetychip.monitor import Specification
+
+    spec = Specification()
+    with pytest.raises(VacuousConstraintError, match="forbids nothing"):
+        spec.accept(formula, sentence="never pick up the phone")
+    assert spec.constraints == ()
+    spec.accept("G !a")  # a real one is still accepted
+
+
+def test_a_reviewer_cannot_edit_a_constraint_into_one_that_forbids_nothing():
+    from safetychip.translate import prepare_review
+    from safetychip.translate._review import edit_constraint
+
+    card = prepare_review('G!"is_grabbed(phone)"')
+    with pytest.raises(VacuousConstraintError, match="forbids nothing"):
+        edit_constraint(card, 'G("is_grabbed(phone)" | !"is_grabbed(phone)")')

@@ -200,6 +200,7 @@ def guard_of(f) -> Guard:
     >>> guard_str(guard_of(parse("a -> (b <-> c)")))
     '!a | (!b & !c) | (b & c)'
     """
+    _tick()
     op, kids = f.op, f.children
     if op == "true":
         return MANAGER.true

@@ -18,7 +18,7 @@ from ._files import (
     write_trace,
 )
 from ._monitor import Monitor, compile_dfa, exactly_one
-from ._specification import Specification, smallest_conflict
+from ._specification import Specification, refuse_vacuous, smallest_conflict
 from ._state import proposition_state, proposition_states
 from ._verdict import StateChange, Status, Verdict
 
@@ -26,4 +26,5 @@ __all__ = ["Constraint", "Monitor", "StateChange", "Status", "Verdict", "as_cons
            "compile_dfa", "exactly_one", "proposition_state", "proposition_states",
            # constraint and trace files; the specification
            "Specification", "constraints_from_json", "read_constraints", "read_trace",
-           "smallest_conflict", "trace_from_json", "write_constraints", "write_trace"]  # fmt: skip
+           "refuse_vacuous", "smallest_conflict", "trace_from_json", "write_constraints",
+           "write_trace"]  # fmt: skip

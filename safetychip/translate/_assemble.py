@@ -26,10 +26,9 @@ from __future__ import annotations
 
 from collections.abc import Container, Iterable, Mapping
 
-from ..automata import equivalent
-from ..errors import ConflictError, VacuousConstraintError, VocabularyError
+from ..errors import ConflictError, VocabularyError
 from ..ltl import Formula, Proposition, ap
-from ..monitor import Constraint, as_constraints, smallest_conflict
+from ..monitor import Constraint, as_constraints, refuse_vacuous, smallest_conflict
 from ._vocabulary import Vocabulary
 
 __all__ = ["assemble", "ground_formula", "rename_atoms"]
@@ -208,9 +207,6 @@ def _check_rooms(formula: Formula, vocabulary: Vocabulary) -> None:
         )
 
 
-_TRUE = Formula("true")
-
-
 def assemble(
     lifted: Formula,
     placeholders: Mapping[str, str],
@@ -253,12 +249,7 @@ def assemble(
     formula = ground_formula(lifted, placeholders)
     _check_rooms(formula, vocabulary)
     vocabulary.check(formula)
-    if equivalent(formula, _TRUE):
-        said = f"{sentence!r} reads as" if sentence else "the formula"
-        raise VacuousConstraintError(
-            f"{said} {formula}, which holds on every trace: it forbids nothing, so it is no "
-            "constraint; say what must not happen (or what must), or leave the sentence out"
-        )
+    refuse_vacuous(formula, sentence)
     constraint = Constraint(formula, sentence, name, pattern)
     alone = smallest_conflict([Constraint(formula, sentence, name or "new", pattern)], invariants)
     if alone:
