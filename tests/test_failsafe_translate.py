@@ -155,3 +155,20 @@ def test_a_reviewer_cannot_edit_a_constraint_into_one_that_forbids_nothing():
     card = prepare_review('G!"is_grabbed(phone)"')
     with pytest.raises(VacuousConstraintError, match="forbids nothing"):
         edit_constraint(card, 'G("is_grabbed(phone)" | !"is_grabbed(phone)")')
+
+
+@pytest.mark.parametrize(
+    "entry",
+    ["G true", {"name": "phone", "sentence": "never pick up the phone", "formula": "true"}],
+)
+def test_a_constraint_file_with_a_vacuous_constraint_is_refused(tmp_path, capsys, entry):
+    from safetychip.monitor import read_constraints
+
+    path = tmp_path / "constraints.json"
+    path.write_text(json.dumps(["G !a", entry]), encoding="utf-8")
+    with pytest.raises(VacuousConstraintError, match=r"constraint 2: .*forbids nothing"):
+        read_constraints(path)
+    trace = tmp_path / "trace.json"
+    trace.write_text(json.dumps([[], ["a"]]), encoding="utf-8")
+    assert main(["monitor", str(path), str(trace)]) == 2
+    assert "forbids nothing" in capsys.readouterr().err

@@ -18,8 +18,9 @@ from ._files import (
     write_trace,
 )
 from ._monitor import Monitor, compile_dfa, exactly_one
-from ._specification import Specification, refuse_vacuous, smallest_conflict
+from ._specification import Specification, smallest_conflict
 from ._state import proposition_state, proposition_states
+from ._vacuous import refuse_vacuous
 from ._verdict import StateChange, Status, Verdict
 
 __all__ = ["Constraint", "Monitor", "StateChange", "Status", "Verdict", "as_constraints",

@@ -42,9 +42,10 @@ from typing import Any, TextIO
 
 from .._io import atomic_write_text, read_json
 from .._names import did_you_mean
-from ..errors import SafetyChipError, SpecificationError, TraceError
+from ..errors import SafetyChipError, SpecificationError, TraceError, VacuousConstraintError
 from ..ltl import Formula, canonical_atom, parse, parse_prefix
 from ._constraint import Constraint, as_constraints
+from ._vacuous import refuse_vacuous
 
 __all__ = [
     "constraints_from_json",
@@ -128,7 +129,8 @@ def constraints_from_json(
     ------
     SpecificationError
         With *name*, the entry's number and name, and the formula text: a wrong shape, a
-        formula that does not parse, repeated names.
+        formula that does not parse, repeated names; a formula that holds on every trace
+        (:class:`~safetychip.errors.VacuousConstraintError`: it forbids nothing).
 
     Warns
     -----
@@ -178,6 +180,11 @@ def constraints_from_json(
     if not data:
         raise SpecificationError(f"{name}: the list of constraints is empty")
     constraints = [_constraint(c, f"{name}: constraint {i}", syntax) for i, c in enumerate(data, 1)]
+    for i, c in enumerate(constraints, 1):
+        try:
+            refuse_vacuous(c.formula, c.sentence)
+        except VacuousConstraintError as err:
+            raise VacuousConstraintError(f"{name}: constraint {i}: {err}") from None
     try:
         return as_constraints(constraints), tuple(invariants)
     except SpecificationError as err:

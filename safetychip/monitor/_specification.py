@@ -29,41 +29,15 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
-from ..errors import ConflictError, SpecificationError, VacuousConstraintError
+from ..errors import ConflictError, SpecificationError
 from ..ltl import Formula, parse
 from ._constraint import Constraint, as_constraints
 from ._files import _constraints_json, read_constraints, write_constraints
-from ._monitor import Monitor, compile_dfa
+from ._monitor import Monitor
+from ._vacuous import refuse_vacuous
 from ._verdict import Status
 
-__all__ = ["Specification", "refuse_vacuous", "smallest_conflict"]
-
-
-def refuse_vacuous(formula: Formula, sentence: str = "") -> None:
-    """Refuse *formula* as a constraint if it holds on every trace (it is equivalent to
-    ``true``): it forbids nothing, so it is no constraint.
-
-    Raises
-    ------
-    VacuousConstraintError
-        Naming *sentence* (else the formula) and the fix.
-
-    Examples
-    --------
-    >>> refuse_vacuous(parse("G !a"))
-    >>> refuse_vacuous(parse("!a W a"), "Never do a before you do a.")
-    Traceback (most recent call last):
-    ...
-    safetychip.errors.VacuousConstraintError: 'Never do a before you do a.' reads as !a W a, \
-which holds on every trace: it forbids nothing, so it is no constraint; say what must not \
-happen (or what must), or leave it out
-    """
-    if compile_dfa(formula).shortest_rejected() is None:
-        said = f"{sentence!r} reads as" if sentence else "the formula"
-        raise VacuousConstraintError(
-            f"{said} {formula}, which holds on every trace: it forbids nothing, so it is no "
-            "constraint; say what must not happen (or what must), or leave it out"
-        )
+__all__ = ["Specification", "smallest_conflict"]
 
 
 def smallest_conflict(
