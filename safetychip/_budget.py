@@ -21,6 +21,7 @@ give it a larger budget, or make it faster
 
 from __future__ import annotations
 
+import queue
 import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -30,6 +31,65 @@ from .errors import TimeBudgetError
 __all__ = ["Budget"]
 
 T = TypeVar("T")
+
+#: Seconds an idle worker waits for another call before it ends.
+_LINGER = 2.0
+
+
+class _Job:
+    """One call handed to a worker, and its outcome once ``done`` is set."""
+
+    __slots__ = ("args", "done", "function", "ok", "value")
+
+    def __init__(self, function: Callable[..., Any], args: tuple[Any, ...]) -> None:
+        self.function, self.args = function, args
+        self.done = threading.Event()
+        self.ok = False
+        self.value: Any = None
+
+    def run(self) -> None:
+        try:
+            self.value, self.ok = self.function(*self.args), True
+        except BaseException as exc:  # handed to the caller
+            self.value = exc
+        self.done.set()
+
+
+class _Workers:
+    """Daemon threads that run calls, started when none is idle and ending after
+    :data:`_LINGER` idle seconds (a call that never returns keeps its thread, nothing else).
+    A caller claims an idle worker before it hands its job over, so a worker that ends never
+    leaves a job behind."""
+
+    def __init__(self) -> None:
+        self.jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
+        self.lock = threading.Lock()
+        self.idle = 0  # idle workers nobody has claimed
+
+    def submit(self, job: _Job) -> None:
+        with self.lock:
+            claimed = self.idle > 0
+            self.idle -= claimed
+        self.jobs.put(job)
+        if not claimed:
+            threading.Thread(target=self._work, name="safetychip budget", daemon=True).start()
+
+    def _work(self) -> None:
+        while True:
+            try:
+                job = self.jobs.get(timeout=_LINGER)
+            except queue.Empty:
+                with self.lock:
+                    if self.idle > 0:  # unclaimed: end (else a job is on its way to us)
+                        self.idle -= 1
+                        return
+                continue
+            job.run()
+            with self.lock:
+                self.idle += 1
+
+
+_WORKERS = _Workers()
 
 
 class Budget:
@@ -54,7 +114,7 @@ class Budget:
             raise ValueError(f"the time budget of {what} must be a positive number of seconds "
                              f"or None, got {seconds!r}")  # fmt: skip
         self.seconds, self.what = seconds, what
-        self._late: threading.Thread | None = None
+        self._late: _Job | None = None
 
     def call(self, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` within the budget: its result, or its exception re-raised.
@@ -69,30 +129,21 @@ class Budget:
             return function(*args)
         late = self._late
         if late is not None:
-            if late.is_alive():
+            if not late.done.is_set():
                 raise TimeBudgetError(f"{self.what} is still running a call that overran its "
                                       f"{_ms(self.seconds)} budget, so it cannot answer now: "
                                       "make it faster or give it a larger budget")  # fmt: skip
             self._late = None
-        outcome: list[Any] = []
-
-        def run() -> None:
-            try:
-                outcome.append((True, function(*args)))
-            except BaseException as exc:  # handed to the caller
-                outcome.append((False, exc))
-
-        worker = threading.Thread(target=run, name=f"budget: {self.what}", daemon=True)
-        worker.start()
-        worker.join(self.seconds)
-        if worker.is_alive():
-            self._late = worker
+        job = _Job(function, args)
+        _WORKERS.submit(job)
+        if not job.done.wait(self.seconds):
+            self._late = job
             raise TimeBudgetError(f"{self.what} did not answer within its {_ms(self.seconds)} "
                                   "budget: give it a larger budget, or make it faster")  # fmt: skip
-        ok, value = outcome[0]
-        if not ok:
-            raise value
-        return value
+        if not job.ok:
+            raise job.value
+        result: T = job.value
+        return result
 
     def __repr__(self) -> str:
         limit = "no limit" if self.seconds is None else _ms(self.seconds)

@@ -169,11 +169,15 @@ class _Inventive(Mapping):
         return len(self.data)
 
 
-@pytest.mark.parametrize("kind", ["defaultdict", "inventive"])
+@pytest.mark.parametrize("kind", ["defaultdict", "inventive", "read-only-defaultdict"])
 def test_a_missing_proposition_is_not_filled_in(kind):
+    from types import MappingProxyType
+
     monitor = Monitor(["G !b"])
     monitor.reset({"b": False})
-    state = defaultdict(bool, {"B": True}) if kind == "defaultdict" else _Inventive({"B": True})
+    state = _Inventive({"B": True}) if kind == "inventive" else defaultdict(bool, {"B": True})
+    if kind == "read-only-defaultdict":
+        state = MappingProxyType(state)
     verdict = monitor.check(state)
     assert not verdict.safe and "no value for b" in verdict.reason
     assert dict(state.items()) == {"B": True}  # the caller's mapping is untouched

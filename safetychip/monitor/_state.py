@@ -31,6 +31,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import itemgetter
+from types import MappingProxyType
 from typing import Any
 
 from .._names import close_names, did_you_mean
@@ -162,6 +163,8 @@ class _StateReader:
     def read(self, state: Any, where: str, index: int = 0) -> dict[str, bool]:
         """Read one state; ``where.format(index)`` names it in error messages."""
         if type(state) is dict or isinstance(state, Mapping):
+            if type(state) is MappingProxyType:  # a read-only view (the shield's): its mapping
+                state = state.copy()
             if type(state) is not dict:  # only the names it holds: a default (``__missing__``)
                 state = {key: state[key] for key in state}  # must never answer for a name
             try:

@@ -77,7 +77,8 @@ class Shield:
     filter_seconds : float or None
         The time budget of each filter call (reset, judge, commit), 5 s by default; None for
         no limit. A judgement past it refuses the action; a reset or commit past it stops
-        the run.
+        the run. A filter that bounds its own time (``Filter.bounded``: the constraint
+        monitor, with its deadline and search budget) is called directly.
 
     Attributes
     ----------
@@ -110,7 +111,8 @@ class Shield:
         self.extra = tuple(propositions)
         self.idle_seconds = idle_seconds
         self.filter_seconds = filter_seconds
-        self._budgets = tuple(Budget(filter_seconds, f"filter {f.name!r}") for f in self.filters)
+        self._budgets = tuple(Budget(None if f.bounded else filter_seconds, f"filter {f.name!r}")
+                              for f in self.filters)  # fmt: skip
         self.propositions = self._propositions()
         self.steps: list[Step] = []
         self.trace: list[dict[str, bool]] = []
