@@ -213,3 +213,33 @@ def test_a_policy_past_its_budget_falls_back():
     woken.set()
     assert timer.seconds < 0.1 + SLACK
     assert record.reason == "policy_error" and record.released != "Hello there."
+
+
+# -- the budget's workers ----------------------------------------------------------------------
+
+
+def test_budgeted_calls_reuse_their_workers_and_pass_errors_through():
+    from safetychip._budget import Budget
+
+    budget = Budget(1.0, "filter 'counting'")
+    before = threading.active_count()
+    assert [budget.call(pow, k, 2) for k in range(300)] == [k * k for k in range(300)]
+    assert threading.active_count() <= before + 2
+    with pytest.raises(ZeroDivisionError):
+        budget.call(divmod, 1, 0)
+    assert budget.call(len, "after an error") == 14
+
+
+def test_a_late_call_blocks_only_its_own_budget():
+    from safetychip._budget import Budget
+
+    woken = threading.Event()
+    slow, other = Budget(0.05, "overlay 'slow'"), Budget(0.5, "overlay 'other'")
+    with pytest.raises(TimeBudgetError, match="did not answer within its 50 ms budget"):
+        slow.call(woken.wait, 5)
+    with pytest.raises(TimeBudgetError, match="still running"):
+        slow.call(len, "x")
+    assert other.call(len, "free") == 4  # another budget is not held up
+    woken.set()
+    time.sleep(0.05)
+    assert slow.call(len, "again") == 5
