@@ -363,3 +363,15 @@ def test_concurrent_proposals_are_serialised(constraint, actions):
 
 def test_the_shield_documents_its_threading():
     assert "thread" in (Shield.propose.__doc__ or "").lower()
+
+
+def test_a_memory_on_disk_judges_and_commits_from_the_shields_workers(tmp_path):
+    from safetychip.memory import Episode, EpisodicMemory, MemoryFilter, WordEmbedder
+
+    with EpisodicMemory(tmp_path / "memory.sqlite", embedder=WordEmbedder()) as memory:
+        memory.add(Episode("set a", harm="collision"))
+        shield = Shield(_env(), [MemoryFilter(memory)])
+        shield.reset()
+        step = shield.propose("set b")
+        assert step.outcome == "executed" and step.error is None and not shield.finished
+        assert shield.propose("set a").outcome == "pruned"
