@@ -15,6 +15,7 @@ is a *verdict*, never an exception.
     ├── SpecificationError              (also ValueError)
     │   └── UnsatisfiableSpecification  the constraints contradict each other
     ├── MonitorError                    (also RuntimeError) misuse of the monitor lifecycle
+    ├── TimeBudgetError                 (also TimeoutError) a call ran past its time budget
     ├── MissingDependencyError          (also ImportError) optional extra not installed
     ├── LLMError                        a language model could not answer
     │   ├── LLMUsageError               (also ValueError) a malformed request
@@ -38,7 +39,8 @@ is a *verdict*, never an exception.
     │   ├── GroundingError              a referent matches no name well enough
     │   ├── TranslationReplyError       an LLM reply that does not parse, after retries
     │   ├── VocabularyError             (also PropositionError) unknown predicate or arity
-    │   └── ConflictError               (also UnsatisfiableSpecification)
+    │   ├── ConflictError               (also UnsatisfiableSpecification)
+    │   └── VacuousConstraintError      (also SpecificationError) holds on every trace
     ├── QueryError                      (also ValueError) a question that cannot be answered
     ├── ExecutorStartError              (also RuntimeError) Ray's local runtime did not start
     ├── MemoryStoreError                an episodic-memory file is corrupt, foreign or unusable
@@ -69,6 +71,7 @@ __all__ = [
     "SpecificationError",
     "UnsatisfiableSpecification",
     "MonitorError",
+    "TimeBudgetError",
     "MissingDependencyError",
     "LLMError",
     "LLMUsageError",
@@ -93,6 +96,7 @@ __all__ = [
     "TranslationReplyError",
     "VocabularyError",
     "ConflictError",
+    "VacuousConstraintError",
     "QueryError",
     "ExecutorStartError",
     "MemoryStoreError",
@@ -182,6 +186,11 @@ class UnsatisfiableSpecification(SpecificationError):
 
 class MonitorError(SafetyChipError, RuntimeError):
     """The monitor was used out of order (for example ``commit`` after ``finish``)."""
+
+
+class TimeBudgetError(SafetyChipError, TimeoutError):
+    """A filter, overlay, policy or construction did not finish within its time budget; what
+    it was deciding is refused."""
 
 
 class MissingDependencyError(SafetyChipError, ImportError):
@@ -426,6 +435,11 @@ class ConflictError(TranslationError, UnsatisfiableSpecification):
         Names of a smallest set of constraints that contradict each other (the new one
         included).
     """
+
+
+class VacuousConstraintError(TranslationError, SpecificationError):
+    """A constraint whose formula holds on every trace (is equivalent to ``true``): it
+    forbids nothing, so it is never a constraint; the message names the sentence."""
 
 
 class QueryError(SafetyChipError, ValueError):

@@ -122,14 +122,17 @@ def make_certificates(directory: Path) -> tuple[Path, bytes, bytes]:
     return ca_path, key_pem, cert.public_bytes(serialization.Encoding.PEM)
 
 
-def line_graph(names: Iterable[str]) -> map_pb2.Graph:
-    """A GraphNav map of waypoints ``wp-<name>`` named *names*, joined in a line."""
+def line_graph(
+    names: Iterable[str], edges: Iterable[tuple[str, str]] | None = None
+) -> map_pb2.Graph:
+    """A GraphNav map of waypoints ``wp-<name>`` named *names*, joined by *edges* (default:
+    in a line)."""
     names = list(names)
     graph = map_pb2.Graph()
     for name in names:
         point = graph.waypoints.add(id=f"wp-{name}")
         point.annotations.name = name
-    for first, second in itertools.pairwise(names):
+    for first, second in itertools.pairwise(names) if edges is None else edges:
         graph.edges.add().id.CopyFrom(
             map_pb2.Edge.Id(from_waypoint=f"wp-{first}", to_waypoint=f"wp-{second}")
         )
@@ -155,6 +158,8 @@ class FakeSpot:
         Where the throw-away CA is written.
     waypoints : iterable of str
         The names of the map's waypoints.
+    edges : iterable of (str, str), optional
+        The waypoints the map joins (default: in a line, in order).
     password : str
         The one password accepted (any username).
     stuck_at : iterable of str
@@ -185,6 +190,7 @@ class FakeSpot:
         directory: Path,
         *,
         waypoints: Iterable[str],
+        edges: Iterable[tuple[str, str]] | None = None,
         password: str = "secret",
         stuck_at: Iterable[str] = (),
         endless_at: Iterable[str] = (),
@@ -193,6 +199,7 @@ class FakeSpot:
         power_status: int = power_pb2.STATUS_SUCCESS,
     ) -> None:
         self.waypoints = list(waypoints)
+        self.edges = None if edges is None else list(edges)
         self.password = password
         self.stuck_at = set(stuck_at)
         self.endless_at = set(endless_at)
@@ -257,7 +264,9 @@ class FakeSpot:
 
     def graph(self) -> map_pb2.Graph:
         """The robot's map: the uploaded one, else :func:`line_graph` of its waypoints."""
-        return self.uploaded if self.uploaded is not None else line_graph(self.waypoints)
+        if self.uploaded is not None:
+            return self.uploaded
+        return line_graph(self.waypoints, self.edges)
 
     def refuse(self, kind: str, result: Callable[[], Any]) -> bool:
         """If the lease is revoked, record the refusal, mark the LeaseUseResult *result()*

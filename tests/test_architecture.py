@@ -120,7 +120,7 @@ ALLOWED: dict[str, set[str]] = {
     # course labs: checkers over the core and the explanations (nothing imports labs but cli)
     "labs": {"ltl", "automata", "monitor", "shield", "envs", "explain", "memory", "translate"},
 }
-SHARED = {"errors", "paths", "_io", "_text", "_names", "_display", "_redact"}
+SHARED = {"errors", "paths", "_io", "_text", "_names", "_display", "_redact", "_budget"}
 
 
 def _package_of(name: str) -> str | None:

@@ -40,7 +40,7 @@ SUBPACKAGES: dict[str, set[str]] = {
     },
     "automata": {
         "DFA", "DeadlineExceeded", "Guard", "MANAGER", "MAX_ATOMS", "Product", "SVG",
-        "SearchBudgetExceeded", "atom_var", "counterexample", "equivalent", "guard_of", "guard_str", "holds", "includes",
+        "SearchBudgetExceeded", "atom_var", "build_within", "counterexample", "equivalent", "guard_of", "guard_str", "holds", "includes",
         "is_propositional", "nnf", "spot_available", "spot_dfa", "to_dfa", "to_dot",
         "to_svg"
     },
@@ -85,8 +85,9 @@ SUBPACKAGES: dict[str, set[str]] = {
         "MonitorError", "ObserverError", "OutputFileError", "NoSafePlan", "OutOfGrammarError", "ProgramBudgetError",
         "PropositionError", "QueryError", "ReplayMissError", "ResetNeeded", "RobotError",
         "SafetyChipError", "SandboxError", "SentenceError", "SkillError",
-        "SpecificationError", "TaskError", "TraceError", "TranslationError",
-        "TranslationReplyError", "UnsatisfiableSpecification", "VocabularyError"
+        "SpecificationError", "TaskError", "TimeBudgetError", "TraceError", "TranslationError",
+        "TranslationReplyError", "UnsatisfiableSpecification", "VacuousConstraintError",
+        "VocabularyError"
     },
     "experiments": {
         "AGENT_NAMES", "AdversarialReport", "BOOK_TASK", "COLUMNS", "EXECUTORS", "LEVELS",
@@ -146,7 +147,7 @@ SUBPACKAGES: dict[str, set[str]] = {
     "monitor": {
         "Constraint", "Monitor", "Specification", "StateChange", "Status", "Verdict",
         "as_constraints", "compile_dfa", "constraints_from_json", "exactly_one",
-        "proposition_state", "proposition_states", "read_constraints", "read_trace",
+        "proposition_state", "proposition_states", "read_constraints", "read_trace", "refuse_vacuous",
         "smallest_conflict", "trace_from_json", "write_constraints", "write_trace"
     },
     "observer": {

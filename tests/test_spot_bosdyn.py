@@ -86,7 +86,7 @@ def test_a_delivery_end_to_end(robot_factory):
 
 def test_a_monitored_delivery_through_the_shield(robot_factory):
     scene = load_spot_scene("lab")
-    robot = robot_factory(waypoints=scene.landmarks)
+    robot = robot_factory(waypoints=scene.landmarks, edges=scene.edges)
     began = time.perf_counter()
     env = SpotEnv(scene, backend=backend(robot))
     shield = Shield.of(env, Monitor([Constraint(never("agent_at(pantry)"), "c1")]))
@@ -253,7 +253,8 @@ def test_both_backends_pass_the_same_monitored_demo_tasks(robot_factory, plan):
     for task in load_spot_tasks():
         if task.suite != "spot_delivery":
             continue
-        robot, simulated_robot = robot_factory(waypoints=scene.landmarks), SimulatedBackend()
+        robot = robot_factory(waypoints=scene.landmarks, edges=scene.edges)
+        simulated_robot = SimulatedBackend()
         records = []
         for spot in (simulated_robot, backend(robot)):
             env = SpotEnv(scene, backend=spot, task=task)

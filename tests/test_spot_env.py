@@ -58,9 +58,9 @@ class _Failing(SimulatedBackend):
         self._maybe_fail("pick")
         super().pick(obj, at=at)
 
-    def start(self, waypoints: Any) -> None:
+    def start(self, waypoints: Any, connections: Any = None) -> None:
         self._maybe_fail("start")
-        super().start(waypoints)
+        super().start(waypoints, connections)
 
 
 def test_the_lab_scene_has_23_names_and_is_connected():
@@ -280,8 +280,9 @@ def test_a_failing_grasp_through_the_shield_is_reported_and_ends_the_episode():
 
 def test_a_robot_that_cannot_start():
     env = SpotEnv(backend=_Failing("start"))
-    with pytest.raises(RobotError, match="start failed"):
-        env.reset()
+    env.reset()  # the robot starts with the first action that runs (issue 44)
+    *_, truncated, info = env.step("walk to hallway")
+    assert truncated and info["error"] == "the robot stopped: start failed: STATUS_STUCK"
     assert env.backend.log == [("stop",)]
     with pytest.raises(ResetNeeded):
         env.step("walk to hallway")

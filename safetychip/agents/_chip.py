@@ -173,7 +173,7 @@ def repair_hint(env: Env, monitor: Monitor, task: Any, *, props: Sequence[str] |
     """
     literals = tuple(task.goal if goal is None else goal)
     props = tuple(props) if props is not None else monitor.atoms
-    key = (id(monitor), id(env), env.snapshot(), tuple(monitor.automaton_states.values()),
+    key = (id(monitor), id(env), env.snapshot(), monitor.position,
            props, literals, max_expansions, max_depth, weight)  # fmt: skip
     if key not in _HINTS:
         if len(_HINTS) > 50_000:
@@ -334,7 +334,7 @@ class Chip:
         if (not self.safe_stop or monitor is None or run.end in ("done", "aborted")
                 or len(monitor.history) != len(run.shield.trace)):  # fmt: skip
             return
-        if all(d.accepting[q] for d, q in zip(monitor.dfas, monitor.automaton_states.values())):
+        if all(d.accepting[q] for d, q in zip(monitor.automata, monitor.position)):
             return
         plan = repair_hint(run.env, monitor, run.task, props=run.shield.propositions, goal=())
         run.stop_at = len(run.shield.trace)
@@ -411,7 +411,7 @@ class SafetyChipAgent(BaseAgent):
     reprompt, formulas, max_reprompts, explainer, check_goal, retry_temperature, safe_stop,
     adjacency, filters
         As for :class:`Chip`.
-    max_steps, grounder, observe, structured
+    max_steps, grounder, observe, structured, episode_seconds
         As for :class:`BaseAgent`.
     """
 
@@ -423,13 +423,15 @@ class SafetyChipAgent(BaseAgent):
                  retry_temperature: float = 1.0, safe_stop: bool = True,
                  adjacency: bool = True, filters: Sequence[Filter] = (), max_steps: int = 20,
                  grounder=None, observe: bool = True, structured: bool = False,
-                 deadline: float | None = 0.05) -> None:  # fmt: skip
+                 deadline: float | None = 0.05,
+                 episode_seconds: float | None = 600.0) -> None:  # fmt: skip
         chip = Chip(reprompt=reprompt, formulas=formulas, max_reprompts=max_reprompts,
                     explainer=explainer, check_goal=check_goal,
                     retry_temperature=retry_temperature, safe_stop=safe_stop,
                     adjacency=adjacency, filters=filters, deadline=deadline)  # fmt: skip
         super().__init__(model, max_steps=max_steps, grounder=grounder, observe=observe,
-                         chip=chip, structured=structured)  # fmt: skip
+                         chip=chip, structured=structured,
+                         episode_seconds=episode_seconds)  # fmt: skip
 
     @property
     def reprompt(self) -> str:
@@ -449,14 +451,13 @@ class SafetyChipAgent(BaseAgent):
 def _owed(monitor: Monitor, verdict: Verdict) -> list[str]:
     from ..explain import letter_words
 
-    states = monitor.automaton_states
+    atoms = {c.name: frozenset(c.formula.atoms()) for c in monitor.constraints}
     last = monitor.history[-1] if monitor.history else {}
     true_now = frozenset(a for a, v in last.items() if v)
     out = []
     for name in verdict.pending or verdict.violated:
-        dfa = monitor.dfa(name)
-        path = dfa.shortest_accepted(states[name])
-        out.append(letter_words(path, true_now & frozenset(dfa.aps)) if path else "impossible")
+        path = monitor.completion(name)
+        out.append(letter_words(path, true_now & atoms[name]) if path else "impossible")
     return out
 
 

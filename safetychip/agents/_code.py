@@ -115,6 +115,8 @@ class CodeAsPoliciesAgent(Agent):
         Seconds the program may run.
     chip : Chip, optional
         The Safety Chip around the program's actions.
+    episode_seconds : float or None
+        As for :class:`~safetychip.agents.Agent`.
     """
 
     name = "cap"
@@ -122,8 +124,9 @@ class CodeAsPoliciesAgent(Agent):
 
     def __init__(self, model: ChatModel, *, constraints_in_prompt: bool = True,
                  max_steps: int = 20, max_interpreter_steps: int = 10_000,
-                 time_budget: float = 2.0, chip: Any = None) -> None:  # fmt: skip
-        super().__init__(model, max_steps=max_steps, chip=chip)
+                 time_budget: float = 2.0, chip: Any = None,
+                 episode_seconds: float | None = 600.0) -> None:  # fmt: skip
+        super().__init__(model, max_steps=max_steps, chip=chip, episode_seconds=episode_seconds)
         self.constraints_in_prompt = constraints_in_prompt
         self.max_interpreter_steps = max_interpreter_steps
         self.time_budget = time_budget

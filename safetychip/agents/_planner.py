@@ -28,12 +28,14 @@ from __future__ import annotations
 
 import abc
 import json
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
+from .._budget import Budget
 from ..envs import Env
-from ..errors import ModelReplyError, SafetyChipError
+from ..errors import ModelReplyError, SafetyChipError, TimeBudgetError
 from ..llm import ChatModel, Message
 from ..shield import Filter, Shield, Step
 from ._episode import Episode, judge
@@ -58,6 +60,9 @@ class Feedback:
     text: str | None
 
 
+T = TypeVar("T")
+
+
 class _Run:
     """The bookkeeping of one episode, shared by every agent: the shield, the transcript,
     the model's usage, and how it ended."""
@@ -77,6 +82,8 @@ class _Run:
         self.stand_in = False
         self.started = False
         self.stop_at: int | None = None
+        seconds = agent.episode_seconds
+        self.until = None if seconds is None else time.perf_counter() + seconds
 
     @property
     def executed(self) -> tuple[str, ...]:
@@ -112,12 +119,48 @@ class _Run:
     def ask(self, model: ChatModel, messages: list[Message], temperature: float = 0.0,
             schema: dict[str, Any] | None = None) -> str:  # fmt: skip
         """One call of *model* (asking for a reply following *schema*, if given), counted."""
-        reply = model.complete(messages, temperature=temperature, schema=schema)
+        reply = self.within(f"the call of {model!r}", lambda: model.complete(
+            messages, temperature=temperature, schema=schema))  # fmt: skip
         self.calls += 1
         self.prompt_tokens += reply.usage.prompt_tokens
         self.completion_tokens += reply.usage.completion_tokens
         self.stand_in = self.stand_in or reply.stand_in
         return reply.text
+
+    def within(self, what: str, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` within what is left of the episode's wall time.
+
+        Raises
+        ------
+        TimeBudgetError
+            If the episode's time is up, or *function* does not return in what is left.
+        """
+        left = self._left(what)
+        if left is None:
+            return function(*args)
+        try:
+            return Budget(left, what).call(function, *args)
+        except TimeBudgetError:
+            raise TimeBudgetError(f"{what} did not end within the {self.agent.episode_seconds:g}"
+                                  " s the episode may take: give the agent a larger "
+                                  "episode_seconds, or a faster model") from None  # fmt: skip
+
+    def _left(self, what: str) -> float | None:
+        """Seconds left of the episode (None: no limit).
+
+        Raises
+        ------
+        TimeBudgetError
+            If none are left; *what* says what was about to happen.
+        """
+        if self.until is None:
+            return None
+        left = self.until - time.perf_counter()
+        if left <= 0:
+            raise TimeBudgetError(f"the episode ran past its {self.agent.episode_seconds:g} s "
+                                  f"budget before {what}: give the agent a larger "
+                                  "episode_seconds")  # fmt: skip
+        return left
 
     def count(self, model: ChatModel, before: tuple[int, int, int]) -> None:
         """Count the calls *model* made since its usage was *before* (calls, tokens)."""
@@ -131,6 +174,7 @@ class _Run:
     def propose(self, number: int, reply: str, action: str) -> Step:
         """Propose *action* through the shield and write the transcript line when it ran or
         ended the episode; a step the environment cannot execute ends the episode."""
+        self._left(f"proposing {action!r}")  # the shield bounds its own filters' calls
         step = self.shield.propose(action, reply=reply)
         if step.outcome in ("executed", "done"):
             self.history.append(f"{number}. {step.action}")
@@ -280,6 +324,10 @@ class Agent(abc.ABC):
         Actions executed before the episode is cut off (DONE excluded).
     chip : Chip, optional
         The Safety Chip around the agent (None: unshielded).
+    episode_seconds : float or None
+        The wall time of one episode, end to end (None: no limit), 600 s by default: each
+        model call and each grounding runs within what is left, and past it the episode
+        ends as an error saying so (what ran stays recorded; nothing more runs).
     """
 
     #: Short name used in tables (``"base"``, ``"nl"``, ``"chip"``, ``"cap"``).
@@ -287,15 +335,20 @@ class Agent(abc.ABC):
     #: Readable name.
     label: ClassVar[str] = ""
 
-    def __init__(self, model: ChatModel, *, max_steps: int = 20, chip: Any = None) -> None:
+    def __init__(self, model: ChatModel, *, max_steps: int = 20, chip: Any = None,
+                 episode_seconds: float | None = 600.0) -> None:  # fmt: skip
         if not isinstance(model, ChatModel):
             raise TypeError(f"model must be a safetychip.llm.ChatModel, got "
                             f"{type(model).__name__}")  # fmt: skip
         if max_steps < 1:
             raise ValueError(f"max_steps must be at least 1, got {max_steps}")
+        if episode_seconds is not None and not episode_seconds > 0:
+            raise ValueError(f"episode_seconds must be a positive number of seconds or None, "
+                             f"got {episode_seconds!r}")  # fmt: skip
         self.model = model
         self.max_steps = max_steps
         self.chip = chip
+        self.episode_seconds = episode_seconds
 
     @property
     def key(self) -> str:
@@ -392,6 +445,8 @@ class BaseAgent(Agent):
         answer an admissible action. The reply is still checked (:func:`read_action`):
         a model that ignores the schema and writes prose is read as prose, and invalid JSON
         ends the episode as an error naming the reply.
+    episode_seconds : float or None
+        As for :class:`Agent`.
     """
 
     name = "base"
@@ -399,8 +454,9 @@ class BaseAgent(Agent):
 
     def __init__(self, model: ChatModel, *, max_steps: int = 20,
                  grounder: ActionGrounder | None = None, observe: bool = True,
-                 chip: Any = None, structured: bool = False) -> None:  # fmt: skip
-        super().__init__(model, max_steps=max_steps, chip=chip)
+                 chip: Any = None, structured: bool = False,
+                 episode_seconds: float | None = 600.0) -> None:  # fmt: skip
+        super().__init__(model, max_steps=max_steps, chip=chip, episode_seconds=episode_seconds)
         self.grounder = grounder if grounder is not None else ActionGrounder()
         self.observe = observe
         self.structured = structured
@@ -430,7 +486,9 @@ class BaseAgent(Agent):
                                 schema)  # fmt: skip
                 try:
                     text = read_action(reply) if self.structured else reply
-                    grounded = self.grounder.ground(text, run.env)
+                    grounded = run.within(
+                        "reading the reply as an action", self.grounder.ground, text, run.env
+                    )
                 except ModelReplyError as exc:
                     run.error(reply, exc)
                     return

@@ -15,12 +15,13 @@ from ._compare import counterexample, equivalent, includes
 from ._dfa import DFA
 from ._draw import SVG, to_dot, to_svg
 from ._guards import MANAGER, Guard, atom_var, guard_of, guard_str, holds, is_propositional
+from ._limit import build_within
 from ._product import DeadlineExceeded, Product, SearchBudgetExceeded
 from ._spot import spot_available, spot_dfa
 
 __all__ = [
     "DFA", "DeadlineExceeded", "MANAGER", "MAX_ATOMS", "SVG", "Guard", "Product",
-    "SearchBudgetExceeded", "atom_var", "counterexample", "equivalent", "guard_of", "guard_str",
-    "holds", "includes", "is_propositional", "nnf", "spot_available", "spot_dfa", "to_dfa",
-    "to_dot", "to_svg",
+    "SearchBudgetExceeded", "atom_var", "build_within", "counterexample", "equivalent",
+    "guard_of", "guard_str", "holds", "includes", "is_propositional", "nnf", "spot_available",
+    "spot_dfa", "to_dfa", "to_dot", "to_svg",
 ]  # fmt: skip

@@ -18,8 +18,9 @@ from ..errors import FormulaError
 from ..ltl import Formula, Not, as_formula
 from ._dfa import DFA
 from ._guards import MANAGER, Guard, atom_var, guard_order
+from ._limit import _tick
 
-__all__ = ["MAX_ATOMS", "to_dfa", "nnf"]
+__all__ = ["MAX_ATOMS", "nnf", "to_dfa"]
 
 #: Propositions one automaton may read: its alphabet has ``2**n`` letters, and splitting or
 #: printing a guard takes a step (a stack frame, when printing) per proposition.
@@ -163,6 +164,7 @@ def _successors(state: Guard) -> dict[Guard, Guard]:
     halves: dict[Guard, tuple[Guard, Guard, Guard]] = {}  # g -> (atom, g if true, g if false)
     stack = [after]
     while stack:
+        _tick()
         g = stack[-1]
         if g in memo:
             stack.pop()
@@ -252,6 +254,7 @@ def _conjunction(formula: Formula) -> DFA:
     edges: list[list[tuple[int, Guard]]] = []
     i = 0
     while i < len(states):
+        _tick()
         here = states[i]
         out: dict[tuple[int, ...], Guard] = {}
         if here == sink:
@@ -291,6 +294,7 @@ def _construct(formula: Formula) -> DFA:
     edges: list[list[tuple[int, Guard]]] = []
     i = 0
     while i < len(states):
+        _tick()
         out = []
         for target, guard in _successors(states[i]).items():
             if target not in index:
@@ -314,6 +318,7 @@ def minimize(
         signatures: dict[tuple, int] = {}
         new_block = []
         for s, out in enumerate(edges):
+            _tick()
             merged: dict[int, Guard] = {}
             for t, g in out:
                 merged[block[t]] = merged.get(block[t], MANAGER.false) | g

@@ -65,6 +65,17 @@ def parse_ks(text: str) -> list[int] | None:
         ) from None
 
 
+def _seconds(text: str) -> float:
+    """A positive number of seconds, for ``--timeout``."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = float("nan")
+    if not seconds > 0 or seconds == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    return seconds
+
+
 def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--suite",
@@ -142,6 +153,13 @@ def _configure(p: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="where to write the CSV, tables and figure (default figures/experiments)",
     )
+    p.add_argument(
+        "--timeout",
+        type=_seconds,
+        metavar="S",
+        help="seconds each episode may take, end to end (default: 600); past it the episode "
+        "ends as an error that says so",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -157,7 +175,7 @@ def _run(args: argparse.Namespace) -> int:
         suites=suites, ks=parse_ks(args.constraints), agents=args.agents,
         reprompts=args.reprompts, formulas=args.formulas, seeds=args.seeds, model=args.model,
         deviation=args.deviation, tasks_path=args.tasks, cache=args.cache,
-        cache_mode="replay" if args.replay else "auto",
+        cache_mode="replay" if args.replay else "auto", timeout=args.timeout,
     )  # fmt: skip
     if not cells:
         raise ValueError("the slice is empty: no task of these suites has that many constraints")

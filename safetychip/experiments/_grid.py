@@ -118,6 +118,7 @@ def grid_cells(
     cache: str | os.PathLike[str] | None = None,
     cache_mode: str = "auto",
     structured: bool | None = None,
+    timeout: float | None = None,
 ) -> list[dict[str, Any]]:
     """The cells of a grid, in a stable order.
 
@@ -149,6 +150,9 @@ def grid_cells(
         A record/replay cache for a real model (see :class:`~safetychip.llm.CachedModel`).
     structured : bool, optional
         Ask the planner agents for structured output (default: only for the local model).
+    timeout : float, optional
+        Seconds each episode may take, end to end (default: the agents' own bound,
+        ``episode_seconds``); past it the episode ends as an error that says so.
 
     Raises
     ------
@@ -193,6 +197,8 @@ def grid_cells(
                             cell.update(cache=str(cache), cache_mode=cache_mode)
                         if structured is not None:
                             cell.update(structured=structured)
+                        if timeout is not None:
+                            cell.update(timeout=timeout)
                         cells.append(cell)
     if wanted is not None:
         found = {c["task"] for c in cells}
@@ -264,6 +270,8 @@ def run_cell(cell: dict[str, Any]) -> dict[str, Any]:
         options["structured"] = bool(cell.get("structured", cell.get("model") == LOCAL_MODEL))
     # An experiment measures agents, not the machine: no wall-clock deadline on the monitor
     # (its node budget still bounds every decision), so a loaded machine gives the same rows.
+    if "timeout" in cell:
+        options["episode_seconds"] = float(cell["timeout"])
     if agent == "chip":
         options.update(reprompt=cell["reprompt"], formulas=cell["formulas"], deadline=None)
     elif agent == "cap_chip":

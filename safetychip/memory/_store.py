@@ -395,7 +395,10 @@ class SQLiteStore(MemoryStore):
         if self.path != ":memory:":
             self._check_file(Path(path))
         try:
-            self._db = sqlite3.connect(uri, uri=readonly)
+            # A shield calls its filters on worker threads (time budgets), one call at a time:
+            # the connection must not be tied to the thread that opened it (SQLite here is
+            # built serialised, sqlite3.threadsafety == 3).
+            self._db = sqlite3.connect(uri, uri=readonly, check_same_thread=False)
         except sqlite3.Error as error:
             raise self.error(f"cannot be opened ({error})") from error
         try:

@@ -20,10 +20,12 @@ from ._files import (
 from ._monitor import Monitor, compile_dfa, exactly_one
 from ._specification import Specification, smallest_conflict
 from ._state import proposition_state, proposition_states
+from ._vacuous import refuse_vacuous
 from ._verdict import StateChange, Status, Verdict
 
 __all__ = ["Constraint", "Monitor", "StateChange", "Status", "Verdict", "as_constraints",
            "compile_dfa", "exactly_one", "proposition_state", "proposition_states",
            # constraint and trace files; the specification
            "Specification", "constraints_from_json", "read_constraints", "read_trace",
-           "smallest_conflict", "trace_from_json", "write_constraints", "write_trace"]  # fmt: skip
+           "refuse_vacuous", "smallest_conflict", "trace_from_json", "write_constraints",
+           "write_trace"]  # fmt: skip

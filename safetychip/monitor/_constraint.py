@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import time
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..errors import SpecificationError
+from ..errors import SpecificationError, TimeBudgetError
 from ..ltl import Formula, parse, parse_prefix
 
 __all__ = ["Constraint", "as_constraints"]
@@ -91,13 +93,23 @@ class Constraint:
                 f"sentence={self.sentence!r})")  # fmt: skip
 
 
-def as_constraints(items: Iterable[Constraint | Formula | str]) -> tuple[Constraint, ...]:
+def as_constraints(items: Iterable[Constraint | Formula | str], *,
+                   until: float | None = None) -> tuple[Constraint, ...]:  # fmt: skip
     """Coerce formulas and formula text to constraints; unnamed ones become ``c1``, ``c2``….
+
+    Parameters
+    ----------
+    items : iterable of Constraint, Formula or str
+        The constraints, in order.
+    until : float, optional
+        A ``time.perf_counter()`` time by which reading them must be done.
 
     Raises
     ------
     SpecificationError
         On duplicate names, or when *items* is one constraint, formula or text, not a list.
+    TimeBudgetError
+        Past *until*, naming how many were read.
     """
     if isinstance(items, (str, Formula, Constraint)):
         raise SpecificationError(
@@ -106,6 +118,9 @@ def as_constraints(items: Iterable[Constraint | Formula | str]) -> tuple[Constra
         )
     out = []
     for i, item in enumerate(items, 1):
+        if until is not None and time.perf_counter() > until:
+            raise TimeBudgetError(f"reading the constraints ran past its time budget after "
+                                  f"{i - 1} of them: give fewer constraints")  # fmt: skip
         if isinstance(item, str):
             item = Constraint.parse(item)
         elif isinstance(item, Formula):
@@ -115,8 +130,7 @@ def as_constraints(items: Iterable[Constraint | Formula | str]) -> tuple[Constra
         if not item.name:
             item = replace(item, name=f"c{i}")
         out.append(item)
-    names = [c.name for c in out]
-    dupes = sorted({n for n in names if names.count(n) > 1})
+    dupes = sorted(n for n, k in Counter(c.name for c in out).items() if k > 1)
     if dupes:
         raise SpecificationError(f"constraint names must be unique; repeated: {', '.join(dupes)}")
     return tuple(out)

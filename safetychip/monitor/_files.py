@@ -42,9 +42,10 @@ from typing import Any, TextIO
 
 from .._io import atomic_write_text, read_json
 from .._names import did_you_mean
-from ..errors import SafetyChipError, SpecificationError, TraceError
+from ..errors import SafetyChipError, SpecificationError, TraceError, VacuousConstraintError
 from ..ltl import Formula, canonical_atom, parse, parse_prefix
 from ._constraint import Constraint, as_constraints
+from ._vacuous import refuse_vacuous
 
 __all__ = [
     "constraints_from_json",
@@ -128,7 +129,8 @@ def constraints_from_json(
     ------
     SpecificationError
         With *name*, the entry's number and name, and the formula text: a wrong shape, a
-        formula that does not parse, repeated names.
+        formula that does not parse, repeated names; a formula that holds on every trace
+        (:class:`~safetychip.errors.VacuousConstraintError`: it forbids nothing).
 
     Warns
     -----
@@ -178,6 +180,11 @@ def constraints_from_json(
     if not data:
         raise SpecificationError(f"{name}: the list of constraints is empty")
     constraints = [_constraint(c, f"{name}: constraint {i}", syntax) for i, c in enumerate(data, 1)]
+    for i, c in enumerate(constraints, 1):
+        try:
+            refuse_vacuous(c.formula, c.sentence)
+        except VacuousConstraintError as err:
+            raise VacuousConstraintError(f"{name}: constraint {i}: {err}") from None
     try:
         return as_constraints(constraints), tuple(invariants)
     except SpecificationError as err:
@@ -364,24 +371,25 @@ def trace_from_json(
 def _misspelt(
     states: list[tuple[frozenset[str], frozenset[str] | None]], wanted: frozenset[str], name: str
 ) -> None:
-    """Refuse a trace naming a proposition that is not one of *wanted* but is close to one the
-    trace never names: a misspelling, which would silently leave the meant one false.
+    """Refuse a list state naming a proposition that is not one of *wanted* but is close to
+    one: a misspelling, which would silently leave the meant one false at that position
+    (whether or not other positions spell it right; the monitor refuses it too).
 
     Names far from every proposition asked about are propositions of a larger alphabet that
-    the formula does not mention (finite-trace LTL allows them).
+    the formula does not mention (finite-trace LTL allows them). An object state gives every
+    proposition asked about explicitly, so an extra name in it hides nothing.
     """
-    named = [known if known is not None else true for true, known in states]
-    every = frozenset().union(*named)
-    unnamed = wanted - every
-    if not unnamed:
-        return
-    for i, atoms in enumerate(named):
-        for atom in sorted(atoms - wanted):
-            hint = did_you_mean(atom, unnamed)
-            if hint:
+    hints: dict[str, str] = {}
+    for i, (true, known) in enumerate(states):
+        if known is not None:
+            continue
+        for atom in sorted(true - wanted):
+            if atom not in hints:
+                hints[atom] = did_you_mean(atom, wanted)
+            if hints[atom]:
                 raise TraceError(
                     f"{name}: position {i} names {atom}, which is not a proposition of the "
-                    f"specification{hint}"
+                    f"specification{hints[atom]}"
                 )
 
 

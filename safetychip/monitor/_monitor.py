@@ -4,6 +4,7 @@ all be met, and says which constraint an unsafe action breaks."""
 from __future__ import annotations
 
 import html
+import math
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
@@ -16,13 +17,14 @@ from ..automata import (
     DeadlineExceeded,
     Product,
     SearchBudgetExceeded,
+    build_within,
     guard_of,
     guard_str,
     holds,
     is_propositional,
     to_dfa,
 )
-from ..errors import MonitorError, SafetyChipError, TraceError
+from ..errors import MonitorError, SafetyChipError, TimeBudgetError, TraceError
 from ..ltl import Formula, parse
 from ._constraint import Constraint, as_constraints
 from ._state import _StateReader
@@ -56,7 +58,11 @@ class Monitor:
     Parameters
     ----------
     constraints : iterable of Constraint, Formula or str
-        The specification; each constraint gets its own minimal DFA.
+        The specification; each constraint gets its own minimal DFA, except a conjunction
+        whose conjuncts' DFAs have more than :data:`WHOLE_LIMIT` state combinations: it is
+        monitored conjunct by conjunct (:attr:`automata`), the conjuncts decided together
+        exactly as the constraints are, without building their product (a mission of many
+        eventualities, ``F q0 & … & F q15``, is ready at once).
     invariants : iterable of Formula or str, optional
         Facts of the domain every satisfiability question honours, e.g.
         :func:`exactly_one` over the rooms. ``G(p)`` with p propositional restricts the letters;
@@ -70,6 +76,15 @@ class Monitor:
         fail-safe refusal that says so and names the constraints it was deciding; it is
         counted in :attr:`deadline_refusals`, and queued: :meth:`idle` finishes it, so the
         same state answers properly next time.
+    build_seconds : float or None, optional
+        Seconds building the automata may take in all, 10 by default; None for no limit. Past
+        it the monitor is not built: :class:`~safetychip.errors.TimeBudgetError` names the
+        constraint being built and how to make it cheaper.
+
+    Raises
+    ------
+    TimeBudgetError
+        If building the automata ran past *build_seconds*.
 
     Notes
     -----
@@ -109,6 +124,7 @@ class Monitor:
         *,
         budget: int = 1_000_000,
         deadline: float | None = 0.05,
+        build_seconds: float | None = 10.0,
     ) -> None:
         if deadline is not None and not deadline > 0:
             raise ValueError(f"the deadline must be a positive number of seconds or None, "
@@ -119,7 +135,31 @@ class Monitor:
         # Product states whose decision missed its deadline, with the live state they were
         # reached from: finished by idle().
         self._pending: dict[tuple[int, ...], tuple[int, ...] | None] = {}
-        self.constraints = as_constraints(constraints)
+        if build_seconds is not None and not build_seconds > 0:
+            raise ValueError(f"build_seconds must be a positive number of seconds or None, "
+                             f"got {build_seconds!r}")  # fmt: skip
+        with build_within(build_seconds):
+            self._build(constraints, invariants, budget, build_seconds)
+        self.reset()
+
+    def _build(self, constraints: Iterable[Constraint | Formula | str],
+               invariants: Iterable[Formula | str], budget: int,
+               seconds: float | None) -> None:  # fmt: skip
+        """Read the constraints and invariants and build their automata, within *seconds*."""
+        end = None if seconds is None else time.perf_counter() + seconds
+
+        def late(what: str, hint: str) -> TimeBudgetError:
+            limit = "its" if seconds is None else f"the {seconds:g} s"
+            return TimeBudgetError(f"the monitor was not built: {what} ran past {limit} "
+                                   f"construction budget; {hint}, or give Monitor a larger "
+                                   "build_seconds")  # fmt: skip
+
+        try:
+            self.constraints = as_constraints(constraints, until=end)
+        except TimeBudgetError as err:
+            raise late("reading the constraints", str(err).rpartition(": ")[2]) from None
+        if end is not None and time.perf_counter() > end:
+            raise late("reading the constraints", "give shorter constraints")
         self.invariants = tuple(parse(i) if isinstance(i, str) else i for i in invariants)
         self.budget = budget
         letter_inv = MANAGER.true
@@ -128,23 +168,58 @@ class Monitor:
         for inv in self.invariants:
             body = inv.children[0] if inv.op == "G" else None
             if body is not None and is_propositional(body):
-                letter_invs.append((inv, guard_of(body)))
+                try:
+                    letter_invs.append((inv, guard_of(body)))
+                except TimeBudgetError:
+                    raise late("reading the domain invariants",
+                               "give fewer or simpler invariants") from None  # fmt: skip
                 letter_inv &= letter_invs[-1][1]
             else:
                 temporal.append(inv)
         self._letter_invariant = letter_inv
         self._letter_invariants = tuple(letter_invs)
         self._invariant_atoms = sorted(set().union(*(i.atoms() for i in self.invariants)))
-        self.dfas: tuple[DFA, ...] = tuple(compile_dfa(c.formula) for c in self.constraints)
-        self._extra = tuple(compile_dfa(f) for f in temporal)
+        if end is not None and time.perf_counter() > end:
+            raise late("reading the domain invariants", "give fewer or simpler invariants")
+        automata: list[DFA] = []
+        owner: list[int] = []
+        parts: list[tuple[int, ...]] = []
+        for i, c in enumerate(self.constraints):
+            try:
+                own = _automata_of(c.formula)
+                if end is not None and time.perf_counter() > end:
+                    raise TimeBudgetError("late")
+            except TimeBudgetError:
+                raise late(
+                    f"building the automaton of {_describe(c, 120)} (constraint "
+                    f"{i + 1} of {len(self.constraints)})",
+                    "give a conjunction's parts as separate constraints (the monitor "
+                    "decides them together without building their product)",
+                ) from None
+            parts.append(tuple(range(len(automata), len(automata) + len(own))))
+            automata.extend(own)
+            owner.extend([i] * len(own))
+        #: The automata the monitor runs: one per constraint, or one per conjunct of a
+        #: conjunction whose automaton would be large (its conjuncts are decided together).
+        self.automata: tuple[DFA, ...] = tuple(automata)
+        self._owner = tuple(owner)  # the constraint of each automaton
+        self._parts = tuple(parts)  # the automata of each constraint
+        self._factored = tuple(i for i, own in enumerate(parts) if len(own) > 1)
+        self._whole: dict[int, DFA] = {}  # whole automata of factored constraints, when asked
+        self._build_seconds = seconds
+        try:
+            self._extra = tuple(compile_dfa(f) for f in temporal)
+        except TimeBudgetError:
+            raise late(
+                "building the automata of the domain invariants", "give fewer or simpler invariants"
+            ) from None
         self.atoms: tuple[str, ...] = tuple(
-            sorted(set(self._invariant_atoms).union(*(d.aps for d in self.dfas)))
+            sorted(set(self._invariant_atoms).union(*(d.aps for d in self.automata)))
         )
         self._reader = _StateReader(self.atoms)
         self._products: dict[tuple[int, ...], Product] = {}
         self._decisions: dict[tuple[int, ...], tuple[Status, str, tuple[str, ...]]] = {}
-        self.product = self._product(tuple(range(len(self.dfas))))
-        self.reset()
+        self.product = self._product(tuple(range(len(self.constraints))))
 
     # -- lifecycle ------------------------------------------------------------------------
     def reset(self, initial: Mapping[str, bool] | Iterable[str] | None = None) -> Verdict:
@@ -187,8 +262,50 @@ class Monitor:
 
     @property
     def automaton_states(self) -> dict[str, int]:
-        """The current DFA state of each constraint, by name."""
-        return {c.name: q for c, q in zip(self.constraints, self._state)}
+        """The current state of each constraint's DFA (:meth:`dfa`), by name.
+
+        A factored conjunction's whole DFA is built on first use (see :attr:`dfas`); the
+        monitor's own position is :attr:`position`.
+        """
+        out = {}
+        for i, c in enumerate(self.constraints):
+            own = self._parts[i]
+            if len(own) == 1:
+                out[c.name] = self._state[own[0]]
+            else:
+                out[c.name] = self._whole_dfa(i).run(self.history)
+        return out
+
+    @property
+    def position(self) -> tuple[int, ...]:
+        """The state of each of :attr:`automata` (hashable: a key for searches)."""
+        return self._state[: len(self.automata)]
+
+    @property
+    def dfas(self) -> tuple[DFA, ...]:
+        """The DFA of each constraint, in order.
+
+        A conjunction whose automaton would be large is monitored conjunct by conjunct
+        (:attr:`automata`); its whole DFA is built here on first use, within the construction
+        budget (:class:`~safetychip.errors.TimeBudgetError` past it).
+        """
+        return tuple(self._whole_dfa(i) for i in range(len(self.constraints)))
+
+    def _whole_dfa(self, i: int) -> DFA:
+        own = self._parts[i]
+        if len(own) == 1:
+            return self.automata[own[0]]
+        found = self._whole.get(i)
+        if found is None:
+            with build_within(self._build_seconds):
+                found = self._whole[i] = compile_dfa(self.constraints[i].formula)
+        return found
+
+    def _pending_names(self) -> tuple[str, ...]:
+        """The constraints some of whose automata do not accept now."""
+        accepting = [d.accepting[q] for d, q in zip(self.automata, self._state)]
+        return tuple(c.name for c, own in zip(self.constraints, self._parts)
+                     if not all(accepting[k] for k in own))  # fmt: skip
 
     def __repr__(self) -> str:
         n, k = len(self.invariants), len(self.history)
@@ -200,9 +317,12 @@ class Monitor:
 
     def _repr_html_(self) -> str:
         rows = []
-        for c, d, q in zip(self.constraints, self.dfas, self._state):
-            kind = ("accepting" if d.accepting[q] else "dead" if q in d.dead_states()
+        for c, own in zip(self.constraints, self._parts):
+            pairs = [(self.automata[k], self._state[k]) for k in own]
+            kind = ("accepting" if all(d.accepting[q] for d, q in pairs)
+                    else "dead" if any(q in d.dead_states() for d, q in pairs)
                     else "pending")  # fmt: skip
+            q = pairs[0][1] if len(pairs) == 1 else tuple(q for _, q in pairs)
             colour = {"accepting": "#2e7d32", "pending": "#f9a825", "dead": "#c62828"}[kind]
             rows.append(f"<tr><td>{html.escape(c.name)}</td><td style='text-align:left'>"
                         f"{html.escape(c.sentence)}</td><td style='text-align:left'><code>"
@@ -234,8 +354,21 @@ class Monitor:
         return self
 
     def dfa(self, name: str) -> DFA:
-        """The DFA of the constraint called *name*."""
-        return self.dfas[self._index(name)]
+        """The DFA of the constraint called *name* (see :attr:`dfas`)."""
+        return self._whole_dfa(self._index(name))
+
+    def completion(self, name: str) -> list[frozenset[str]] | None:
+        """A shortest way (for a factored conjunction: a way) for the constraint called *name*
+        to be met from now, letter by letter (the true propositions); ``[]`` if it is met, None
+        if it cannot be."""
+        i = self._index(name)
+        own = self._parts[i]
+        if len(own) == 1:
+            return self.automata[own[0]].shortest_accepted(self._state[own[0]])
+        if all(self.automata[k].accepting[self._state[k]] for k in own):
+            return []
+        product = Product([self.automata[k] for k in own], MANAGER.true, self.budget)
+        return product.witness(tuple(self._state[k] for k in own))
 
     @property
     def explored(self) -> int:
@@ -302,14 +435,11 @@ class Monitor:
             raise MonitorError("the specification is unsatisfiable: reset with other constraints")
         if not self.history:
             return Verdict(Status.VIOLATION, "DONE before any proposition state was observed")
-        pending = tuple(
-            c.name for c, d, q in zip(self.constraints, self.dfas, self._state)
-            if not d.accepting[q]
-        )  # fmt: skip
+        pending = self._pending_names()
         if self._broken is not None:
             return Verdict(Status.VIOLATION, f"DONE refused: {self._broken}", pending,
                            pending=pending)  # fmt: skip
-        extra = [d for d, q in zip(self._extra, self._state[len(self.dfas):])
+        extra = [d for d, q in zip(self._extra, self._state[len(self.automata):])
                  if not d.accepting[q]]  # fmt: skip
         if not pending and not extra:
             self._finished = True
@@ -317,8 +447,8 @@ class Monitor:
         owed = []
         for name in pending:
             i = self._index(name)
-            path = self.dfas[i].shortest_accepted(self._state[i])
-            todo = " then ".join(_needed(self.dfas[i], self._state[i], path or ())) or "impossible"
+            todo = "; and ".join(self._owed(k) for k in self._parts[i]
+                                 if not self.automata[k].accepting[self._state[k]])  # fmt: skip
             owed.append(f"{name} ({self.constraints[i].sentence or self.constraints[i].formula})"
                         f" still needs: {todo}")  # fmt: skip
         reason = "DONE refused: " + "; ".join(owed) if owed else "DONE breaks an invariant"
@@ -355,6 +485,11 @@ class Monitor:
         return verdicts
 
     # -- internals ------------------------------------------------------------------------
+    def _owed(self, k: int) -> str:
+        """What automaton *k* still needs, guard by guard (``impossible`` if nothing will do)."""
+        dfa, q = self.automata[k], self._state[k]
+        return " then ".join(_needed(dfa, q, dfa.shortest_accepted(q) or ())) or "impossible"
+
     def _index(self, name: str) -> int:
         for i, c in enumerate(self.constraints):
             if c.name == name:
@@ -365,7 +500,8 @@ class Monitor:
     def _product(self, members: tuple[int, ...]) -> Product:
         found = self._products.get(members)
         if found is None:
-            dfas = [self.dfas[i] for i in members] + list(self._extra)
+            dfas = [self.automata[k] for i in members for k in self._parts[i]]
+            dfas += self._extra
             found = Product(dfas, self._letter_invariant, self.budget)
             self._products[members] = found
         return found
@@ -439,7 +575,7 @@ class Monitor:
             position = len(self.history) + k
             breach = f"the trace broke the domain invariant {inv} at position {position}"
         verdict = Verdict(Status.VIOLATION, reason, (), _lines(False, changes),
-                          automaton_states=q[: len(self.dfas)])  # fmt: skip
+                          automaton_states=q[: len(self.automata)])  # fmt: skip
         return q, prev, verdict, breach
 
     def _broken_invariant(self, letter: dict[str, bool]) -> Formula:
@@ -465,12 +601,13 @@ class Monitor:
                 decision = Status.VIOLATION, self._late(err), ()
         status, reason, violated = decision
         return Verdict(status, reason, violated, _lines(status is Status.SAFE, changes),
-                       automaton_states=q[: len(self.dfas)])  # fmt: skip
+                       automaton_states=q[: len(self.automata)])  # fmt: skip
 
     def _late(self, err: DeadlineExceeded) -> str:
         """The reason of a deadline refusal: the time limit and the constraints involved."""
-        n = len(self.constraints)
-        names = [self.constraints[i].name for i in err.members if i < n]
+        n = len(self.automata)
+        owners = dict.fromkeys(self._owner[k] for k in err.members if k < n)
+        names = [self.constraints[i].name for i in owners]
         listed = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
         every = "all " if len(names) > 1 else ""
         about = f"whether {listed} can still {every}be met" if names else "joint satisfiability"
@@ -515,8 +652,11 @@ class Monitor:
         unsatisfiable subset (exhaustive up to three among twelve, deletion-minimal beyond).
         Past *until* the minimisation stops: the set named is still a conflict, if not a
         smallest one."""
-        n = len(self.dfas)
-        alone = tuple(i for i in range(n) if q[i] in self.dfas[i].dead_states())
+        n, m = len(self.constraints), len(self.automata)
+        parts = self._parts
+        owner = self._owner
+        alone = tuple(dict.fromkeys(owner[k] for k, d in enumerate(self.automata)
+                                    if q[k] in d.dead_states()))  # fmt: skip
         if alone:
             return alone, True
 
@@ -524,7 +664,7 @@ class Monitor:
             if until is not None and time.perf_counter() > until:
                 raise DeadlineExceeded("the attribution ran past the deadline")
             sub = self._product(members)
-            state = tuple(q[i] for i in members) + q[n:]
+            state = tuple(q[k] for i in members for k in parts[i]) + q[m:]
             try:
                 return not sub.is_live(state, deadline=until)
             except DeadlineExceeded:
@@ -538,7 +678,11 @@ class Monitor:
                 return (), False
             # The search that found the violation proved a set of components unsatisfiable:
             # minimise within it.
-            core = tuple(i for i in self.product.core_of(q) or () if i < n)
+            # A factored conjunction may be unsatisfiable on its own with no dead conjunct.
+            alone = tuple(i for i in self._factored if unsat((i,)))
+            if alone:
+                return alone, True
+            core = tuple(sorted({owner[k] for k in self.product.core_of(q) or () if k < m}))
             if core and unsat(core):
                 best = core
             if len(best) <= 12:
@@ -567,8 +711,41 @@ def _refused(err: Exception, changes: list[tuple[tuple[str, ...], bool]]) -> Ver
     return Verdict(Status.VIOLATION, reason, state_changes=_lines(False, changes))
 
 
-def _describe(c: Constraint) -> str:
-    return f"{c.name} ({c.sentence or c.formula})"
+#: A conjunction is monitored conjunct by conjunct when its conjuncts' automata have more
+#: state combinations than this (its whole automaton may have as many, and edges beyond).
+WHOLE_LIMIT = 64
+
+
+def _automata_of(formula: Formula) -> list[DFA]:
+    """The automata that monitor *formula*: its DFA, or one per conjunct of a top-level
+    conjunction whose conjuncts' automata have more than :data:`WHOLE_LIMIT` state
+    combinations (their product is the conjunction's DFA, explored lazily)."""
+    conjuncts = _conjuncts(formula)
+    if len(conjuncts) > 1:
+        own = [compile_dfa(k) for k in conjuncts]
+        if math.prod(d.num_states for d in own) > WHOLE_LIMIT:
+            return own
+    return [compile_dfa(formula)]
+
+
+def _conjuncts(formula: Formula) -> list[Formula]:
+    """The conjuncts of *formula*, nested conjunctions flattened (itself if not one)."""
+    out, todo = [], [formula]
+    while todo:
+        f = todo.pop()
+        if f.op == "&":
+            todo.extend(reversed(f.children))
+        else:
+            out.append(f)
+    return out
+
+
+def _describe(c: Constraint, limit: int | None = None) -> str:
+    """The constraint's name and sentence (else formula), cut to *limit* characters."""
+    text = str(c.sentence or c.formula)
+    if limit is not None and len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return f"{c.name} ({text})"
 
 
 def _changed(prev: dict[str, bool] | None, now: dict[str, bool]) -> tuple[tuple[str, ...], bool]:

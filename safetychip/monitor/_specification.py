@@ -34,6 +34,7 @@ from ..ltl import Formula, parse
 from ._constraint import Constraint, as_constraints
 from ._files import _constraints_json, read_constraints, write_constraints
 from ._monitor import Monitor
+from ._vacuous import refuse_vacuous
 from ._verdict import Status
 
 __all__ = ["Specification", "smallest_conflict"]
@@ -105,10 +106,13 @@ class Specification:
         ------
         ConflictError
             If it is unsatisfiable alone or with the accepted constraints.
+        VacuousConstraintError
+            If it holds on every trace (it forbids nothing).
         SpecificationError
             If its name is taken.
         """
         constraint = _as_constraint(item)
+        refuse_vacuous(constraint.formula, constraint.sentence)
         name = constraint.name or self._next_name()
         if name in {c.name for c in self._constraints}:
             raise SpecificationError(

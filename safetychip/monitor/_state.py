@@ -12,6 +12,8 @@ for false; it is an error that names the closest known propositions. A mapping m
 other propositions too (an environment usually tracks more than one specification uses):
 it gives every value explicitly, so a misspelling shows up as a missing proposition, and the
 error names the misspelt key. Their values must still be booleans; they are then dropped.
+A mapping is read for what it holds: a ``defaultdict`` (any ``__missing__``) never answers
+for a proposition it lacks, and the caller's mapping is never changed.
 
 Examples
 --------
@@ -29,6 +31,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import itemgetter
+from types import MappingProxyType
 from typing import Any
 
 from .._names import close_names, did_you_mean
@@ -160,6 +163,10 @@ class _StateReader:
     def read(self, state: Any, where: str, index: int = 0) -> dict[str, bool]:
         """Read one state; ``where.format(index)`` names it in error messages."""
         if type(state) is dict or isinstance(state, Mapping):
+            if type(state) is MappingProxyType:  # a read-only view (the shield's): its mapping
+                state = state.copy()
+            if type(state) is not dict:  # only the names it holds: a default (``__missing__``)
+                state = {key: state[key] for key in state}  # must never answer for a name
             try:
                 values = self._get(state)
             except KeyError:

@@ -93,8 +93,9 @@ class Verdict:
     pending : tuple of str
         At DONE: the constraints whose obligations are still owed.
     automaton_states : tuple of int
-        The DFA state of each constraint (in order) after the action; for a VIOLATION, where
-        the action would lead.
+        The state of each automaton the monitor runs (``Monitor.automata``: one per
+        constraint, in order, or one per conjunct of a factored conjunction) after the
+        action; for a VIOLATION, where the action would lead.
     """
 
     status: Status

@@ -70,6 +70,14 @@ class FilterOverlay(Overlay):
             raise ObserverError(f"overlay {self.name!r} judges robot actions: give candidate "
                                 f"{candidate.text!r} a shield Proposal as its payload (an "
                                 "ObserverFilter does)")  # fmt: skip
+        reset = state.filters
+        if reset is not None and id(self.filter) not in reset:
+            raise ObserverError(
+                f"overlay {self.name!r} sits where its ObserverFilter cannot find it (inside "
+                "an object that is neither an overlay, an observer nor a container), so its "
+                "filter is never reset or committed and would judge an empty trace: keep the "
+                "wrapped overlay in an attribute of an Overlay or Observer"
+            )
         judgement = self.filter.judge(proposal, state.state, state.trace)
         descriptor = judgement.reason or ("admitted" if judgement.admitted else "refused")
         return self._assessment(descriptor, 0.0 if judgement.admitted else 1.0,
@@ -82,15 +90,20 @@ class ObserverFilter(Filter):
     Parameters
     ----------
     observer : Observer
-        Its filter overlays are reset and committed with the shield's episode.
+        Its filter overlays are reset and committed with the shield's episode, wherever they
+        sit: in the observer, in an ensemble's members, in a wrapping overlay (such as
+        :class:`AdaptiveRigidity`), or in a lookahead's observer. A filter overlay kept
+        where the search cannot look (inside an object that is neither an overlay, an
+        observer nor a container) refuses every proposal it is asked about, naming itself.
     """
 
     name = "observer"
 
     def __init__(self, observer: Observer) -> None:
         self.observer = observer
-        self.inner = tuple(o.filter for o in observer.overlays if isinstance(o, FilterOverlay))
+        self.inner = _nested_filters(observer)
         self.propositions = tuple(dict.fromkeys(p for f in self.inner for p in f.propositions))
+        self._ids = frozenset(map(id, self.inner))
 
     def reset(self, initial: State) -> Judgement:
         """Reset the filter overlays; the first refusal, else the first monitor's answer."""
@@ -100,7 +113,8 @@ class ObserverFilter(Filter):
         """The observer's decision on *proposal*; a fault refuses (fail safe)."""
         candidate = Candidate(proposal.action, payload=proposal)
         try:
-            record = self.observer.evaluate(candidate, ObserverState(trace=trace))
+            asked = ObserverState(trace=trace, filters=self._ids)
+            record = self.observer.evaluate(candidate, asked)
         except Exception as exc:  # never admit what was not evaluated
             return Judgement.refuse(self.name, f"the observer failed safe: {exc}")
         judgements = [a.judgement for a in record.assessments if a.judgement is not None]
@@ -117,14 +131,67 @@ class ObserverFilter(Filter):
         )
 
     def commit(self, proposal: Proposal, states: Sequence[State]) -> Judgement | None:
-        """Commit what ran to the filter overlays; the last late judgement, if any."""
-        late = None
+        """Commit what ran to every filter overlay (all of them, even after one raised); the
+        last late judgement, if any.
+
+        Raises
+        ------
+        ObserverError
+            If a filter overlay's commit raised (after the others committed), naming it.
+        """
+        late, failed = None, []
         for f in self.inner:
-            late = f.commit(proposal, states) or late
+            try:
+                late = f.commit(proposal, states) or late
+            except Exception as exc:  # the others still record what ran
+                failed.append(f"{f.name}: {type(exc).__name__}: {exc}")
+        if failed:
+            raise ObserverError(f"filter overlays failed to commit ({'; '.join(failed)})")
         return late
+
+    def idle(self, seconds: float | None) -> int:
+        """Give every filter overlay up to *seconds* to finish deferred work (see
+        :meth:`Filter.idle <safetychip.shield.Filter.idle>`)."""
+        return sum(f.idle(seconds) for f in self.inner)
 
     def __repr__(self) -> str:
         return f"<ObserverFilter: {self.observer!r}>"
+
+
+def _nested_filters(observer: Observer) -> tuple[Filter, ...]:
+    """The shield filters of every :class:`FilterOverlay` reachable from *observer*: through
+    overlays and observers (their attributes), and the lists, tuples, sets and dicts they
+    hold; each once, in the order found.
+
+    Examples
+    --------
+    >>> from safetychip.observer import AdaptiveRigidity, ContextValue, Ensemble
+    >>> from safetychip.shield import MonitorFilter
+    >>> from safetychip.monitor import Monitor
+    >>> chip = FilterOverlay(MonitorFilter(Monitor(["G !b"])))
+    >>> members = {"x": Observer([ContextValue("score")],
+    ...                          [AdaptiveRigidity(chip, "score", n_max=1)]),
+    ...            "y": Observer()}
+    >>> _nested_filters(Ensemble(members))
+    (<MonitorFilter: 1 constraints>,)
+    """
+    found: dict[int, Filter] = {}
+    seen: set[int] = set()
+    todo: list[object] = [observer]
+    while todo:
+        item = todo.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, FilterOverlay):
+            found.setdefault(id(item.filter), item.filter)
+        elif isinstance(item, (Overlay, Observer)):
+            todo.extend(reversed(list(vars(item).values())))
+        elif isinstance(item, dict):
+            todo.extend(reversed(list(item.values())))
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            todo.extend(reversed(list(item)))
+    return tuple(found.values())
 
 
 def _first(judgements: Sequence[Judgement], name: str) -> Judgement:

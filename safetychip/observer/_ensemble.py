@@ -110,7 +110,7 @@ class Ensemble(Observer):
         (default) lets three to one pass and stops two to one; 1 never stops.
     fallbacks : FallbackLibrary, optional
         Default: :data:`UNSURE` for disagreements, then the default fallback.
-    budget, confidence
+    budget, confidence, call_seconds
         As for :class:`Observer` (default budget 0: a disagreement falls back at once).
 
     Raises
@@ -126,10 +126,10 @@ class Ensemble(Observer):
                  Arbitration.MAJORITY, *, weights: Mapping[str, float] | None = None,
                  quota: float = 0.5, tolerance: float = 0.5,
                  fallbacks: FallbackLibrary | None = None, budget: int = 0,
-                 confidence: float = 0.0) -> None:  # fmt: skip
+                 confidence: float = 0.0, call_seconds: float | None = 10.0) -> None:  # fmt: skip
         super().__init__(fallbacks=fallbacks if fallbacks is not None
                          else FallbackLibrary([UNSURE]), budget=budget,
-                         confidence=confidence)  # fmt: skip
+                         confidence=confidence, call_seconds=call_seconds)  # fmt: skip
         self.observers, self.arbitration = dict(observers), Arbitration.of(arbitration)
         if len(self.observers) < 2 or any("." in name for name in self.observers):
             raise ObserverError(f"an ensemble needs at least two observers named without dots, "

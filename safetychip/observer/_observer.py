@@ -10,9 +10,10 @@ Enforcement, per turn::
                                            ▼
                                  fallback chosen by its conditions (else the default)
 
-Fail safe: a policy that raises or proposes nothing, a feature outside its range, an overlay
-that raises or returns a bad deviation: the turn releases the default fallback at once, never
-an unevaluated candidate, and the record says why.
+Fail safe: a policy that raises, proposes nothing or overruns its time budget, a feature
+outside its range, an overlay that raises, overruns its budget or returns a bad deviation:
+the turn releases the default fallback at once, never an unevaluated candidate, and the
+record says why.
 
 Rules of the admissible set:
 
@@ -45,6 +46,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 
+from .._budget import Budget
 from ..errors import ObserverError
 from ..llm import ChatModel
 from ._fallback import FallbackLibrary
@@ -81,6 +83,9 @@ class Observer:
         Regenerations after the first proposal (0: none).
     confidence : float
         The best admissible candidate must reach it, else ``"low_confidence"``.
+    call_seconds : float or None
+        The time budget of each call of the policy, and of each candidate's evaluation
+        (extractors and overlays), in :meth:`step`; 10 s by default, None for no limit.
 
     Raises
     ------
@@ -91,12 +96,14 @@ class Observer:
 
     def __init__(self, extractors: Iterable[Extractor] = (), overlays: Iterable[Overlay] = (),
                  fallbacks: FallbackLibrary | None = None, *, budget: int = 2,
-                 confidence: float = 0.0) -> None:  # fmt: skip
+                 confidence: float = 0.0, call_seconds: float | None = 10.0) -> None:  # fmt: skip
         self.extractors, self.overlays = tuple(extractors), tuple(overlays)
         self.fallbacks = fallbacks if fallbacks is not None else FallbackLibrary()
         if budget < 0:
             raise ValueError(f"the regeneration budget must be >= 0, got {budget}")
         self.budget, self.confidence = budget, confidence
+        self._policy_budget = Budget(call_seconds, "the base policy")
+        self._evaluation_budget = Budget(call_seconds, "the evaluation of a candidate")
         names = [e.name for e in self.extractors]
         if len(set(names)) < len(names):
             raise ObserverError(f"extractor names must be unique, got {names}: rename one")
@@ -199,7 +206,7 @@ class Observer:
     def _round(self, propose: Policy, state: ObserverState, feedback: Feedback | None,
                round: int, records: list[CandidateRecord]) -> list[CandidateRecord]:  # fmt: skip
         try:
-            candidates = propose(state, feedback)
+            candidates = self._policy_budget.call(propose, state, feedback)
         except Exception as exc:  # any policy fault fails safe
             raise _FailSafe("policy_error", f"the base policy raised {exc!r}") from exc
         if not candidates:
@@ -207,16 +214,26 @@ class Observer:
         batch = []
         for candidate in candidates:
             try:
-                features = self.features(candidate, state)
-            except Exception as exc:
-                raise _FailSafe("feature_error", f"{candidate.text!r}: {exc}") from exc
-            try:
-                record = self.assess(candidate, features, state, round)
-            except Exception as exc:
-                raise _FailSafe("overlay_error", f"{candidate.text!r}: {exc!r}") from exc
+                record = self._evaluation_budget.call(self._evaluate, candidate, state, round)
+            except _FailSafe:
+                raise
+            except Exception as exc:  # past the budget: nothing was evaluated in time
+                raise _FailSafe("overlay_error", f"{candidate.text!r}: {exc}") from exc
             batch.append(record)
             records.append(record)
         return batch
+
+    def _evaluate(self, candidate: Candidate, state: ObserverState,
+                  round: int) -> CandidateRecord:  # fmt: skip
+        """:meth:`features` then :meth:`assess`, each fault a :class:`_FailSafe`."""
+        try:
+            features = self.features(candidate, state)
+        except Exception as exc:
+            raise _FailSafe("feature_error", f"{candidate.text!r}: {exc}") from exc
+        try:
+            return self.assess(candidate, features, state, round)
+        except Exception as exc:
+            raise _FailSafe("overlay_error", f"{candidate.text!r}: {exc!r}") from exc
 
     @staticmethod
     def _best(batch: list[CandidateRecord]) -> CandidateRecord | None:

@@ -81,12 +81,17 @@ class ObserverState:
         shield's own list when the observer is a filter (read, never changed).
     feedback : Feedback or None
         Implicit feedback left by the last released reply, for the next turn.
+    filters : frozenset of int or None
+        When an :class:`~safetychip.observer.ObserverFilter` asks: the ids of the shield
+        filters it resets and commits (a filter overlay whose filter is not among them
+        refuses); None otherwise.
     """
 
     history: list[Utterance] = field(default_factory=list)
     context: dict[str, Any] = field(default_factory=dict)
     trace: Sequence[Mapping[str, bool]] = ()
     feedback: Feedback | None = None
+    filters: frozenset[int] | None = None
 
     def say(self, speaker: str, text: str) -> ObserverState:
         """Append a turn; returns ``self``."""

@@ -38,10 +38,14 @@ class Filter(abc.ABC):
         Names the filter in judgements and records.
     propositions : tuple of str
         The propositions the filter reads; the shield has the environment track them.
+    bounded : bool
+        Whether the filter bounds its own time (the constraint monitor: its deadline and its
+        search budget); the shield then calls it directly, else within its time budget.
     """
 
     name: ClassVar[str] = "filter"
     propositions: tuple[str, ...] = ()
+    bounded: ClassVar[bool] = False
 
     def reset(self, initial: State) -> Judgement:
         """Start an episode in the proposition state *initial*; a refusal stops it before
@@ -76,6 +80,7 @@ class MonitorFilter(Filter):
     """
 
     name = "monitor"
+    bounded = True
 
     def __init__(self, monitor: Monitor) -> None:
         self.monitor = monitor

@@ -87,7 +87,7 @@ def search_safe_plan(env: _E, monitor: Monitor, actions: Sequence[str], *,
     """
     literals = [(g.lstrip("!"), not g.startswith("!")) for g in goal]
     props = tuple(dict.fromkeys([*(propositions or monitor.atoms), *(a for a, _ in literals)]))
-    dfas = monitor.dfas
+    dfas = monitor.automata
     root, root_position = env.snapshot(), monitor.snapshot()
 
     def reached(state: dict[str, bool]) -> bool:
@@ -105,7 +105,7 @@ def search_safe_plan(env: _E, monitor: Monitor, actions: Sequence[str], *,
     counter = itertools.count()
     parents: list[tuple[int, str]] = [(-1, "")]
     state0 = env.truth([a for a, _ in literals]) if literals else {}
-    q0 = tuple(monitor.automaton_states.values())
+    q0 = monitor.position
     best = {(root, q0): 0}
     frontier = [(weight * (h(root, state0) + gap(q0)), next(counter), 0, root, root_position,
                  q0, 0, reached(state0))]  # fmt: skip
@@ -136,7 +136,7 @@ def search_safe_plan(env: _E, monitor: Monitor, actions: Sequence[str], *,
                 if not monitor.check(ahead.states).safe:
                     continue
                 monitor.commit(ahead.states)
-                child_q = tuple(monitor.automaton_states.values())
+                child_q = monitor.position
                 key = (ahead.world, child_q)
                 if best.get(key, max_depth + 1) <= g + 1:
                     continue

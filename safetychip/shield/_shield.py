@@ -15,6 +15,12 @@ DONE is judged the same way (the monitor's ``finish``) and, when admitted, stepp
 refusal of the initial state stops the episode before the first action (an abort when
 the specification cannot be met at all).
 
+Fail safe: filters see read-only copies of the states (a filter cannot change what the next
+one judges); every filter call has a time budget; a filter that raises or overruns its
+budget refuses the action; after an action ran, every filter commits it, and if one fails
+the run stops (what it remembers no longer matches what happened). One shield serves one
+episode at a time: concurrent calls from several threads are serialised.
+
 Examples
 --------
 >>> from safetychip.envs import PropositionEnv
@@ -33,12 +39,15 @@ True
 from __future__ import annotations
 
 import html
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any
 
+from .._budget import Budget
 from ..envs import Env
-from ..errors import ActionError, MonitorError
+from ..errors import ActionError, MonitorError, TimeBudgetError
 from ..ltl import evaluate
 from ..monitor import Constraint, Monitor
 from ._filter import Filter, MonitorFilter
@@ -65,6 +74,11 @@ class Shield:
         to this long (None: no limit, 0: never) to finish what they deferred, so that a
         decision the monitor refused for want of time answers properly when the same state
         comes back. Call :meth:`idle` yourself for other quiet moments.
+    filter_seconds : float or None
+        The time budget of each filter call (reset, judge, commit), 5 s by default; None for
+        no limit. A judgement past it refuses the action; a reset or commit past it stops
+        the run. A filter that bounds its own time (``Filter.bounded``: the constraint
+        monitor, with its deadline and search budget) is called directly.
 
     Attributes
     ----------
@@ -76,11 +90,17 @@ class Shield:
         The executed proposition states, position 0 first.
     start : Judgement or None
         The filters' answer to the initial state.
+
+    Notes
+    -----
+    Thread safety: :meth:`reset`, :meth:`propose`, :meth:`judge` and :meth:`idle` hold one
+    lock, so proposals from several threads are judged and executed one after the other,
+    each against the trace the previous one left.
     """
 
     def __init__(self, env: Env, filters: Sequence[Filter] = (), *,
-                 propositions: Iterable[str] = (),
-                 idle_seconds: float | None = 1.0) -> None:  # fmt: skip
+                 propositions: Iterable[str] = (), idle_seconds: float | None = 1.0,
+                 filter_seconds: float | None = 5.0) -> None:  # fmt: skip
         if not isinstance(env, Env):
             raise TypeError(f"env must be a safetychip.envs.Env, got {type(env).__name__}")
         bad = [f for f in filters if not isinstance(f, Filter)]
@@ -90,24 +110,34 @@ class Shield:
         self.filters = tuple(filters)
         self.extra = tuple(propositions)
         self.idle_seconds = idle_seconds
+        self.filter_seconds = filter_seconds
+        self._budgets = tuple(Budget(None if f.bounded else filter_seconds, f"filter {f.name!r}")
+                              for f in self.filters)  # fmt: skip
         self.propositions = self._propositions()
         self.steps: list[Step] = []
         self.trace: list[dict[str, bool]] = []
+        # What filters see of the trace: read-only views of its states.
+        self._view: list[Mapping[str, bool]] = []
         self.start: Judgement | None = None
         self._stopped = False
+        self._why_stopped = ("the episode is over (DONE was accepted, or the start was "
+                             "refused): call reset() first")  # fmt: skip
+        self._lock = threading.RLock()
 
     @classmethod
     def of(cls, env: Env, monitor: Monitor | None, *filters: Filter,
-           propositions: Iterable[str] = (),
-           idle_seconds: float | None = 1.0) -> Shield:  # fmt: skip
+           propositions: Iterable[str] = (), idle_seconds: float | None = 1.0,
+           filter_seconds: float | None = 5.0) -> Shield:  # fmt: skip
         """A shield with *monitor* as its first filter (None: no monitor), then *filters*."""
         first = [MonitorFilter(monitor)] if monitor is not None else []
-        return cls(env, [*first, *filters], propositions=propositions, idle_seconds=idle_seconds)
+        return cls(env, [*first, *filters], propositions=propositions,
+                   idle_seconds=idle_seconds, filter_seconds=filter_seconds)  # fmt: skip
 
     def idle(self, seconds: float | None = None) -> int:
         """Give every filter up to *seconds* (None: no limit) to finish deferred work;
         returns how many deferred decisions were settled."""
-        return sum(f.idle(seconds) for f in self.filters)
+        with self._lock:
+            return sum(f.idle(seconds) for f in self.filters)
 
     # -- views ------------------------------------------------------------------------------
 
@@ -151,7 +181,19 @@ class Shield:
 
         Returns the first refusal of the initial state, else the monitor's admission (or a
         plain one). After a refusal nothing may be proposed.
+
+        Raises
+        ------
+        Exception
+            Whatever a filter's reset raised (:class:`~safetychip.errors.TimeBudgetError`
+            past its budget): nothing may be proposed until a reset succeeds.
         """
+        with self._lock:
+            self._stopped = True  # until every filter has been reset
+            self._why_stopped = "the last reset() failed: call reset() again"
+            return self._reset(seed, options)
+
+    def _reset(self, seed: int | None, options: dict[str, Any] | None) -> Judgement:
         env = self.env
         env.track(())  # the environment may change scene at reset: track its names after
         _, info = env.reset(seed=seed, options=options)
@@ -159,10 +201,10 @@ class Shield:
         env.track(self.propositions)
         info = {"states": [env.truth(self.propositions)]}
         initial = dict(info["states"][0])
-        self.steps, self.trace, self._stopped = [], [initial], False
+        self.steps, self.trace, self._view = [], [initial], [MappingProxyType(initial)]
         answer: Judgement | None = None
-        for f in self.filters:
-            judgement = f.reset(initial)
+        for f, budget in zip(self.filters, self._budgets):
+            judgement = budget.call(f.reset, self._view[0])
             if not judgement.admitted:
                 answer = judgement
                 break
@@ -170,6 +212,8 @@ class Shield:
                 answer = judgement
         self.start = answer if answer is not None else Judgement.admit("shield")
         self._stopped = not self.start.admitted
+        self._why_stopped = ("the episode is over (DONE was accepted, or the start was "
+                             "refused): call reset() first")  # fmt: skip
         return self.start
 
     def propose(self, action: Any, *, reply: str | None = None, source: str = "agent") -> Step:
@@ -192,13 +236,22 @@ class Shield:
         Raises
         ------
         MonitorError
-            If the shield was not reset, or the episode is over.
+            If the shield was not reset, or the episode is over (DONE accepted, the start
+            refused, or a filter failed to commit what ran: the message says which).
+
+        Notes
+        -----
+        Thread safe: proposals from several threads are serialised (one lock), each judged
+        against the trace the previous one left.
         """
+        with self._lock:
+            return self._propose(action, reply, source)
+
+    def _propose(self, action: Any, reply: str | None, source: str) -> Step:
         if not self.trace:
             raise MonitorError("the shield has not been reset: call reset() first")
         if self._stopped:
-            raise MonitorError("the episode is over (DONE was accepted, or the start was "
-                               "refused): call reset() first")  # fmt: skip
+            raise MonitorError(self._why_stopped)
         env = self.env
         try:
             parsed = env.parse(action)
@@ -210,32 +263,30 @@ class Shield:
         ahead = env.lookahead(parsed, self.propositions)
         if ahead.error is not None:
             return self._add(Step(text, "not_executable", error=ahead.error, reply=reply))
-        proposal = Proposal(text, tuple(ahead.states))
+        proposal = Proposal(text, _read_only(ahead.states))
         judgement = self._judge(proposal)
         if not judgement.admitted:
-            step = self._add(Step(text, "pruned", proposal.states, judgement, reply=reply))
+            step = self._add(Step(text, "pruned", tuple(ahead.states), judgement, reply=reply))
             if self.idle_seconds != 0:
                 self.idle(self.idle_seconds)
             return step
         *_, truncated, info = env.step(parsed)
         self._stopped = bool(truncated)  # the environment ended the episode
-        produced = tuple(info["states"])  # fresh dicts from the environment, kept as they are
+        produced = tuple(dict(s) for s in info["states"])  # the shield's own copies
         error = info.get("error")
         if error and not produced:  # the environment changed its mind: nothing ran
             return self._add(Step(text, "not_executable", error=error, reply=reply))
         # It ran (a robot that failed half-way reports the states it went through, with the
         # error): the filters commit, and the record keeps, what actually happened.
-        for f in self.filters:
-            late = f.commit(proposal, produced)
-            if late is not None:  # what ran is not what was admitted: record the truth
-                judgement = late
-        self.trace.extend(produced)
+        late, failed = self._commit(proposal, produced)
+        if late is not None:  # what ran is not what was admitted: record the truth
+            judgement = late
         step = Step(
             text,
             "executed",
             produced,
             judgement,
-            error or None,
+            "; ".join(e for e in (error, failed) if e) or None,
             tuple(info.get("script", ())),
             reply,
             None,
@@ -252,34 +303,65 @@ class Shield:
         ActionError
             If the environment cannot read *action*.
         """
-        parsed = self.env.parse(action)
-        if parsed.verb == DONE:
-            return self._judge(Proposal(DONE))
-        ahead = self.env.lookahead(str(parsed), self.propositions)
-        if ahead.error is not None:
-            return Judgement.refuse("environment", ahead.error)
-        return self._judge(Proposal(str(parsed), tuple(ahead.states)))
+        with self._lock:
+            parsed = self.env.parse(action)
+            if parsed.verb == DONE:
+                return self._judge(Proposal(DONE))
+            ahead = self.env.lookahead(str(parsed), self.propositions)
+            if ahead.error is not None:
+                return Judgement.refuse("environment", ahead.error)
+            return self._judge(Proposal(str(parsed), _read_only(ahead.states)))
 
     def _judge(self, proposal: Proposal) -> Judgement:
+        """The first refusal, else the first monitor verdict; a filter that raises, overruns
+        its budget or answers something else than a Judgement refuses."""
         decided: Judgement | None = None
-        for f in self.filters:
-            judgement = f.judge(proposal, self.trace[-1], self.trace)
+        trace = tuple(self._view)
+        for f, budget in zip(self.filters, self._budgets):
+            try:
+                judgement = budget.call(f.judge, proposal, trace[-1], trace)
+            except Exception as exc:  # never run what was not judged
+                return Judgement.refuse(f.name, f"filter {f.name!r} could not judge the "
+                                        f"action, so it is refused: {_fault(exc)}")  # fmt: skip
+            if not isinstance(judgement, Judgement):
+                return Judgement.refuse(f.name, f"filter {f.name!r} answered {judgement!r}, not "
+                                        "a Judgement, so the action is refused")  # fmt: skip
             if not judgement.admitted:
                 return judgement
             if decided is None and judgement.verdict is not None:
                 decided = judgement
         return decided if decided is not None else _ADMITTED
 
+    def _commit(self, proposal: Proposal,
+                produced: tuple[dict[str, bool], ...]) -> tuple[Judgement | None, str]:  # fmt: skip
+        """Commit what ran to every filter (all of them, whatever one does) and extend the
+        trace; returns the last late judgement and, if a filter failed, why the run stops."""
+        self.trace.extend(produced)
+        view = _read_only(produced)
+        self._view.extend(view)
+        late, failed = None, []
+        for f, budget in zip(self.filters, self._budgets):
+            try:
+                late = budget.call(f.commit, proposal, view) or late
+            except Exception as exc:  # the others still record what ran
+                failed.append(f"filter {f.name!r} failed to commit it ({_fault(exc)})")
+        if not failed:
+            return late, ""
+        self._stopped = True
+        self._why_stopped = (f"the run was stopped after {proposal.action!r} ran: "
+                             f"{'; '.join(failed)}, so what it remembers no longer matches "
+                             "the trace; call reset() to start a new episode")  # fmt: skip
+        return late, self._why_stopped
+
     def _done(self, reply: str | None) -> Step:
         proposal = Proposal(DONE)
         judgement = self._judge(proposal)
         if not judgement.admitted:
             return self._add(Step(DONE, "pruned", (), judgement, reply=reply))
-        for f in self.filters:
-            f.commit(proposal, ())
+        _, failed = self._commit(proposal, ())
         self.env.step(DONE)
         self._stopped = True
-        return self._add(Step(DONE, "done", (), judgement, reply=reply))
+        return self._add(Step(DONE, "done", (), judgement, failed or None, reply=reply))
 
     def _add(self, step: Step) -> Step:
         self.steps.append(step)
@@ -334,6 +416,16 @@ class Shield:
 
 
 _ADMITTED = Judgement.admit("shield")
+
+
+def _read_only(states: Iterable[Any]) -> tuple[Mapping[str, bool], ...]:
+    """Read-only copies of *states* for the filters."""
+    return tuple(MappingProxyType(dict(s)) for s in states)
+
+
+def _fault(exc: BaseException) -> str:
+    """An exception as the words of a refusal."""
+    return str(exc) if isinstance(exc, TimeBudgetError) else f"{type(exc).__name__}: {exc}"
 
 
 @lru_cache(maxsize=256)

@@ -28,7 +28,7 @@ from collections.abc import Container, Iterable, Mapping
 
 from ..errors import ConflictError, VocabularyError
 from ..ltl import Formula, Proposition, ap
-from ..monitor import Constraint, as_constraints, smallest_conflict
+from ..monitor import Constraint, as_constraints, refuse_vacuous, smallest_conflict
 from ._vocabulary import Vocabulary
 
 __all__ = ["assemble", "ground_formula", "rename_atoms"]
@@ -242,10 +242,14 @@ def assemble(
     ConflictError
         Unsatisfiable on its own, or together with *accepted*; ``conflict`` names a
         smallest conflicting set (``"new"`` is the constraint being assembled).
+    VacuousConstraintError
+        Equivalent to ``true``: it holds on every trace, so it forbids nothing and is no
+        constraint (the message names the sentence).
     """
     formula = ground_formula(lifted, placeholders)
     _check_rooms(formula, vocabulary)
     vocabulary.check(formula)
+    refuse_vacuous(formula, sentence)
     constraint = Constraint(formula, sentence, name, pattern)
     alone = smallest_conflict([Constraint(formula, sentence, name or "new", pattern)], invariants)
     if alone:

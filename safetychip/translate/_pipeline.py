@@ -42,6 +42,7 @@ from ..errors import (
     OutOfGrammarError,
     SentenceError,
     TranslationError,
+    VacuousConstraintError,
     VocabularyError,
 )
 from ..llm import ChatModel, Embedder
@@ -61,6 +62,7 @@ from ._grammar import (
 from ._ground import MARGIN, THRESHOLD, Grounder, Grounding
 from ._lift import LiftedSentence, lift, on_as_switched
 from ._llm import LLMTranslator
+from ._permission import only_permits
 from ._recognize import _SENTENCE_END, Expression, LLMRecognizer, Remark, recognize, remarks
 from ._retrieve import RetrievalTranslator
 from ._spelling import respell
@@ -481,10 +483,17 @@ class Translator:
         Raises
         ------
         SentenceError, OutOfGrammarError, GroundingError, TranslationReplyError,
-        VocabularyError, ConflictError
+        VocabularyError, ConflictError, VacuousConstraintError
             See :mod:`safetychip.errors`; also any ``LLMError`` of the model.
         """
         text = self.check_sentence(sentence)
+        permit = only_permits(text)
+        if permit is not None:
+            raise VacuousConstraintError(
+                f"{text!r} only permits ({permit!r}): a permission forbids nothing, so it "
+                "yields no constraint (read as an obligation, it would make the agent do what "
+                "it may do); say what must not happen, or leave the sentence out"
+            )
         respelt, corrections = respell(text, self.vocabulary)
         expressions, groundings, lifted, set_aside = self._lift(respelt)
         retaken = taken_back(lifted)
@@ -511,7 +520,8 @@ class Translator:
                     return self._build(text, expressions, groundings, lifted, result,
                                        translator, corrections, set_aside + quiet, accepted,
                                        invariants, name)  # fmt: skip
-                except (VocabularyError, ConflictError, OutOfGrammarError) as err:
+                except (VocabularyError, ConflictError, OutOfGrammarError,
+                        VacuousConstraintError) as err:  # fmt: skip
                     if isinstance(err, ConflictError) and tuple(err.conflict) != ("new",):
                         raise  # a conflict with what is accepted is no misreading
                     first = first or err

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from ..automata import DFA
 from ..errors import SafetyChipError
 from ..ltl import Formula, Proposition, parse
-from ..monitor import Constraint, compile_dfa, smallest_conflict
+from ..monitor import Constraint, compile_dfa, refuse_vacuous, smallest_conflict
 from ._backtranslate import BackTranslation, back_translate
 from ._match import match_pattern
 
@@ -293,12 +293,14 @@ def edit_constraint(
     Raises
     ------
     SafetyChipError
-        FormulaSyntaxError, VocabularyError or ConflictError, with the reason.
+        FormulaSyntaxError, VocabularyError, ConflictError or VacuousConstraintError, with
+        the reason.
     """
     formula = parse(text)
     if vocabulary is not None:
         vocabulary.check(formula)
     found = match_pattern(formula)
+    refuse_vacuous(formula, card.sentence)
     edited = Constraint(formula, card.sentence, card.constraint.name, found[0] if found else None)
     from ..errors import ConflictError
 

@@ -32,9 +32,12 @@ class SpotBackend(abc.ABC):
     name: str = "backend"
 
     @abc.abstractmethod
-    def start(self, waypoints: Sequence[str]) -> None:
+    def start(self, waypoints: Sequence[str],
+              connections: Sequence[tuple[str, str]] | None = None) -> None:  # fmt: skip
         """Connect, take the lease, power on, stand and localise on a map that has every one
-        of *waypoints* (the scene's landmarks)."""
+        of *waypoints* (the scene's landmarks) and, when *connections* are given (the pairs
+        of landmarks the scene joins), joins them exactly so: a walk the monitor admitted then
+        passes only through the places it was told of."""
 
     @abc.abstractmethod
     def navigate(self, waypoint: str) -> None:
@@ -75,7 +78,8 @@ class SimulatedBackend(SpotBackend):
     def __init__(self) -> None:
         self.log: list[tuple[str, ...]] = []
 
-    def start(self, waypoints: Sequence[str]) -> None:
+    def start(self, waypoints: Sequence[str],
+              connections: Sequence[tuple[str, str]] | None = None) -> None:  # fmt: skip
         """Record the start."""
         self.log.append(("start",))
 

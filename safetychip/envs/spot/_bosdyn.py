@@ -212,15 +212,18 @@ class BosdynBackend(SpotBackend):
 
     # -- the commands --------------------------------------------------------------------
 
-    def start(self, waypoints: Sequence[str]) -> None:
+    def start(self, waypoints: Sequence[str],
+              connections: Sequence[tuple[str, str]] | None = None) -> None:  # fmt: skip
         """Connect, take the lease, power on, stand and localise on a map that names every
-        one of *waypoints*.
+        one of *waypoints* and, given *connections*, joins them as they say (see
+        :meth:`SpotBackend.start <safetychip.envs.spot.SpotBackend.start>`).
 
         Raises
         ------
         RobotError
             If the login is refused, the robot is E-Stopped or will not power on, the map
-            is malformed or lacks one of *waypoints*, or the robot cannot localise.
+            is malformed, lacks one of *waypoints* or joins them otherwise than
+            *connections*, or the robot cannot localise.
         """
         self.stop()
         sdk = self._sdk = _sdk()
@@ -274,10 +277,8 @@ class BosdynBackend(SpotBackend):
             self._graph_nav = robot.ensure_client(sdk.GraphNavClient.default_service_name)
             if graph is not None and self.map_dir is not None:
                 self._upload_map(graph, self.map_dir)
-            names = {
-                point.annotations.name: point.id
-                for point in self._graph_nav.download_graph(**rpc).waypoints
-            }
+            downloaded = self._graph_nav.download_graph(**rpc)
+            names = {point.annotations.name: point.id for point in downloaded.waypoints}
             absent = [name for name in waypoints if name not in names]
             if absent:
                 raise _Failure(
@@ -285,6 +286,10 @@ class BosdynBackend(SpotBackend):
                     f"(it names {', '.join(map(repr, sorted(names))) or 'none'}): record the "
                     "landmarks as waypoint names, or give the map directory that has them"
                 )
+            if connections is not None:
+                mismatch = _mismatch(downloaded, waypoints, connections)
+                if mismatch:
+                    raise _Failure(mismatch)
             self._waypoints = names
             state = self._graph_nav.get_localization_state(**rpc)
             if not state.localization.waypoint_id:
@@ -605,3 +610,40 @@ class BosdynBackend(SpotBackend):
             step()
         except Exception as error:  # stop() must never raise: log it and go on
             _LOG.warning("%s: could not %s while stopping: %s", self, what, error)
+
+
+def _mismatch(graph: Any, waypoints: Sequence[str],
+              connections: Sequence[tuple[str, str]]) -> str:  # fmt: skip
+    """How the map *graph* joins the named *waypoints* otherwise than *connections* (two are
+    joined when a path links them through waypoints of no other of those names); empty when
+    it joins them exactly so."""
+    wanted = set(waypoints)
+    named = {p.id: p.annotations.name for p in graph.waypoints if p.annotations.name in wanted}
+    near: dict[str, set[str]] = {p.id: set() for p in graph.waypoints}
+    for edge in graph.edges:
+        a, b = edge.id.from_waypoint, edge.id.to_waypoint
+        near.setdefault(a, set()).add(b)
+        near.setdefault(b, set()).add(a)
+    joined = set()
+    for start, name in named.items():
+        seen, todo = {start}, [start]
+        while todo:
+            for nxt in near[todo.pop()] - seen:
+                seen.add(nxt)
+                if nxt in named:
+                    joined.add(frozenset((name, named[nxt])))
+                else:
+                    todo.append(nxt)
+    scene = {frozenset(pair) for pair in connections}
+
+    def listed(pairs: set[frozenset[str]]) -> str:
+        return ", ".join("–".join(sorted(p)) for p in sorted(pairs, key=sorted))
+
+    missing, extra = scene - joined, joined - scene
+    if not missing and not extra:
+        return ""
+    parts = [f"it does not join {listed(missing)}"] if missing else []
+    parts += [f"it joins {listed(extra)}, which the scene does not"] if extra else []
+    return (f"the robot's map joins the landmarks otherwise than the scene: {'; '.join(parts)} "
+            "(a walk the monitor admitted could pass where it was not told): record the map "
+            "along the scene's edges, or give the scene the map's")  # fmt: skip

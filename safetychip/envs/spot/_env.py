@@ -39,8 +39,14 @@ robot cannot carry out a command. The environment then calls ``backend.stop()``,
 world as it was after the last completed command (a walk that failed on its third hop has
 moved the robot two hops, and ``info["states"]`` holds those two states), reports
 ``"the robot stopped: …"`` in ``info["error"]`` and returns ``truncated=True``: the episode
-cannot go on with a stopped robot, and only ``reset()`` (which starts the backend again)
-can. DONE and :meth:`SpotEnv.close` stop the robot too.
+cannot go on with a stopped robot, and only ``reset()`` can. DONE and :meth:`SpotEnv.close`
+stop the robot too.
+
+**The robot starts late.** ``reset()`` sets up the symbolic world only; the backend is
+started (connected, leased, powered on, standing, localised) just before the first command
+of the first action that runs, so a shield that aborts at the start (the constraints
+contradict each other) or refuses every action never moves the robot. A backend that cannot
+start fails that action like any other backend failure.
 
 :meth:`SpotEnv.lookahead`, :meth:`SpotEnv.snapshot` and :meth:`SpotEnv.restore` touch only
 the symbolic world, never the robot: planners that restore a world they imagined must
@@ -194,18 +200,14 @@ class SpotEnv(Env):
         self._world: _World | None = None
         self._done = False
         self._closed = False
+        self._started = False  # the backend started in this episode
 
     # -- the protocol -----------------------------------------------------------------------
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[str, dict[str, Any]]:  # fmt: skip
-        """Start an episode (see the class notes for *options*) and start the backend.
-
-        Raises
-        ------
-        RobotError
-            If the backend cannot start; it has been stopped.
-        """
+        """Start an episode (see the class notes for *options*); the robot is stopped if it
+        was running, and starts with the first action that runs (see the module)."""
         if self._closed:
             raise ResetNeeded("the environment is closed; create a new one")
         options = dict(options or {})
@@ -220,9 +222,9 @@ class SpotEnv(Env):
         goal = options.get("goal", getattr(task, "goal", ()))
         self._goal = tuple(self._literal(text) for text in goal)
         world = self._initial(initial)
-        self._world, self._done, self.steps = None, True, 0
-        self._command(("start", (self.scene.landmarks,), {}))
-        self._world, self._done = world, False
+        if self._started:
+            self._stop()
+        self._world, self._done, self.steps = world, False, 0
         return self.render(), {"states": [self.truth(self.tracked)], "error": None}
 
     def step(self, action: Any) -> tuple[str, float, bool, bool, dict[str, Any]]:
@@ -240,14 +242,18 @@ class SpotEnv(Env):
             info["error"] = error
             return self.render(), 0.0, False, False, info
         props = self._propositions(self.tracked)
+        try:
+            if not self._started:  # the robot starts with the first action that runs
+                self._command(("start", (self.scene.landmarks, self.scene.edges), {}))
+                self._started = True
+        except RobotError as exc:
+            return self._stopped(info, exc)
         for world, command in zip(worlds, self._commands(act, worlds)):
             info["script"].append(_script(command))
             try:
                 self._command(command)
             except RobotError as exc:
-                self._done = True
-                info["error"] = f"the robot stopped: {exc}"
-                return self.render(), 0.0, False, True, info
+                return self._stopped(info, exc)
             self._world = world
             info["states"].append(self._truth(world, props))
         self.steps += 1
@@ -581,7 +587,15 @@ object called 'the halway' in scene 'lab'; closest names: hallway
             raise
 
     def _stop(self) -> None:
+        self._started = False
         self.backend.stop()
+
+    def _stopped(self, info: dict[str, Any], exc: RobotError) -> tuple[str, float, bool, bool,
+                                                                       dict[str, Any]]:  # fmt: skip
+        """The step's answer when the robot stopped on *exc*: the episode is truncated."""
+        self._done = True
+        info["error"] = f"the robot stopped: {exc}"
+        return self.render(), 0.0, False, True, info
 
     def _state(self) -> _World:
         if self._closed:

@@ -3,8 +3,10 @@
 A program runs in a :class:`VirtualHomeEnv` in ``mode="literal"``: each line is one script
 line sent as it is, and produces one proposition state. Like VirtualHome's executor, the
 run stops at the first line the executor refuses; with a monitor it also stops at the first
-line whose proposition states the monitor judges unsafe (that line does not run), and a
-specification that cannot be met stops it before the first line.
+line whose proposition states the monitor judges unsafe, or whose preview fails (nothing to
+judge): that line does not run. A line whose states turn out other than previewed and break a
+constraint stops the run after it, and a specification that cannot be met stops it before
+the first line.
 
 Examples
 --------
@@ -30,7 +32,7 @@ from typing import Any
 from safetychip.envs._base import PropositionState
 from safetychip.envs.virtualhome._env import VirtualHomeEnv
 from safetychip.envs.virtualhome._program import PreparedProgram, Program, prepare_program
-from safetychip.monitor import Monitor
+from safetychip.monitor import Monitor, Verdict
 
 __all__ = ["ProgramRun", "ProgramStep", "run_program"]
 
@@ -174,26 +176,35 @@ def run_program(
     for number, (line, script) in enumerate(zip(program.program.lines, program.lines), 1):
         if monitor is not None:
             ahead = env.lookahead(script, atoms)
-            if ahead.error is None:
-                verdict = monitor.check(ahead.states)
-                if not verdict.safe:
-                    reason = f"the monitor refused it: {_violated(monitor, verdict.violated)}"
-                    steps.append(
-                        ProgramStep(number, line, script, "unsafe", reason, tuple(ahead.states))
-                    )
-                    return stop(number, reason)
+            if ahead.error is not None:  # nothing to judge: the line does not run
+                reason = (f"its preview failed ({ahead.error}), so the monitor cannot judge "
+                          "it and it does not run")  # fmt: skip
+                steps.append(ProgramStep(number, line, script, "refused", reason))
+                return stop(number, reason)
+            verdict = monitor.check(ahead.states)
+            if not verdict.safe:
+                reason = f"the monitor refused it: {_refusal(monitor, verdict)}"
+                steps.append(
+                    ProgramStep(number, line, script, "unsafe", reason, tuple(ahead.states))
+                )
+                return stop(number, reason)
         *_, info = env.step(script)
         if info["error"] is not None:
             steps.append(ProgramStep(number, line, script, "refused", info["error"]))
             return stop(number, info["error"])
-        if monitor is not None:
-            monitor.commit(info["states"])
         steps.append(ProgramStep(number, line, script, "executed", "", tuple(info["states"])))
+        if monitor is not None:
+            late = monitor.commit(info["states"])
+            if not late.safe:  # what ran is not what was judged: stop before anything else
+                return stop(number, f"what the line did is not what the monitor admitted: "
+                                    f"{_refusal(monitor, late)}")  # fmt: skip
     return ProgramRun(program, tuple(steps), initial)
 
 
-def _violated(monitor: Monitor, names: Sequence[str]) -> str:
+def _refusal(monitor: Monitor, verdict: Verdict) -> str:
+    """The constraints a refusal names, else its reason (an undecided verdict names none)."""
+    names = verdict.violated
     parts = [
         f"{c.name} ({c.sentence or c.formula})" for c in monitor.constraints if c.name in names
     ]
-    return (", ".join(parts) or "a constraint") + " would be violated"
+    return ", ".join(parts) + " would be violated" if parts else verdict.reason
