@@ -64,7 +64,9 @@ def test_a_negated_wrong_or_stuffed_explanation_is_incorrect(text, says):
     ["At step 1, walking to the kitchen would make agent_at(kitchen) true before the "
      "bathroom, which breaks c1.",
      "Walking to the kitchen at step 1 is not allowed by c1: it says don't go to the kitchen "
-     "before the bathroom."],
+     "before the bathroom.",
+     # an ordinal that counts something else names no step
+     "Step 1: a first trip to the kitchen before the second bathroom visit breaks c1."],
 )  # fmt: skip
 def test_a_right_explanation_is_still_correct(text):
     from safetychip.labs import check_explanation

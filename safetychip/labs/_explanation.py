@@ -86,8 +86,7 @@ def _stuffed(words: list[str], text: str, by_name: dict[str, Constraint],
     if others:
         return f"the action does not break {', '.join(others)}: name only what it breaks."
     if step is not None:
-        steps = {w for w in words if w.isdigit() and int(w) < 1000}
-        steps |= {str(_ORDINALS.index(w)) for w in words if w in _ORDINALS}
+        steps = _steps_named(words)
         if steps - {str(step)}:
             return f"name the one step the action is at, not {', '.join(sorted(steps))}."
     atoms = {a for c in by_name.values() for a in c.formula.atoms()}
@@ -95,6 +94,28 @@ def _stuffed(words: list[str], text: str, by_name: dict[str, Constraint],
     if wrong:
         return f"the action does not change {', '.join(wrong)}: that is not why it is refused."
     return ""
+
+
+def _steps_named(words: list[str]) -> set[str]:
+    """The step numbers *words* name as steps: numbers after "step(s)" ("steps 2 and 3") and
+    ordinals before it ("the third step"); "a third entry" names no step.
+
+    >>> sorted(_steps_named(_words("Step 2, not steps 3 and 4; the fifth step; a third entry")))
+    ['2', '3', '4', '5']
+    """
+    found = set()
+    for i, word in enumerate(words):
+        if word in ("step", "steps"):
+            for after in words[i + 1 :]:
+                if after.isdigit() and int(after) < 1000:
+                    found.add(after)
+                elif after in _ORDINALS:
+                    found.add(str(_ORDINALS.index(after)))
+                elif after not in ("and", "or", "nor", "to", "the"):
+                    break
+        elif word in _ORDINALS and words[i + 1 : i + 2] in (["step"], ["steps"]):
+            found.add(str(_ORDINALS.index(word)))
+    return found
 
 
 def _words(text: str) -> list[str]:
