@@ -176,8 +176,11 @@ def translation_scores(
 
 @cache
 def _retrieval() -> RetrievalTranslator:
-    """The retrieval reader with every example, built once per process."""
-    return RetrievalTranslator()
+    """The retrieval reader with every example, built once per process; its encoder runs on
+    one thread, as the sets are scored one process per core."""
+    from ..llm import MiniLMEmbedder
+
+    return RetrievalTranslator(MiniLMEmbedder(threads=1))
 
 
 def _score_set(vocabulary: Callable[[str], Vocabulary], cell: dict) -> dict:
