@@ -77,7 +77,8 @@ SUBPACKAGES: dict[str, set[str]] = {
     },
     "errors": {
         "ActionError", "AgentError", "CacheFileError", "ConflictError", "DataFileError",
-        "EnvCheckError", "EnvError", "ExecutorStartError", "FormulaError",
+        "EnvCheckError", "EnvError", "ExecutorStartError", "FormulaError", "LabellerError",
+        "PreviewError",
         "FormulaSyntaxError", "FormulaTooDeepError", "GroundingError",
         "LLMConnectionError", "LLMError", "LLMResponseError", "LLMStatusError",
         "LLMTimeoutError", "LLMUsageError", "MemoryStoreError", "MissingDependencyError",
@@ -108,6 +109,11 @@ SUBPACKAGES: dict[str, set[str]] = {
         "AgentExplanation", "HumanAnswer", "LLMExplanation", "PlanStep", "RolloutQuery",
         "agent_query_messages", "answer_query", "ask_agent_query", "explain_rollout",
         "explain_violation", "letter_words", "plan_trace", "question_formula"
+    },
+    "gym": {
+        "FALLBACKS", "Fallback", "GymAction", "GymEnv", "Labeller", "MINIGRID_PREDICATES",
+        "MiniGridLabeller", "OneStepModel", "ShieldInfo", "ShieldWrapper", "checked_state",
+        "label_state"
     },
     "labs": {
         "CONFUSIONS", "CORRECT", "INCORRECT", "INSTRUCTOR", "INVALID", "MAX_ANSWER_CHARS",
