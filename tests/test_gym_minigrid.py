@@ -163,3 +163,66 @@ def test_lava_placed_in_front_is_refused_whatever_the_colour():
     world.grid.set(*world.front_pos, Lava())
     *_, info = env.step(world.actions.forward)
     assert info["shield"].executed is None and info["shield"].refusals[0].outcome == "pruned"
+
+
+@pytest.mark.parametrize("name", ["MiniGrid-LavaCrossingS9N1-v0", "MiniGrid-DoorKey-5x5-v0",
+                                  "MiniGrid-Unlock-v0", "BabyAI-GoToLocal-v0",
+                                  "MiniGrid-KeyCorridorS3R1-v0"])  # fmt: skip
+def test_the_one_step_model_foresees_the_real_step_and_leaves_the_world_alone(name):
+    env = gym.make(name)
+    world = env.unwrapped
+    env.reset(seed=1)
+    names = [p for p in _vocabulary(world) if LABELLER.knows(p)]
+    rng = np.random.default_rng(1)
+    seen = set()
+    for _ in range(250):
+        x, y = world.front_pos
+        front = world.grid.get(int(x), int(y))
+        # act on what is in front (pick up, toggle, drop) often, else walk at random
+        action = (
+            int(rng.choice([3, 4, 5]))
+            if front is not None and rng.random() < 0.7
+            else (int(rng.integers(7)))
+        )
+        before = (
+            label_state(LABELLER, None, {}, world, names),
+            tuple(world.agent_pos),
+            world.carrying,
+        )
+        foreseen = LABELLER.model(world, action, names)
+        assert before == (label_state(LABELLER, None, {}, world, names), tuple(world.agent_pos),
+                          world.carrying)  # fmt: skip
+        _, _, terminated, truncated, _ = env.step(action)
+        now = label_state(LABELLER, None, {}, world, names)
+        assert foreseen == now, (action, {n for n in names if foreseen[n] != now[n]})
+        seen.update(n for n, v in now.items() if v)
+        if terminated or truncated:
+            env.reset()
+    assert len(seen) >= 3  # the walk made several propositions true
+
+
+def _vocabulary(world) -> list[str]:
+    """Every proposition over the objects of *world*, by type and by colour and type."""
+    objects = {o.type for o in world.grid.grid if o is not None}
+    objects |= {f"{o.color}_{o.type}" for o in world.grid.grid if o is not None}
+    rooms = [f"agent_at(room_{i}_{j})" for i in range(getattr(world, "num_cols", 0))
+             for j in range(getattr(world, "num_rows", 0))]  # fmt: skip
+    return ["on_lava", *rooms, "agent_at(floor)",
+            *(f"{p}({o})" for p in ("agent_at", "is_carrying", "is_open", "adjacent_to")
+              for o in sorted(objects))]  # fmt: skip
+
+
+def test_the_shield_with_the_one_step_model_keeps_a_random_walk_off_the_lava():
+    env = ShieldWrapper(gym.make("MiniGrid-LavaCrossingS9N1-v0"), LABELLER, ['G !"on_lava"'],
+                        model=LABELLER.model)  # fmt: skip
+    env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    refused = 0
+    for _ in range(600):
+        *_, terminated, truncated, info = env.step(int(rng.integers(3)))
+        refused += bool(info["shield"].refusals)
+        world = env.unwrapped
+        assert _label(world, "on_lava") == {"on_lava": False}
+        if terminated or truncated:
+            env.reset()
+    assert refused > 0

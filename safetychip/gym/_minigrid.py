@@ -66,6 +66,45 @@ class MiniGridLabeller(Labeller):
         colours."""
         return _reader(proposition) is not None
 
+    def model(self, env: Any, action: Any, propositions: Sequence[str]) -> dict[str, bool]:
+        """A one-step model (``ShieldWrapper(..., model=labeller.model)``): the state
+        *action* would produce, found by making the base ``MiniGridEnv.step``'s change to
+        the world (move forward, pick up, drop, toggle), labelling, and undoing it; turns
+        and ``done`` change no proposition. Far cheaper than stepping a deep copy.
+
+        Exact for environments that keep MiniGrid's own ``step`` (MiniGrid's and BabyAI's
+        grid worlds); one whose ``step`` changes the world otherwise (moving obstacles)
+        needs the deep-copy preview (no model).
+        """
+        actions = env.actions
+        if action not in (actions.forward, actions.pickup, actions.drop, actions.toggle):
+            return self.label(None, {}, env, propositions)
+        grid = env.grid
+        x, y = (int(v) for v in env.front_pos)
+        front, carrying, position = grid.get(x, y), env.carrying, env.agent_pos
+        saved = [(o, dict(vars(o))) for o in (front, carrying) if o is not None]
+        try:
+            if action == actions.forward:
+                if front is None or front.can_overlap():
+                    env.agent_pos = (x, y)
+            elif action == actions.pickup:
+                if front is not None and front.can_pickup() and carrying is None:
+                    env.carrying = front
+                    grid.set(x, y, None)
+            elif action == actions.drop:
+                if front is None and carrying is not None:
+                    grid.set(x, y, carrying)
+                    env.carrying = None
+            elif front is not None:
+                front.toggle(env, (x, y))
+            return self.label(None, {}, env, propositions)
+        finally:
+            env.agent_pos, env.carrying = position, carrying
+            grid.set(x, y, front)
+            for obj, attributes in saved:
+                vars(obj).clear()
+                vars(obj).update(attributes)
+
     def label(self, observation: Any, info: Mapping[str, Any], env: Any,
               propositions: Sequence[str]) -> dict[str, bool]:  # fmt: skip
         """Read each of *propositions* from the unwrapped MiniGrid *env* (the observation is
