@@ -151,7 +151,7 @@ SUBPACKAGES: dict[str, set[str]] = {
         "open_store", "HAZARDS", "OBJECT_WEIGHTS", "FUNCTION_WORDS"
     },
     "monitor": {
-        "Constraint", "Monitor", "Specification", "StateChange", "Status", "Verdict",
+        "BatchMonitor", "Constraint", "Monitor", "Specification", "StateChange", "Status", "Verdict",
         "as_constraints", "compile_dfa", "constraints_from_json", "exactly_one",
         "proposition_state", "proposition_states", "read_constraints", "read_trace", "refuse_vacuous",
         "smallest_conflict", "trace_from_json", "write_constraints", "write_trace"
