@@ -13,6 +13,10 @@ A refused action makes the wrapper try substitutes (each a preview), so the walk
 where they go; the bare walk's lava steps end episodes, the shielded ones' never do. Prints
 the median, 99th percentile and maximum time per step, and the median overhead of each
 shielded way over the bare median. Each way runs three times; the best run counts.
+
+Then batched monitoring (:class:`safetychip.monitor.BatchMonitor`) of N = 1,024 traces under
+``G !"on_lava"`` and the DoorKey ordering constraint: one ``commit`` of N random letters per
+step (labelling the N environments is not included), median time per environment per step.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import minigrid  # noqa: F401 - registers the MiniGrid environments
 import numpy as np
 
 from safetychip.gym import MiniGridLabeller, ShieldWrapper
+from safetychip.monitor import BatchMonitor, Monitor
 
 NAME, STEPS, REPEATS = "MiniGrid-LavaCrossingS9N1-v0", 3000, 3
 CONSTRAINTS = ['G !"on_lava"']
@@ -69,5 +74,25 @@ def main() -> None:
         print(f"{way:32} {median:9.1f} {p99:9.1f} {worst:9.1f} {overhead:>10}")
 
 
+def batched(n: int = 1024, steps: int = 300) -> None:
+    monitor = Monitor(['G !"on_lava"', '!"is_open(door)" W "is_carrying(key)"'])
+    batch = BatchMonitor(monitor, n)
+    rng = np.random.default_rng(0)
+    batch.reset(np.zeros((n, len(batch.atoms)), bool))
+    letters = rng.random((steps, n, len(batch.atoms))) < 0.05
+    times = []
+    for row in letters:
+        start = time.perf_counter()
+        safe = batch.check(row)
+        batch.commit(row, safe)
+        times.append(time.perf_counter() - start)
+    median, p99, worst = summary(times)
+    print(
+        f"BatchMonitor, N = {n}, check + commit of {steps} steps: {median / n:.2f} µs per "
+        f"environment per step (median; p99 {p99 / n:.2f}, max {worst / n:.2f})"
+    )
+
+
 if __name__ == "__main__":
     main()
+    batched()

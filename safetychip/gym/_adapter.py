@@ -109,6 +109,8 @@ class GymEnv(Env):
         self.model = model
         self.last: tuple[Any, float, bool, bool, dict[str, Any]] | None = None
         self._discrete = _discrete_size(env.action_space)
+        # a discrete space's actions, read once (parse is on every step's path)
+        self._actions = tuple(GymAction(a) for a in range(self._discrete or 0))
 
     def track(self, propositions: Iterable[str]) -> GymEnv:
         """Track *propositions*; each must be one the labeller knows.
@@ -214,6 +216,8 @@ class GymEnv(Env):
         """
         if isinstance(action, GymAction):
             return action
+        if type(action) is int and 0 <= action < len(self._actions):
+            return self._actions[action]
         if self._discrete is not None and isinstance(action, str) and action.isdigit():
             action = int(action)
         space = self.gym_env.action_space
