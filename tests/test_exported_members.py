@@ -112,8 +112,8 @@ SUBPACKAGES: dict[str, set[str]] = {
     },
     "gym": {
         "FALLBACKS", "Fallback", "GymAction", "GymEnv", "Labeller", "MINIGRID_PREDICATES",
-        "MiniGridLabeller", "OneStepModel", "ShieldInfo", "ShieldWrapper", "checked_state",
-        "label_state"
+        "MiniGridLabeller", "OneStepModel", "ShieldInfo", "ShieldWrapper", "TEXT_CHARACTERS",
+        "TextEnv", "checked_state", "label_state"
     },
     "labs": {
         "CONFUSIONS", "CORRECT", "INCORRECT", "INSTRUCTOR", "INVALID", "MAX_ANSWER_CHARS",
