@@ -113,7 +113,7 @@ SUBPACKAGES: dict[str, set[str]] = {
     "gym": {
         "FALLBACKS", "Fallback", "GymAction", "GymEnv", "Labeller", "MINIGRID_PREDICATES",
         "MiniGridLabeller", "OneStepModel", "ShieldInfo", "ShieldWrapper", "TEXT_CHARACTERS",
-        "TextEnv", "checked_state", "label_state"
+        "TextEnv", "checked_state", "label_state", "minigrid_names"
     },
     "labs": {
         "CONFUSIONS", "CORRECT", "INCORRECT", "INSTRUCTOR", "INVALID", "MAX_ANSWER_CHARS",

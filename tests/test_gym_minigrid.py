@@ -61,6 +61,11 @@ def test_is_carrying_reads_type_and_colour():
     }
     world.carrying = Ball("red")
     assert [n for n, v in _label(world, *names).items() if v] == ["is_carrying(ball)"]
+    # is_grabbed, the offline translator's word for picking up, means the same
+    assert _label(world, "is_grabbed(red_ball)", "is_grabbed(key)") == {
+        "is_grabbed(red_ball)": True,
+        "is_grabbed(key)": False,
+    }
 
 
 def test_is_open_is_true_when_some_door_of_that_name_is_open():
@@ -116,7 +121,7 @@ def test_the_labeller_knows_the_tables_propositions(name):
 
 
 @pytest.mark.parametrize("name", ["is_open(fridge)", "on_fire", "agent_at(pink_key)",
-                                  "is_grabbed(key)", "is_carrying(key", "adjacent_to(agent)",
+                                  "is_touched(key)", "is_carrying(key", "adjacent_to(agent)",
                                   "is_on(key,box)"])  # fmt: skip
 def test_the_labeller_rejects_other_names(name):
     assert not LABELLER.knows(name)

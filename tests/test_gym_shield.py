@@ -16,9 +16,18 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from safetychip.errors import PreviewError, PropositionError
-from safetychip.gym import GymEnv, Labeller, MiniGridLabeller, ShieldInfo, ShieldWrapper
-from safetychip.ltl import evaluate, parse
-from safetychip.monitor import Monitor, Specification
+from safetychip.gym import (
+    MINIGRID_PREDICATES,
+    GymEnv,
+    Labeller,
+    MiniGridLabeller,
+    ShieldInfo,
+    ShieldWrapper,
+    minigrid_names,
+)
+from safetychip.ltl import evaluate
+from safetychip.monitor import Constraint, Monitor, Specification
+from safetychip.translate import Translator, Vocabulary
 
 LAVA = "MiniGrid-LavaCrossingS9N1-v0"
 
@@ -110,9 +119,21 @@ def test_a_refusal_is_structured_and_names_the_constraint():
     json.dumps(report.to_dict())  # JSON-ready
 
 
-def test_the_door_stays_closed_until_the_key_is_carried():
-    formula = '!"is_open(door)" W "is_carrying(key)"'
-    env = ShieldWrapper(gym.make("MiniGrid-DoorKey-5x5-v0"), MiniGridLabeller(), [formula])
+def _english(sentence: str) -> Constraint:
+    """*sentence* translated offline over the names of a DoorKey world."""
+    world = gym.make("MiniGrid-DoorKey-5x5-v0").unwrapped
+    world.reset(seed=0)
+    vocabulary = Vocabulary.from_names(minigrid_names(world), rooms=[],
+                                       predicates=dict.fromkeys(MINIGRID_PREDICATES, 1))  # fmt: skip
+    return Translator(vocabulary, embedder=None)(sentence).constraint
+
+
+@pytest.mark.parametrize("constraint", [
+    '!"is_open(door)" W "is_carrying(key)"',
+    _english("Don't open the door before picking up the key."),
+])  # fmt: skip
+def test_the_door_stays_closed_until_the_key_is_carried(constraint):
+    env = ShieldWrapper(gym.make("MiniGrid-DoorKey-5x5-v0"), MiniGridLabeller(), [constraint])
     bare = gym.make("MiniGrid-DoorKey-5x5-v0")
     opened_early = {"shielded": 0, "bare": 0}
     for wrapped, key in ((env, "shielded"), (bare, "bare")):
@@ -130,7 +151,8 @@ def test_the_door_stays_closed_until_the_key_is_carried():
                 if terminated or truncated:
                     break
     assert opened_early["bare"] > 0 and opened_early["shielded"] == 0
-    assert evaluate(parse(formula), env.shield.trace)
+    formula = env.shield.monitor.constraints[0].formula
+    assert evaluate(formula, env.shield.trace)
 
 
 def test_constraints_may_be_a_monitor_or_a_specification():

@@ -13,8 +13,9 @@ Contents
 :class:`GymEnv`, :class:`GymAction`, :data:`OneStepModel`
     A Gymnasium environment in safetychip's :class:`~safetychip.envs.Env` protocol, with
     preview by deep copy or by a one-step model.
-:class:`MiniGridLabeller`, :data:`MINIGRID_PREDICATES`
-    Grounded propositions of MiniGrid and BabyAI worlds (and a one-step model of them).
+:class:`MiniGridLabeller`, :data:`MINIGRID_PREDICATES`, :func:`minigrid_names`
+    Grounded propositions of MiniGrid and BabyAI worlds (and a one-step model of them);
+    the names of a world's objects, for a translator's vocabulary.
 :class:`TextEnv`, :data:`TEXT_CHARACTERS`
     The project's own environments (VirtualHome, Spot, the mock) as Gymnasium environments.
 """
@@ -28,12 +29,12 @@ except ImportError as exc:
 
 from ._adapter import GymAction, GymEnv, OneStepModel
 from ._labeller import Labeller, checked_state, label_state
-from ._minigrid import MINIGRID_PREDICATES, MiniGridLabeller
+from ._minigrid import MINIGRID_PREDICATES, MiniGridLabeller, minigrid_names
 from ._text_env import TEXT_CHARACTERS, TextEnv
 from ._wrapper import FALLBACKS, Fallback, ShieldInfo, ShieldWrapper
 
 __all__ = [
     "FALLBACKS", "Fallback", "GymAction", "GymEnv", "Labeller", "MINIGRID_PREDICATES",
     "MiniGridLabeller", "OneStepModel", "ShieldInfo", "ShieldWrapper", "TEXT_CHARACTERS",
-    "TextEnv", "checked_state", "label_state",
+    "TextEnv", "checked_state", "label_state", "minigrid_names",
 ]  # fmt: skip

@@ -15,6 +15,8 @@ proposition                       true when
 ``agent_at(room_i_j)``            the agent is in room column *i*, row *j* of a BabyAI /
                                   ``RoomGrid`` environment (MiniGrid's ``room_from_pos``)
 ``is_carrying(x)``                the agent carries an object named *x*
+``is_grabbed(x)``                 the same (the word the offline translator uses for
+                                  picking up)
 ``is_open(d)``                    some door named *d* (``door``, ``yellow_door``) is open
 ``adjacent_to(x)``                one of the four cells next to the agent holds *x*
 ================================  =====================================================
@@ -42,10 +44,10 @@ from typing import Any
 from ..errors import missing
 from ._labeller import Labeller
 
-__all__ = ["MINIGRID_PREDICATES", "MiniGridLabeller"]
+__all__ = ["MINIGRID_PREDICATES", "MiniGridLabeller", "minigrid_names"]
 
 #: The predicates the MiniGrid labeller knows (and ``on_lava``, a plain proposition).
-MINIGRID_PREDICATES = ("agent_at", "is_carrying", "is_open", "adjacent_to")
+MINIGRID_PREDICATES = ("agent_at", "is_carrying", "is_grabbed", "is_open", "adjacent_to")
 
 _ATOM = re.compile(r"(?P<predicate>\w+)\((?P<argument>\w+)\)\Z")
 _ROOM = re.compile(r"room_(?P<i>\d+)_(?P<j>\d+)\Z")
@@ -140,7 +142,7 @@ def _reader(proposition: str) -> Any:
         if name == "floor":
             return lambda env: _here(env) is None or _here(env).type == "floor"
         return lambda env: _named(_here(env), name)
-    if predicate == "is_carrying":
+    if predicate in ("is_carrying", "is_grabbed"):
         return lambda env: _named(env.carrying, name)
     if predicate == "is_open":
         return lambda env: any(o.type == "door" and o.is_open and _named(o, name)
@@ -185,3 +187,22 @@ def _room_of(env: Any) -> tuple[int, int] | None:
         return None
     x, y = env.agent_pos
     return int(x) // (size - 1), int(y) // (size - 1)
+
+
+def minigrid_names(env: Any) -> list[str]:
+    """The object names of a MiniGrid world (types, and colours with types, of everything
+    on its grid and carried, walls and floor aside), sorted: a translator's vocabulary.
+
+    Examples
+    --------
+    >>> import gymnasium as gym
+    >>> import minigrid  # registers the MiniGrid environments
+    >>> env = gym.make("MiniGrid-DoorKey-5x5-v0")
+    >>> _ = env.reset(seed=0)
+    >>> minigrid_names(env.unwrapped)
+    ['door', 'goal', 'green_goal', 'key', 'yellow_door', 'yellow_key']
+    """
+    objects = [o for o in (*env.grid.grid, env.carrying) if o is not None]
+    names = {n for o in objects if o.type not in ("wall", "floor")
+             for n in (o.type, f"{o.color}_{o.type}")}  # fmt: skip
+    return sorted(names)
