@@ -193,6 +193,29 @@ def test_a_fallback_callable_gives_the_substitutes_in_order():
     assert asked == [(1, 0)] and info["shield"].executed == 1
 
 
+class Slide(Line):
+    """A Line moved by a continuous push in [-1, 1] (rounded to a whole step)."""
+
+    def __init__(self):
+        super().__init__()
+        self.action_space = gym.spaces.Box(-1.0, 1.0, (1,), np.float32)
+
+    def step(self, action):
+        return super().step(1 if float(action[0]) > 0 else 0)
+
+
+def test_a_continuous_action_space_is_shielded_with_a_fallback_callable():
+    def fallback(observation, action):
+        return [np.array([1.0], np.float32)]
+
+    env = ShieldWrapper(Slide(), AtEdge(), ['G !"at_edge"'], fallback=fallback)
+    env.reset(seed=0)
+    env.step(np.array([-0.5], np.float32))
+    observation, *_, info = env.step(np.array([-0.5], np.float32))
+    assert observation == 2 and info["shield"].substituted
+    assert info["shield"].executed.tolist() == [1.0]
+
+
 @pytest.mark.parametrize(
     "answer, words",
     [

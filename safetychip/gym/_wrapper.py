@@ -184,15 +184,15 @@ class ShieldWrapper(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs):
             If the episode is over or the start was refused: call ``reset()``.
         """
         shield = self.shield
-        step = shield.propose(action)
+        ran, step = action, shield.propose(action)
         refusals: list[Step] = []
         if not step.executed:
             refusals.append(step)
             observation = self._last()[0]
-            for substitute in self._fallback(observation, action):
-                if str(substitute) == refusals[0].action:  # refused already
+            for ran in self._fallback(observation, action):
+                if str(ran) == refusals[0].action:  # refused already
                     continue
-                step = shield.propose(substitute)
+                step = shield.propose(ran)
                 if step.executed:
                     break
                 refusals.append(step)
@@ -201,7 +201,6 @@ class ShieldWrapper(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs):
             report = ShieldInfo(action, None, None, tuple(refusals))
             return observation, 0.0, False, False, {**info, "shield": report}
         observation, reward, terminated, truncated, info = self.adapter.last  # type: ignore[misc]
-        ran = self.adapter.parse(step.action).value
         report = ShieldInfo(action, ran, step, tuple(refusals))
         return observation, reward, terminated, truncated, {**info, "shield": report}
 
