@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from safetychip.errors import PreviewError, PropositionError
+from safetychip.errors import LabellerError, PreviewError, PropositionError, ResetNeeded
 from safetychip.gym import (
     MINIGRID_PREDICATES,
     GymEnv,
@@ -265,6 +265,30 @@ def test_an_env_that_cannot_be_copied_needs_a_one_step_model():
     env.step(0)
     *_, info = env.step(0)
     assert info["shield"].refusals[0].outcome == "pruned" and env.unwrapped.position == 1
+
+
+def test_an_action_that_ran_but_cannot_be_labelled_stops_the_episode_until_reset():
+    class LateFault(Labeller):
+        propositions = ("at_edge",)
+
+        def label(self, observation, info, env, propositions):
+            if observation == 3:
+                raise ValueError("cannot see cell 3")
+            return {"at_edge": observation == 0}
+
+    def model(env, action, propositions):  # foresees no trouble
+        return {"at_edge": False}
+
+    env = ShieldWrapper(Locked(), LateFault(), ['G !"at_edge"'], model=model)
+    env.reset(seed=0)
+    with pytest.raises(LabellerError, match="cannot see cell 3"):
+        env.step(1)
+    for action in (0, 1):
+        with pytest.raises(ResetNeeded, match=r"could not be labelled.*call reset"):
+            env.step(action)
+    env.reset(seed=0)
+    *_, info = env.step(0)
+    assert info["shield"].admitted and env.unwrapped.position == 1
 
 
 def test_a_one_step_model_that_raises_refuses_the_action():

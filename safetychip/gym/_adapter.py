@@ -108,6 +108,8 @@ class GymEnv(Env):
         self.labeller = labeller
         self.model = model
         self.last: tuple[Any, float, bool, bool, dict[str, Any]] | None = None
+        # why the episode cannot go on (an action ran but could not be labelled), or None
+        self._stale: str | None = None
         self._discrete = _discrete_size(env.action_space)
         # a discrete space's actions, read once (parse is on every step's path)
         self._actions = tuple(GymAction(a) for a in range(self._discrete or 0))
@@ -140,7 +142,7 @@ class GymEnv(Env):
             If the labeller cannot label the initial observation.
         """
         observation, info = self.gym_env.reset(seed=seed, options=options)
-        self.last = (observation, 0.0, False, False, info)
+        self.last, self._stale = (observation, 0.0, False, False, info), None
         state = label_state(self.labeller, observation, info, self.gym_env.unwrapped,
                             self._tracked)  # fmt: skip
         return observation, {"states": [state]}
@@ -152,16 +154,30 @@ class GymEnv(Env):
         Raises
         ------
         LabellerError
-            If the labeller cannot label what the step produced (the action ran).
+            If the labeller cannot label what the step produced: the action ran, so the
+            episode cannot go on (every later step and preview raises ``ResetNeeded``).
+        ResetNeeded
+            Before ``reset``, or after such a failure.
         """
-        if self.last is None:
-            raise ResetNeeded("the Gymnasium environment was not reset: call reset() first")
+        self._check_going()
         value = self.parse(action).value
         observation, reward, terminated, truncated, info = self.gym_env.step(value)
         self.last = (observation, float(reward), bool(terminated), bool(truncated), info)
-        state = label_state(self.labeller, observation, info, self.gym_env.unwrapped,
-                            self._tracked)  # fmt: skip
+        try:
+            state = label_state(self.labeller, observation, info, self.gym_env.unwrapped,
+                                self._tracked)  # fmt: skip
+        except LabellerError as exc:
+            self._stale = (f"an action ran but what it produced could not be labelled ({exc}), "
+                           "so the monitor no longer knows the world: call reset()")  # fmt: skip
+            raise
         return observation, float(reward), bool(terminated), bool(truncated), {"states": [state]}
+
+    def _check_going(self) -> None:
+        """Raise ResetNeeded before reset, or after an action ran unlabelled."""
+        if self._stale is not None:
+            raise ResetNeeded(self._stale)
+        if self.last is None:
+            raise ResetNeeded("the Gymnasium environment was not reset: call reset() first")
 
     def lookahead(self, action: Any, propositions: Iterable[str]) -> Lookahead:
         """The state *action* would produce: the one-step model's, or the label of a stepped
@@ -172,7 +188,10 @@ class GymEnv(Env):
         ------
         ActionError
             If *action* is not in the action space.
+        ResetNeeded
+            Before ``reset``, or after an action ran but could not be labelled.
         """
+        self._check_going()
         value = self.parse(action).value
         names = tuple(propositions)
         world = self.gym_env.unwrapped

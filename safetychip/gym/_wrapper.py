@@ -8,7 +8,8 @@ admitted substitute of the fallback policy; when there is none, nothing runs (th
 returns the current observation, reward 0, and neither terminated nor truncated).
 ``info["shield"]`` is a :class:`ShieldInfo`: what was proposed, what ran, and every refusal
 with its judgement. Fail safe: a labeller or model that raises or answers anything but one
-bool per proposition makes the action refused, with the reason in ``info``.
+bool per proposition makes the action refused, with the reason in ``info``; a labeller that
+fails on what an action that ran produced stops the episode until ``reset``.
 
 Examples
 --------
@@ -182,6 +183,11 @@ class ShieldWrapper(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs):
         ------
         MonitorError
             If the episode is over or the start was refused: call ``reset()``.
+        LabellerError
+            If an action ran but the labeller cannot label what it produced (a one-step
+            model foresaw it, the real world differs): the episode stops.
+        ResetNeeded
+            On every step after that, until ``reset()``.
         """
         shield = self.shield
         ran, step = action, shield.propose(action)
