@@ -32,7 +32,9 @@ is a *verdict*, never an exception.
     │   ├── EnvCheckError               (also AssertionError) check_env found a fault
     │   ├── TaskError                   (also ValueError) a task does not fit its scene
     │   ├── NoSafePlan                  (also LookupError) the bounded search found none
-    │   └── RobotError                  (also RuntimeError) a robot could not carry out a command
+    │   ├── RobotError                  (also RuntimeError) a robot could not carry out a command
+    │   ├── LabellerError               (also ValueError) a labeller's answer is unusable
+    │   └── PreviewError                (also TypeError) a Gymnasium env that cannot be previewed
     ├── TranslationError                (also ValueError) English could not become a formula
     │   ├── SentenceError               empty or overlong sentence
     │   ├── OutOfGrammarError           outside the offline grammar
@@ -89,6 +91,8 @@ __all__ = [
     "TaskError",
     "NoSafePlan",
     "RobotError",
+    "LabellerError",
+    "PreviewError",
     "TranslationError",
     "SentenceError",
     "OutOfGrammarError",
@@ -281,8 +285,12 @@ class EnvError(SafetyChipError):
         ├── TaskError         (also ValueError) a task's formula does not parse, or names
         │                     an object its scene lacks
         ├── RobotError        (also RuntimeError) a robot could not carry out a command
-        └── NoSafePlan        (also LookupError) no safe plan reaches the goal within the
-                              search's bound
+        ├── NoSafePlan        (also LookupError) no safe plan reaches the goal within the
+        │                     search's bound
+        ├── LabellerError     (also ValueError) a labeller raised, or answered something
+        │                     other than a truth value for each proposition asked
+        └── PreviewError      (also TypeError) a Gymnasium environment can be neither
+                              copied nor previewed by a one-step model
     """
 
 
@@ -347,6 +355,16 @@ class NoSafePlan(EnvError, LookupError):
 class RobotError(EnvError, RuntimeError):
     """A robot (or its SDK) could not carry out a command that had been admitted: no power, a
     lost lease, a navigation stuck or a grasp that failed. The robot has been stopped."""
+
+
+class LabellerError(EnvError, ValueError):
+    """A labeller raised, or answered something other than one bool for each proposition
+    asked (an unknown name, a missing one, a non-bool); the shield refuses the action."""
+
+
+class PreviewError(EnvError, TypeError):
+    """A Gymnasium environment cannot be previewed: it cannot be deep-copied and no
+    one-step model was given."""
 
 
 class TranslationError(SafetyChipError, ValueError):

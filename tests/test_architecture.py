@@ -117,6 +117,8 @@ ALLOWED: dict[str, set[str]] = {
     },
     "memory": {"ltl", "automata", "monitor", "shield", "llm"},
     "observer": {"ltl", "automata", "monitor", "shield", "llm"},
+    # the shield for Gymnasium environments: an Env adapter, the shield loop, and its monitor
+    "gym": {"ltl", "automata", "monitor", "envs", "shield"},
     # course labs: checkers over the core and the explanations (nothing imports labs but cli)
     "labs": {"ltl", "automata", "monitor", "shield", "envs", "explain", "memory", "translate"},
 }

@@ -77,7 +77,8 @@ SUBPACKAGES: dict[str, set[str]] = {
     },
     "errors": {
         "ActionError", "AgentError", "CacheFileError", "ConflictError", "DataFileError",
-        "EnvCheckError", "EnvError", "ExecutorStartError", "FormulaError",
+        "EnvCheckError", "EnvError", "ExecutorStartError", "FormulaError", "LabellerError",
+        "PreviewError",
         "FormulaSyntaxError", "FormulaTooDeepError", "GroundingError",
         "LLMConnectionError", "LLMError", "LLMResponseError", "LLMStatusError",
         "LLMTimeoutError", "LLMUsageError", "MemoryStoreError", "MissingDependencyError",
@@ -108,6 +109,11 @@ SUBPACKAGES: dict[str, set[str]] = {
         "AgentExplanation", "HumanAnswer", "LLMExplanation", "PlanStep", "RolloutQuery",
         "agent_query_messages", "answer_query", "ask_agent_query", "explain_rollout",
         "explain_violation", "letter_words", "plan_trace", "question_formula"
+    },
+    "gym": {
+        "FALLBACKS", "Fallback", "GymAction", "GymEnv", "Labeller", "MINIGRID_PREDICATES",
+        "MiniGridLabeller", "OneStepModel", "ShieldInfo", "ShieldWrapper", "TEXT_CHARACTERS",
+        "TextEnv", "checked_state", "label_state", "minigrid_names"
     },
     "labs": {
         "CONFUSIONS", "CORRECT", "INCORRECT", "INSTRUCTOR", "INVALID", "MAX_ANSWER_CHARS",
@@ -145,7 +151,7 @@ SUBPACKAGES: dict[str, set[str]] = {
         "open_store", "HAZARDS", "OBJECT_WEIGHTS", "FUNCTION_WORDS"
     },
     "monitor": {
-        "Constraint", "Monitor", "Specification", "StateChange", "Status", "Verdict",
+        "BatchMonitor", "Constraint", "Monitor", "Specification", "StateChange", "Status", "Verdict",
         "as_constraints", "compile_dfa", "constraints_from_json", "exactly_one",
         "proposition_state", "proposition_states", "read_constraints", "read_trace", "refuse_vacuous",
         "smallest_conflict", "trace_from_json", "write_constraints", "write_trace"

@@ -8,6 +8,7 @@ Examples
 (True, False)
 """
 
+from ._batch import BatchMonitor
 from ._constraint import Constraint, as_constraints
 from ._files import (
     constraints_from_json,
@@ -23,8 +24,9 @@ from ._state import proposition_state, proposition_states
 from ._vacuous import refuse_vacuous
 from ._verdict import StateChange, Status, Verdict
 
-__all__ = ["Constraint", "Monitor", "StateChange", "Status", "Verdict", "as_constraints",
-           "compile_dfa", "exactly_one", "proposition_state", "proposition_states",
+__all__ = ["BatchMonitor", "Constraint", "Monitor", "StateChange", "Status", "Verdict",
+           "as_constraints", "compile_dfa", "exactly_one", "proposition_state",
+           "proposition_states",
            # constraint and trace files; the specification
            "Specification", "constraints_from_json", "read_constraints", "read_trace",
            "refuse_vacuous", "smallest_conflict", "trace_from_json", "write_constraints",

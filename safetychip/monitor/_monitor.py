@@ -424,6 +424,19 @@ class Monitor:
             self._checked = None  # the last check may have been one of them
         return settled
 
+    def decided_safe(self, state: tuple[int, ...]) -> tuple[bool, bool]:
+        """Whether the product state *state* is safe, by the decision :meth:`check` makes
+        there (cached), and whether it was decided (False: refused for want of time).
+
+        Examples
+        --------
+        >>> m = Monitor(['G !"on_lava"'])
+        >>> m.decided_safe(m.product.initial)
+        (True, True)
+        """
+        verdict = self._decide(state, [], None, self._until())
+        return verdict.status is Status.SAFE, not verdict.reason.startswith(_LATE)
+
     def _until(self) -> float | None:
         """The ``time.perf_counter()`` time the decision starting now must end by."""
         return None if self.deadline is None else time.perf_counter() + self.deadline

@@ -1,0 +1,98 @@
+"""What the Gymnasium shield wrapper costs per step over the bare MiniGrid step.
+
+Run: .venv/bin/python benchmarks/bench_gym_shield.py
+
+``MiniGrid-LavaCrossingS9N1-v0`` under ``G !"on_lava"``; a random walk (turn left, turn right,
+move forward) of 3,000 steps, the same actions for every way:
+
+* bare: ``env.step(action)`` of the environment as ``gymnasium.make`` returns it;
+* shielded, deep-copy preview: ``ShieldWrapper(env, MiniGridLabeller(), ...)``;
+* shielded, one-step model: ``ShieldWrapper(..., model=labeller.model)``.
+
+A refused action makes the wrapper try substitutes (each a preview), so the walks differ in
+where they go; the bare walk's lava steps end episodes, the shielded ones' never do. Prints
+the median, 99th percentile and maximum time per step, and the median overhead of each
+shielded way over the bare median. Each way runs three times; the best run counts.
+
+Then batched monitoring (:class:`safetychip.monitor.BatchMonitor`) of N = 1,024 traces under
+``G !"on_lava"`` and the DoorKey ordering constraint: one ``commit`` of N random letters per
+step (labelling the N environments is not included), median time per environment per step.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+import gymnasium as gym
+import minigrid  # noqa: F401 - registers the MiniGrid environments
+import numpy as np
+
+from safetychip.gym import MiniGridLabeller, ShieldWrapper
+from safetychip.monitor import BatchMonitor, Monitor
+
+NAME, STEPS, REPEATS = "MiniGrid-LavaCrossingS9N1-v0", 3000, 3
+CONSTRAINTS = ['G !"on_lava"']
+
+
+def walk(env: gym.Env, actions: list[int]) -> list[float]:
+    env.reset(seed=0)
+    times = []
+    for action in actions:
+        start = time.perf_counter()
+        _, _, terminated, truncated, _ = env.step(action)
+        times.append(time.perf_counter() - start)
+        if terminated or truncated:
+            env.reset()
+    return times
+
+
+def summary(times: list[float]) -> tuple[float, float, float]:
+    us = sorted(t * 1e6 for t in times)
+    return statistics.median(us), us[int(0.99 * len(us))], us[-1]
+
+
+def main() -> None:
+    actions = [int(a) for a in np.random.default_rng(0).integers(3, size=STEPS)]
+    labeller = MiniGridLabeller()
+    ways = {
+        "bare": lambda: gym.make(NAME),
+        "shielded, deep-copy preview": lambda: ShieldWrapper(gym.make(NAME), labeller, CONSTRAINTS),
+        "shielded, one-step model": lambda: ShieldWrapper(
+            gym.make(NAME), labeller, CONSTRAINTS, model=labeller.model
+        ),
+    }
+    results = {}
+    for way, make in ways.items():
+        runs = [summary(walk(make(), actions)) for _ in range(REPEATS)]
+        results[way] = min(runs)
+    bare = results["bare"][0]
+    print(f"{NAME}, {STEPS} random steps, best of {REPEATS} runs (µs per step)")
+    print(f"{'':32} {'median':>9} {'p99':>9} {'max':>9} {'overhead':>10}")
+    for way, (median, p99, worst) in results.items():
+        overhead = "" if way == "bare" else f"{median - bare:+10.1f}"
+        print(f"{way:32} {median:9.1f} {p99:9.1f} {worst:9.1f} {overhead:>10}")
+
+
+def batched(n: int = 1024, steps: int = 300) -> None:
+    monitor = Monitor(['G !"on_lava"', '!"is_open(door)" W "is_carrying(key)"'])
+    batch = BatchMonitor(monitor, n)
+    rng = np.random.default_rng(0)
+    batch.reset(np.zeros((n, len(batch.atoms)), bool))
+    letters = rng.random((steps, n, len(batch.atoms))) < 0.05
+    times = []
+    for row in letters:
+        start = time.perf_counter()
+        safe = batch.check(row)
+        batch.commit(row, safe)
+        times.append(time.perf_counter() - start)
+    median, p99, worst = summary(times)
+    print(
+        f"BatchMonitor, N = {n}, check + commit of {steps} steps: {median / n:.2f} µs per "
+        f"environment per step (median; p99 {p99 / n:.2f}, max {worst / n:.2f})"
+    )
+
+
+if __name__ == "__main__":
+    main()
+    batched()

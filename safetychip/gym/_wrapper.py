@@ -1,0 +1,245 @@
+"""The shield wrapper: any Gymnasium environment, shielded in one line.
+
+Each ``step(action)`` goes through the one :class:`~safetychip.shield.Shield` loop over a
+:class:`GymEnv`: the action is previewed (a stepped deep copy of ``env.unwrapped``, or the
+user's one-step model), labelled, judged by the constraint monitor and any other filters,
+and stepped only if every filter admits it. A refused action is replaced by the first
+admitted substitute of the fallback policy; when there is none, nothing runs (the step
+returns the current observation, reward 0, and neither terminated nor truncated).
+``info["shield"]`` is a :class:`ShieldInfo`: what was proposed, what ran, and every refusal
+with its judgement. Fail safe: a labeller or model that raises or answers anything but one
+bool per proposition makes the action refused, with the reason in ``info``; a labeller that
+fails on what an action that ran produced stops the episode until ``reset``.
+
+Examples
+--------
+>>> import gymnasium as gym
+>>> import minigrid  # registers the MiniGrid environments
+>>> from safetychip.gym import MiniGridLabeller
+>>> env = ShieldWrapper(gym.make("MiniGrid-LavaCrossingS9N1-v0"), MiniGridLabeller(),
+...                     ['G !"on_lava"'])
+>>> _, info = env.reset(seed=1)
+>>> info["shield"].admitted
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, NamedTuple
+
+import gymnasium
+import gymnasium.utils
+
+from ..monitor import Constraint, Monitor, Specification
+from ..shield import Filter, Judgement, Shield, Step
+from ._adapter import GymEnv, OneStepModel
+from ._labeller import Labeller
+
+__all__ = ["FALLBACKS", "Fallback", "ShieldInfo", "ShieldWrapper"]
+
+#: A fallback policy: ``fallback(observation, refused_action)`` gives the substitutes to try,
+#: in order.
+Fallback = Callable[[Any, Any], Iterable[Any]]
+
+#: The named fallback policies: ``"first"`` tries every action of a discrete action space in
+#: order (the first admitted one runs); ``"none"`` substitutes nothing.
+FALLBACKS = ("first", "none")
+
+
+class ShieldInfo(NamedTuple):
+    """What the shield did in one ``step`` (``info["shield"]``), or at ``reset``.
+
+    Attributes
+    ----------
+    proposed : object
+        The action the agent proposed (None at reset).
+    executed : object
+        The action that ran: the proposed one, a substitute, or None when nothing ran.
+    step : Step or None
+        The shield's record of the action that ran, with the judgement that admitted it.
+    refusals : tuple of Step
+        The actions refused on the way, the proposed one first: each with its judgement
+        (``pruned``) or the reason it could not be previewed (``not_executable``).
+    start : Judgement or None
+        At reset: the filters' answer to the initial state.
+    """
+
+    proposed: Any
+    executed: Any
+    step: Step | None
+    refusals: tuple[Step, ...] = ()
+    start: Judgement | None = None
+
+    @property
+    def admitted(self) -> bool:
+        """Whether the proposed action ran as proposed (at reset: the start was admitted)."""
+        if self.start is not None:
+            return self.start.admitted
+        return self.step is not None and not self.refusals
+
+    @property
+    def substituted(self) -> bool:
+        """Whether a substitute ran instead of the refused proposal."""
+        return self.step is not None and bool(self.refusals)
+
+    @property
+    def reason(self) -> str:
+        """Why the proposal was refused ("" when it was admitted)."""
+        if self.start is not None:
+            return "" if self.start.admitted else self.start.reason
+        if not self.refusals:
+            return ""
+        first = self.refusals[0]
+        return first.judgement.reason if first.judgement is not None else first.error or ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (actions as text)."""
+        return {
+            "proposed": None if self.proposed is None else str(self.proposed),
+            "executed": None if self.executed is None else str(self.executed),
+            "admitted": self.admitted, "substituted": self.substituted, "reason": self.reason,
+            "step": self.step.to_dict() if self.step is not None else None,
+            "refusals": [s.to_dict() for s in self.refusals],
+            "start": self.start.to_dict() if self.start is not None else None,
+        }  # fmt: skip
+
+
+class ShieldWrapper(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs):
+    """Refuse the actions of a Gymnasium environment that would break the constraints.
+
+    Parameters
+    ----------
+    env : gymnasium.Env
+        The environment to shield.
+    labeller : Labeller
+        Maps what the environment shows to proposition states.
+    constraints : Monitor, Specification, or sequence of str or Constraint
+        What must hold (formulas in Spot syntax with quoted atoms: ``G !"on_lava"``).
+    model : callable, optional
+        A one-step model ``model(unwrapped_env, action, propositions)`` giving the state an
+        action would produce; without it, a deep copy of ``env.unwrapped`` is stepped.
+    fallback : {"first", "none"} or callable
+        What runs instead of a refused action (:data:`FALLBACKS`), or a callable
+        ``fallback(observation, action)`` returning the substitutes to try in order.
+    filters : sequence of Filter
+        More filters, judged after the constraint monitor.
+    filter_seconds : float or None
+        The time budget of each filter that does not bound its own time.
+
+    Attributes
+    ----------
+    shield : Shield
+        The loop, over :attr:`adapter`; ``shield.steps`` is the episode so far.
+    adapter : GymEnv
+        The environment in safetychip's protocol.
+
+    Notes
+    -----
+    ``gymnasium.make(env.spec)`` recreates the wrapper from its arguments: a new monitor from
+    the constraints of the one given, the same labeller, model and filters.
+
+    Raises
+    ------
+    PropositionError
+        If the constraints use a proposition the labeller cannot produce.
+    PreviewError
+        If the environment cannot be deep-copied and no *model* is given.
+    ValueError
+        If *fallback* is unknown, or ``"first"`` on an action space that is not discrete.
+    """
+
+    def __init__(self, env: gymnasium.Env, labeller: Labeller,
+                 constraints: Monitor | Specification | Sequence[str | Constraint], *,
+                 model: OneStepModel | None = None, fallback: str | Fallback = "first",
+                 filters: Sequence[Filter] = (),
+                 filter_seconds: float | None = 5.0) -> None:  # fmt: skip
+        # What gymnasium.make recreates the wrapper from (env.spec): a monitor's constraints,
+        # so that a recreated wrapper has its own monitor; the other arguments as given.
+        recorded = constraints.constraints if isinstance(constraints, Monitor) else constraints
+        gymnasium.utils.RecordConstructorArgs.__init__(
+            self, labeller=labeller, constraints=recorded, model=model, fallback=fallback,
+            filters=filters, filter_seconds=filter_seconds, _disable_deepcopy=True)  # fmt: skip
+        gymnasium.Wrapper.__init__(self, env)
+        self.adapter = GymEnv(env, labeller, model)
+        self._fallback = _fallback(fallback, self.adapter)
+        self.shield = Shield.of(self.adapter, _monitor(constraints), *filters,
+                                idle_seconds=0, filter_seconds=filter_seconds)  # fmt: skip
+        self.adapter.track(self.shield.propositions)  # an unknown proposition fails here
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:  # fmt: skip
+        """Reset the environment and the filters; ``info["shield"]`` holds the start's
+        judgement (a refused start: every later step raises until the next reset)."""
+        start = self.shield.reset(seed=seed, options=options)
+        observation, info = self._last()
+        return observation, {**info, "shield": ShieldInfo(None, None, None, start=start)}
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Run *action* if every filter admits it, else the first admitted substitute, else
+        nothing; ``info["shield"]`` says which (a :class:`ShieldInfo`).
+
+        Raises
+        ------
+        MonitorError
+            If the episode is over or the start was refused: call ``reset()``.
+        LabellerError
+            If an action ran but the labeller cannot label what it produced (a one-step
+            model foresaw it, the real world differs): the episode stops.
+        ResetNeeded
+            On every step after that, until ``reset()``.
+        """
+        shield = self.shield
+        ran, step = action, shield.propose(action)
+        refusals: list[Step] = []
+        if not step.executed:
+            refusals.append(step)
+            observation = self._last()[0]
+            for ran in self._fallback(observation, action):
+                if str(ran) == refusals[0].action:  # refused already
+                    continue
+                step = shield.propose(ran)
+                if step.executed:
+                    break
+                refusals.append(step)
+        if not step.executed:  # nothing ran: the world is as it was
+            observation, info = self._last()
+            report = ShieldInfo(action, None, None, tuple(refusals))
+            return observation, 0.0, False, False, {**info, "shield": report}
+        observation, reward, terminated, truncated, info = self.adapter.last  # type: ignore[misc]
+        report = ShieldInfo(action, ran, step, tuple(refusals))
+        return observation, reward, terminated, truncated, {**info, "shield": report}
+
+    def _last(self) -> tuple[Any, dict[str, Any]]:
+        """The last observation and info of the real environment."""
+        observation, *_, info = self.adapter.last  # type: ignore[misc]
+        return observation, info
+
+
+def _monitor(constraints: Monitor | Specification | Sequence[str | Constraint]) -> Monitor:
+    """The monitor of *constraints*."""
+    if isinstance(constraints, Monitor):
+        return constraints
+    if isinstance(constraints, Specification):
+        return constraints.monitor()
+    if isinstance(constraints, str):
+        raise TypeError(f"constraints must be a list of formulas, got the string "
+                        f"{constraints!r}: write [{constraints!r}]")  # fmt: skip
+    return Monitor(list(constraints))
+
+
+def _fallback(fallback: str | Fallback, adapter: GymEnv) -> Fallback:
+    """The fallback policy *fallback* names, as a callable."""
+    if callable(fallback):
+        return fallback
+    if fallback == "none":
+        return lambda observation, action: ()
+    if fallback == "first":
+        actions = adapter.admissible_actions()
+        if not actions:
+            raise ValueError(f"fallback 'first' needs a discrete action space, got "
+                             f"{adapter.gym_env.action_space}: pass fallback='none' or a "
+                             "callable(observation, action) giving substitutes")  # fmt: skip
+        values = [adapter.parse(a).value for a in actions]
+        return lambda observation, action: values
+    raise ValueError(f"fallback must be one of {FALLBACKS} or a callable, got {fallback!r}")
