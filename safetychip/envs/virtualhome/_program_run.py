@@ -32,6 +32,7 @@ from typing import Any
 from safetychip.envs._base import PropositionState
 from safetychip.envs.virtualhome._env import VirtualHomeEnv
 from safetychip.envs.virtualhome._program import PreparedProgram, Program, prepare_program
+from safetychip.errors import ActionError
 from safetychip.monitor import Monitor, Verdict
 
 __all__ = ["ProgramRun", "ProgramStep", "run_program"]
@@ -50,7 +51,8 @@ class ProgramStep:
     script : str
         The line sent to the executor (graph ids).
     outcome : str
-        ``"executed"``, ``"refused"`` (the executor's preconditions failed) or ``"unsafe"``
+        ``"executed"``, ``"refused"`` (the executor's preconditions failed, or the line
+        names an object the scene does not have under that name or id) or ``"unsafe"``
         (the monitor's verdict; the line did not run).
     reason : str
         Why a line was refused or judged unsafe, as a sentence; empty when executed.
@@ -174,6 +176,11 @@ def run_program(
         if not start_verdict.safe:
             return stop(0, f"the monitor aborted: {start_verdict.reason}")
     for number, (line, script) in enumerate(zip(program.program.lines, program.lines), 1):
+        try:
+            env.parse(script)
+        except ActionError as exc:  # a line the scene cannot read is refused, like the executor's
+            steps.append(ProgramStep(number, line, script, "refused", str(exc)))
+            return stop(number, str(exc))
         if monitor is not None:
             ahead = env.lookahead(script, atoms)
             if ahead.error is not None:  # nothing to judge: the line does not run
