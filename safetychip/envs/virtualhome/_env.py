@@ -39,7 +39,11 @@ and ``agent_lying_on`` read the current world (posture state and ON edge).
 **Speed.** The executor's ``change_state`` deep-copies its state's change sets at every
 step. Nodes are copy-on-write in the executor (it copies a node before changing its
 states), so the environment instead runs every action on a shallow fork of those dicts and
-sets, with ``in_place=True``, and keeps the fork when the action is committed. Simulations
+sets, with ``in_place=True``, and keeps the fork when the action is committed. A committed
+world is never written again: the executor's own reads (``get_node_ids_from``) write into its
+change sets, so the environment reads committed worlds without them, and :meth:`graph` reads a
+copy; otherwise reading the graph would change which object a later GRAB leaves the agent
+close to. Simulations
 are cached by the world's content and the action (up to a bound), so ``step`` after
 ``preview`` of the same action reuses it, and so does every episode that reaches the same
 world again (every agent of an experiment grid does, until the agents differ).

@@ -2,11 +2,12 @@
 
 A program runs in a :class:`VirtualHomeEnv` in ``mode="literal"``: each line is one script
 line sent as it is, and produces one proposition state. Like VirtualHome's executor, the
-run stops at the first line the executor refuses; with a monitor it also stops at the first
-line whose proposition states the monitor judges unsafe, or whose preview fails (nothing to
-judge): that line does not run. A line whose states turn out other than previewed and break a
-constraint stops the run after it, and a specification that cannot be met stops it before
-the first line.
+run stops at the first line the executor refuses (or that names an id the scene lacks, or a
+class other than that node's: a refused step too, never an exception); with a monitor it
+also stops at the first line whose proposition states the monitor judges unsafe, or whose
+preview fails (nothing to judge): that line does not run. A line whose states turn out other
+than previewed and break a constraint stops the run after it, and a specification that
+cannot be met stops it before the first line.
 
 Examples
 --------
