@@ -39,7 +39,11 @@ and ``agent_lying_on`` read the current world (posture state and ON edge).
 **Speed.** The executor's ``change_state`` deep-copies its state's change sets at every
 step. Nodes are copy-on-write in the executor (it copies a node before changing its
 states), so the environment instead runs every action on a shallow fork of those dicts and
-sets, with ``in_place=True``, and keeps the fork when the action is committed. Simulations
+sets, with ``in_place=True``, and keeps the fork when the action is committed. A committed
+world is never written again: the executor's own reads (``get_node_ids_from``) write into its
+change sets, so the environment reads committed worlds without them, and :meth:`graph` reads a
+copy; otherwise reading the graph would change which object a later GRAB leaves the agent
+close to. Simulations
 are cached by the world's content and the action (up to a bound), so ``step`` after
 ``preview`` of the same action reuses it, and so does every episode that reaches the same
 world again (every agent of an experiment grid does, until the agents differ).
@@ -459,7 +463,7 @@ class VirtualHomeEnv(Env):
         ['OFF', 'OPEN', 'PLUGGED_IN']
         """
         self._require_state()
-        return dict(self._state.to_dict())
+        return dict(self._fork(self._state).to_dict())  # the executor's reads write: on a copy
 
     def goal_reached(self) -> bool:
         """Whether every goal literal holds in the current world (true without a goal)."""
@@ -676,7 +680,7 @@ class VirtualHomeEnv(Env):
             current = frontier.pop(0)
             if self.scene.is_room(current):
                 return current
-            for parent in sorted(state.get_node_ids_from(current, inside)):
+            for parent in sorted(_targets(state, current, inside)):
                 if parent not in seen:
                     seen.add(parent)
                     frontier.append(parent)
@@ -841,9 +845,9 @@ class VirtualHomeEnv(Env):
         held = {
             i
             for hand in (relation.HOLDS_RH, relation.HOLDS_LH)
-            for i in state.get_node_ids_from(character, hand)
+            for i in _targets(state, character, hand)
         }
-        close = state.get_node_ids_from(character, relation.CLOSE)
+        close = _targets(state, character, relation.CLOSE)
         moved = {
             node_id
             for node_id, rel in (*state._new_edges_from, *state._removed_edges_from)
@@ -859,7 +863,7 @@ class VirtualHomeEnv(Env):
                 support = [
                     (word, p)
                     for word, rel in (("on", relation.ON), ("in", relation.INSIDE))
-                    for p in sorted(state.get_node_ids_from(i, rel))
+                    for p in sorted(_targets(state, i, rel))
                     if not scene.is_room(p)
                 ]
             else:
@@ -917,6 +921,20 @@ def _layout(scene: Scene) -> _Layout:
             members[scene.room_of(i)].add(i)
             support[i].sort(key=lambda ws: (ws[0] != "on", ws[1]))
     return _Layout(members, support)
+
+
+def _targets(state: Any, from_id: int, relation: Any) -> set[int]:
+    """The ids *from_id* has a *relation* edge to in executor *state*, read without writing.
+
+    The executor's own ``get_node_ids_from`` writes what it reads into the state's change
+    sets; their content stays equivalent, but their order changes, and the executor takes
+    "the first" of such a set in places (the object a grabbed one was close to), so a read
+    would change what later steps do. Committed states are only read through this.
+    """
+    key = (from_id, relation)
+    found = set(state._graph.get_node_ids_from(from_id, relation))
+    found.update(state._new_edges_from.get(key, ()))
+    return found - state._removed_edges_from.get(key, set())
 
 
 def _content(state: Any) -> Hashable:

@@ -15,7 +15,8 @@ graph ids, following ``check_programs.check_one_program`` in the ``virtualhome``
 
 1. defaults for every node: CAN_OPEN closed (doors open), HAS_PLUG plugged in, clean,
    lights and lamps on;
-2. rooms the program names are mapped to the graph's (``home_office`` is ``living_room`` …);
+2. rooms the program names are mapped to the graph's (``home_office`` is ``living_room`` …),
+   and the prepared lines name the mapped room (``[WALK] <living_room> (335)``);
 3. the character starts in a room other than the first room the program names (or, if it
    names none, in the room holding most of its objects), standing, close to nothing;
 4. each script object is the first unused node of its class directly INSIDE its room (its
@@ -291,10 +292,11 @@ class _Preparation:
             if _is_light(node) and node["id"] not in script_ids:
                 _set(node, "ON")
         self._check_binary()
+        # a room the graph lacks is written as the room it maps to, as the dataset does
         lines = tuple(
             f"[{line.action.name}]"
-            + "".join(f" <{p.name}> ({ids[(mapping.get(p.name, p.name), p.instance)]})"
-                      for p in line.parameters)
+            + "".join(f" <{name}> ({ids[(name, p.instance)]})"
+                      for p in line.parameters for name in [mapping.get(p.name, p.name)])
             for line in self.script
         )  # fmt: skip
         # one name per prepared world, so snapshots of two programs never mix
@@ -388,7 +390,14 @@ class _Preparation:
                 raise DataFileError(self.program.source, f"{name} ({obj[1]}) is in {room_name!r}, "
                                     "which is not a room of the graph")  # fmt: skip
             if name in _POSSIBLE_ROOMS:
-                ids[obj] = next(n["id"] for n in self.nodes if n["class_name"] == name)
+                found = next((n["id"] for n in self.nodes if n["class_name"] == name), None)
+                if found is None:  # no room of the graph stands for it
+                    rooms = sorted({n["class_name"] for n in self.nodes
+                                    if n.get("category") == "Rooms"})  # fmt: skip
+                    raise DataFileError(self.program.source, f"the program names the room "
+                                        f"{name!r}, which the graph lacks and no room of it "
+                                        f"stands for (rooms: {', '.join(rooms)})")  # fmt: skip
+                ids[obj] = found
                 continue
             same = [n for n in by_class.get(name, []) if n["id"] not in used]
             match = next((n for n in same if (n["id"], room) in inside), None)

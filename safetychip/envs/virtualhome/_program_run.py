@@ -2,11 +2,12 @@
 
 A program runs in a :class:`VirtualHomeEnv` in ``mode="literal"``: each line is one script
 line sent as it is, and produces one proposition state. Like VirtualHome's executor, the
-run stops at the first line the executor refuses; with a monitor it also stops at the first
-line whose proposition states the monitor judges unsafe, or whose preview fails (nothing to
-judge): that line does not run. A line whose states turn out other than previewed and break a
-constraint stops the run after it, and a specification that cannot be met stops it before
-the first line.
+run stops at the first line the executor refuses (or that names an id the scene lacks, or a
+class other than that node's: a refused step too, never an exception); with a monitor it
+also stops at the first line whose proposition states the monitor judges unsafe, or whose
+preview fails (nothing to judge): that line does not run. A line whose states turn out other
+than previewed and break a constraint stops the run after it, and a specification that
+cannot be met stops it before the first line.
 
 Examples
 --------
@@ -32,6 +33,7 @@ from typing import Any
 from safetychip.envs._base import PropositionState
 from safetychip.envs.virtualhome._env import VirtualHomeEnv
 from safetychip.envs.virtualhome._program import PreparedProgram, Program, prepare_program
+from safetychip.errors import ActionError
 from safetychip.monitor import Monitor, Verdict
 
 __all__ = ["ProgramRun", "ProgramStep", "run_program"]
@@ -50,7 +52,8 @@ class ProgramStep:
     script : str
         The line sent to the executor (graph ids).
     outcome : str
-        ``"executed"``, ``"refused"`` (the executor's preconditions failed) or ``"unsafe"``
+        ``"executed"``, ``"refused"`` (the executor's preconditions failed, or the line
+        names an object the scene does not have under that name or id) or ``"unsafe"``
         (the monitor's verdict; the line did not run).
     reason : str
         Why a line was refused or judged unsafe, as a sentence; empty when executed.
@@ -174,6 +177,11 @@ def run_program(
         if not start_verdict.safe:
             return stop(0, f"the monitor aborted: {start_verdict.reason}")
     for number, (line, script) in enumerate(zip(program.program.lines, program.lines), 1):
+        try:
+            env.parse(script)
+        except ActionError as exc:  # a line the scene cannot read is refused, like the executor's
+            steps.append(ProgramStep(number, line, script, "refused", str(exc)))
+            return stop(number, str(exc))
         if monitor is not None:
             ahead = env.lookahead(script, atoms)
             if ahead.error is not None:  # nothing to judge: the line does not run
