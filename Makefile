@@ -39,8 +39,11 @@ test: $(STAMP)
 	$(PY) -m ruff format --check safetychip tests benchmarks
 	$(PY) -m mypy
 	# On every core (at most four), a whole file at a time: a notebook's cells run in order in
-	# one kernel, and the browser tests share one JupyterLab; --durations shows where time went.
-	MPLBACKEND=Agg $(PY) -m pytest -q -n auto --maxprocesses 4 --dist loadfile --durations 15 \
+	# one kernel, and the browser tests share one JupyterLab. Files go out in collection order,
+	# which conftest.py starts with the longest (not by size: the whole reproduction is one
+	# test). --durations shows where the time went.
+	MPLBACKEND=Agg $(PY) -m pytest -q -n auto --maxprocesses 4 --dist loadfile \
+	  --no-loadscope-reorder --durations 15 \
 	  --nbval --nbval-sanitize-with notebooks/sanitize.cfg tests safetychip notebooks
 
 # JupyterLab on 127.0.0.1 (no other machine can reach it), opening the quickstart tutorial.
