@@ -42,7 +42,8 @@ is a *verdict*, never an exception.
     │   ├── TranslationReplyError       an LLM reply that does not parse, after retries
     │   ├── VocabularyError             (also PropositionError) unknown predicate or arity
     │   ├── ConflictError               (also UnsatisfiableSpecification)
-    │   └── VacuousConstraintError      (also SpecificationError) holds on every trace
+    │   ├── VacuousConstraintError      (also SpecificationError) holds on every trace
+    │   └── PickNeededError             (also SpecificationError) candidates not yet picked
     ├── QueryError                      (also ValueError) a question that cannot be answered
     ├── ExecutorStartError              (also RuntimeError) Ray's local runtime did not start
     ├── MemoryStoreError                an episodic-memory file is corrupt, foreign or unusable
@@ -101,6 +102,7 @@ __all__ = [
     "VocabularyError",
     "ConflictError",
     "VacuousConstraintError",
+    "PickNeededError",
     "QueryError",
     "ExecutorStartError",
     "MemoryStoreError",
@@ -458,6 +460,11 @@ class ConflictError(TranslationError, UnsatisfiableSpecification):
 class VacuousConstraintError(TranslationError, SpecificationError):
     """A constraint whose formula holds on every trace (is equivalent to ``true``): it
     forbids nothing, so it is never a constraint; the message names the sentence."""
+
+
+class PickNeededError(TranslationError, SpecificationError):
+    """A translation whose candidate set is not settled was to be enforced: a person picks
+    one of its candidates first (``translation.choose(i)``); the message lists them."""
 
 
 class QueryError(SafetyChipError, ValueError):

@@ -87,7 +87,7 @@ SUBPACKAGES: dict[str, set[str]] = {
         "PropositionError", "QueryError", "ReplayMissError", "ResetNeeded", "RobotError",
         "SafetyChipError", "SandboxError", "SentenceError", "SkillError",
         "SpecificationError", "TaskError", "TimeBudgetError", "TraceError", "TranslationError",
-        "TranslationReplyError", "UnsatisfiableSpecification", "VacuousConstraintError",
+        "TranslationReplyError", "UnsatisfiableSpecification", "VacuousConstraintError", "PickNeededError",
         "VocabularyError"
     },
     "experiments": {
@@ -178,13 +178,13 @@ SUBPACKAGES: dict[str, set[str]] = {
         "run_unmonitored", "search_safe_plan"
     },
     "translate": {
-        "BackTranslation", "Clause", "EvaluationResult", "Expression", "Grounder",
+        "BackTranslation", "CONFIDENCE", "Candidate", "Clause", "Distinction", "EvaluationResult", "Expression", "Grounder",
         "Grounding", "LLMRecognizer", "LLMTranslator", "LiftedSentence",
         "LiftedTranslation", "MAX_SENTENCE", "PREDICATES", "PatternTranslator",
         "Reading", "RetrievalTranslator", "Review",
         "ReviewCard", "ReviewWidget", "SYNONYMS", "Specification", "Translation",
         "Translator", "UTTERANCES", "Vocabulary", "Witness", "assemble", "back_translate",
-        "describe", "evaluate", "ground_formula", "lift", "literal_text",
+        "describe", "distinguish", "evaluate", "ground_formula", "lift", "literal_text",
         "load_utterances", "load_vocabulary", "match_pattern", "normalize",
         "prepare_review", "read_clause", "read_formula_reply", "recognize",
         "rename_atoms", "review", "witnesses"

@@ -24,12 +24,17 @@ def _llm(*replies: str) -> Translator:
                                    "LTL: | is_grabbed(a) ! is_grabbed(a)",
                                    "LTL: G | is_grabbed(a) ! is_grabbed(a)",
                                    "LTL: i F is_grabbed(a) F is_grabbed(a)"])  # fmt: skip
-def test_a_model_reading_that_forbids_nothing_is_refused(reply):
+def test_a_model_reading_that_forbids_nothing_adds_no_candidate(reply):
+    # beside the offline readers, the model's empty reading is dropped and theirs stands
     t = _llm("Expressions: the phone", reply)
+    translation = t("Never pick up the phone")
+    assert [str(c.formula) for c in translation.candidates] == ['G!"is_grabbed(phone)"']
+    assert t.name not in translation.candidates[0].readers
+    # with no other reading, the model's is refused, naming the sentence
     with pytest.raises(VacuousConstraintError) as caught:
-        t("Never pick up the phone")
+        _llm("Expressions: the phone", reply)("Juggle the phone")
     message = str(caught.value)
-    assert "'Never pick up the phone'" in message and "forbids nothing" in message
+    assert "'Juggle the phone'" in message and "forbids nothing" in message
 
 
 @pytest.mark.parametrize(

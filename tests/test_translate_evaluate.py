@@ -194,7 +194,7 @@ def test_cli_translate_with_a_vocabulary_file(tmp_path):
     ("args", "message"),
     [
         (
-            ["translate", "Dance with the phone", "--scene", "apartment_1"],
+            ["translate", "Dance with the phone", "--scene", "apartment_1", "--no-embed"],
             "safetychip translate: error: 'Dance with the phone' (lifted: 'Dance with [a]') is outside",
         ),
         (

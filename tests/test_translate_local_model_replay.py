@@ -22,7 +22,8 @@ from safetychip.llm import CachedModel, local_model
 from safetychip.translate import Translator, evaluate
 
 model = CachedModel(local_model(), sys.argv[1], mode="replay")
-result = evaluate(lambda scene: Translator(scene_vocabulary(scene), model=model))
+result = evaluate(lambda scene: Translator(scene_vocabulary(scene), model=model,
+                                          offline_readers=False))
 print(json.dumps({"translator": result.translator, "stand_in": result.stand_in,
                   "rows": result.rows}))
 """

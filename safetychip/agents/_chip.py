@@ -92,8 +92,11 @@ def chip_constraints(task: Any, k: int, formulas: str = "expert"
     """The Safety Chip's constraints for the first *k* of *task*, and the sentences left out.
 
     ``"expert"`` takes the task's own constraints; ``"translated"`` runs the offline
-    translator (pattern grammar, exact grounding, no embedding) on each sentence. Constraints
-    are named ``c1`` … after their place in the task.
+    translator (pattern grammar, exact grounding, no embedding) on each sentence and takes the
+    first candidate of its set, as an unattended run with no one to pick would if it trusted
+    the translator (the ablation measures what translation errors cost); a sentence the
+    translator refuses is left out. Constraints are named ``c1`` … after their place in the
+    task.
 
     Raises
     ------

@@ -90,6 +90,21 @@ def _configure(p: argparse.ArgumentParser) -> None:
         help="with --evaluate: only the rows of this split, e.g. dev or test (default: all)",
     )
     p.add_argument(
+        "--pick",
+        type=int,
+        metavar="N",
+        help="take candidate N of the sentence's candidate set (numbered from 1, as printed); "
+        "after a refusal, N numbers the readings the readers considered",
+    )
+    p.add_argument(
+        "--confidence",
+        type=float,
+        default=None,
+        metavar="P",
+        help="least probability at which a set of one candidate is accepted without a pick "
+        "(default 0.9)",
+    )
+    p.add_argument(
         "--json",
         action="store_true",
         help="print JSON even on a terminal (the default when stdout is piped)",
@@ -105,6 +120,8 @@ def _translator(args: argparse.Namespace, vocabulary: Any, **options: Any) -> An
         options["embedder"] = None
     if args.threshold is not None:
         options["threshold"] = args.threshold
+    if args.confidence is not None:
+        options["confidence"] = args.confidence
     return Translator(vocabulary, **options)
 
 
@@ -153,7 +170,7 @@ def _run(args: argparse.Namespace) -> int:
     )
     translator = _translator(args, vocabulary)
     if args.sentence != "-":
-        answer = _with_read_back(translator(args.sentence), vocabulary)
+        answer = _with_read_back(_picked(translator, args.sentence, args.pick), vocabulary)
         if args.json or args.indent is not None or not sys.stdout.isatty():
             sys.stdout.write(json.dumps(answer, indent=args.indent, ensure_ascii=False) + "\n")
         else:
@@ -167,7 +184,11 @@ def _run(args: argparse.Namespace) -> int:
             item = read_json(line, "", InputError)
             if not isinstance(item, dict) or not isinstance(item.get("sentence"), str):
                 raise ValueError('expected an object {"sentence": "..."}')
-            answer = {"line": number, **_with_read_back(translator(item["sentence"]), vocabulary)}
+            pick = item.get("pick", args.pick)
+            answer = {
+                "line": number,
+                **_with_read_back(_picked(translator, item["sentence"], pick), vocabulary),
+            }
         except (SafetyChipError, ValueError) as err:
             failed += 1
             answer = {"line": number, "error": str(err), "type": type(err).__name__}
@@ -175,6 +196,30 @@ def _run(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
         sys.stdout.flush()
     return EXIT_INPUT if failed else EXIT_OK
+
+
+def _picked(translator: Any, sentence: str, pick: object) -> Any:
+    """The translation of *sentence*, with candidate *pick* (numbered from 1) taken when
+    given; after a refusal, *pick* numbers the readings the readers considered.
+
+    Raises
+    ------
+    ValueError
+        If *pick* is not a whole number.
+    """
+    from ..errors import OutOfGrammarError
+
+    if pick is None:
+        return translator(sentence)
+    if isinstance(pick, bool) or not isinstance(pick, int):
+        raise ValueError(f"pick must be a candidate number such as 1, got {pick!r}")
+    try:
+        translation = translator(sentence)
+    except OutOfGrammarError as err:
+        if not getattr(err, "considered", ()):
+            raise
+        translation = translator.translate(sentence, keep_all=True)
+    return translation.choose(pick - 1)
 
 
 def _with_read_back(translation: Any, vocabulary: Any) -> dict:
@@ -224,7 +269,42 @@ def _human(answer: dict) -> str:
         for c in answer.get("corrections", ())
     ]
     rows += [("set aside", r["note"]) for r in answer.get("set_aside", ())]
+    rows += _candidate_rows(answer)
     return "".join(f"{k:<13} {v}\n" for k, v in rows)
+
+
+def _candidate_rows(answer: dict) -> list[tuple[str, str]]:
+    r"""The candidate set for a person: numbered readings, the traces that tell them apart,
+    and whether the formula is settled or waits for a pick.
+
+    >>> rows = _candidate_rows({"settled": False, "picked": None, "candidates": [
+    ...     {"number": 1, "formula": "G!a", "pattern": "never", "probability": 0.6,
+    ...      "back_translation": "Never a.", "distinguishing": [
+    ...          {"other": 2, "trace": "start with a: reading 1 forbids it"}]},
+    ...     {"number": 2, "formula": "F!a", "pattern": None, "probability": 0.3,
+    ...      "back_translation": "At some point not a.", "distinguishing": []}]})
+    >>> print("".join(f"{k:<13} {v}\n" for k, v in rows), end="")
+    candidate 1   G!a   (never; probability 0.60)  Never a.
+    candidate 2   F!a   (no pattern; probability 0.30)  At some point not a.
+    1 or 2?       start with a: reading 1 forbids it
+    status        not settled: pick one with --pick N
+    """
+    found = answer.get("candidates") or []
+    rows = []
+    for c in found:
+        p = "uncalibrated" if c["probability"] is None else f"probability {c['probability']:.2f}"
+        pattern = c["pattern"] or "no pattern"
+        rows.append((f"candidate {c['number']}",
+                     f"{c['formula']}   ({pattern}; {p})  {c['back_translation']}"))  # fmt: skip
+    for c in found:
+        rows += [(f"{c['number']} or {d['other']}?", d["trace"])
+                 for d in c["distinguishing"] if d["other"] > c["number"]]  # fmt: skip
+    if answer.get("picked") is not None:
+        rows.append(("status", f"candidate {answer['picked'] + 1} picked"))
+    elif found:
+        rows.append(("status", "settled: one candidate, probable enough" if answer["settled"]
+                     else "not settled: pick one with --pick N"))  # fmt: skip
+    return rows
 
 
 def _evaluate(args: argparse.Namespace) -> int:
@@ -257,7 +337,12 @@ embedding, nearest candidates), lifted (sentence with placeholders [a], [b], the
 formula, the placeholders), formula (grounded, Spot syntax), parts (one constraint per
 thing of a list), corrections (misspelt words read as names), set_aside (clauses left out
 as a reason or a remark: they hold no rule and are about something outside the scene),
-pattern, family, back_translation, accepted_trace and rejected_trace.
+pattern, family, back_translation, accepted_trace and rejected_trace; then the candidate
+set: candidates (each with number, formula, pattern, probability -- calibrated, null for a
+language model's reading --, readers, back_translation, and distinguishing: for each other
+candidate, the shortest trace on which the two disagree), settled (true when one candidate
+is probable enough to be accepted without a pick) and picked. A formula that is not settled
+is not enforced until a person picks it: --pick N, or "pick": N in a batch line.
 
 Batch mode (no SENTENCE): each stdin line {"sentence": "..."} gets one output line with its
 "line" number; a bad line gives {"line": N, "error": "...", "type": "..."} and the batch

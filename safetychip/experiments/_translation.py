@@ -129,8 +129,9 @@ SETS: tuple[LabelledSet, ...] = (
 #: The local model's replies to the translator over ``utterances.jsonl``, under ``data/``.
 TRANSLATION_RECORDING = Path("recordings") / "01_smollm2_135m_translation.sqlite"
 
-_HEADER = ("set", "written by", "n", "right", "refused or flagged", "silently wrong",
-           "accuracy", "of the rest refused")  # fmt: skip
+_HEADER = ("set", "written by", "n", "right", "refused or flagged", "wrong first",
+           "accuracy", "of the rest refused", "coverage", "mean set size",
+           "silently wrong singletons")  # fmt: skip
 
 
 def translation_scores(
@@ -204,7 +205,9 @@ def _counts(result: EvaluationResult) -> list[object]:
     right, refused, wrong = (sum(v[i] for v in result.outcomes().values()) for i in range(3))
     n = right + refused + wrong
     rest = refused + wrong
-    return [n, right, refused, wrong, f"{right / n:.1%}", f"{refused / rest:.1%}" if rest else "–"]
+    return [n, right, refused, wrong, f"{right / n:.1%}", f"{refused / rest:.1%}" if rest else "–",
+            f"{result.coverage():.1%}", f"{result.mean_set_size():.2f}",
+            result.silent_singletons()]  # fmt: skip
 
 
 def _by_pattern(result: EvaluationResult) -> str:
@@ -212,7 +215,7 @@ def _by_pattern(result: EvaluationResult) -> str:
         [pattern, ok + refused + wrong, ok, refused, wrong]
         for pattern, (ok, refused, wrong) in result.outcomes().items()
     ]
-    return markdown_table(rows, ("pattern", "n", "right", "refused or flagged", "silently wrong"))
+    return markdown_table(rows, ("pattern", "n", "right", "refused or flagged", "wrong first"))
 
 
 def _replay_local_model(
@@ -222,7 +225,9 @@ def _replay_local_model(
 
     model = CachedModel(local_model(), recording, mode="replay")
     rows = load_utterances(data / "translation" / SETS[0].path)
-    return evaluate(lambda scene: Translator(vocabulary(scene), model=model), rows)
+    return evaluate(
+        lambda scene: Translator(vocabulary(scene), model=model, offline_readers=False), rows
+    )
 
 
 def write_translation_scores(
@@ -255,26 +260,30 @@ def write_translation_scores(
     about = {s.path: s for s in SETS}
     rows = [[f"`{path}`", about[path].written_by, *_counts(r)] for path, r in results.items()]
     if local_model is not None:
-        rows.append([f"`utterances.jsonl`, {local_model.translator} (replayed)",
+        rows.append([f"`utterances.jsonl`, {local_model.translator} alone (replayed)",
                      "the project (with the grammar)", *_counts(local_model)])  # fmt: skip
     parts = [
         "# English to LTL: the translator's scores",
         "",
-        "Written by `safetychip reproduce` (step `translation_scores`). A translation is right "
-        "when its formula accepts exactly the traces of the label or of one of the label's "
-        "`alternatives`; a refusal or an ambiguity flag is not an error of the chip; a "
-        "silently wrong formula is. The offline translator is the grammar, then the frame "
-        "reader, then retrieval over all-MiniLM-L6-v2. Retrieval votes with our templates and "
-        "with the sentences of the development sets by other hands (`examples.jsonl`); a set "
-        "is scored with its own sentences left out of that library.",
+        "Written by `safetychip reproduce` (step `translation_scores`). A translation is a "
+        "candidate set: the readings of the grammar, the frame reader and retrieval over "
+        "all-MiniLM-L6-v2, language-equivalent ones pooled, each with a calibrated "
+        "probability, most probable first (`data/translation/candidates.json`). A formula is "
+        "right when it accepts exactly the traces of the label or of one of the label's "
+        "`alternatives`. *Right*, *refused* (an empty set) and *wrong first* grade the first "
+        "candidate; *coverage* is the share of sentences whose set holds a right formula; a "
+        "*silently wrong singleton* is a set of one, probable enough to be accepted without a "
+        "pick, that is wrong: the one outcome no person is asked about. Retrieval votes with "
+        "our templates and with the sentences of the development sets by other hands "
+        "(`examples.jsonl`); a set is scored with its own sentences left out of that library.",
         "",
-        markdown_table(rows, _HEADER, "llrrrrrr"),
+        markdown_table(rows, _HEADER, "llrrrrrrrrr"),
     ]
     for path, result in results.items():
         if not about[path].written_by.startswith("another hand"):
             continue
         parts += ["", f"## `{path}` by pattern ({about[path].written_by})", "",
-                  _by_pattern(result)]  # fmt: skip
+                  _by_pattern(result), "", "```", result.set_scores(), "```"]  # fmt: skip
     target = Path(folder) / "01_translation_scores.md"
     atomic_write_text(target, "\n".join(parts) + "\n")
     return [target]

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
-from ..errors import ConflictError, SpecificationError
+from ..errors import ConflictError, PickNeededError, SpecificationError
 from ..ltl import Formula, parse
 from ._constraint import Constraint, as_constraints
 from ._files import _constraints_json, read_constraints, write_constraints
@@ -231,6 +231,14 @@ def _as_constraint(item) -> Constraint:
         return item
     constraint = getattr(item, "constraint", None)
     if isinstance(constraint, Constraint):
+        if getattr(item, "settled", True) is False:  # a translation's set, not yet picked
+            readings = "; ".join(
+                f"{k}. {c.formula}" for k, c in enumerate(getattr(item, "candidates", ()))
+            )
+            raise PickNeededError(
+                f"the translation of {getattr(item, 'sentence', '')!r} is not settled: pick one "
+                f"of its candidates with .choose(i) before enforcing it ({readings})"
+            )
         return constraint
     if isinstance(item, Formula):
         return Constraint(item)

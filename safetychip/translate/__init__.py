@@ -17,7 +17,12 @@ patterns                        :data:`~safetychip.ltl.PATTERNS` and the mission
                                 :data:`~safetychip.ltl.MISSIONS` (visit, sequenced visit,
                                 patrolling, wait, state conditions…) live in ``ltl``
 assembly and checks             :func:`assemble`, :func:`ground_formula`
-the whole pipeline              :class:`Translator`, :class:`Translation`
+candidate sets                  :class:`Candidate` (every reader's readings pooled, scored with
+                                a calibrated probability, cut at a split-conformal
+                                threshold), :func:`distinguish`, :class:`Distinction` (the
+                                shortest trace on which two candidates disagree)
+the whole pipeline              :class:`Translator`, :class:`Translation` (its
+                                ``candidates``; ``choose(i)`` is the pick)
 verification by a person        :func:`back_translate`, :func:`witnesses`, :func:`review`,
                                 :class:`ReviewWidget`
 accepted constraints            :class:`Specification` (from :mod:`safetychip.monitor`)
@@ -41,26 +46,39 @@ G!"is_grabbed(phone)"
 from ..monitor import Specification
 from ._assemble import assemble, ground_formula, rename_atoms
 from ._backtranslate import BackTranslation, back_translate, describe, literal_text
+from ._candidates import Candidate
 from ._evaluate import UTTERANCES, EvaluationResult, evaluate, load_utterances
 from ._grammar import Clause, LiftedTranslation, PatternTranslator, normalize, read_clause
 from ._ground import Grounder, Grounding
 from ._lift import LiftedSentence, lift
 from ._llm import LLMTranslator, read_formula_reply
 from ._match import match_pattern
-from ._pipeline import MAX_SENTENCE, Translation, Translator
+from ._pipeline import CONFIDENCE, MAX_SENTENCE, Translation, Translator
 from ._recognize import Expression, LLMRecognizer, recognize
 from ._retrieve import Reading, RetrievalTranslator
-from ._review import Review, ReviewCard, Witness, prepare_review, review, witnesses
+from ._review import (
+    Distinction,
+    Review,
+    ReviewCard,
+    Witness,
+    distinguish,
+    prepare_review,
+    review,
+    witnesses,
+)
 from ._vocabulary import PREDICATES, SYNONYMS, Vocabulary, load_vocabulary
 from ._widget import ReviewWidget
 
 __all__ = [
+    "CONFIDENCE",
     "MAX_SENTENCE",
     "PREDICATES",
     "SYNONYMS",
     "UTTERANCES",
     "BackTranslation",
+    "Candidate",
     "Clause",
+    "Distinction",
     "EvaluationResult",
     "Expression",
     "Grounder",
@@ -83,6 +101,7 @@ __all__ = [
     "assemble",
     "back_translate",
     "describe",
+    "distinguish",
     "evaluate",
     "ground_formula",
     "lift",

@@ -89,7 +89,11 @@ class EvaluationResult:
         Per utterance: ``id``, ``scene``, ``pattern``, ``family``, ``split``, ``correct``,
         ``predicted`` (formula text or None), ``alternative`` (True when the translation
         matched one of the row's ``alternatives`` rather than its formula), ``error`` (error
-        type or None), ``message``, ``seconds``.
+        type or None), ``message``, ``seconds``; and the candidate set: ``candidates`` (each
+        candidate's ``formula``, ``probability``, ``right`` and ``features``; for a refusal,
+        the candidates the readers considered), ``set_size`` (0 for a refusal), ``covered``
+        (the set holds a right formula) and ``settled`` (a set of one accepted without a
+        pick, :attr:`~safetychip.translate.Translation.settled`).
     stand_in : bool
         True if any answer came from an offline stand-in (never an LLM result).
     """
@@ -142,6 +146,43 @@ class EvaluationResult:
                 lines.append(f"of the rest, refused or flagged: {total[1] / rest:.1%}")
         return "\n".join(lines)
 
+    def coverage(self) -> float:
+        """Share of utterances whose candidate set holds a right formula."""
+        return sum(r["covered"] for r in self.rows) / len(self.rows) if self.rows else 0.0
+
+    def mean_set_size(self) -> float:
+        """Mean number of candidates per utterance (a refusal counts 0)."""
+        return statistics.fmean(r["set_size"] for r in self.rows) if self.rows else 0.0
+
+    def silent_singletons(self) -> int:
+        """How many utterances got a set of one, accepted without a pick, that is wrong: the
+        one outcome a person is not asked about."""
+        return sum(r["settled"] and not r["correct"] for r in self.rows)
+
+    def sets(self, key: str = "pattern") -> dict[str, tuple[int, int, int, int]]:
+        """(utterances, covered, candidates in all, silently wrong singletons) per value of
+        *key*."""
+        out: dict[str, list[int]] = {}
+        for r in self.rows:
+            tally = out.setdefault(r.get(key) or "other", [0, 0, 0, 0])
+            tally[0] += 1
+            tally[1] += r["covered"]
+            tally[2] += r["set_size"]
+            tally[3] += r["settled"] and not r["correct"]
+        return {k: (v[0], v[1], v[2], v[3]) for k, v in sorted(out.items())}
+
+    def set_scores(self) -> str:
+        """Coverage, mean set size and silently wrong singletons overall and per pattern, as a
+        plain-text table."""
+        lines = [f"{'pattern':<24} {'n':>4} {'covered':>8} {'coverage':>9} {'mean size':>10} "
+                 f"{'silent singletons':>18}"]  # fmt: skip
+        rows = list(self.sets().items())
+        n, covered, size, silent = (sum(v[i] for _, v in rows) for i in range(4))
+        for value, (m, c, k, w) in [*rows, ("all", (n, covered, size, silent))]:
+            if m:
+                lines.append(f"{value:<24} {m:>4} {c:>8} {c / m:9.1%} {k / m:10.2f} {w:>18}")
+        return "\n".join(lines)
+
     def errors(self) -> dict[str, int]:
         """How many utterances failed with each error type."""
         out: dict[str, int] = {}
@@ -189,6 +230,13 @@ class EvaluationResult:
                 for k, (a, b, c) in self.outcomes().items()
             },
             "median_ms": self.median_ms(),
+            "coverage": self.coverage(),
+            "mean_set_size": self.mean_set_size(),
+            "silent_singletons": self.silent_singletons(),
+            "sets": {
+                k: {"total": a, "covered": b, "candidates": c, "silent_singletons": d}
+                for k, (a, b, c, d) in self.sets().items()
+            },
             "rows": self.rows,
         }
 
@@ -230,28 +278,42 @@ def evaluate(
         if scene not in translators:
             translators[scene] = make_translator(scene)
         translate = translators[scene]
-        label = parse(row["formula"])
+        labels = [parse(row["formula"]), *(parse(text) for text in row.get("alternatives", ()))]
+
+        def right(formula: object, labels: list = labels) -> tuple[bool, bool]:
+            """Whether *formula* is right, and whether only by an alternative."""
+            for k, label in enumerate(labels):
+                if equivalent(formula, label):  # type: ignore[arg-type]
+                    return True, k > 0
+            return False, False
+
         predicted, error, message, correct, via = None, None, "", False, None
-        alternative = False
+        alternative, settled, found = False, False, ()
         start = time.perf_counter()
         try:
             translation = translate(row["sentence"])  # type: ignore[operator]
             seconds = time.perf_counter() - start
             predicted = str(translation.formula)
             via = getattr(translation, "translator", None)
-            correct = equivalent(translation.formula, label)
-            if not correct:
-                alternative = any(
-                    equivalent(translation.formula, parse(text))
-                    for text in row.get("alternatives", ())
-                )
-                correct = alternative
+            correct, alternative = right(translation.formula)
+            settled = bool(getattr(translation, "settled", False))
+            found = getattr(translation, "candidates", ())
             result.stand_in = result.stand_in or bool(getattr(translation, "stand_in", False))
             if not result.translator:
                 result.translator = getattr(translation, "translator", "")
         except SafetyChipError as err:
             seconds = time.perf_counter() - start
             error, message = type(err).__name__, str(err)
+            considered = getattr(err, "considered", ())
+        candidates = [
+            {
+                "formula": str(c.formula),
+                "probability": c.probability,
+                "right": right(c.formula)[0],
+                "features": dict(c.features),
+            }
+            for c in (found or (considered if error else ()))
+        ]
         result.rows.append(
             {
                 "id": row.get("id", ""),
@@ -268,6 +330,10 @@ def evaluate(
                 "error": error,
                 "message": message,
                 "seconds": seconds,
+                "candidates": candidates,
+                "set_size": 0 if error else len(found),
+                "covered": not error and any(c["right"] for c in candidates),
+                "settled": settled,
             }
         )
     return result

@@ -29,9 +29,8 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import partial
 from types import MappingProxyType
 
 from .._names import close_names
@@ -42,6 +41,7 @@ from ..errors import (
     OutOfGrammarError,
     SentenceError,
     TranslationError,
+    TranslationReplyError,
     VacuousConstraintError,
     VocabularyError,
 )
@@ -49,6 +49,7 @@ from ..llm import ChatModel, Embedder
 from ..ltl import Formula, pattern_family
 from ..monitor import Constraint
 from ._assemble import assemble, ground_formula, opened_as_switched
+from ._candidates import Candidate, Proposal, Scores, features
 from ._frames import FrameReader
 from ._grammar import (
     ANYTHING,
@@ -65,14 +66,17 @@ from ._llm import LLMTranslator
 from ._permission import only_permits
 from ._recognize import _SENTENCE_END, Expression, LLMRecognizer, Remark, recognize, remarks
 from ._retrieve import RetrievalTranslator
+from ._review import Distinction
 from ._spelling import respell
 from ._takeback import taken_back
 from ._vocabulary import NEEDS, Vocabulary, load_vocabulary
 
-__all__ = ["MAX_SENTENCE", "Translation", "Translator"]
+__all__ = ["CONFIDENCE", "MAX_SENTENCE", "Translation", "Translator"]
 
 #: Longest sentence accepted, in characters.
 MAX_SENTENCE = 400
+#: The least probability at which a candidate set of one is accepted without a pick.
+CONFIDENCE = 0.9
 
 
 @dataclass(frozen=True)
@@ -126,6 +130,16 @@ class Translation:
         (:func:`~safetychip.translate._takeback.take_back`). The spans of
         :attr:`expressions` refer to the sentence without the reasons and remarks;
         :attr:`lifted` is also corrected.
+    candidates : tuple of Candidate
+        The candidate set: every formula the readers proposed that is probable enough to be
+        the right one (:mod:`~safetychip.translate._candidates`), language-equivalent
+        readings pooled, most probable first. The translation's own formula is the first
+        candidate's until another is picked (:meth:`choose`).
+    picked : int or None
+        The index in :attr:`candidates` a person picked, or None.
+    confidence : float
+        The least probability at which a set of one is accepted without a pick
+        (:attr:`settled`).
     """
 
     sentence: str
@@ -141,11 +155,62 @@ class Translation:
     parts: tuple[Constraint, ...] = ()
     corrections: tuple[tuple[str, str], ...] = ()
     set_aside: tuple[tuple[str, str], ...] = ()
+    candidates: tuple[Candidate, ...] = ()
+    picked: int | None = None
+    confidence: float = CONFIDENCE
 
     @property
     def formula(self) -> Formula:
         """The grounded formula."""
         return self.constraint.formula
+
+    @property
+    def settled(self) -> bool:
+        """Whether the formula may be enforced: a person picked it, or the set holds one
+        candidate whose probability is at least :attr:`confidence`. An unsettled
+        translation is refused by :meth:`Specification.accept
+        <safetychip.monitor.Specification.accept>` until :meth:`choose` is called."""
+        if self.picked is not None:
+            return True
+        if len(self.candidates) != 1:
+            return not self.candidates  # a translation built by hand, without a set
+        probability = self.candidates[0].probability
+        return probability is not None and probability >= self.confidence
+
+    def choose(self, index: int) -> Translation:
+        """Pick candidate *index* (0 for the first): its formula, pattern, parts and readers
+        become the translation's, in a new :class:`Translation`.
+
+        Raises
+        ------
+        TranslationError
+            If there is no candidate *index*.
+
+        Examples
+        --------
+        >>> t = Translator(Vocabulary.from_names(["kitchen"]), embedder=None)
+        >>> chosen = t("Never go to the kitchen.").choose(0)
+        >>> chosen.settled, chosen.picked
+        (True, 0)
+        """
+        if not isinstance(index, int) or not 0 <= index < len(self.candidates):
+            raise TranslationError(
+                f"no candidate {index!r} for {self.sentence!r}: pick one of 0 to "
+                f"{len(self.candidates) - 1}"
+                if self.candidates
+                else f"{self.sentence!r} has no candidates to pick from"
+            )
+        c = self.candidates[index]
+        return replace(
+            self,
+            constraint=replace(c.constraint, name=self.constraint.name),
+            lifted_formula=c.lifted_formula,
+            pattern=c.pattern,
+            translator=c.readers[0],
+            parts=c.parts,
+            set_aside=c.set_aside,
+            picked=index,
+        )
 
     @property
     def family(self) -> str | None:
@@ -171,7 +236,44 @@ class Translation:
             "set_aside": [{"kind": k, "text": t, "note": _aside(k, t)} for k, t in self.set_aside],
             "pattern": self.pattern,
             "family": self.family,
+            "settled": self.settled,
+            "picked": self.picked,
+            "candidates": self._candidates_dict(),
         }
+
+    def distinctions(self) -> dict[tuple[int, int], Distinction]:
+        """For each pair ``(i, j)``, ``i < j``, of :attr:`candidates`, the shortest trace on
+        which the two disagree, in the scene's words
+        (:func:`~safetychip.translate.distinguish`): what a person picks by."""
+        from ._review import distinguish
+
+        rooms = tuple(self.vocabulary.rooms) if self.vocabulary is not None else ()
+        out = {}
+        for i, a in enumerate(self.candidates):
+            for j in range(i + 1, len(self.candidates)):
+                found = distinguish(a.formula, self.candidates[j].formula, rooms=rooms)
+                if found is not None:
+                    out[i, j] = found
+        return out
+
+    def _candidates_dict(self) -> list[dict]:
+        from ._backtranslate import back_translate
+
+        told = self.distinctions()
+        out = []
+        for i, c in enumerate(self.candidates):
+            apart = []
+            for (a, b), d in told.items():
+                if i in (a, b):
+                    text = d.text(f"reading {a + 1}", f"reading {b + 1}")
+                    apart.append({"other": (b if i == a else a) + 1, "trace": text})
+            out.append({
+                "number": i + 1,
+                **c.to_dict(),
+                "back_translation": back_translate(c.formula, vocabulary=self.vocabulary).text,
+                "distinguishing": apart,
+            })  # fmt: skip
+        return out
 
     def review(self, **options):
         """Verify with a person in a script; see :func:`safetychip.translate.review`."""
@@ -365,13 +467,26 @@ class Translator:
         Replace one step: ``recognizer(sentence) -> list[Expression]``,
         ``lifted_translator(lifted_text) -> LiftedTranslation``.
     frames : bool
-        Offline, read a sentence outside the grammar with the frame reader
+        Offline, also read the sentence with the frame reader
         (:class:`~safetychip.translate._frames.FrameReader`: headers, lists, arrows, terse
-        counts, several clauses) before the retrieval translator. It refuses rather than guess.
+        counts, several clauses).
     retrieval : bool or RetrievalTranslator
-        Offline, read a sentence outside the grammar and the frame reader with the retrieval
-        translator (over the same embedder as grounding; none without one). It refuses rather
-        than guess.
+        Offline, also read the sentence with the retrieval translator (over the same embedder
+        as grounding; none without one): its most voted readings join the candidates.
+    confidence : float
+        The least probability at which a candidate set of one is accepted without a pick
+        (:attr:`Translation.settled`).
+    scores : Scores, optional
+        The candidate scores and conformal threshold (default: those fitted on the
+        development sets, ``data/translation/candidates.json``, for a translator with or
+        without the retrieval translator).
+    retrieval_readings : int
+        How many of the retrieval translator's most voted readings become candidates.
+    offline_readers : bool
+        Beside a chat model (or a given *lifted_translator*), also read with the offline
+        readers (grammar, frame reader, retrieval translator): a model's reading gets a
+        calibrated probability only where they agree with it. False reads with the model
+        alone (its readings are then never settled without a pick).
 
     Notes
     -----
@@ -399,6 +514,10 @@ class Translator:
         lifted_translator=None,
         frames: bool = True,
         retrieval: bool | RetrievalTranslator = True,
+        confidence: float = CONFIDENCE,
+        scores: Scores | None = None,
+        retrieval_readings: int = 3,
+        offline_readers: bool = True,
     ) -> None:
         self.vocabulary = load_vocabulary(vocabulary)
         self.model = model
@@ -420,8 +539,17 @@ class Translator:
             )
         self.recognizer = recognizer
         self.lifted_translator = lifted_translator
-        self._retrieval = retrieval if model is None and embedder is not None else False
-        self.frames = FrameReader() if frames and model is None else None
+        # the offline readers read beside any other: their agreement is what is calibrated
+        self._primary = "grammar" if isinstance(lifted_translator, PatternTranslator) else "model"
+        alone = self._primary == "grammar" or not offline_readers
+        self.grammar = None if alone else PatternTranslator()
+        self._retrieval = retrieval if embedder is not None and offline_readers else False
+        self.frames = FrameReader() if frames and offline_readers else None
+        if not 0.0 <= confidence <= 1.0:
+            raise ValueError(f"confidence must be between 0 and 1, got {confidence}")
+        self.confidence = confidence
+        self.retrieval_readings = retrieval_readings
+        self._scores = scores
 
     @property
     def name(self) -> str:
@@ -466,6 +594,7 @@ class Translator:
         accepted: Iterable[Constraint | Formula | str] = (),
         invariants: Iterable[Formula | str] = (),
         name: str = "",
+        keep_all: bool = False,
     ) -> Translation:
         """Translate one sentence into a checked constraint (nothing is accepted).
 
@@ -479,6 +608,9 @@ class Translator:
             Domain facts for the satisfiability checks.
         name : str
             Name for the constraint.
+        keep_all : bool
+            Keep every candidate the readers considered, not only those probable enough to
+            be in the set: to pick from after a refusal.
 
         Raises
         ------
@@ -513,50 +645,73 @@ class Translator:
                 + (f"; did you mean {'; '.join(hints)}?" if hints else ""),
                 lifted.text,
             )
+        built: list[tuple[Proposal, Translation]] = []
         first: TranslationError | None = None
-        try:
-            for result, translator, quiet in self._readings(text, lifted):
-                try:
-                    return self._build(text, expressions, groundings, lifted, result,
-                                       translator, corrections, set_aside + quiet, accepted,
-                                       invariants, name)  # fmt: skip
-                except (VocabularyError, ConflictError, OutOfGrammarError,
-                        VacuousConstraintError) as err:  # fmt: skip
-                    if isinstance(err, ConflictError) and tuple(err.conflict) != ("new",):
-                        raise  # a conflict with what is accepted is no misreading
-                    first = first or err
-        except OutOfGrammarError:  # the readers after one that read refuse
-            if first is None:
-                raise
-        assert first is not None  # _readings yields at least once or raises
-        raise first
-
-    def _readings(
-        self, text: str, sentence: LiftedSentence
-    ) -> Iterator[tuple[LiftedTranslation, str, tuple[Remark, ...]]]:
-        """The readers' readings of *lifted*, in order, each with the reader's name and the
-        remarks it left out: the grammar's (or the model's), then the frame reader's, then
-        the same two without the remarks that name nothing ("…, she's resting"), then the
-        retrieval translator's. The next reading is asked for only when the one before
-        fails assembly (an unsatisfiable formula, a predicate that does not fit); a reader
-        that refuses is skipped, and when every reader refuses, the refusal is raised."""
-        lifted = sentence.text
-        try:
-            yield self.lifted_translator(lifted), self.name, ()
-        except OutOfGrammarError as err:
-            refusal: OutOfGrammarError | None = err
-        else:
-            refusal = None
-        readers = [(self.lifted_translator, self.name)]
-        if self.frames is not None:
-            readers.append((self.frames, self.frames.name))
+        for proposal in self._proposals(text, lifted):
+            same = next((t for p, t in built if p.reading.formula is proposal.reading.formula
+                         and p.reading.parts == proposal.reading.parts
+                         and p.quiet == proposal.quiet), None)  # fmt: skip
+            if same is not None:  # the same reading by another reader: checked already
+                built.append((proposal, same))
+                continue
             try:
-                reading = _listwise(self.frames, lifted)
-            except OutOfGrammarError:
-                pass
+                translation = self._build(text, expressions, groundings, lifted,
+                                          proposal.reading, self._reader_name(proposal),
+                                          corrections, set_aside + proposal.quiet, accepted,
+                                          invariants, name)  # fmt: skip
+            except (VocabularyError, ConflictError, OutOfGrammarError,
+                    VacuousConstraintError) as err:  # fmt: skip
+                if isinstance(err, ConflictError) and tuple(err.conflict) != ("new",):
+                    raise  # a conflict with what is accepted is no misreading
+                first = first or err
             else:
-                yield reading, self.frames.name, ()
-        quiet = _nameless_remarks(lifted) if refusal is not None else ()
+                built.append((proposal, translation))
+        if not built:
+            assert first is not None  # _proposals returns at least one reading or raises
+            raise first
+        return self._settle(text, lifted, built, keep_all)
+
+    def _reader_name(self, proposal: Proposal) -> str:
+        """The name of the reader behind *proposal*, as :attr:`Translation.translator` shows."""
+        if proposal.reader == "frames" and self.frames is not None:
+            return self.frames.name
+        if proposal.reader == "retrieval" and self.retrieval is not None:
+            return self.retrieval.name
+        if proposal.reader == "grammar" and self.grammar is not None:
+            return self.grammar.name
+        return self.name
+
+    def _proposals(self, text: str, sentence: LiftedSentence) -> list[Proposal]:
+        """Every reader's readings of *sentence*: the grammar's (or the model's, and then the
+        grammar's beside it), the frame reader's, the same two without the remarks that name
+        nothing ("…, she's resting") when the first refuses, then the retrieval translator's
+        most voted readings (at most :attr:`retrieval_readings`). A model's reply that reads
+        as no formula adds none.
+
+        Raises
+        ------
+        OutOfGrammarError, TranslationReplyError
+            When no reader reads the sentence: the first reader's refusal.
+        """
+        lifted = sentence.text
+        primary = self._primary
+        out: list[Proposal] = []
+        refusal: TranslationError | None = None
+        readers: list[tuple[Callable[[str], LiftedTranslation], str]] = [
+            (self.lifted_translator, primary)
+        ]
+        if self.grammar is not None:
+            readers.append((self.grammar, "grammar"))
+        if self.frames is not None:
+            readers.append((self.frames, "frames"))
+        for read, reader in readers:
+            try:
+                out.append(Proposal(_listwise(read, lifted) if reader == "frames"
+                                    else read(lifted), reader))  # fmt: skip
+            except (OutOfGrammarError, TranslationReplyError) as err:
+                refusal = refusal or err
+        read_first = any(p.reader in (primary, "grammar") for p in out)
+        quiet = _nameless_remarks(lifted) if not read_first else ()
         if quiet:
             shorter = lifted
             for r in sorted(quiet, key=lambda r: -r.start):
@@ -565,25 +720,95 @@ class Translator:
             quiet = tuple(replace(r, text=sentence.written(r.text)) for r in quiet)
             for read, reader in readers:
                 try:
-                    reading = _listwise(read, shorter.strip())
-                except OutOfGrammarError:
+                    out.append(Proposal(_listwise(read, shorter.strip()), reader, quiet))
+                except (OutOfGrammarError, TranslationReplyError):
                     continue
-                yield reading, reader, quiet
-        if refusal is None and self.retrieval is None:
-            return
-        try:
-            rooms = [
-                x for x, name in sentence.placeholders.items() if name in self.vocabulary.rooms
-            ]
+        retrieval = self.retrieval
+        if retrieval is not None:
+            rooms = [x for x, n in sentence.placeholders.items() if n in self.vocabulary.rooms]
             things = [x for x in sentence.placeholders if x not in rooms]
-            reading = self._retrieve(
-                text, lifted, refusal or OutOfGrammarError("", lifted), rooms, things
+            found = retrieval.candidates(lifted, rooms, things, self.retrieval_readings)
+            out += [Proposal(reading, "retrieval", (), share, similar, rank, fits)
+                    for rank, (reading, share, similar, fits) in enumerate(found, 1)]  # fmt: skip
+        if out:
+            return out
+        if isinstance(refusal, OutOfGrammarError):
+            raise self._refusal(text, lifted, refusal, retrieval)
+        assert refusal is not None  # every reader either reads or refuses
+        raise refusal
+
+    def _settle(
+        self,
+        text: str,
+        lifted: LiftedSentence,
+        built: list[tuple[Proposal, Translation]],
+        keep_all: bool = False,
+    ) -> Translation:
+        """The candidate set of the checked readings *built*: language-equivalent readings
+        pooled, each pool scored (:class:`~safetychip.translate._candidates.Scores`), the
+        set cut at the conformal threshold, most probable first; the translation is the
+        first candidate's, with the set in :attr:`Translation.candidates`.
+
+        Raises
+        ------
+        OutOfGrammarError
+            When no candidate is probable enough to be in the set; its ``considered``
+            attribute holds every candidate considered, most probable first, to pick from.
+        """
+        from ..automata import equivalent
+
+        pools: list[list[tuple[Proposal, Translation]]] = []
+        for proposal, translation in built:
+            for pool in pools:
+                if equivalent(pool[0][1].formula, translation.formula):
+                    pool.append((proposal, translation))
+                    break
+            else:
+                pools.append([(proposal, translation)])
+        precise = {"grammar", "frames"}
+        read_precisely = any(p.reader in precise for p, _ in built)
+        scores = self.scores
+        candidates = []
+        for pool in pools:
+            proposals = [p for p, _ in pool]
+            first = pool[0][1]
+            values = features(
+                proposals, read_precisely and not any(p.reader in precise for p in proposals)
             )
-        except OutOfGrammarError:
-            if refusal is None:
-                return  # the grammar's reading failed assembly: that failure is raised
-            raise
-        yield reading, self.retrieval.name, ()  # type: ignore[union-attr]
+            unscored = all(p.reader == "model" for p in proposals)
+            candidates.append(
+                Candidate(
+                    first.constraint,
+                    first.lifted_formula,
+                    first.pattern,
+                    tuple(dict.fromkeys(self._reader_name(p) for p in proposals)),
+                    None if unscored else scores.probability(values),
+                    values,
+                    first.parts,
+                    first.set_aside,
+                )
+            )
+        # the chosen reader's reading first (a chat model's, or one given), then the most
+        # probable
+        chosen = self.name if self._primary == "model" else None
+        candidates.sort(key=lambda c: (chosen not in c.readers, -(c.probability or 0.0)))
+        kept = tuple(c for c in candidates if keep_all or scores.keeps(c.probability))
+        if not kept:
+            error = OutOfGrammarError(
+                f"{text!r}: no reading is probable enough to offer: the readers considered "
+                + "; ".join(
+                    f"{k}. {c.formula} ({c.pattern or 'no pattern'}, probability "
+                    f"{c.probability:.2f}, by {', '.join(c.readers)})"
+                    for k, c in enumerate(candidates[:3], 1)
+                )
+                + ". Pick one of them (safetychip translate --pick N; in Python: "
+                "translate(sentence, keep_all=True).choose(N - 1)), or rephrase the sentence.",
+                lifted.text,
+            )
+            error.considered = tuple(candidates)  # type: ignore[attr-defined]
+            raise error
+        top = next(t for p, t in built if equivalent(t.formula, kept[0].formula))
+        return replace(top, candidates=kept, confidence=self.confidence)
 
     def _build(
         self,
@@ -676,39 +901,35 @@ class Translator:
         )
 
     @property
+    def scores(self) -> Scores:
+        """The candidate scores and conformal threshold in use (the shipped ones, for a
+        translator with or without the retrieval translator, unless given)."""
+        if self._scores is None:
+            self._scores = Scores.load(retrieval=bool(self._retrieval))
+        return self._scores
+
+    @property
     def retrieval(self) -> RetrievalTranslator | None:
         """The retrieval translator behind the grammar (created on first use), or None."""
         if self._retrieval is True:
             self._retrieval = RetrievalTranslator(self.grounder.embedder)
         return self._retrieval or None
 
-    def _retrieve(
+    def _refusal(
         self,
         text: str,
         lifted: str,
         refusal: OutOfGrammarError,
-        rooms: list[str],
-        things: list[str],
-    ) -> LiftedTranslation:
-        """The retrieval translator's reading of a sentence the grammar refused (*rooms* and
-        *things*: its placeholders that are rooms, and the others)."""
-
-        def named(err: OutOfGrammarError) -> OutOfGrammarError:
-            message = str(err).replace(f"{lifted!r}:", "; beyond it,", 1)
-            if message != str(err):  # the retrieval translator's refusal
-                message = f"{lifted!r} is outside the offline translator's grammar{message}"
-            message = message.replace(repr(lifted), f"{text!r} (lifted: {lifted!r})", 1)
-            out = OutOfGrammarError(message, lifted)
-            out.readings = getattr(err, "readings", ())  # type: ignore[attr-defined]
-            return out
-
-        retrieval = self.retrieval
-        if retrieval is None:
-            raise named(refusal) from None
-        try:
-            return _listwise(partial(retrieval, rooms=rooms, things=things), lifted)
-        except OutOfGrammarError as err:
-            raise named(err) from None
+        retrieval: RetrievalTranslator | None,
+    ) -> OutOfGrammarError:
+        """The refusal of a sentence no reader reads: the grammar's, naming the sentence as
+        written and lifted, and saying whether the retrieval translator was asked too."""
+        message = str(refusal).replace(repr(lifted), f"{text!r} (lifted: {lifted!r})", 1)
+        if retrieval is not None:
+            message += (
+                " Beyond it, the retrieval translator has no paraphrase over the same placeholders."
+            )
+        return OutOfGrammarError(message, lifted)
 
     __call__ = translate
 

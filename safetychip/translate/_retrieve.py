@@ -69,6 +69,7 @@ from ._grammar import (
     _substitute,
     _unchat,
     _within,
+    collapse_list,
     constraint_clauses,
     normalize,
     read_clause,
@@ -1093,6 +1094,53 @@ class RetrievalTranslator:
             or order_conflict(lifted, reading.formula, reading.pattern)
         )
 
+    def _usable(
+        self, lifted: str, rooms: Iterable[str], things: Iterable[str]
+    ) -> tuple[Reading, ...]:
+        """:meth:`readings` of *lifted* without those that say more of a room in *rooms* than
+        being there, or put the robot at a thing of *things* its clause does not place it
+        at."""
+        rooms, things = frozenset(rooms), frozenset(things)
+        own = clause_literals(lifted)
+        return tuple(
+            r
+            for r in self.readings(lifted)
+            if misused_room(r.formula, rooms) is None
+            and placed_at_thing(r.formula, things, own) is None
+        )
+
+    def candidates(
+        self,
+        lifted: str,
+        rooms: Iterable[str] = (),
+        things: Iterable[str] = (),
+        limit: int | None = None,
+    ) -> tuple[tuple[LiftedTranslation, float, float, bool], ...]:
+        """The usable readings of *lifted* (see :meth:`__call__` for *rooms* and *things*),
+        most voted first, at most *limit*, as (lifted translation, vote share, similarity,
+        fits): *fits* is
+        False when :meth:`misfit` finds the reading at odds with the sentence's words. A
+        sentence about a list of things ("never open [a] or [b]") no template reads whole
+        is read about its first thing and spread over the list. Empty without an embedder.
+
+        >>> RetrievalTranslator(embedder=None).candidates("Never open [a].")
+        ()
+        """
+        if self.embedder is None:
+            return ()
+        readings, text, spread = self._usable(lifted, rooms, things), lifted, None
+        if not readings:
+            found = collapse_list(lifted)
+            if found is not None and not any(f"[{x}]" in found.text for x in found.others):
+                readings, text, spread = self._usable(found.text, rooms, things), found.text, found
+        out = []
+        for r in readings[:limit]:
+            reading = LiftedTranslation(r.formula, r.pattern, (), f"retrieval (like {r.example!r})")
+            if spread is not None:
+                reading = spread.spread(reading)
+            out.append((reading, r.share, r.similarity, self.misfit(text, r) is None))
+        return tuple(out)
+
     def __call__(
         self, lifted: str, rooms: Iterable[str] = (), things: Iterable[str] = ()
     ) -> LiftedTranslation:
@@ -1112,14 +1160,7 @@ class RetrievalTranslator:
             raise OutOfGrammarError(
                 f"the retrieval translator has no embedder; it cannot read {lifted!r}", lifted
             )
-        rooms, things = frozenset(rooms), frozenset(things)
-        own = clause_literals(lifted)
-        readings = tuple(
-            r
-            for r in self.readings(lifted)
-            if misused_room(r.formula, rooms) is None
-            and placed_at_thing(r.formula, things, own) is None
-        )
+        readings = self._usable(lifted, rooms, things)
         confidence = self.confidence(readings)
         shown = "; ".join(
             f"{r.formula} ({r.pattern}, like {r.example!r}, {r.share:.0%} of the votes)"

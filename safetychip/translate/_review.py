@@ -37,7 +37,16 @@ from ..monitor import Constraint, compile_dfa, refuse_vacuous, smallest_conflict
 from ._backtranslate import BackTranslation, back_translate
 from ._match import match_pattern
 
-__all__ = ["Review", "ReviewCard", "Witness", "prepare_review", "review", "witnesses"]
+__all__ = [
+    "Distinction",
+    "Review",
+    "ReviewCard",
+    "Witness",
+    "distinguish",
+    "prepare_review",
+    "review",
+    "witnesses",
+]
 
 _ACTIONS = {
     "agent_at": ("walk to {0}", "walk away from {0}", "at {0}"),
@@ -150,6 +159,71 @@ def witnesses(formula: Formula | Constraint) -> tuple[Witness | None, Witness | 
         if state in dfa.live_states():
             rejected = _Ending(rejected.trace, rejected.steps, False)
     return accepted, rejected
+
+
+@dataclass(frozen=True)
+class Distinction:
+    """A shortest trace on which two readings of a sentence disagree, told as actions in the
+    environment's words: what a person decides between two candidates on.
+
+    Attributes
+    ----------
+    trace : tuple of frozenset of str
+        The proposition states (true atoms), position 0 first.
+    steps : tuple of str
+        One phrase per position, as in :class:`Witness`.
+    first_allows : bool
+        Whether the first reading accepts the trace (the second does not).
+    ending : bool
+        Whether the reading that rejects the trace only does so because the trace stops
+        there (it would accept some continuation).
+    """
+
+    trace: tuple[frozenset[str], ...]
+    steps: tuple[str, ...]
+    first_allows: bool
+    ending: bool = False
+
+    def text(self, first: str = "the first", second: str = "the second") -> str:
+        """The trace and the two verdicts, naming the readings *first* and *second*."""
+        yes, no = (first, second) if self.first_allows else (second, first)
+        stop = " if the run ends there" if self.ending else ""
+        return f"{', then '.join(self.steps)}: {yes} allows it, {no} forbids it{stop}"
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+def distinguish(
+    first: Formula | Constraint, second: Formula | Constraint, *, rooms: tuple[str, ...] = ()
+) -> Distinction | None:
+    """The shortest trace on which *first* and *second* disagree, or None if they are
+    equivalent. Under the domain fact that the robot is in at most one of *rooms* at a time,
+    when two of them occur.
+
+    Examples
+    --------
+    >>> a = parse('!"agent_at(kitchen)" W "agent_at(bathroom)"')
+    >>> b = parse('G("agent_at(bathroom)" -> G!"agent_at(kitchen)")')
+    >>> print(distinguish(a, b, rooms=("kitchen", "bathroom")))
+    start at kitchen: the second allows it, the first forbids it
+    """
+    from ..automata import counterexample
+    from ..ltl import And, G, Not, ap
+
+    f = first.formula if isinstance(first, Constraint) else first
+    g = second.formula if isinstance(second, Constraint) else second
+    named = sorted({f"agent_at({r})" for r in rooms} & (f.atoms() | g.atoms()))
+    apart = [G(Not(And(ap(x), ap(y)))) for k, x in enumerate(named) for y in named[k + 1 :]]
+    trace = counterexample(And(f, *apart) if apart else f, And(g, *apart) if apart else g)
+    if trace is None:
+        return None
+    dfa_f, dfa_g = compile_dfa(f), compile_dfa(g)
+    allows = dfa_f.accepting[dfa_f.run(trace)]
+    rejecting = dfa_g if allows else dfa_f
+    story = _story(trace, True)
+    return Distinction(story.trace, story.steps, allows,
+                       rejecting.run(trace) in rejecting.live_states())  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,10 @@ buttons. *Edit* checks the typed formula (syntax, vocabulary, satisfiability) an
 the card; *Accept* adds the constraint to the specification, which rechecks it against the
 constraints already accepted; *Reject* accepts nothing. ``ipywidgets`` is imported when the
 widget is built, so nothing else needs it.
+
+For a translation with several candidates (its candidate set), radio buttons list them with
+their probabilities, above the traces that tell each pair apart: choosing one redraws the
+card, and *Accept* is the pick.
 """
 
 from __future__ import annotations
@@ -18,6 +22,23 @@ from ..errors import SafetyChipError, missing
 from ._review import Review, ReviewCard, edit_constraint, prepare_review
 
 __all__ = ["ReviewWidget"]
+
+
+def _label(k: int, candidate) -> str:
+    """A radio button's text: number, formula, pattern and probability."""
+    p = candidate.probability
+    chance = "uncalibrated" if p is None else f"probability {p:.2f}"
+    return f"{k + 1}. {candidate.formula}  ({candidate.pattern or 'no pattern'}; {chance})"
+
+
+def _apart_html(translation) -> str:
+    """The traces that tell each pair of candidates apart, as an HTML list."""
+    rows = "".join(
+        f"<li>{i + 1} or {j + 1}? "
+        f"{html.escape(d.text(f'reading {i + 1}', f'reading {j + 1}'))}</li>"
+        for (i, j), d in translation.distinctions().items()
+    )
+    return f"<b>what tells them apart</b><ul>{rows}</ul>" if rows else ""
 
 
 class ReviewWidget:
@@ -42,6 +63,8 @@ class ReviewWidget:
         The decision so far (``"pending"`` until a button is pressed).
     accept_button, edit_button, reject_button, formula_box
         The controls, so a notebook can also drive them in code.
+    choices : ipywidgets.RadioButtons or None
+        One button per candidate, for a translation with more than one.
 
     Examples
     --------
@@ -72,9 +95,22 @@ class ReviewWidget:
         self.vocabulary = vocabulary or getattr(item, "vocabulary", None)
         self.model = model
         self.on_decision = on_decision
+        self.item = item
         self.card: ReviewCard = prepare_review(item, model=model)
         self.outcome = Review("pending", cards=[self.card])
         self._view = widgets.HTML()
+        found = getattr(item, "candidates", ())
+        self.choices = None
+        self._apart = widgets.HTML()
+        if len(found) > 1:
+            self.choices = widgets.RadioButtons(
+                options=[(_label(k, c), k) for k, c in enumerate(found)],
+                value=item.picked or 0,
+                description="candidates",
+                layout=widgets.Layout(width="95%"),
+            )
+            self.choices.observe(lambda change: self.choose(change["new"]), names="value")
+            self._apart.value = _apart_html(item)
         self.formula_box = widgets.Text(
             value=str(self.card.formula), description="formula", layout=widgets.Layout(width="95%")
         )
@@ -87,6 +123,7 @@ class ReviewWidget:
         self.reject_button.on_click(lambda _: self.reject())
         self.box = widgets.VBox(
             [
+                *((self.choices, self._apart) if self.choices is not None else ()),
                 self._view,
                 self.formula_box,
                 widgets.HBox([self.accept_button, self.edit_button, self.reject_button]),
@@ -106,6 +143,21 @@ class ReviewWidget:
             self._say(f"already {self.outcome.decision}", "gray")
             return True
         return False
+
+    def choose(self, index: int) -> ReviewWidget:
+        """Show candidate *index* of the translation's set (Accept then picks it); returns
+        self."""
+        if self._decided():
+            return self
+        self.item = self.item.choose(index)
+        self.card = prepare_review(self.item, model=self.model)
+        self.outcome.cards.append(self.card)
+        self.formula_box.value = str(self.card.formula)
+        if self.choices is not None and self.choices.value != index:
+            self.choices.value = index
+        self._draw()
+        self._say(f"candidate {index + 1} shown: accept it to pick it", "#1565c0")
+        return self
 
     def edit(self, text: str) -> ReviewWidget:
         """Check the formula *text* and show it; returns self."""
@@ -154,17 +206,25 @@ class ReviewWidget:
         return self
 
     def _finish(self) -> None:
-        for b in (self.accept_button, self.edit_button, self.reject_button):
-            b.disabled = True
+        for b in (self.accept_button, self.edit_button, self.reject_button, self.choices):
+            if b is not None:
+                b.disabled = True
         if self.on_decision is not None:
             self.on_decision(self.outcome)
 
     def _ipython_display_(self) -> None:
         # The card beside the live widget: what a fresh clone shows before the cell is run.
-        display_widget(self.box, html=self.card._repr_html_())
+        display_widget(self.box, html=self._repr_html_())
 
     def _repr_html_(self) -> str:
-        return self.card._repr_html_()
+        if self.choices is None:
+            return self.card._repr_html_()
+        items = "".join(
+            f"<li>{'&#9673;' if k == self.choices.value else '&#9675;'} {html.escape(label)}</li>"
+            for label, k in self.choices.options
+        )
+        return (f"<b>candidates</b><ul style='list-style:none'>{items}</ul>"
+                f"{self._apart.value}{self.card._repr_html_()}")  # fmt: skip
 
     def __repr__(self) -> str:
         return f"<ReviewWidget {self.card.formula} ({self.outcome.decision})>"
