@@ -30,6 +30,7 @@ from safetychip.envs.thor._scene import (
     ThorScene,
     load_thor_scene,
 )
+from safetychip.envs.thor._tasks import THOR_TASKS, ThorTask, load_thor_tasks, read_plan
 from safetychip.envs.thor._types import (
     AFFORDANCES,
     LIQUIDS,
@@ -49,13 +50,17 @@ __all__ = [
     "TAGS",
     "THOR_DIR",
     "THOR_PREDICATES",
+    "THOR_TASKS",
     "THOR_VERBS",
     "ObjectType",
     "ThorAction",
     "ThorEnv",
     "ThorScene",
     "ThorTarget",
+    "ThorTask",
     "load_object_types",
     "load_thor_scene",
+    "load_thor_tasks",
+    "read_plan",
     "snake_case",
 ]
