@@ -13,7 +13,8 @@ A **task file** is JSON lines, one task a line (``data/thor/README.md``)::
      "constraints": [{"sentence": "Never pour liquid on the laptop while it is on.",
                       "formula": "G !(is_wet(laptop) & is_toggled(laptop))"}]}
 
-``id``, ``scene``, ``instruction`` and ``plan`` are required; ``initial`` and ``goal``
+``id``, ``scene``, ``instruction`` and ``plan`` (the lines, or the name of a plan file
+next to the task file) are required; ``initial`` and ``goal``
 (literals), ``hazardous`` (true, false, or absent when unlabelled), ``harm`` (the harm a
 hazardous plan causes, as the episodic memory names harms) and ``constraints`` are optional.
 Every plan line must read as an action of the scene, and every literal and formula atom must
@@ -38,6 +39,7 @@ import html
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from safetychip._io import load_json_lines, read_text
@@ -52,7 +54,7 @@ __all__ = ["THOR_TASKS", "ThorTask", "load_thor_tasks", "read_plan"]
 #: Our suite of hazardous and safe plan-level tasks.
 THOR_TASKS = THOR_DIR / "tasks.jsonl"
 
-_REQUIRED = {"id": str, "scene": str, "instruction": str, "plan": list}
+_REQUIRED: dict[str, Any] = {"id": str, "scene": str, "instruction": str, "plan": (list, str)}
 _OPTIONAL = {"initial": list, "goal": list, "hazardous": bool, "harm": str, "constraints": list}
 
 
@@ -188,9 +190,10 @@ def _task(data: Any, path: str, n: int, scenes: dict[str, ThorScene]) -> ThorTas
         if key in _REQUIRED and key not in data:
             raise fail(f"missing {key!r}")
         if key in data and not isinstance(data[key], kind):
-            raise fail(f"{key} must be a {kind.__name__}, got {data[key]!r:.60}")
+            what = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
+            raise fail(f"{key} must be a {what}, got {data[key]!r:.60}")
     for key in ("plan", "initial", "goal"):
-        if not all(isinstance(x, str) for x in data.get(key, ())):
+        if isinstance(data.get(key), list) and not all(isinstance(x, str) for x in data[key]):
             raise fail(f"{key} must be a list of strings")
     name = data["scene"]
     if name not in scenes:
@@ -199,8 +202,11 @@ def _task(data: Any, path: str, n: int, scenes: dict[str, ThorScene]) -> ThorTas
         except DataFileError as exc:
             raise fail(f"scene {name!r}: {exc}") from None
     env = ThorEnv(scenes[name])
+    plan_source = data["plan"]
+    if isinstance(plan_source, str):  # a plan file, next to the task file
+        plan_source = Path(path).parent / plan_source
     try:
-        plan = read_plan(data["plan"], scene=scenes[name])
+        plan = read_plan(plan_source, scene=scenes[name])
     except DataFileError as exc:
         raise fail(f"plan {str(exc).removeprefix('<plan>: ')}") from None
     constraints = []
