@@ -664,7 +664,9 @@ class ThorEnv(Env):
         needs = {"pick": "pickupable", "fill": "fillable", "empty": "fillable"}.get(verb)
         needs = needs or _TOGGLES[verb][0]
         if not kind.can(needs):
-            return f"a {kind.name} cannot be {_CANNOT[needs]}"
+            return (
+                f"{'an' if kind.name[0] in 'AEIOU' else 'a'} {kind.name} cannot be {_CANNOT[needs]}"
+            )
         if verb in _TOGGLES:
             _, flag, value = _TOGGLES[verb]
             if world.has(flag, x) is value:
