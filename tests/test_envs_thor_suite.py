@@ -209,3 +209,23 @@ def test_thor_runs_alone_on_the_command_line(capsys):
 
     assert main(["experiment", "--suite", "thor", "four_room"]) == 2
     assert "--suite thor runs alone" in capsys.readouterr().err
+
+
+def test_the_memory_command_reads_thor_scene_files(tmp_path, capsys):
+    from safetychip.cli import main
+    from safetychip.envs.thor import SCENE_DIR
+
+    db = str(tmp_path / "memory.db")
+    kitchen, other = str(SCENE_DIR / "FloorPlan1.json"), str(SCENE_DIR / "FloorPlan2.json")
+    assert main(["memory", "add", "drop vase", "--harm", "breakage", "--db", db,
+                 "--scene", kitchen]) == 0  # fmt: skip
+    added = json.loads(capsys.readouterr().out)["added"][0]["scene"]
+    vase = next(o for o in added["objects"] if o["id"] == "vase")
+    assert vase == {"id": "vase", "class": "vase", "attributes": ["fragile", "glass"]}
+    assert main(["memory", "check", "drop the vase", "--db", db, "--scene", other]) == 0
+    assert json.loads(capsys.readouterr().out)["blocked"] is True
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"format": "safetychip.thor-scene/1", "name": "x", "kind": "attic",
+                               "objects": []}))  # fmt: skip
+    assert main(["memory", "check", "drop the vase", "--db", db, "--scene", str(bad)]) == 2
+    assert "kind must be one of kitchen" in capsys.readouterr().err

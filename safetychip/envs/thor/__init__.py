@@ -26,6 +26,7 @@ from safetychip.envs.thor._env import (
 from safetychip.envs.thor._scene import (
     KINDS,
     SCENE_DIR,
+    SCENE_FORMAT,
     STATES,
     ThorScene,
     load_thor_scene,
@@ -46,6 +47,7 @@ __all__ = [
     "KINDS",
     "LIQUIDS",
     "SCENE_DIR",
+    "SCENE_FORMAT",
     "STATES",
     "TAGS",
     "THOR_DIR",
