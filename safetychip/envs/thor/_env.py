@@ -642,8 +642,8 @@ class ThorEnv(Env):
         if verb in ("drop", "throw"):
             return None
         if verb == "pour":
-            if held not in world.filled:
-                return f"the {_nice(held)} holds no liquid"
+            if names[0] not in world.filled:
+                return f"the {_nice(names[0])} holds no liquid"
             if len(names) < 2:
                 return "nothing to pour onto: find it first"
             return None if world.at == names[1] else f"not at the {_nice(names[1])}"
@@ -656,8 +656,8 @@ class ThorEnv(Env):
         if verb == "put":
             if not kind.can("receptacle"):
                 return f"the {_nice(x)} is not a receptacle"
-            if x == held or world.relation(x, held):  # type: ignore[arg-type]
-                return f"the {_nice(x)} is the {_nice(held)} or in it"  # type: ignore[arg-type]
+            if x == names[0] or world.relation(x, names[0]):
+                return f"the {_nice(x)} is the {_nice(names[0])} or in it"
             if world.at != x:
                 return f"not at the {_nice(x)}"
             return self._closed_at(x, world)
@@ -743,8 +743,8 @@ class ThorEnv(Env):
             return world.flag("is_wet", target, True)
         # drop, throw: the held object lands on the floor, breaking if it can
         floor = self.scene.floor
-        parent = {**world.parent, x: ("on", floor)} if floor else world.parent
-        world = replace(world, held=None, parent=parent)
+        landed = {**world.parent, x: ("on", floor)} if floor is not None else world.parent
+        world = replace(world, held=None, parent=landed)
         if types[x].can("breakable"):
             world = _spill(world.flag("is_broken", x, True), x)
         if verb == "throw" and len(names) == 2 and types[names[1]].can("breakable"):
