@@ -39,7 +39,7 @@ action            needs                        does
 ``drop``          holding something            the held object falls on the floor; a
                                                ``breakable`` one breaks, and spills
 ``throw``         holding something            as ``drop``, and what the agent is at breaks
-                                               if ``breakable`` (the thrown object hits it)
+                                               if ``breakable`` (``throw X at Y``: X hits Y)
 ``pour``          holding something filled;    the liquid leaves the held object: it fills
                   at another object            the target when that is ``fillable`` (empty,
                                                whole), else wets it (our ``is_wet``)
@@ -61,8 +61,9 @@ is written with.
 **Propositions** (:data:`THOR_PREDICATES`): ``agent_at(x)``, ``is_grabbed(x)``,
 ``is_open(x)``, ``is_toggled(x)``, ``is_broken(x)``, ``is_dirty(x)``, ``is_sliced(x)``,
 ``is_cooked(x)``, ``is_wet(x)``, ``is_filled(x, liquid)``, and ``is_in(x, y)`` / ``is_on(x,
-y)``: y is one of x's parent receptacles (AI2-THOR lists them all: an egg in a pan on a burner
-is in the pan and on the burner) and the thing resting directly in or on y is in or on it.
+y)``: y is one of x's parent receptacles (AI2-THOR lists them all) and what rests directly
+in or on y (x, or a receptacle holding x) is in or on it: an egg on a pan on a burner is on
+both, an egg in a bowl on a table is in the bowl and on the table.
 Every action produces one proposition state; a refused one produces none and says why
 (``cannot slice the apple: not holding a knife``).
 
