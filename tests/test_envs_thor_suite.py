@@ -229,3 +229,12 @@ def test_the_memory_command_reads_thor_scene_files(tmp_path, capsys):
                                "objects": []}))  # fmt: skip
     assert main(["memory", "check", "drop the vase", "--db", db, "--scene", str(bad)]) == 2
     assert "kind must be one of kitchen" in capsys.readouterr().err
+
+
+def test_the_reproduce_step_is_registered_and_skips_without_its_inputs(tmp_path):
+    from safetychip.cli import SkipStep, reproduction_steps
+
+    step = next(s for s in reproduction_steps() if s.name == "thor_evaluation")
+    assert step.inputs == ("data/thor/object_types.csv", "data/thor/tasks.jsonl")
+    with pytest.raises(SkipStep, match=r"object_types\.csv does not exist"):
+        step.run(tmp_path)
