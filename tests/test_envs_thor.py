@@ -272,3 +272,20 @@ def test_the_type_table_is_checked_row_by_row(tmp_path, row, message):
     else:
         with pytest.raises(DataFileError, match=message):
             load_object_types(path)
+
+
+def test_admissible_actions_are_exactly_the_candidates_the_world_accepts():
+    """On a random walk, every admissible action previews a state, and every other candidate
+    action is refused with a reason."""
+    import random
+
+    env = ThorEnv("FloorPlan2").track(["agent_at(fridge)"])
+    env.reset()
+    rng = random.Random(0)
+    candidates = [a for a in env.candidate_actions() if a != "done"]
+    for _ in range(60):
+        admissible = set(env.admissible_actions()) - {"done"}
+        for action in candidates:
+            ahead = env.lookahead(action, ["agent_at(fridge)"])
+            assert (ahead.error is None) is (str(env.parse(action)) in admissible), action
+        env.step(rng.choice(sorted(admissible)))
