@@ -63,6 +63,12 @@ SUBPACKAGES: dict[str, set[str]] = {
         "BosdynBackend", "SPOT_DIR", "SimulatedBackend", "SpotAction", "SpotBackend", "SpotEnv", "SpotScene",
         "SpotTarget", "load_spot_scene", "SPOT_SUITES", "SPOT_TASKS", "load_spot_tasks"
     },
+    "envs.thor": {
+        "AFFORDANCES", "KINDS", "LIQUIDS", "SCENE_DIR", "SCENE_FORMAT", "STATES", "TAGS", "THOR_DIR",
+        "THOR_PREDICATES", "THOR_TASKS", "THOR_VERBS", "ObjectType", "ThorAction", "ThorEnv",
+        "ThorScene", "ThorTarget", "ThorTask", "load_object_types", "load_thor_scene",
+        "load_thor_tasks", "read_plan", "snake_case"
+    },
     "envs.virtualhome": {
         "Action", "INSTALL", "PREDICATES", "SCENE_DIR", "SUITES", "Scene",
         "SceneProposition", "TASK_DIR", "Target", "Task", "VERBS", "VirtualHomeEnv",
@@ -103,7 +109,9 @@ SUBPACKAGES: dict[str, set[str]] = {
         "write_rollout_figures", "write_suite_validation", "SPOT_AGENTS", "run_spot_demo",
         "spot_demo_cells", "spot_demo_table", "write_spot_demo", "write_memory_evaluation",
         "memory_table", "SliceExplorer", "write_local_model_grid", "LOCAL_GRID_CACHE",
-        "local_model_cells"
+        "local_model_cells",
+        "THOR_CONDITIONS", "ThorOutcome", "evaluate_thor", "plot_thor", "run_thor_task",
+        "thor_table", "write_thor_evaluation"
     },
     "explain": {
         "AgentExplanation", "HumanAnswer", "LLMExplanation", "PlanStep", "RolloutQuery",

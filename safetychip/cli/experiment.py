@@ -2,14 +2,15 @@
 steps: the translator's scores on the labelled English sets; of the VirtualHome data,
 notebook 03's rollout figures, the suite validation, the
 offline grid and the grid recorded with the local model (replayed); the Spot robot demo's
-table; and the episodic memory's evaluation (:mod:`safetychip.experiments` writes them; these
-steps find the inputs).
+table; the episodic memory's evaluation; and the AI2-THOR-style suite's plan-level evaluation
+(:mod:`safetychip.experiments` writes them; these steps find the inputs).
 
 Examples
 --------
 >>> [c.name for c in COMMANDS], [s.name for s in REPRODUCTION_STEPS]
 (['experiment'], ['translation_scores', 'virtualhome_rollouts', 'virtualhome_suite', \
-'virtualhome_experiments', 'local_model_grid', 'spot_demo', 'memory_evaluation'])
+'virtualhome_experiments', 'local_model_grid', 'spot_demo', 'memory_evaluation', \
+'thor_evaluation'])
 >>> parse_ks("1..5"), parse_ks("2,4"), parse_ks("all")
 ([1, 2, 3, 4, 5], [2, 4], None)
 """
@@ -82,7 +83,9 @@ def _configure(p: argparse.ArgumentParser) -> None:
         nargs="+",
         metavar="SUITE",
         help="task suites: four_room, mobile_manipulation, contradictions (default: the "
-        "first two; with --tasks, every suite of that file)",
+        "first two; with --tasks, every suite of that file); or thor alone: the plan-level "
+        "evaluation of the AI2-THOR-style tasks (data/thor/tasks.jsonl, or --tasks FILE) "
+        "under No Safety, Static Rules, Episodic Memory, Safety Chip and both",
     )
     p.add_argument(
         "--agents",
@@ -163,9 +166,41 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
+def _run_thor(args: argparse.Namespace) -> int:
+    """``--suite thor``: every task's plan under each condition; the table, the figure, and
+    one JSON object with the counts and every refusal."""
+    from .. import experiments as ex
+    from ..envs.thor import THOR_TASKS, load_thor_tasks
+
+    source = args.tasks or str(THOR_TASKS)
+    began = time.perf_counter()
+    outcomes = ex.evaluate_thor(load_thor_tasks(source))
+    seconds = time.perf_counter() - began
+    written = ex.write_thor_evaluation(args.out, outcomes, source=source)
+    counts: dict[str, dict[str, int]] = {}
+    for o in outcomes:
+        row = counts.setdefault(o.condition, {"hazardous": 0, "hazardous_refused": 0,
+                                              "safe": 0, "safe_refused": 0})  # fmt: skip
+        kind = "hazardous" if o.hazardous else "safe"
+        row[kind] += 1
+        row[f"{kind}_refused"] += o.refused
+    refusals = [{"task": o.task, "condition": o.condition, "hazardous": o.hazardous,
+                 "line": o.line, "by": o.by, "reason": o.reason}
+                for o in outcomes if o.refused]  # fmt: skip
+    out = {"tasks": len({o.task for o in outcomes}), "seconds": round(seconds, 2),
+           "written": [str(p) for p in written], "conditions": counts,
+           "refusals": refusals}  # fmt: skip
+    sys.stdout.write(json.dumps(out) + "\n")
+    return 0
+
+
 def _run(args: argparse.Namespace) -> int:
     from .. import experiments as ex
 
+    if args.suite and "thor" in args.suite:
+        if args.suite != ["thor"]:
+            raise ValueError("--suite thor runs alone (the AI2-THOR-style plan-level suite)")
+        return _run_thor(args)
     if args.replay and not args.cache:
         raise ValueError("--replay needs --cache FILE")
     if args.model == "offline-stand-in" and args.cache:
@@ -210,6 +245,7 @@ examples:
   safetychip experiment --agents chip --reprompts mask explain hint --formulas expert
   safetychip experiment --executor ray --results runs.jsonl --out figures/my_slice
   safetychip experiment --model gpt-4o-mini --cache runs.sqlite --constraints 3
+  safetychip experiment --suite thor --tasks my_tasks.jsonl --out figures/my_thor
 """
 
 COMMANDS = (
@@ -278,6 +314,16 @@ def _translation_scores(root: Path) -> list[Path]:
 
 
 _SPOT_INPUTS = ("data/spot/lab.json", "data/spot/tasks.jsonl")
+_THOR_INPUTS = ("data/thor/object_types.csv", "data/thor/tasks.jsonl")
+
+
+def _thor_evaluation(root: Path) -> list[Path]:
+    _prepare(root, _THOR_INPUTS)
+    from ..experiments import write_thor_evaluation
+
+    return write_thor_evaluation(root / "figures", data=root / "data")
+
+
 _MEMORY_INPUTS = ("data/memory/scenarios.jsonl",)
 
 
@@ -313,4 +359,8 @@ REPRODUCTION_STEPS = (
     ReproductionStep("memory_evaluation", "the episodic memory against no safety and static "
                      "rules (word stand-in): table and growth figure", _memory_evaluation,
                      _MEMORY_INPUTS),
+    ReproductionStep("thor_evaluation", "the AI2-THOR-style plans under No Safety, Static "
+                     "Rules, Episodic Memory (word stand-in), Safety Chip and both: refusals "
+                     "of hazardous plans, false refusals of safe ones (table, figure)",
+                     _thor_evaluation, _THOR_INPUTS),
 )  # fmt: skip

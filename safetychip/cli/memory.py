@@ -55,7 +55,8 @@ def _common(p: argparse.ArgumentParser, *, scene: bool = True) -> None:
     if scene:
         p.add_argument("--scene", metavar="SCENE.json",
                        help='the scene graph: {"objects": [{"id", "class", "attributes"}], '
-                       '"relations": [[subject, relation, object]]}')  # fmt: skip
+                       '"relations": [[subject, relation, object]]}, or an AI2-THOR-style '
+                       "scene file (data/thor/scenes/*.json)")  # fmt: skip
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
@@ -123,6 +124,15 @@ def _scene_of(data: Any, where: str) -> Any:
     if not isinstance(data, dict):
         raise InputError(f'{where}: a scene must be an object {{"objects": [...]}}, got '
                          f"{json_type(data)}")  # fmt: skip
+    from ..envs.thor import SCENE_FORMAT, ThorEnv, load_thor_scene
+
+    if data.get("format") == SCENE_FORMAT:  # an AI2-THOR-style room, as it starts
+        try:
+            env = ThorEnv(load_thor_scene(data))
+        except ValueError as err:
+            raise InputError(f"{where}: {err}") from None
+        env.reset()
+        data = env.memory_scene()
     try:
         return SceneGraph.from_dict(data)
     except ValueError as err:

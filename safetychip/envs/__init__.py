@@ -15,6 +15,9 @@ Contents
 :mod:`safetychip.envs.virtualhome`
     VirtualHome on its real executor: scenes, actions, propositions and task suites,
     re-exported here.
+:mod:`safetychip.envs.thor`
+    An AI2-THOR-style household at the plan level: the embodied-safety benchmarks' actions on
+    AI2-THOR's object states, FloorPlan-style rooms, plan and task files (imported from there).
 """
 
 from safetychip.envs._base import Env, Lookahead, PropositionState

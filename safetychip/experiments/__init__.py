@@ -26,6 +26,11 @@ Contents
     The English-to-LTL translator's right / refused / wrong counts on the labelled sets.
 :func:`spot_demo_cells`, :func:`run_spot_demo`, :func:`spot_demo_table`, :func:`write_spot_demo`
     The Spot robot demo: deliveries × k × agents and task abortion, in the paper's table shape.
+:func:`run_thor_task`, :func:`evaluate_thor`, :func:`thor_table`, :func:`plot_thor`,
+:func:`write_thor_evaluation`, :class:`ThorOutcome`, :data:`THOR_CONDITIONS`
+    The plan-level evaluation on the AI2-THOR-style suite: refusals of hazardous plans and
+    false refusals of safe ones, for No Safety, Static Rules, Episodic Memory, the Safety Chip
+    and both.
 """
 
 from ._adversarial import (
@@ -82,6 +87,15 @@ from ._reproduce import (
 )
 from ._spot import SPOT_AGENTS, run_spot_demo, spot_demo_cells, spot_demo_table, write_spot_demo
 from ._suite import SafePlan, SuiteReport, TaskValidation, find_safe_plan, validate_suite
+from ._thor import (
+    THOR_CONDITIONS,
+    ThorOutcome,
+    evaluate_thor,
+    plot_thor,
+    run_thor_task,
+    thor_table,
+    write_thor_evaluation,
+)
 from ._translation import translation_scores, write_translation_scores
 
 __all__ = [
@@ -100,6 +114,9 @@ __all__ = [
     "write_translation_scores",
     # the Spot robot demo (issue 9)
     "SPOT_AGENTS", "run_spot_demo", "spot_demo_cells", "spot_demo_table", "write_spot_demo",
+    # the AI2-THOR-style suite (issue 38)
+    "THOR_CONDITIONS", "ThorOutcome", "evaluate_thor", "plot_thor", "run_thor_task",
+    "thor_table", "write_thor_evaluation",
     # suite validation
     "SafePlan", "SuiteReport", "TaskValidation", "find_safe_plan", "validate_suite",
 ]  # fmt: skip
