@@ -19,6 +19,7 @@ from safetychip.errors import (
     LLMStatusError,
     LLMTimeoutError,
     OutOfGrammarError,
+    PickNeededError,
     SentenceError,
     SpecificationError,
     TranslationReplyError,
@@ -498,28 +499,46 @@ def test_a_reason_naming_nothing_of_the_scene_is_set_aside(offline, sentence, wi
 
 @pytest.mark.parametrize(
     ("sentence", "unknown"),
-    [
-        ("Never touch the baby.", "the baby"),  # the only clause
-        ("Because the kids are asleep.", "the kids"),
-        ("Go to the kitchen so that you don't wake the baby.", "the baby"),  # a negation
-        ("Go to the kitchen because you must feed the goldfish.", "the goldfish"),  # must
-        ("Go to the kitchen, and never feed the goldfish.", "the goldfish"),  # no marker
-        ("Go to the kitchen, the goldfish should never be fed.", "the goldfish"),
-        ("Stay out of the bedroom until the baby is asleep.", "the baby"),  # a rule's cue
-        ("If the baby is asleep, so never open the fridge.", "the baby"),  # a condition first
-        ("Ah, the baby must sleep, so never open the fridge.", "the baby"),  # an obligation
-        ("Never open the fridge. Keep the baby in mind.", "the baby"),  # a rule of its own
-        ("Never open the fridge. The baby must not be woken.", "The baby"),  # an obligation
-        ("Stay out of the kitchen. Keep off the settee.", "the settee"),  # a name missed?
-        ("Stay out of the kitchen. The settee is off limits.", "The settee"),
-        # a thing of the scene that ends a list stays: the reason may have swallowed it
-        ("Stay out of the bedroom because the kids are asleep and the kitchen.", "the kids"),
-    ],
+    [("Never touch the baby.", "the baby"), ("Because the kids are asleep.", "the kids")],
 )
-def test_a_clause_with_a_rule_or_the_only_clause_is_never_set_aside(offline, sentence, unknown):
+def test_the_only_clause_naming_nothing_of_the_scene_is_refused(offline, sentence, unknown):
     with pytest.raises(GroundingError) as caught:
         offline(sentence)
     assert caught.value.expression == unknown
+
+
+@pytest.mark.parametrize(
+    ("sentence", "unknown", "read"),
+    [
+        ("Go to the kitchen so that you don't wake the baby.", "the baby", True),  # a negation
+        ("Go to the kitchen because you must feed the goldfish.", "the goldfish", True),  # must
+        ("Go to the kitchen, and never feed the goldfish.", "the goldfish", False),  # no marker
+        ("Go to the kitchen, the goldfish should never be fed.", "the goldfish", False),
+        ("Stay out of the bedroom until the baby is asleep.", "the baby", False),  # a rule's cue
+        ("If the baby is asleep, so never open the fridge.", "the baby", False),  # a condition
+        ("Ah, the baby must sleep, so never open the fridge.", "the baby", False),  # obligation
+        ("Never open the fridge. Keep the baby in mind.", "the baby", True),  # a rule of its own
+        ("Never open the fridge. The baby must not be woken.", "The baby", False),
+        ("Stay out of the kitchen. Keep off the settee.", "the settee", True),  # a name missed?
+        ("Stay out of the kitchen. The settee is off limits.", "The settee", True),
+        # a thing of the scene that ends a list stays: the reason may have swallowed it
+        ("Stay out of the bedroom because the kids are asleep and the kitchen.", "the kids", False),
+    ],
+)
+def test_a_clause_naming_nothing_of_the_scene_is_never_read_silently(
+    offline, sentence, unknown, read
+):
+    # beside things of the scene, it stays as words; a reading without it is offered, said so,
+    # and never enforced without a person's pick; or no reader reads what is left
+    if not read:
+        with pytest.raises(OutOfGrammarError):
+            offline(sentence)
+        return
+    t = offline(sentence)
+    assert ("unnamed", unknown) in t.set_aside and not t.settled
+    assert "names nothing in the scene" in t.to_dict()["set_aside"][-1]["note"]
+    with pytest.raises(PickNeededError):
+        Specification().accept(t)
 
 
 def test_a_reason_naming_a_thing_of_the_scene_is_kept(offline):
@@ -561,7 +580,7 @@ def test_a_context_naming_a_thing_of_the_scene_is_a_condition(offline):
         t.formula, offline("If the front door is open, never enter the living room").formula
     )
     # a context that swallowed a room of the scene is never set aside: refused, not shortened
-    with pytest.raises(GroundingError, match="our guide"):
+    with pytest.raises(OutOfGrammarError, match="our guide"):
         offline("During the tour our guide sees the living room, then visit the kitchen.")
 
 

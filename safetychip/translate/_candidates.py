@@ -68,8 +68,9 @@ SCORES = DATA_DIR / "translation" / "candidates.json"
 #: which offline readers proposed it (the grammar, the frame reader, the same two with the
 #: remarks that name nothing left out, the retrieval translator), the retrieval translator's
 #: vote share and best similarity for it, whether it was the retrieval translator's first
-#: reading and fits the sentence's own words, and whether a precise reader (grammar or frames)
-#: read the sentence but not as this candidate.
+#: reading and fits the sentence's own words, whether a precise reader (grammar or frames)
+#: read the sentence but not as this candidate, and whether a thing the sentence names is
+#: nothing of the scene and was read as plain words.
 FEATURES = (
     "grammar",
     "frames",
@@ -80,6 +81,7 @@ FEATURES = (
     "first",
     "fits",
     "overruled",
+    "unnamed",
 )
 
 
@@ -167,9 +169,12 @@ class Candidate:
         }
 
 
-def features(proposals: Sequence[Proposal], overruled: bool) -> dict[str, float]:
+def features(
+    proposals: Sequence[Proposal], overruled: bool, unnamed: bool = False
+) -> dict[str, float]:
     """The :data:`FEATURES` of a candidate proposed by *proposals*; *overruled*: a precise
-    reader read the sentence as another candidate.
+    reader read the sentence as another candidate; *unnamed*: the sentence names something
+    that is nothing of the scene, read as plain words.
 
     >>> r = LiftedTranslation(ap("a"), "never")
     >>> f = features([Proposal(r, "retrieval", share=0.7, similarity=0.8, rank=1)], False)
@@ -189,6 +194,7 @@ def features(proposals: Sequence[Proposal], overruled: bool) -> dict[str, float]
         "first": float(any(p.rank == 1 for p in found)),
         "fits": float(any(p.fits for p in found)),
         "overruled": float(overruled),
+        "unnamed": float(unnamed),
     }
 
 

@@ -167,11 +167,14 @@ class Translation:
     @property
     def settled(self) -> bool:
         """Whether the formula may be enforced: a person picked it, or the set holds one
-        candidate whose probability is at least :attr:`confidence`. An unsettled
+        candidate whose probability is at least :attr:`confidence` and the sentence names
+        nothing outside the scene (read as words, see :attr:`set_aside`). An unsettled
         translation is refused by :meth:`Specification.accept
         <safetychip.monitor.Specification.accept>` until :meth:`choose` is called."""
         if self.picked is not None:
             return True
+        if any(kind == "unnamed" for kind, _ in self.set_aside):
+            return False  # read without a thing the sentence names: a person checks it
         if len(self.candidates) != 1:
             return not self.candidates  # a translation built by hand, without a set
         probability = self.candidates[0].probability
@@ -426,6 +429,9 @@ _ASKS_MORE = re.compile(r"\b(?:order|first|all|both|each|every|again|back)\b", r
 
 def _aside(kind: str, text: str) -> str:
     """How the read-back tells of a clause left out of the translation."""
+    if kind == "unnamed":
+        return (f"kept as words: {text!r} names nothing in the scene, so the rule was read "
+                "without it; check that it is not what the rule is about")  # fmt: skip
     if kind == "correction":
         return f"a self-correction: {text!r} (read with the correction made)"
     if kind == "context":
@@ -540,6 +546,7 @@ class Translator:
         self.recognizer = recognizer
         self.lifted_translator = lifted_translator
         # the offline readers read beside any other: their agreement is what is calibrated
+        self.offline_readers = offline_readers
         self._primary = "grammar" if isinstance(lifted_translator, PatternTranslator) else "model"
         alone = self._primary == "grammar" or not offline_readers
         self.grammar = None if alone else PatternTranslator()
@@ -773,7 +780,9 @@ class Translator:
             proposals = [p for p, _ in pool]
             first = pool[0][1]
             values = features(
-                proposals, read_precisely and not any(p.reader in precise for p in proposals)
+                proposals,
+                read_precisely and not any(p.reader in precise for p in proposals),
+                any(kind == "unnamed" for kind, _ in first.set_aside),
             )
             unscored = all(p.reader == "model" for p in proposals)
             candidates.append(
@@ -990,9 +999,14 @@ class Translator:
             if any(e in unknown for e in kept):
                 set_aside += _foreign_sentences(text, kept, unknown)
                 kept = [e for e in expressions if not any(within(e, r) for r in set_aside)]
-            left = next((e for e in kept if e in unknown), None)
-            if left is not None or not kept:  # never set aside the only clause
-                raise unknown[left or next(iter(unknown))]
+            if not kept or all(e in unknown for e in kept) or not self.offline_readers:
+                # never set aside the only clause; a model read alone gets no unnamed words
+                raise unknown[next((e for e in kept if e in unknown), next(iter(unknown)))]
+            # beside things of the scene, one that names nothing stays as words ("…, the mic
+            # picks up everything"): read without it, and said so
+            words = tuple(Remark("unnamed", e.text, e.start, e.end) for e in kept if e in unknown)
+        else:
+            words = ()
         if set_aside:
             for r in sorted(set_aside, key=lambda r: -r.start):
                 text = text[: r.start] + text[r.end :]
@@ -1003,12 +1017,12 @@ class Translator:
                 by = lead + sum(r.end - r.start for r in set_aside if r.end <= e.start)
                 return replace(e, start=e.start - by, end=e.end - by)
 
-            groundings = {moved(e): groundings[e] for e in expressions
-                          if not any(within(e, r) for r in set_aside)}  # fmt: skip
-            expressions = tuple(groundings)
+            groundings = {moved(e): groundings[e] for e in expressions if e in groundings
+                          and not any(within(e, r) for r in set_aside)}  # fmt: skip
+        expressions = tuple(e for e in groundings)
         found = tuple(groundings[e] for e in expressions)
         return expressions, found, lift(text, [(e.start, e.end) for e in expressions],
-                                        found), set_aside  # fmt: skip
+                                        found), set_aside + words  # fmt: skip
 
     def lift(self, sentence: object) -> LiftedSentence:
         """*sentence* with its referring expressions recognised, grounded and replaced by
