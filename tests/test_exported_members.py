@@ -103,7 +103,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "write_rollout_figures", "write_suite_validation", "SPOT_AGENTS", "run_spot_demo",
         "spot_demo_cells", "spot_demo_table", "write_spot_demo", "write_memory_evaluation",
         "memory_table", "SliceExplorer", "write_local_model_grid", "LOCAL_GRID_CACHE",
-        "local_model_cells"
+        "local_model_cells", "LEARNING_SETTINGS", "learning_table", "plot_learning",
+        "shielded_learning", "write_shielded_learning"
     },
     "explain": {
         "AgentExplanation", "HumanAnswer", "LLMExplanation", "PlanStep", "RolloutQuery",
@@ -113,7 +114,8 @@ SUBPACKAGES: dict[str, set[str]] = {
     "gym": {
         "FALLBACKS", "Fallback", "GymAction", "GymEnv", "Labeller", "MINIGRID_PREDICATES",
         "MiniGridLabeller", "OneStepModel", "ShieldInfo", "ShieldWrapper", "TEXT_CHARACTERS",
-        "TextEnv", "checked_state", "label_state", "minigrid_names"
+        "TextEnv", "checked_state", "label_state", "minigrid_names", "LearningCurve",
+        "Referee", "on_lava", "q_learning"
     },
     "labs": {
         "CONFUSIONS", "CORRECT", "INCORRECT", "INSTRUCTOR", "INVALID", "MAX_ANSWER_CHARS",

@@ -2,14 +2,15 @@
 steps: the translator's scores on the labelled English sets; of the VirtualHome data,
 notebook 03's rollout figures, the suite validation, the
 offline grid and the grid recorded with the local model (replayed); the Spot robot demo's
-table; and the episodic memory's evaluation (:mod:`safetychip.experiments` writes them; these
-steps find the inputs).
+table; the episodic memory's evaluation; and shielded Q-learning on MiniGrid
+(:mod:`safetychip.experiments` writes them; these steps find the inputs).
 
 Examples
 --------
 >>> [c.name for c in COMMANDS], [s.name for s in REPRODUCTION_STEPS]
 (['experiment'], ['translation_scores', 'virtualhome_rollouts', 'virtualhome_suite', \
-'virtualhome_experiments', 'local_model_grid', 'spot_demo', 'memory_evaluation'])
+'virtualhome_experiments', 'local_model_grid', 'spot_demo', 'memory_evaluation', \
+'minigrid_learning'])
 >>> parse_ks("1..5"), parse_ks("2,4"), parse_ks("all")
 ([1, 2, 3, 4, 5], [2, 4], None)
 """
@@ -295,6 +296,22 @@ def _spot_demo(root: Path) -> list[Path]:
     return write_spot_demo(root / "figures", data=root / "data", progress=sys.stderr.isatty())
 
 
+_LEARNING_INPUTS = ("data/minigrid/shielded_learning.json",)
+
+
+def _minigrid_learning(root: Path) -> list[Path]:
+    _prepare(root, _LEARNING_INPUTS)
+    try:
+        import minigrid  # noqa: F401 - the gym extra
+    except ImportError as exc:
+        raise SkipStep(f"the gym extra is not installed ({exc}): pip install "
+                       "'safetychip[gym]'") from exc  # fmt: skip
+    from ..experiments import write_shielded_learning
+
+    return write_shielded_learning(root / "figures", data=root / "data",
+                                   progress=sys.stderr.isatty())  # fmt: skip
+
+
 REPRODUCTION_STEPS = (
     ReproductionStep("translation_scores", "the English-to-LTL translator on every labelled "
                      "set, and the local model's recorded translations: right / refused / "
@@ -313,4 +330,7 @@ REPRODUCTION_STEPS = (
     ReproductionStep("memory_evaluation", "the episodic memory against no safety and static "
                      "rules (word stand-in): table and growth figure", _memory_evaluation,
                      _MEMORY_INPUTS),
+    ReproductionStep("minigrid_learning", "tabular Q-learning on MiniGrid's lava gap with and "
+                     "without the shield, 5 seeds: table and learning curves (notebook 08)",
+                     _minigrid_learning, _LEARNING_INPUTS),
 )  # fmt: skip

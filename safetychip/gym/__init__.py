@@ -18,6 +18,8 @@ Contents
     the names of a world's objects, for a translator's vocabulary.
 :class:`TextEnv`, :data:`TEXT_CHARACTERS`
     The project's own environments (VirtualHome, Spot, the mock) as Gymnasium environments.
+:func:`q_learning`, :class:`LearningCurve`, :func:`on_lava`, :data:`Referee`
+    Shielded learning: tabular Q-learning on a MiniGrid world, with or without the shield.
 """
 
 from ..errors import missing
@@ -29,6 +31,7 @@ except ImportError as exc:
 
 from ._adapter import GymAction, GymEnv, OneStepModel
 from ._labeller import Labeller, checked_state, label_state
+from ._learning import LearningCurve, Referee, on_lava, q_learning
 from ._minigrid import MINIGRID_PREDICATES, MiniGridLabeller, minigrid_names
 from ._text_env import TEXT_CHARACTERS, TextEnv
 from ._wrapper import FALLBACKS, Fallback, ShieldInfo, ShieldWrapper
@@ -37,4 +40,6 @@ __all__ = [
     "FALLBACKS", "Fallback", "GymAction", "GymEnv", "Labeller", "MINIGRID_PREDICATES",
     "MiniGridLabeller", "OneStepModel", "ShieldInfo", "ShieldWrapper", "TEXT_CHARACTERS",
     "TextEnv", "checked_state", "label_state", "minigrid_names",
+    # shielded learning
+    "LearningCurve", "Referee", "on_lava", "q_learning",
 ]  # fmt: skip
