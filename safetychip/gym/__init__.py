@@ -18,6 +18,9 @@ Contents
     the names of a world's objects, for a translator's vocabulary.
 :class:`TextEnv`, :data:`TEXT_CHARACTERS`
     The project's own environments (VirtualHome, Spot, the mock) as Gymnasium environments.
+:class:`VectorShieldWrapper`, :class:`VectorShieldInfo`
+    The shield for ``gymnasium.vector`` environments: N proposals judged in one batched
+    monitor call.
 :func:`q_learning`, :class:`LearningCurve`, :func:`on_lava`, :data:`Referee`
     Shielded learning: tabular Q-learning on a MiniGrid world, with or without the shield.
 """
@@ -34,12 +37,14 @@ from ._labeller import Labeller, checked_state, label_state
 from ._learning import LearningCurve, Referee, on_lava, q_learning
 from ._minigrid import MINIGRID_PREDICATES, MiniGridLabeller, minigrid_names
 from ._text_env import TEXT_CHARACTERS, TextEnv
+from ._vector import VectorShieldInfo, VectorShieldWrapper
 from ._wrapper import FALLBACKS, Fallback, ShieldInfo, ShieldWrapper
 
 __all__ = [
     "FALLBACKS", "Fallback", "GymAction", "GymEnv", "Labeller", "MINIGRID_PREDICATES",
     "MiniGridLabeller", "OneStepModel", "ShieldInfo", "ShieldWrapper", "TEXT_CHARACTERS",
     "TextEnv", "checked_state", "label_state", "minigrid_names",
+    "VectorShieldInfo", "VectorShieldWrapper",
     # shielded learning
     "LearningCurve", "Referee", "on_lava", "q_learning",
 ]  # fmt: skip

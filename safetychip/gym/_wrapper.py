@@ -33,7 +33,7 @@ import gymnasium.utils
 
 from ..monitor import Constraint, Monitor, Specification
 from ..shield import Filter, Judgement, Shield, Step
-from ._adapter import GymEnv, OneStepModel
+from ._adapter import GymEnv, OneStepModel, _discrete_size
 from ._labeller import Labeller
 
 __all__ = ["FALLBACKS", "Fallback", "ShieldInfo", "ShieldWrapper"]
@@ -162,7 +162,7 @@ class ShieldWrapper(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs):
             filters=filters, filter_seconds=filter_seconds, _disable_deepcopy=True)  # fmt: skip
         gymnasium.Wrapper.__init__(self, env)
         self.adapter = GymEnv(env, labeller, model)
-        self._fallback = _fallback(fallback, self.adapter)
+        self._fallback = _fallback(fallback, env.action_space)
         self.shield = Shield.of(self.adapter, _monitor(constraints), *filters,
                                 idle_seconds=0, filter_seconds=filter_seconds)  # fmt: skip
         self.adapter.track(self.shield.propositions)  # an unknown proposition fails here
@@ -228,18 +228,18 @@ def _monitor(constraints: Monitor | Specification | Sequence[str | Constraint]) 
     return Monitor(list(constraints))
 
 
-def _fallback(fallback: str | Fallback, adapter: GymEnv) -> Fallback:
-    """The fallback policy *fallback* names, as a callable."""
+def _fallback(fallback: str | Fallback, space: Any) -> Fallback:
+    """The fallback policy *fallback* names, as a callable, for the action space *space*."""
     if callable(fallback):
         return fallback
     if fallback == "none":
         return lambda observation, action: ()
     if fallback == "first":
-        actions = adapter.admissible_actions()
-        if not actions:
+        n = _discrete_size(space)
+        if not n:
             raise ValueError(f"fallback 'first' needs a discrete action space, got "
-                             f"{adapter.gym_env.action_space}: pass fallback='none' or a "
+                             f"{space}: pass fallback='none' or a "
                              "callable(observation, action) giving substitutes")  # fmt: skip
-        values = [adapter.parse(a).value for a in actions]
+        values = list(range(n))
         return lambda observation, action: values
     raise ValueError(f"fallback must be one of {FALLBACKS} or a callable, got {fallback!r}")
