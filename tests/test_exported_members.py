@@ -115,7 +115,7 @@ SUBPACKAGES: dict[str, set[str]] = {
         "FALLBACKS", "Fallback", "GymAction", "GymEnv", "Labeller", "MINIGRID_PREDICATES",
         "MiniGridLabeller", "OneStepModel", "ShieldInfo", "ShieldWrapper", "TEXT_CHARACTERS",
         "TextEnv", "checked_state", "label_state", "minigrid_names", "LearningCurve",
-        "Referee", "on_lava", "q_learning", "VectorShieldInfo", "VectorShieldWrapper"
+        "Referee", "on_lava", "q_learning", "VectorShieldInfo", "VectorShieldWrapper", "SentenceTranslator"
     },
     "labs": {
         "CONFUSIONS", "CORRECT", "INCORRECT", "INSTRUCTOR", "INVALID", "MAX_ANSWER_CHARS",

@@ -7,7 +7,8 @@ loop judge it, and steps it, a substitute, or nothing.
 Contents
 --------
 :class:`ShieldWrapper`, :class:`ShieldInfo`, :data:`FALLBACKS`, :data:`Fallback`
-    The wrapper, what it reports in ``info["shield"]``, and its substitution policies.
+    The wrapper, what it reports in ``info["shield"]``, and its substitution policies;
+    :class:`SentenceTranslator`, what reads English constraints for it.
 :class:`Labeller`, :func:`label_state`, :func:`checked_state`
     The labeller protocol and the check of its answers (fail safe).
 :class:`GymEnv`, :class:`GymAction`, :data:`OneStepModel`
@@ -38,13 +39,13 @@ from ._learning import LearningCurve, Referee, on_lava, q_learning
 from ._minigrid import MINIGRID_PREDICATES, MiniGridLabeller, minigrid_names
 from ._text_env import TEXT_CHARACTERS, TextEnv
 from ._vector import VectorShieldInfo, VectorShieldWrapper
-from ._wrapper import FALLBACKS, Fallback, ShieldInfo, ShieldWrapper
+from ._wrapper import FALLBACKS, Fallback, SentenceTranslator, ShieldInfo, ShieldWrapper
 
 __all__ = [
     "FALLBACKS", "Fallback", "GymAction", "GymEnv", "Labeller", "MINIGRID_PREDICATES",
     "MiniGridLabeller", "OneStepModel", "ShieldInfo", "ShieldWrapper", "TEXT_CHARACTERS",
     "TextEnv", "checked_state", "label_state", "minigrid_names",
-    "VectorShieldInfo", "VectorShieldWrapper",
+    "SentenceTranslator", "VectorShieldInfo", "VectorShieldWrapper",
     # shielded learning
     "LearningCurve", "Referee", "on_lava", "q_learning",
 ]  # fmt: skip

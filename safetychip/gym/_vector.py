@@ -51,7 +51,7 @@ from ..errors import LabellerError, NoSafePlan, PropositionError, ResetNeeded
 from ..monitor import BatchMonitor, Constraint, Monitor, Specification
 from ._adapter import OneStepModel, check_preview, preview
 from ._labeller import Labeller, label_state
-from ._wrapper import Fallback, _fallback, _monitor
+from ._wrapper import Fallback, SentenceTranslator, _fallback, _monitor, _translated
 
 __all__ = ["VectorShieldInfo", "VectorShieldWrapper"]
 
@@ -111,6 +111,9 @@ class VectorShieldWrapper(gymnasium.vector.VectorWrapper):
         preview steps a deep copy of the copy's unwrapped environment.
     fallback : {"first", "none"} or callable
         The substitutes to try, as for :class:`~safetychip.gym.ShieldWrapper`.
+    translator : SentenceTranslator, optional
+        Reads the strings of *constraints* as English, as for
+        :class:`~safetychip.gym.ShieldWrapper`.
 
     Attributes
     ----------
@@ -127,12 +130,14 @@ class VectorShieldWrapper(gymnasium.vector.VectorWrapper):
         If the constraints use a proposition the labeller cannot produce.
     PreviewError
         If the copies cannot be deep-copied and no *model* is given.
+    TranslationError
+        If the *translator* cannot read a sentence.
     """
 
     def __init__(self, env: gymnasium.vector.VectorEnv, labeller: Labeller,
                  constraints: Monitor | Specification | Sequence[str | Constraint], *,
-                 model: OneStepModel | None = None,
-                 fallback: str | Fallback = "first") -> None:  # fmt: skip
+                 model: OneStepModel | None = None, fallback: str | Fallback = "first",
+                 translator: SentenceTranslator | None = None) -> None:  # fmt: skip
         if not isinstance(env.unwrapped, SyncVectorEnv):
             raise TypeError(f"VectorShieldWrapper previews the copies in this process: wrap a "
                             f"SyncVectorEnv (gymnasium.make_vec(..., vectorization_mode="
@@ -149,6 +154,8 @@ class VectorShieldWrapper(gymnasium.vector.VectorWrapper):
         self.copies = env.unwrapped.envs
         check_preview(self.copies[0].unwrapped, model)
         self._fallback = _fallback(fallback, env.single_action_space)
+        if translator is not None:
+            constraints = _translated(constraints, translator)
         self.batch = BatchMonitor(_monitor(constraints), self.num_envs)
         unknown = [p for p in self.batch.atoms if not labeller.knows(p)]
         if unknown:
