@@ -58,6 +58,11 @@ def shielded_learning(name: str = "MiniGrid-LavaGapS5-v0",
         Show a ``tqdm.auto`` bar over the runs.
     alpha, gamma, epsilon : float
         The learners' settings (:func:`~safetychip.gym.q_learning`).
+
+    Examples
+    --------
+    >>> [(c.shielded, c.seed) for c in shielded_learning(seeds=[3, 4], episodes=1)]
+    [(True, 3), (True, 4), (False, 3), (False, 4)]
     """
     from tqdm.auto import tqdm
 
@@ -115,7 +120,14 @@ def plot_learning(curves: Sequence[LearningCurve], *, window: int = 20,
                   path: str | os.PathLike[str] | None = None) -> Any:  # fmt: skip
     """Two panels against the episode: the return (moving average over *window* episodes,
     the mean of the runs and their range) and the cumulative violations (each run, and their
-    mean). Returns the matplotlib Figure (saved to *path* if given)."""
+    mean). Returns the matplotlib Figure (saved to *path* if given).
+
+    Examples
+    --------
+    >>> fig = plot_learning(shielded_learning(seeds=[0], episodes=20))
+    >>> [ax.get_title() for ax in fig.axes]
+    ['return (moving average of 20 episodes)', 'violations during training (cumulative)']
+    """
     import matplotlib.pyplot as plt
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.6))
@@ -158,6 +170,13 @@ def write_shielded_learning(folder: str | os.PathLike[str], *,
     ------
     ValueError
         If the settings file holds a key it should not (the message lists those allowed).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:  # doctest: +SKIP
+    ...     [p.name for p in write_shielded_learning(folder)]  # about 12 s
+    ['08_shielded_learning.png', '08_shielded_learning.md']
     """
     import matplotlib.pyplot as plt
 

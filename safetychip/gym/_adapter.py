@@ -252,6 +252,14 @@ def check_preview(world: Any, model: OneStepModel | None) -> None:
         pass).
     TypeError
         If *model* is not callable.
+
+    Examples
+    --------
+    >>> import threading
+    >>> check_preview(threading.Lock(), None)
+    Traceback (most recent call last):
+    ...
+    safetychip.errors.PreviewError: cannot preview actions on lock: ...
     """
     if model is None:
         try:

@@ -73,6 +73,12 @@ class LearningCurve:
         The number of steps of each episode.
     refusals : numpy.ndarray
         The number of proposals the shield refused in each episode (0 without the shield).
+
+    Examples
+    --------
+    >>> curve = q_learning("MiniGrid-LavaGapS5-v0", None, seed=1, episodes=4)
+    >>> curve.name, curve.seed, curve.refusals.tolist()
+    ('MiniGrid-LavaGapS5-v0', 1, [0, 0, 0, 0])
     """
 
     name: str

@@ -82,6 +82,11 @@ class VectorShieldInfo(NamedTuple):
     safe : numpy.ndarray
         Whether each copy's trace, with the state the real step produced, can still satisfy
         the specification (False only where the real world differs from the preview).
+
+    Examples
+    --------
+    >>> VectorShieldInfo._fields[:4]
+    ('proposed', 'executed', 'admitted', 'substituted')
     """
 
     proposed: np.ndarray
@@ -132,6 +137,17 @@ class VectorShieldWrapper(gymnasium.vector.VectorWrapper):
         If the copies cannot be deep-copied and no *model* is given.
     TranslationError
         If the *translator* cannot read a sentence.
+
+    Examples
+    --------
+    >>> import gymnasium as gym
+    >>> import minigrid  # registers the MiniGrid environments
+    >>> from safetychip.gym import MiniGridLabeller
+    >>> envs = VectorShieldWrapper(
+    ...     gym.make_vec("MiniGrid-LavaGapS5-v0", num_envs=2, vectorization_mode="sync"),
+    ...     MiniGridLabeller(), ['G !"on_lava"'])
+    >>> envs.batch
+    <BatchMonitor: 2 traces, 1 constraints>
     """
 
     def __init__(self, env: gymnasium.vector.VectorEnv, labeller: Labeller,
