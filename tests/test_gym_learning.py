@@ -109,11 +109,17 @@ def test_the_committed_settings_are_the_reproduction_steps_input():
     assert settings["world"] == WORLD and len(settings["seeds"]) == 5
 
 
-def test_write_refuses_unknown_settings(tmp_path):
+@pytest.mark.parametrize(("settings", "message"), [
+    ({"world": WORLD, "episods": 3}, r"unknown keys \['episods'\]; allowed: "),
+    ({"world": WORLD}, r"missing keys \['constraints'\]"),
+    ([WORLD], "the settings must be a JSON object, got list"),
+])  # fmt: skip
+def test_write_refuses_bad_settings(tmp_path, settings, message):
     (tmp_path / LEARNING_SETTINGS).parent.mkdir(parents=True)
-    (tmp_path / LEARNING_SETTINGS).write_text(json.dumps({"world": WORLD, "episods": 3}))
-    with pytest.raises(ValueError, match=r"unknown keys \['episods'\]; allowed: "):
+    (tmp_path / LEARNING_SETTINGS).write_text(json.dumps(settings))
+    with pytest.raises(ValueError, match=message):
         write_shielded_learning(tmp_path / "figures", data=tmp_path)
+    assert not (tmp_path / "figures").exists()
 
 
 def test_write_writes_the_table_and_the_figure(tmp_path):

@@ -169,7 +169,8 @@ def write_shielded_learning(folder: str | os.PathLike[str], *,
     Raises
     ------
     ValueError
-        If the settings file holds a key it should not (the message lists those allowed).
+        If the settings file is not a JSON object with ``world`` and ``constraints``, or holds
+        a key it should not (the message lists those allowed).
 
     Examples
     --------
@@ -182,9 +183,15 @@ def write_shielded_learning(folder: str | os.PathLike[str], *,
 
     source = Path(data) / LEARNING_SETTINGS
     settings = read_json(source.read_text(encoding="utf-8"), str(source))
+    if not isinstance(settings, dict):
+        raise ValueError(f"{source}: the settings must be a JSON object, got "
+                         f"{type(settings).__name__}")  # fmt: skip
     unknown = sorted(set(settings) - _KEYS)
     if unknown:
         raise ValueError(f"{source}: unknown keys {unknown}; allowed: {sorted(_KEYS)}")
+    missing = sorted({"world", "constraints"} - set(settings))
+    if missing:
+        raise ValueError(f"{source}: missing keys {missing}")
     settings.pop("about", None)
     name, constraints = settings.pop("world"), settings.pop("constraints")
     curves = shielded_learning(name, constraints, progress=progress, **settings)
