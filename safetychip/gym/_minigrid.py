@@ -97,7 +97,8 @@ class MiniGridLabeller(Labeller):
         x, y = _front(env)
         front, carrying = grid.get(x, y), env.carrying
         # a toggle may change the object in front (a door opens, a box gives its contents)
-        saved = (front, dict(vars(front))) if action == actions.toggle and front else None
+        toggled = action == actions.toggle and front is not None
+        saved = (front, dict(vars(front))) if toggled else None
         try:
             if action == actions.pickup:
                 if front is not None and front.can_pickup() and carrying is None:
