@@ -104,7 +104,7 @@ SUBPACKAGES: dict[str, set[str]] = {
         "spot_demo_cells", "spot_demo_table", "write_spot_demo", "write_memory_evaluation",
         "memory_table", "SliceExplorer", "write_local_model_grid", "LOCAL_GRID_CACHE",
         "local_model_cells", "LEARNING_SETTINGS", "learning_table", "plot_learning",
-        "shielded_learning", "write_shielded_learning"
+        "shielded_learning", "write_shielded_learning", "learning_settings", "write_learning"
     },
     "explain": {
         "AgentExplanation", "HumanAnswer", "LLMExplanation", "PlanStep", "RolloutQuery",

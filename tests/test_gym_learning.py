@@ -14,6 +14,7 @@ from minigrid.core.world_object import Lava
 
 from safetychip.experiments import (
     LEARNING_SETTINGS,
+    learning_settings,
     learning_table,
     plot_learning,
     shielded_learning,
@@ -107,6 +108,10 @@ def test_the_figure_has_the_curves(curves):
 def test_the_committed_settings_are_the_reproduction_steps_input():
     settings = json.loads((DATA_DIR / LEARNING_SETTINGS).read_text(encoding="utf-8"))
     assert settings["world"] == WORLD and len(settings["seeds"]) == 5
+    read = learning_settings()
+    assert read["name"] == WORLD and "world" not in read and "about" not in read
+    assert {k: v for k, v in read.items() if k != "name"} == {
+        k: v for k, v in settings.items() if k not in ("world", "about")}  # fmt: skip
 
 
 @pytest.mark.parametrize(("settings", "message"), [

@@ -83,7 +83,9 @@ def _configure(p: argparse.ArgumentParser) -> None:
         nargs="+",
         metavar="SUITE",
         help="task suites: four_room, mobile_manipulation, contradictions (default: the "
-        "first two; with --tasks, every suite of that file)",
+        "first two; with --tasks, every suite of that file); or minigrid, alone: the shielded "
+        "learning experiment (Q-learning on MiniGrid with and without the shield, one run of "
+        "each per --seeds)",
     )
     p.add_argument(
         "--agents",
@@ -167,6 +169,8 @@ def _configure(p: argparse.ArgumentParser) -> None:
 def _run(args: argparse.Namespace) -> int:
     from .. import experiments as ex
 
+    if args.suite and "minigrid" in args.suite:
+        return _run_minigrid(args)
     if args.replay and not args.cache:
         raise ValueError("--replay needs --cache FILE")
     if args.model == "offline-stand-in" and args.cache:
@@ -196,6 +200,33 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_minigrid(args: argparse.Namespace) -> int:
+    """``--suite minigrid``: the shielded learning experiment, one JSON object on stdout."""
+    if args.suite != ["minigrid"] or args.tasks:
+        raise ValueError("--suite minigrid runs alone (the shielded learning experiment): "
+                         "leave out the other suites and --tasks")  # fmt: skip
+    try:
+        import minigrid  # noqa: F401 - the gym extra
+    except ImportError as exc:
+        raise ValueError(f"--suite minigrid needs the gym extra ({exc}): pip install "
+                         "'safetychip[gym]'") from exc  # fmt: skip
+    from ..experiments import learning_settings, shielded_learning, write_learning
+
+    began = time.perf_counter()
+    settings = {**learning_settings(), "seeds": args.seeds}
+    curves = shielded_learning(**settings, progress=not args.no_progress and sys.stderr.isatty())
+    written = write_learning(curves, args.out, constraints=settings["constraints"],
+                             command="safetychip experiment --suite minigrid")  # fmt: skip
+    violations = {"shielded": 0, "unshielded": 0}
+    for c in curves:
+        violations["shielded" if c.shielded else "unshielded"] += int(c.violations.sum())
+    out = {"suite": "minigrid", "world": curves[0].name, "seeds": list(args.seeds),
+           "episodes": len(curves[0].returns), "seconds": round(time.perf_counter() - began, 2),
+           "violations": violations, "written": [str(p) for p in written]}  # fmt: skip
+    sys.stdout.write(json.dumps(out) + "\n")
+    return 0
+
+
 _EPILOG = """\
 One cell is one episode (task x k x agent x reprompt variant x formulas x seed). Prints one
 JSON object: {"cells", "seconds", "stand_in", "note", "written": [csv, tables, figure],
@@ -206,8 +237,14 @@ not an LLM (the note says so).
 exit status: 0 the slice ran (bad episodes are recorded as failed rows); 2 bad arguments,
 or a --cache file that cannot be used (missing with --replay, empty, damaged, foreign)
 
+With --suite minigrid: tabular Q-learning on the MiniGrid world of
+data/minigrid/shielded_learning.json, shielded and bare, one run of each per seed; prints
+{"suite", "world", "seeds", "episodes", "seconds", "violations": {"shielded", "unshielded"},
+"written": [figure, table]} (the other options do not apply).
+
 examples:
   safetychip experiment --suite four_room --agents base chip --constraints 1..5
+  safetychip experiment --suite minigrid --seeds 0 1 2 3 4 --out figures/minigrid
   safetychip experiment --agents chip --reprompts mask explain hint --formulas expert
   safetychip experiment --executor ray --results runs.jsonl --out figures/my_slice
   safetychip experiment --model gpt-4o-mini --cache runs.sqlite --constraints 3

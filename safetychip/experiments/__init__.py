@@ -26,8 +26,9 @@ Contents
     The English-to-LTL translator's right / refused / wrong counts on the labelled sets.
 :func:`spot_demo_cells`, :func:`run_spot_demo`, :func:`spot_demo_table`, :func:`write_spot_demo`
     The Spot robot demo: deliveries × k × agents and task abortion, in the paper's table shape.
-:func:`shielded_learning`, :func:`learning_table`, :func:`plot_learning`,
-:func:`write_shielded_learning`, :data:`LEARNING_SETTINGS`
+:func:`shielded_learning`, :func:`learning_settings`, :func:`learning_table`,
+:func:`plot_learning`, :func:`write_learning`, :func:`write_shielded_learning`,
+:data:`LEARNING_SETTINGS`
     Shielded learning on a MiniGrid lava world (the ``gym`` extra): Q-learning with and
     without the shield, its table and learning curves.
 """
@@ -86,9 +87,11 @@ from ._reproduce import (
 )
 from ._shielded_learning import (
     LEARNING_SETTINGS,
+    learning_settings,
     learning_table,
     plot_learning,
     shielded_learning,
+    write_learning,
     write_shielded_learning,
 )
 from ._spot import SPOT_AGENTS, run_spot_demo, spot_demo_cells, spot_demo_table, write_spot_demo
@@ -112,8 +115,8 @@ __all__ = [
     # the Spot robot demo (issue 9)
     "SPOT_AGENTS", "run_spot_demo", "spot_demo_cells", "spot_demo_table", "write_spot_demo",
     # shielded learning on MiniGrid (issue 35)
-    "LEARNING_SETTINGS", "learning_table", "plot_learning", "shielded_learning",
-    "write_shielded_learning",
+    "LEARNING_SETTINGS", "learning_settings", "learning_table", "plot_learning",
+    "shielded_learning", "write_learning", "write_shielded_learning",
     # suite validation
     "SafePlan", "SuiteReport", "TaskValidation", "find_safe_plan", "validate_suite",
 ]  # fmt: skip

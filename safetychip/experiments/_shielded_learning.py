@@ -25,8 +25,8 @@ from ._report import markdown_table
 if TYPE_CHECKING:
     from ..gym import LearningCurve
 
-__all__ = ["LEARNING_SETTINGS", "learning_table", "plot_learning", "shielded_learning",
-           "write_shielded_learning"]  # fmt: skip
+__all__ = ["LEARNING_SETTINGS", "learning_settings", "learning_table", "plot_learning",
+           "shielded_learning", "write_learning", "write_shielded_learning"]  # fmt: skip
 
 #: The settings file of the committed experiment, below the data folder.
 LEARNING_SETTINGS = Path("minigrid") / "shielded_learning.json"
@@ -159,28 +159,23 @@ def plot_learning(curves: Sequence[LearningCurve], *, window: int = 20,
     return fig
 
 
-def write_shielded_learning(folder: str | os.PathLike[str], *,
-                            data: str | os.PathLike[str] = DATA_DIR,
-                            progress: bool = False) -> list[Path]:  # fmt: skip
-    """Run :func:`shielded_learning` with the settings of :data:`LEARNING_SETTINGS` under
-    *data* and write ``08_shielded_learning.md`` (the table) and ``08_shielded_learning.png``
-    (the curves) into *folder*; return both paths.
+def learning_settings(data: str | os.PathLike[str] = DATA_DIR) -> dict[str, Any]:
+    """The settings of :data:`LEARNING_SETTINGS` under *data*, checked, as keyword arguments
+    of :func:`shielded_learning` (``name``, ``constraints``, and any of ``seeds``,
+    ``episodes``, ``alpha``, ``gamma``, ``epsilon``).
 
     Raises
     ------
     ValueError
-        If the settings file is not a JSON object with ``world`` and ``constraints``, or holds
-        a key it should not (the message lists those allowed).
+        If the file is not a JSON object with ``world`` and ``constraints``, or holds a key
+        it should not (the message lists those allowed).
 
     Examples
     --------
-    >>> import tempfile
-    >>> with tempfile.TemporaryDirectory() as folder:  # doctest: +SKIP
-    ...     [p.name for p in write_shielded_learning(folder)]  # about 12 s
-    ['08_shielded_learning.png', '08_shielded_learning.md']
+    >>> settings = learning_settings()
+    >>> settings["name"], settings["constraints"], settings["seeds"]
+    ('MiniGrid-LavaGapS5-v0', ['G !"on_lava"'], [0, 1, 2, 3, 4])
     """
-    import matplotlib.pyplot as plt
-
     source = Path(data) / LEARNING_SETTINGS
     settings = read_json(source.read_text(encoding="utf-8"), str(source))
     if not isinstance(settings, dict):
@@ -193,15 +188,59 @@ def write_shielded_learning(folder: str | os.PathLike[str], *,
     if missing:
         raise ValueError(f"{source}: missing keys {missing}")
     settings.pop("about", None)
-    name, constraints = settings.pop("world"), settings.pop("constraints")
-    curves = shielded_learning(name, constraints, progress=progress, **settings)
+    settings["name"] = settings.pop("world")
+    return settings
+
+
+def write_learning(curves: Sequence[LearningCurve], folder: str | os.PathLike[str], *,
+                   constraints: Sequence[str], command: str) -> list[Path]:  # fmt: skip
+    """Write ``08_shielded_learning.md`` (:func:`learning_table`, titled with the world and
+    *constraints*, and saying that *command* wrote it) and ``08_shielded_learning.png``
+    (:func:`plot_learning`) into *folder*; return both paths.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> curves = shielded_learning(seeds=[0], episodes=20)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     paths = write_learning(curves, folder, constraints=['G !"on_lava"'], command="x")
+    ...     print(paths[1].read_text(encoding="utf-8").splitlines()[0])
+    <!-- Written by `x`; do not edit. -->
+    """
+    import matplotlib.pyplot as plt
+
     text = (
-        "<!-- Written by `safetychip reproduce minigrid_learning`; do not edit. -->\n\n"
-        f"**Tabular Q-learning on {name} under {', '.join(constraints)}: violations are "
-        "steps onto lava, counted from the grid after every step**\n\n"
+        f"<!-- Written by `{command}`; do not edit. -->\n\n"
+        f"**Tabular Q-learning on {curves[0].name} under {', '.join(constraints)}: violations "
+        "are steps onto lava, counted from the grid after every step**\n\n"
         f"{learning_table(curves)}\n"
     )
     table = atomic_write_text(Path(folder) / "08_shielded_learning.md", text)
     figure = plot_learning(curves, path=Path(folder) / "08_shielded_learning.png")
     plt.close(figure)
     return [Path(folder) / "08_shielded_learning.png", table]
+
+
+def write_shielded_learning(folder: str | os.PathLike[str], *,
+                            data: str | os.PathLike[str] = DATA_DIR,
+                            progress: bool = False) -> list[Path]:  # fmt: skip
+    """Run :func:`shielded_learning` with the :func:`learning_settings` under *data* and
+    :func:`write_learning` its table and curves into *folder* (what ``safetychip reproduce
+    minigrid_learning`` writes); return both paths.
+
+    Raises
+    ------
+    ValueError
+        If the settings file cannot be used (see :func:`learning_settings`).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:  # doctest: +SKIP
+    ...     [p.name for p in write_shielded_learning(folder)]  # about 12 s
+    ['08_shielded_learning.png', '08_shielded_learning.md']
+    """
+    settings = learning_settings(data)
+    curves = shielded_learning(**settings, progress=progress)
+    return write_learning(curves, folder, constraints=settings["constraints"],
+                          command="safetychip reproduce minigrid_learning")  # fmt: skip
