@@ -56,7 +56,7 @@ from ._wrapper import Fallback, SentenceTranslator, _fallback, _monitor, _transl
 __all__ = ["VectorShieldInfo", "VectorShieldWrapper"]
 
 #: The reason given for a proposal the batched monitor refuses.
-BROKEN = "it would leave the specification unsatisfiable"
+_BROKEN = "it would leave the specification unsatisfiable"
 
 
 class VectorShieldInfo(NamedTuple):
@@ -233,7 +233,7 @@ class VectorShieldWrapper(gymnasium.vector.VectorWrapper):
                 action = next(candidates[i], None)
                 if action is None:
                     raise NoSafePlan(f"no action of copy {i} is admitted (its proposal "
-                                     f"{proposed[i]!r} was refused: {reasons[i]}); nothing "
+                                     f"{proposed[i]} was refused: {reasons[i]}); nothing "
                                      "ran in any copy: pass a fallback that offers an "
                                      "admitted action")  # fmt: skip
                 ahead = preview(self.copies[i].unwrapped, action, self.labeller, self.model,
@@ -250,7 +250,7 @@ class VectorShieldWrapper(gymnasium.vector.VectorWrapper):
                     executed[i], pending[i] = tried[i], False
                 else:
                     refusals[i] += 1
-                    reasons[i] = reasons[i] or BROKEN
+                    reasons[i] = reasons[i] or _BROKEN
         observations, rewards, terminated, truncated, info = self.env.step(executed)
         self._observations = None  # until every state is labelled
         letters = self._labels(observations, info, np.ones(n, bool))
