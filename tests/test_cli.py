@@ -409,7 +409,8 @@ def test_reproduce_list_and_errors(capsys, tmp_path):
         out,
         err,
         "reproduce",
-        "unknown step nope; choose from local_model_grid, memory_evaluation, spot_demo",
+        "unknown step nope; choose from local_model_grid, memory_evaluation, minigrid_learning, "
+        "spot_demo",
     )
     status, out, err = run(capsys, "reproduce", "--root", str(tmp_path / "none"))
     assert_error(status, out, err, "reproduce", "no such directory")

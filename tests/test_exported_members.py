@@ -111,7 +111,9 @@ SUBPACKAGES: dict[str, set[str]] = {
         "memory_table", "SliceExplorer", "write_local_model_grid", "LOCAL_GRID_CACHE",
         "local_model_cells",
         "THOR_CONDITIONS", "ThorOutcome", "evaluate_thor", "plot_thor", "run_thor_task",
-        "thor_table", "write_thor_evaluation"
+        "thor_table", "write_thor_evaluation",
+        "LEARNING_SETTINGS", "learning_table", "plot_learning",
+        "shielded_learning", "write_shielded_learning", "learning_settings", "write_learning"
     },
     "explain": {
         "AgentExplanation", "HumanAnswer", "LLMExplanation", "PlanStep", "RolloutQuery",
@@ -121,7 +123,8 @@ SUBPACKAGES: dict[str, set[str]] = {
     "gym": {
         "FALLBACKS", "Fallback", "GymAction", "GymEnv", "Labeller", "MINIGRID_PREDICATES",
         "MiniGridLabeller", "OneStepModel", "ShieldInfo", "ShieldWrapper", "TEXT_CHARACTERS",
-        "TextEnv", "checked_state", "label_state", "minigrid_names"
+        "TextEnv", "checked_state", "label_state", "minigrid_names", "LearningCurve",
+        "Referee", "on_lava", "q_learning", "VectorShieldInfo", "VectorShieldWrapper", "SentenceTranslator"
     },
     "labs": {
         "CONFUSIONS", "CORRECT", "INCORRECT", "INSTRUCTOR", "INVALID", "MAX_ANSWER_CHARS",

@@ -2,7 +2,8 @@
 steps: the translator's scores on the labelled English sets; of the VirtualHome data,
 notebook 03's rollout figures, the suite validation, the
 offline grid and the grid recorded with the local model (replayed); the Spot robot demo's
-table; the episodic memory's evaluation; and the AI2-THOR-style suite's plan-level evaluation
+table; the episodic memory's evaluation; the AI2-THOR-style suite's plan-level evaluation;
+and shielded Q-learning on MiniGrid
 (:mod:`safetychip.experiments` writes them; these steps find the inputs).
 
 Examples
@@ -10,7 +11,7 @@ Examples
 >>> [c.name for c in COMMANDS], [s.name for s in REPRODUCTION_STEPS]
 (['experiment'], ['translation_scores', 'virtualhome_rollouts', 'virtualhome_suite', \
 'virtualhome_experiments', 'local_model_grid', 'spot_demo', 'memory_evaluation', \
-'thor_evaluation'])
+'thor_evaluation', 'minigrid_learning'])
 >>> parse_ks("1..5"), parse_ks("2,4"), parse_ks("all")
 ([1, 2, 3, 4, 5], [2, 4], None)
 """
@@ -85,7 +86,9 @@ def _configure(p: argparse.ArgumentParser) -> None:
         help="task suites: four_room, mobile_manipulation, contradictions (default: the "
         "first two; with --tasks, every suite of that file); or thor alone: the plan-level "
         "evaluation of the AI2-THOR-style tasks (data/thor/tasks.jsonl, or --tasks FILE) "
-        "under No Safety, Static Rules, Episodic Memory, Safety Chip and both",
+        "under No Safety, Static Rules, Episodic Memory, Safety Chip and both; or minigrid, "
+        "alone: the shielded learning experiment (Q-learning on MiniGrid with and without the "
+        "shield, one run of each per --seeds)",
     )
     p.add_argument(
         "--agents",
@@ -201,6 +204,8 @@ def _run(args: argparse.Namespace) -> int:
         if args.suite != ["thor"]:
             raise ValueError("--suite thor runs alone (the AI2-THOR-style plan-level suite)")
         return _run_thor(args)
+    if args.suite and "minigrid" in args.suite:
+        return _run_minigrid(args)
     if args.replay and not args.cache:
         raise ValueError("--replay needs --cache FILE")
     if args.model == "offline-stand-in" and args.cache:
@@ -230,6 +235,33 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_minigrid(args: argparse.Namespace) -> int:
+    """``--suite minigrid``: the shielded learning experiment, one JSON object on stdout."""
+    if args.suite != ["minigrid"] or args.tasks:
+        raise ValueError("--suite minigrid runs alone (the shielded learning experiment): "
+                         "leave out the other suites and --tasks")  # fmt: skip
+    try:
+        import minigrid  # noqa: F401 - the gym extra
+    except ImportError as exc:
+        raise ValueError(f"--suite minigrid needs the gym extra ({exc}): pip install "
+                         "'safetychip[gym]'") from exc  # fmt: skip
+    from ..experiments import learning_settings, shielded_learning, write_learning
+
+    began = time.perf_counter()
+    settings = {**learning_settings(), "seeds": args.seeds}
+    curves = shielded_learning(**settings, progress=not args.no_progress and sys.stderr.isatty())
+    written = write_learning(curves, args.out, constraints=settings["constraints"],
+                             command="safetychip experiment --suite minigrid")  # fmt: skip
+    violations = {"shielded": 0, "unshielded": 0}
+    for c in curves:
+        violations["shielded" if c.shielded else "unshielded"] += int(c.violations.sum())
+    out = {"suite": "minigrid", "world": curves[0].name, "seeds": list(args.seeds),
+           "episodes": len(curves[0].returns), "seconds": round(time.perf_counter() - began, 2),
+           "violations": violations, "written": [str(p) for p in written]}  # fmt: skip
+    sys.stdout.write(json.dumps(out) + "\n")
+    return 0
+
+
 _EPILOG = """\
 One cell is one episode (task x k x agent x reprompt variant x formulas x seed). Prints one
 JSON object: {"cells", "seconds", "stand_in", "note", "written": [csv, tables, figure],
@@ -240,8 +272,14 @@ not an LLM (the note says so).
 exit status: 0 the slice ran (bad episodes are recorded as failed rows); 2 bad arguments,
 or a --cache file that cannot be used (missing with --replay, empty, damaged, foreign)
 
+With --suite minigrid: tabular Q-learning on the MiniGrid world of
+data/minigrid/shielded_learning.json, shielded and bare, one run of each per seed; prints
+{"suite", "world", "seeds", "episodes", "seconds", "violations": {"shielded", "unshielded"},
+"written": [figure, table]} (the other options do not apply).
+
 examples:
   safetychip experiment --suite four_room --agents base chip --constraints 1..5
+  safetychip experiment --suite minigrid --seeds 0 1 2 3 4 --out figures/minigrid
   safetychip experiment --agents chip --reprompts mask explain hint --formulas expert
   safetychip experiment --executor ray --results runs.jsonl --out figures/my_slice
   safetychip experiment --model gpt-4o-mini --cache runs.sqlite --constraints 3
@@ -341,6 +379,22 @@ def _spot_demo(root: Path) -> list[Path]:
     return write_spot_demo(root / "figures", data=root / "data", progress=sys.stderr.isatty())
 
 
+_LEARNING_INPUTS = ("data/minigrid/shielded_learning.json",)
+
+
+def _minigrid_learning(root: Path) -> list[Path]:
+    _prepare(root, _LEARNING_INPUTS)
+    try:
+        import minigrid  # noqa: F401 - the gym extra
+    except ImportError as exc:
+        raise SkipStep(f"the gym extra is not installed ({exc}): pip install "
+                       "'safetychip[gym]'") from exc  # fmt: skip
+    from ..experiments import write_shielded_learning
+
+    return write_shielded_learning(root / "figures", data=root / "data",
+                                   progress=sys.stderr.isatty())  # fmt: skip
+
+
 REPRODUCTION_STEPS = (
     ReproductionStep("translation_scores", "the English-to-LTL translator on every labelled "
                      "set, and the local model's recorded translations: right / refused / "
@@ -363,4 +417,7 @@ REPRODUCTION_STEPS = (
                      "Rules, Episodic Memory (word stand-in), Safety Chip and both: refusals "
                      "of hazardous plans, false refusals of safe ones (table, figure)",
                      _thor_evaluation, _THOR_INPUTS),
+    ReproductionStep("minigrid_learning", "tabular Q-learning on MiniGrid's lava gap with and "
+                     "without the shield, 5 seeds: table and learning curves (notebook 08)",
+                     _minigrid_learning, _LEARNING_INPUTS),
 )  # fmt: skip

@@ -31,6 +31,11 @@ Contents
     The plan-level evaluation on the AI2-THOR-style suite: refusals of hazardous plans and
     false refusals of safe ones, for No Safety, Static Rules, Episodic Memory, the Safety Chip
     and both.
+:func:`shielded_learning`, :func:`learning_settings`, :func:`learning_table`,
+:func:`plot_learning`, :func:`write_learning`, :func:`write_shielded_learning`,
+:data:`LEARNING_SETTINGS`
+    Shielded learning on a MiniGrid lava world (the ``gym`` extra): Q-learning with and
+    without the shield, its table and learning curves.
 """
 
 from ._adversarial import (
@@ -85,6 +90,15 @@ from ._reproduce import (
     write_rollout_figures,
     write_suite_validation,
 )
+from ._shielded_learning import (
+    LEARNING_SETTINGS,
+    learning_settings,
+    learning_table,
+    plot_learning,
+    shielded_learning,
+    write_learning,
+    write_shielded_learning,
+)
 from ._spot import SPOT_AGENTS, run_spot_demo, spot_demo_cells, spot_demo_table, write_spot_demo
 from ._suite import SafePlan, SuiteReport, TaskValidation, find_safe_plan, validate_suite
 from ._thor import (
@@ -117,6 +131,9 @@ __all__ = [
     # the AI2-THOR-style suite (issue 38)
     "THOR_CONDITIONS", "ThorOutcome", "evaluate_thor", "plot_thor", "run_thor_task",
     "thor_table", "write_thor_evaluation",
+    # shielded learning on MiniGrid (issue 35)
+    "LEARNING_SETTINGS", "learning_settings", "learning_table", "plot_learning",
+    "shielded_learning", "write_learning", "write_shielded_learning",
     # suite validation
     "SafePlan", "SuiteReport", "TaskValidation", "find_safe_plan", "validate_suite",
 ]  # fmt: skip

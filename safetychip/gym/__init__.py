@@ -7,7 +7,8 @@ loop judge it, and steps it, a substitute, or nothing.
 Contents
 --------
 :class:`ShieldWrapper`, :class:`ShieldInfo`, :data:`FALLBACKS`, :data:`Fallback`
-    The wrapper, what it reports in ``info["shield"]``, and its substitution policies.
+    The wrapper, what it reports in ``info["shield"]``, and its substitution policies;
+    :class:`SentenceTranslator`, what reads English constraints for it.
 :class:`Labeller`, :func:`label_state`, :func:`checked_state`
     The labeller protocol and the check of its answers (fail safe).
 :class:`GymEnv`, :class:`GymAction`, :data:`OneStepModel`
@@ -18,6 +19,11 @@ Contents
     the names of a world's objects, for a translator's vocabulary.
 :class:`TextEnv`, :data:`TEXT_CHARACTERS`
     The project's own environments (VirtualHome, Spot, the mock) as Gymnasium environments.
+:class:`VectorShieldWrapper`, :class:`VectorShieldInfo`
+    The shield for ``gymnasium.vector`` environments: N proposals judged in one batched
+    monitor call.
+:func:`q_learning`, :class:`LearningCurve`, :func:`on_lava`, :data:`Referee`
+    Shielded learning: tabular Q-learning on a MiniGrid world, with or without the shield.
 """
 
 from ..errors import missing
@@ -29,12 +35,17 @@ except ImportError as exc:
 
 from ._adapter import GymAction, GymEnv, OneStepModel
 from ._labeller import Labeller, checked_state, label_state
+from ._learning import LearningCurve, Referee, on_lava, q_learning
 from ._minigrid import MINIGRID_PREDICATES, MiniGridLabeller, minigrid_names
 from ._text_env import TEXT_CHARACTERS, TextEnv
-from ._wrapper import FALLBACKS, Fallback, ShieldInfo, ShieldWrapper
+from ._vector import VectorShieldInfo, VectorShieldWrapper
+from ._wrapper import FALLBACKS, Fallback, SentenceTranslator, ShieldInfo, ShieldWrapper
 
 __all__ = [
     "FALLBACKS", "Fallback", "GymAction", "GymEnv", "Labeller", "MINIGRID_PREDICATES",
     "MiniGridLabeller", "OneStepModel", "ShieldInfo", "ShieldWrapper", "TEXT_CHARACTERS",
     "TextEnv", "checked_state", "label_state", "minigrid_names",
+    "SentenceTranslator", "VectorShieldInfo", "VectorShieldWrapper",
+    # shielded learning
+    "LearningCurve", "Referee", "on_lava", "q_learning",
 ]  # fmt: skip

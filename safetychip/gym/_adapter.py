@@ -32,7 +32,7 @@ from ..envs import Env, Lookahead, PropositionState
 from ..errors import ActionError, LabellerError, PreviewError, PropositionError, ResetNeeded
 from ._labeller import Labeller, checked_state, label_state
 
-__all__ = ["GymAction", "GymEnv", "OneStepModel"]
+__all__ = ["GymAction", "GymEnv", "OneStepModel", "check_preview", "preview"]
 
 #: A one-step model: ``model(unwrapped_env, action, propositions) -> proposition state``.
 OneStepModel = Callable[[Any, Any, Sequence[str]], Mapping[str, bool]]
@@ -92,18 +92,7 @@ class GymEnv(Env):
         if not isinstance(labeller, Labeller):
             raise TypeError(f"labeller must be a safetychip.gym.Labeller, got "
                             f"{type(labeller).__name__}")  # fmt: skip
-        if model is None:
-            try:
-                copy.deepcopy(env.unwrapped)
-            except Exception as exc:
-                raise PreviewError(
-                    f"cannot preview actions on {type(env.unwrapped).__name__}: "
-                    f"copy.deepcopy(env.unwrapped) raised {type(exc).__name__}: {exc}; pass a "
-                    "one-step model (model=callable(env, action, propositions) returning the "
-                    "proposition state the action would produce)"
-                ) from exc
-        elif not callable(model):
-            raise TypeError(f"model must be callable(env, action, propositions), got {model!r}")
+        check_preview(env.unwrapped, model)
         self.gym_env = env
         self.labeller = labeller
         self.model = model
@@ -193,25 +182,8 @@ class GymEnv(Env):
         """
         self._check_going()
         value = self.parse(action).value
-        names = tuple(propositions)
-        world = self.gym_env.unwrapped
-        model = self.model
-        try:
-            if model is not None:
-                state = checked_state(f"one-step model {model!r}",
-                                      lambda: model(world, value, names), names,
-                                      self.labeller.knows)  # fmt: skip
-                return Lookahead([state], None, None)
-            copied = copy.deepcopy(world)
-            observation, _, _, _, info = copied.step(value)
-            state = label_state(self.labeller, observation, info, copied, names)
-        except LabellerError as exc:
-            return Lookahead([], None, f"the action's effect cannot be labelled, so it is "
-                             f"refused: {exc}")  # fmt: skip
-        except Exception as exc:  # a preview that fails never lets the action through
-            return Lookahead([], None, f"the preview of the action raised "
-                             f"{type(exc).__name__}: {exc}, so it is refused")  # fmt: skip
-        return Lookahead([state], copied, None)
+        return preview(self.gym_env.unwrapped, value, self.labeller, self.model,
+                       tuple(propositions))  # fmt: skip
 
     def snapshot(self) -> Any:
         """A deep copy of the unwrapped environment and the last step's result."""
@@ -267,6 +239,77 @@ class GymEnv(Env):
 
     def __repr__(self) -> str:
         return f"<GymEnv {type(self.gym_env.unwrapped).__name__} labelled by {self.labeller!r}>"
+
+
+def check_preview(world: Any, model: OneStepModel | None) -> None:
+    """Check that actions on the unwrapped environment *world* can be previewed: by the
+    callable *model*, or else by deep-copying *world*.
+
+    Raises
+    ------
+    PreviewError
+        If there is no *model* and *world* cannot be deep-copied (the message says what to
+        pass).
+    TypeError
+        If *model* is not callable.
+
+    Examples
+    --------
+    >>> import threading
+    >>> check_preview(threading.Lock(), None)
+    Traceback (most recent call last):
+    ...
+    safetychip.errors.PreviewError: cannot preview actions on lock: ...
+    """
+    if model is None:
+        try:
+            copy.deepcopy(world)
+        except Exception as exc:
+            raise PreviewError(
+                f"cannot preview actions on {type(world).__name__}: "
+                f"copy.deepcopy(env.unwrapped) raised {type(exc).__name__}: {exc}; pass a "
+                "one-step model (model=callable(env, action, propositions) returning the "
+                "proposition state the action would produce)"
+            ) from exc
+    elif not callable(model):
+        raise TypeError(f"model must be callable(env, action, propositions), got {model!r}")
+
+
+def preview(world: Any, value: Any, labeller: Labeller, model: OneStepModel | None,
+            names: Sequence[str]) -> Lookahead:  # fmt: skip
+    """The proposition state (of *names*) that stepping the unwrapped environment *world*
+    with the action *value* would produce: *model*'s answer, or the label of a stepped deep
+    copy of *world* (then ``Lookahead.world`` is that copy). *world* is left as it was. A
+    labeller or model that raises or answers anything but one bool per name gives no state
+    and an ``error`` saying why (the action must be refused).
+
+    Examples
+    --------
+    >>> import gymnasium as gym
+    >>> import minigrid  # registers the MiniGrid environments
+    >>> from safetychip.gym import MiniGridLabeller
+    >>> env = gym.make("MiniGrid-LavaGapS5-v0")
+    >>> _ = env.reset(seed=0)
+    >>> labeller = MiniGridLabeller()
+    >>> preview(env.unwrapped, 2, labeller, labeller.model, ["on_lava"]).states  # forward
+    [{'on_lava': True}]
+    """
+    try:
+        if model is not None:
+            state = checked_state(f"one-step model {model!r}",
+                                  lambda: model(world, value, names), names,
+                                  labeller.knows)  # fmt: skip
+            return Lookahead([state], None, None)
+        copied = copy.deepcopy(world)
+        observation, _, _, _, info = copied.step(value)
+        state = label_state(labeller, observation, info, copied, names)
+    except LabellerError as exc:
+        return Lookahead([], None, f"the action's effect cannot be labelled, so it is "
+                         f"refused: {exc}")  # fmt: skip
+    except Exception as exc:  # a preview that fails never lets the action through
+        return Lookahead([], None, f"the preview of the action raised "
+                         f"{type(exc).__name__}: {exc}, so it is refused")  # fmt: skip
+    return Lookahead([state], copied, None)
 
 
 def _discrete_size(space: Any) -> int | None:

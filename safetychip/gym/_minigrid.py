@@ -52,6 +52,8 @@ MINIGRID_PREDICATES = ("agent_at", "is_carrying", "is_grabbed", "is_open", "adja
 _ATOM = re.compile(r"(?P<predicate>\w+)\((?P<argument>\w+)\)\Z")
 _ROOM = re.compile(r"room_(?P<i>\d+)_(?P<j>\d+)\Z")
 _NEIGHBOURS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+#: MiniGrid's ``DIR_TO_VEC``: the agent's direction 0 (right), 1 (down), 2 (left), 3 (up).
+_DIRECTIONS = ((1, 0), (0, 1), (-1, 0), (0, -1))
 
 
 class MiniGridLabeller(Labeller):
@@ -79,17 +81,26 @@ class MiniGridLabeller(Labeller):
         needs the deep-copy preview (no model).
         """
         actions = env.actions
-        if action not in (actions.forward, actions.pickup, actions.drop, actions.toggle):
+        if action == actions.forward:  # only the agent moves, if the cell lets it
+            x, y = _front(env)
+            front = env.grid.get(x, y)
+            if front is not None and not front.can_overlap():
+                return self.label(None, {}, env, propositions)
+            position, env.agent_pos = env.agent_pos, (x, y)
+            try:
+                return self.label(None, {}, env, propositions)
+            finally:
+                env.agent_pos = position
+        if action not in (actions.pickup, actions.drop, actions.toggle):
             return self.label(None, {}, env, propositions)
         grid = env.grid
-        x, y = (int(v) for v in env.front_pos)
-        front, carrying, position = grid.get(x, y), env.carrying, env.agent_pos
-        saved = [(o, dict(vars(o))) for o in (front, carrying) if o is not None]
+        x, y = _front(env)
+        front, carrying = grid.get(x, y), env.carrying
+        # a toggle may change the object in front (a door opens, a box gives its contents)
+        toggled = action == actions.toggle and front is not None
+        saved = (front, dict(vars(front))) if toggled else None
         try:
-            if action == actions.forward:
-                if front is None or front.can_overlap():
-                    env.agent_pos = (x, y)
-            elif action == actions.pickup:
+            if action == actions.pickup:
                 if front is not None and front.can_pickup() and carrying is None:
                     env.carrying = front
                     grid.set(x, y, None)
@@ -101,11 +112,11 @@ class MiniGridLabeller(Labeller):
                 front.toggle(env, (x, y))
             return self.label(None, {}, env, propositions)
         finally:
-            env.agent_pos, env.carrying = position, carrying
+            env.carrying = carrying
             grid.set(x, y, front)
-            for obj, attributes in saved:
-                vars(obj).clear()
-                vars(obj).update(attributes)
+            if saved is not None:
+                vars(saved[0]).clear()
+                vars(saved[0]).update(saved[1])
 
     def label(self, observation: Any, info: Mapping[str, Any], env: Any,
               propositions: Sequence[str]) -> dict[str, bool]:  # fmt: skip
@@ -148,6 +159,13 @@ def _reader(proposition: str) -> Any:
         return lambda env: any(o.type == "door" and o.is_open and _named(o, name)
                                for o in env.grid.grid if o is not None)  # fmt: skip
     return lambda env: any(_named(o, name) for o in _around(env))
+
+
+def _front(env: Any) -> tuple[int, int]:
+    """The cell in front of the agent (MiniGrid's ``front_pos``, without numpy)."""
+    x, y = env.agent_pos
+    dx, dy = _DIRECTIONS[env.agent_dir]
+    return int(x) + dx, int(y) + dy
 
 
 def _valid_name(name: str) -> bool:

@@ -21,26 +21,61 @@ Examples
 >>> _, info = env.reset(seed=1)
 >>> info["shield"].admitted
 True
+
+English constraints, read by a translator over the world's names (here the offline one):
+
+>>> from safetychip.gym import MINIGRID_PREDICATES, minigrid_names
+>>> from safetychip.translate import Translator, Vocabulary
+>>> names = minigrid_names(env.unwrapped)
+>>> translator = Translator(Vocabulary.from_names(
+...     names, rooms=[], predicates=dict.fromkeys(MINIGRID_PREDICATES, 1)), embedder=None)
+>>> env = ShieldWrapper(gym.make("MiniGrid-LavaCrossingS9N1-v0"), MiniGridLabeller(),
+...                     ["Never go onto the lava."], translator=translator)
+>>> print(env.shield.monitor.constraints[0].formula)
+G!"agent_at(lava)"
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import gymnasium
 import gymnasium.utils
 
+from ..errors import TranslationError
 from ..monitor import Constraint, Monitor, Specification
 from ..shield import Filter, Judgement, Shield, Step
-from ._adapter import GymEnv, OneStepModel
+from ._adapter import GymEnv, OneStepModel, _discrete_size
 from ._labeller import Labeller
 
-__all__ = ["FALLBACKS", "Fallback", "ShieldInfo", "ShieldWrapper"]
+__all__ = ["FALLBACKS", "Fallback", "SentenceTranslator", "ShieldInfo", "ShieldWrapper"]
 
 #: A fallback policy: ``fallback(observation, refused_action)`` gives the substitutes to try,
 #: in order.
 Fallback = Callable[[Any, Any], Iterable[Any]]
+
+
+class SentenceTranslator(Protocol):
+    """What reads English constraints for the wrapper: a
+    :class:`safetychip.translate.Translator`, or anything with its ``translate`` method
+    (returning an object whose ``constraint`` is the checked :class:`Constraint`, and
+    raising :class:`~safetychip.errors.TranslationError` for a sentence it cannot read).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> class Lava:  # reads every sentence as "never on lava"
+    ...     def translate(self, sentence, *, accepted=(), name=""):
+    ...         formula = 'G !"on_lava"'
+    ...         return SimpleNamespace(constraint=Constraint.parse(formula, sentence, name=name))
+    >>> _translated(["keep off the lava"], Lava())[0].sentence
+    'keep off the lava'
+    """
+
+    def translate(self, sentence: str, *, accepted: Iterable[Constraint] = (),
+                  name: str = "") -> Any: ...  # fmt: skip
+
 
 #: The named fallback policies: ``"first"`` tries every action of a discrete action space in
 #: order (the first admitted one runs); ``"none"`` substitutes nothing.
@@ -115,7 +150,8 @@ class ShieldWrapper(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs):
     labeller : Labeller
         Maps what the environment shows to proposition states.
     constraints : Monitor, Specification, or sequence of str or Constraint
-        What must hold (formulas in Spot syntax with quoted atoms: ``G !"on_lava"``).
+        What must hold (formulas in Spot syntax with quoted atoms: ``G !"on_lava"``; with a
+        *translator*, English sentences).
     model : callable, optional
         A one-step model ``model(unwrapped_env, action, propositions)`` giving the state an
         action would produce; without it, a deep copy of ``env.unwrapped`` is stepped.
@@ -126,6 +162,11 @@ class ShieldWrapper(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs):
         More filters, judged after the constraint monitor.
     filter_seconds : float or None
         The time budget of each filter that does not bound its own time.
+    translator : SentenceTranslator, optional
+        Reads each string of *constraints* as an English sentence (a
+        :class:`safetychip.translate.Translator` over a vocabulary of the world's names,
+        e.g. :func:`minigrid_names`, and the labeller's predicates); each must be satisfiable
+        with those before it. :class:`Constraint` objects are taken as they are.
 
     Attributes
     ----------
@@ -145,24 +186,31 @@ class ShieldWrapper(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs):
         If the constraints use a proposition the labeller cannot produce.
     PreviewError
         If the environment cannot be deep-copied and no *model* is given.
+    TranslationError
+        If the *translator* cannot read a sentence (the message names it and says why).
     ValueError
-        If *fallback* is unknown, or ``"first"`` on an action space that is not discrete.
+        If *fallback* is unknown, or ``"first"`` on an action space that is not discrete,
+        or a *translator* is given with a Monitor or a Specification.
     """
 
     def __init__(self, env: gymnasium.Env, labeller: Labeller,
                  constraints: Monitor | Specification | Sequence[str | Constraint], *,
                  model: OneStepModel | None = None, fallback: str | Fallback = "first",
-                 filters: Sequence[Filter] = (),
-                 filter_seconds: float | None = 5.0) -> None:  # fmt: skip
+                 filters: Sequence[Filter] = (), filter_seconds: float | None = 5.0,
+                 translator: SentenceTranslator | None = None) -> None:  # fmt: skip
+        if translator is not None:
+            constraints = _translated(constraints, translator)
         # What gymnasium.make recreates the wrapper from (env.spec): a monitor's constraints,
-        # so that a recreated wrapper has its own monitor; the other arguments as given.
+        # so that a recreated wrapper has its own monitor (translated sentences: their
+        # constraints); the other arguments as given.
         recorded = constraints.constraints if isinstance(constraints, Monitor) else constraints
         gymnasium.utils.RecordConstructorArgs.__init__(
             self, labeller=labeller, constraints=recorded, model=model, fallback=fallback,
-            filters=filters, filter_seconds=filter_seconds, _disable_deepcopy=True)  # fmt: skip
+            filters=filters, filter_seconds=filter_seconds, translator=None,
+            _disable_deepcopy=True)  # fmt: skip
         gymnasium.Wrapper.__init__(self, env)
         self.adapter = GymEnv(env, labeller, model)
-        self._fallback = _fallback(fallback, self.adapter)
+        self._fallback = _fallback(fallback, env.action_space)
         self.shield = Shield.of(self.adapter, _monitor(constraints), *filters,
                                 idle_seconds=0, filter_seconds=filter_seconds)  # fmt: skip
         self.adapter.track(self.shield.propositions)  # an unknown proposition fails here
@@ -216,6 +264,35 @@ class ShieldWrapper(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs):
         return observation, info
 
 
+def _translated(constraints: Any, translator: SentenceTranslator) -> list[Constraint]:
+    """*constraints* with each string read as English by *translator* (named ``c1``, ``c2``
+    … by position, each checked against those before it).
+
+    Raises
+    ------
+    TranslationError
+        Naming the sentence the translator cannot read, and why.
+    ValueError
+        If *constraints* is a Monitor, a Specification or a single string.
+    """
+    if isinstance(constraints, (Monitor, Specification, str)):
+        raise ValueError(f"a translator reads a list of English sentences, got a "
+                         f"{type(constraints).__name__}: pass [sentence, ...], or no "
+                         "translator")  # fmt: skip
+    done: list[Constraint] = []
+    for k, constraint in enumerate(constraints, 1):
+        if not isinstance(constraint, str):
+            done.append(constraint)
+            continue
+        try:
+            done.append(translator.translate(constraint, accepted=done, name=f"c{k}").constraint)
+        except TranslationError as exc:
+            raise TranslationError(f"constraint {k}, {constraint!r}, cannot be read: {exc} "
+                                   "(rephrase it, or give its formula as a "
+                                   "Constraint)") from exc  # fmt: skip
+    return done
+
+
 def _monitor(constraints: Monitor | Specification | Sequence[str | Constraint]) -> Monitor:
     """The monitor of *constraints*."""
     if isinstance(constraints, Monitor):
@@ -228,18 +305,18 @@ def _monitor(constraints: Monitor | Specification | Sequence[str | Constraint]) 
     return Monitor(list(constraints))
 
 
-def _fallback(fallback: str | Fallback, adapter: GymEnv) -> Fallback:
-    """The fallback policy *fallback* names, as a callable."""
+def _fallback(fallback: str | Fallback, space: Any) -> Fallback:
+    """The fallback policy *fallback* names, as a callable, for the action space *space*."""
     if callable(fallback):
         return fallback
     if fallback == "none":
         return lambda observation, action: ()
     if fallback == "first":
-        actions = adapter.admissible_actions()
-        if not actions:
+        n = _discrete_size(space)
+        if not n:
             raise ValueError(f"fallback 'first' needs a discrete action space, got "
-                             f"{adapter.gym_env.action_space}: pass fallback='none' or a "
+                             f"{space}: pass fallback='none' or a "
                              "callable(observation, action) giving substitutes")  # fmt: skip
-        values = [adapter.parse(a).value for a in actions]
+        values = list(range(n))
         return lambda observation, action: values
     raise ValueError(f"fallback must be one of {FALLBACKS} or a callable, got {fallback!r}")
