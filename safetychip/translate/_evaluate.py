@@ -273,10 +273,13 @@ def evaluate(
         from tqdm.auto import tqdm
 
         iterator = tqdm(rows, desc="utterances")
+    for scene in dict.fromkeys(row["scene"] for row in rows):
+        translators[scene] = make_translator(scene)
+        prepare = getattr(translators[scene], "prepare", None)
+        if prepare is not None:  # embed the queries in one batch
+            prepare([row["sentence"] for row in rows if row["scene"] == scene])
     for row in iterator:
         scene = row["scene"]
-        if scene not in translators:
-            translators[scene] = make_translator(scene)
         translate = translators[scene]
         labels = [parse(row["formula"]), *(parse(text) for text in row.get("alternatives", ()))]
 

@@ -625,6 +625,38 @@ class Translator:
         VocabularyError, ConflictError, VacuousConstraintError
             See :mod:`safetychip.errors`; also any ``LLMError`` of the model.
         """
+        text, expressions, groundings, lifted, set_aside, corrections = self._front(sentence)
+        built: list[tuple[Proposal, Translation]] = []
+        first: TranslationError | None = None
+        for proposal in self._proposals(text, lifted):
+            same = next((t for p, t in built if p.reading.formula is proposal.reading.formula
+                         and p.reading.parts == proposal.reading.parts
+                         and p.quiet == proposal.quiet), None)  # fmt: skip
+            if same is not None:  # the same reading by another reader: checked already
+                built.append((proposal, same))
+                continue
+            try:
+                translation = self._build(text, expressions, groundings, lifted,
+                                          proposal.reading, self._reader_name(proposal),
+                                          corrections, set_aside + proposal.quiet, accepted,
+                                          invariants, name)  # fmt: skip
+            except (VocabularyError, ConflictError, OutOfGrammarError,
+                    VacuousConstraintError) as err:  # fmt: skip
+                if isinstance(err, ConflictError) and tuple(err.conflict) != ("new",):
+                    raise  # a conflict with what is accepted is no misreading
+                first = first or err
+            else:
+                built.append((proposal, translation))
+        if not built:
+            assert first is not None  # _proposals returns at least one reading or raises
+            raise first
+        return self._settle(text, lifted, built, keep_all)
+
+    def _front(self, sentence: str) -> tuple[str, tuple[Expression, ...], tuple[Grounding, ...],
+                                             LiftedSentence, tuple[Remark, ...],
+                                             tuple[tuple[str, str], ...]]:  # fmt: skip
+        """The steps before reading: the sentence checked, respelt, recognised, grounded and
+        lifted, with what was set aside and corrected."""
         text = self.check_sentence(sentence)
         permit = only_permits(text)
         if permit is not None:
@@ -652,31 +684,27 @@ class Translator:
                 + (f"; did you mean {'; '.join(hints)}?" if hints else ""),
                 lifted.text,
             )
-        built: list[tuple[Proposal, Translation]] = []
-        first: TranslationError | None = None
-        for proposal in self._proposals(text, lifted):
-            same = next((t for p, t in built if p.reading.formula is proposal.reading.formula
-                         and p.reading.parts == proposal.reading.parts
-                         and p.quiet == proposal.quiet), None)  # fmt: skip
-            if same is not None:  # the same reading by another reader: checked already
-                built.append((proposal, same))
-                continue
+        return text, expressions, groundings, lifted, set_aside, corrections
+
+    def prepare(self, sentences: Iterable[str]) -> None:
+        """Embed the retrieval translator's queries for many *sentences* in one batch, ahead
+        of translating them one by one (an evaluation does): the embedder keeps the vectors,
+        so each translation then finds its query embedded. Sentences that do not lift are
+        skipped (translating them raises as usual).
+
+        >>> t = Translator(Vocabulary.from_names(["kitchen"]), embedder=None)
+        >>> t.prepare(["Never go to the kitchen.", ""])  # no retrieval: nothing to embed
+        """
+        retrieval = self.retrieval
+        if retrieval is None:
+            return
+        lifted = []
+        for sentence in sentences:
             try:
-                translation = self._build(text, expressions, groundings, lifted,
-                                          proposal.reading, self._reader_name(proposal),
-                                          corrections, set_aside + proposal.quiet, accepted,
-                                          invariants, name)  # fmt: skip
-            except (VocabularyError, ConflictError, OutOfGrammarError,
-                    VacuousConstraintError) as err:  # fmt: skip
-                if isinstance(err, ConflictError) and tuple(err.conflict) != ("new",):
-                    raise  # a conflict with what is accepted is no misreading
-                first = first or err
-            else:
-                built.append((proposal, translation))
-        if not built:
-            assert first is not None  # _proposals returns at least one reading or raises
-            raise first
-        return self._settle(text, lifted, built, keep_all)
+                lifted.append(self._front(sentence)[3].text)
+            except TranslationError:
+                continue
+        retrieval.prefetch(lifted)
 
     def _reader_name(self, proposal: Proposal) -> str:
         """The name of the reader behind *proposal*, as :attr:`Translation.translator` shows."""

@@ -936,6 +936,12 @@ class RetrievalTranslator:
             _MATRICES[key] = matrix
         return _MATRICES[key]
 
+    def prefetch(self, lifted: Iterable[str]) -> None:
+        """Embed the queries of many *lifted* sentences in one batch (the embedder keeps the
+        vectors for :meth:`readings`)."""
+        if self.embedder is not None:
+            self.embedder.encode(sorted({_text(text) for text in lifted}))
+
     def readings(self, lifted: str) -> tuple[Reading, ...]:
         """The candidate readings of *lifted*, most votes first (empty without an embedder
         or a template over the same placeholders)."""
