@@ -1,0 +1,698 @@
+"""The slot reader: a lifted sentence read into slots, each filled slot set into patterns.
+
+Structured English in the style of FRETish: a sentence fills a few slots, and the filled
+slots decide the pattern.
+
+=========  =======================================================  ===========================
+slot       fills                                                    e.g.
+=========  =======================================================  ===========================
+scope      globally (nothing said) / before C / until C / only       "until you are in [b], …"
+           after C
+condition  when / while / after / soon / unless / only when C        "whenever you open [a], …"
+timing     next / within n steps / later / again / repeat            "… within 3 steps"
+count      at most / at least / exactly / more than / fewer than n   "… at most 2 times"
+response   the literals, by :func:`read_clause`, with a polarity     "never go into [a]"
+           (never / do not / keep … closed) and a list of things
+sequence   steps in order, with an order (any / strict)              "[a] 1 times, then [b]"
+=========  =======================================================  ===========================
+
+The cue phrases of every slot are rows of one table, ``data/translation/slots.tsv``
+(:func:`load_cues`); the pattern of each filled slot set is a row of :data:`SIGNATURES`. A
+sentence that supports several fills keeps them all: :meth:`SlotReader.readings` returns
+every reading the slots defend, most specific first, and a separate stage ranks them. A
+reading that leaves out a placeholder of the sentence is never returned.
+
+Examples
+--------
+>>> reader = SlotReader()
+>>> [r.pattern for r in reader.readings("After you open [a], never enter [b].")]
+['absence_after', 'absence_from', 'avoid_while']
+>>> print(reader("Don't go to [a] before you have been to [b].").formula)
+!"agent_at(a)" W "agent_at(b)"
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import os
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from ..errors import DataFileError, OutOfGrammarError, SafetyChipError
+from ..ltl import And, Formula, Not, Or, ap, build_pattern
+from ..paths import DATA_DIR
+from ._assemble import ground_formula
+from ._grammar import LiftedTranslation, read_clause
+from ._normalize import normalise
+
+__all__ = ["SIGNATURES", "SLOT_TABLE", "Cue", "SlotReader", "load_cues"]
+
+#: The cue table shipped with safetychip.
+SLOT_TABLE = DATA_DIR / "translation" / "slots.tsv"
+
+#: Filled slots → readings, most specific first. The key is (structure, polarity, timing):
+#: the structure is ``plain``, ``sequence``, a condition or a scope value of the cue table;
+#: the timing is a timing value, a count kind or an order value (``""``: none said). Each
+#: reading is a pattern name and its arguments: ``c`` the condition, ``r`` the response as
+#: said (the thing forbidden when negated), ``R`` the response with its polarity, ``~`` a
+#: negation, ``*R`` every item of a list or sequence in order, ``n`` the number (``n-1``
+#: one less).
+SIGNATURES: dict[tuple[str, str, str], tuple[str, ...]] = {
+    ("plain", "neg", ""): ("never r",),
+    ("plain", "neg", "again"): ("never r",),
+    ("plain", "neg", "later"): ("never r",),
+    ("plain", "pos", ""): ("visit R",),
+    ("plain", "pos", "later"): ("visit R",),
+    ("plain", "pos", "any"): ("visit R",),
+    ("plain", "pos", "repeat"): ("patrolling R",),
+    ("plain", "pos", "at_most"): ("at_most n R",),
+    ("plain", "pos", "at_least"): ("at_least n R",),
+    ("plain", "pos", "exactly"): ("exactly n R", "at_least n R"),
+    ("plain", "neg", "at_least"): ("at_most n-1 r",),
+    ("plain", "neg", "exactly"): ("at_most n-1 r",),
+    ("plain", "neg", "at_most"): ("at_most n r",),
+    ("plain", "pos", "ordered"): ("ordered_visit *R", "strictly_ordered_visit *R"),
+    ("plain", "pos", "strict"): ("strictly_ordered_visit *R", "ordered_visit *R"),
+    ("sequence", "pos", ""): ("sequenced_visit *R", "ordered_visit *R"),
+    ("sequence", "pos", "later"): ("sequenced_visit *R", "ordered_visit *R"),
+    ("sequence", "pos", "ordered"): ("ordered_visit *R", "strictly_ordered_visit *R"),
+    ("sequence", "pos", "strict"): ("strictly_ordered_visit *R", "ordered_visit *R"),
+    ("sequence", "pos", "exactly"): ("strictly_ordered_visit *R", "ordered_visit *R"),
+    ("sequence", "pos", "any"): ("visit R",),
+    ("sequence", "pos", "repeat"): ("patrolling R",),
+    ("sequence", "pos", "next"): ("immediate_response c R", "next_response c R"),
+    ("sequence", "pos", "within"): ("bounded_delay n c R", "immediate_response c R"),
+    ("when", "neg", ""): ("avoid_while c r", "absence_after c r"),
+    ("when", "neg", "again"): ("absence_after c r", "absence_from c r"),
+    ("when", "neg", "later"): ("absence_after c r", "absence_from c r"),
+    ("when", "pos", ""): ("response c R", "instantaneous_reaction c R"),
+    ("when", "pos", "later"): ("response c R",),
+    ("when", "pos", "again"): ("response c R",),
+    ("when", "pos", "next"): ("immediate_response c R", "next_response c R"),
+    ("when", "pos", "within"): ("bounded_delay n c R", "immediate_response c R"),
+    ("while", "neg", ""): ("avoid_while c r",),
+    ("while", "pos", ""): ("instantaneous_reaction c R",),
+    ("after", "neg", ""): ("absence_after c r", "absence_from c r", "avoid_while c r"),
+    ("after", "neg", "again"): ("absence_after c r", "absence_from c r"),
+    ("after", "neg", "later"): ("absence_after c r", "absence_from c r"),
+    ("after", "pos", ""): ("response c R", "sequenced_visit c R"),
+    ("after", "pos", "later"): ("response c R", "sequenced_visit c R"),
+    ("after", "pos", "next"): ("immediate_response c R", "next_response c R"),
+    ("after", "pos", "within"): ("bounded_delay n c R", "immediate_response c R"),
+    ("soon", "pos", ""): ("immediate_response c R", "next_response c R", "response c R"),
+    ("soon", "pos", "next"): ("immediate_response c R", "next_response c R"),
+    ("soon", "neg", ""): ("immediate_response c R", "absence_after c r"),
+    ("unless", "neg", ""): ("avoid_unless c r",),
+    ("unless", "pos", ""): ("instantaneous_reaction ~c R",),
+    ("only_when", "pos", ""): ("avoid_unless c r",),
+    ("only_when", "neg", ""): ("avoid_while c r",),
+    ("before", "neg", ""): ("not_before r c",),
+    ("before", "pos", ""): ("before R c", "ordered_visit R c"),
+    ("until", "neg", ""): ("not_before r c", "wait ~r c"),
+    ("until", "pos", ""): ("wait R c", "not_before ~R c"),
+    ("only_after", "pos", ""): ("not_before R c",),
+    ("only_after", "neg", ""): ("not_before R c",),
+}
+# A timing said with a fill whose signature has no row for it reads as the fill without it.
+_FALLBACK = {"later": "", "again": "", "next": "", "any": "", "repeat": ""}
+
+_CONDITIONS = ("when", "while", "after", "soon", "unless")
+_STRUCTURE = ("condition", "scope", "sequence")
+_TIMING_RANK = ("repeat", "within", "next", "again", "later")
+_PLACEHOLDER = re.compile(r"\[([a-z])\]")
+_SENTENCES = re.compile(r"(?<=[.!?;])\s+|\s*;\s*")
+_CLAUSES = re.compile(r"[.!?;]\s+|\s*;\s*|,\s*(?:and|but)\s+|\s+but\s+")
+_PRONOUN = re.compile(r"\b(?:it|them|they|that one|this one)\b(?! is \w+ to\b)|\bthere\b")
+_LIST = re.compile(
+    r"\[([a-z])\]((?:(?:\s*,\s*(?:and |or |nor )?|\s+(?:and|or|nor)\s+)(?:also )?\[[a-z]\])+)"
+)
+_JOINS = re.compile(r"\s*,\s*(?:and |or |nor )?|\s+(?:and|or|nor)\s+")
+_TOPIC = re.compile(r"^(?:to |in |into |at |on )?\[([a-z])\]\s*[,:]?\s+")
+_LEAD_JUNK = re.compile(r"^(?:(?:and|but|so|then|also|,)\s+)+")
+
+
+@dataclass(frozen=True)
+class Cue:
+    """One row of the cue table: a phrase family that fills a slot with a value.
+
+    Attributes
+    ----------
+    slot, value : str
+        E.g. ``"condition"``, ``"while"``.
+    pattern : re.Pattern
+        The phrases, compiled between word boundaries; a number is group 1.
+
+    Examples
+    --------
+    >>> [c.value for c in load_cues() if c.pattern.search("within 3 steps")]
+    ['within']
+    """
+
+    slot: str
+    value: str
+    pattern: re.Pattern[str]
+
+
+@functools.lru_cache(maxsize=4)
+def load_cues(path: str | os.PathLike[str] = SLOT_TABLE) -> tuple[Cue, ...]:
+    """The rows of a cue table, in order.
+
+    Raises
+    ------
+    DataFileError
+        If the file cannot be read, a row has not three tab-separated fields or its phrase
+        does not compile; the message names the line.
+
+    Examples
+    --------
+    >>> sorted({c.slot for c in load_cues()})[:3]
+    ['condition', 'count', 'filler']
+    """
+    source = Path(path)
+    try:
+        lines = source.read_text(encoding="utf-8").splitlines()
+    except OSError as err:
+        raise DataFileError(str(source), f"cannot read the cue table: {err}") from None
+    cues = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        if len(fields) != 3:
+            raise DataFileError(
+                str(source), f"line {number}: needs 3 tab-separated fields, has {len(fields)}"
+            )
+        slot, value, phrase = fields
+        phrase = phrase.replace("{n}", r"(\d+)")
+        try:
+            pattern = re.compile(rf"(?<![\w\[])(?:{phrase})(?![\w\]])")
+        except re.error as err:
+            raise DataFileError(str(source), f"line {number}: {err}") from None
+        cues.append(Cue(slot, value, pattern))
+    return tuple(cues)
+
+
+def _cues(slot: str) -> tuple[Cue, ...]:
+    return tuple(c for c in load_cues() if c.slot == slot)
+
+
+def _find(text: str, slots: tuple[str, ...]) -> tuple[Cue, re.Match[str]] | None:
+    """The leftmost cue of *slots* in *text* (the longest at that place)."""
+    found = [(m.start(), -len(m.group()), k, c, m)
+             for k, c in enumerate(load_cues()) if c.slot in slots
+             for m in [c.pattern.search(text)] if m]  # fmt: skip
+    if not found:
+        return None
+    _, _, _, cue, match = min(found, key=lambda t: t[:3])
+    return cue, match
+
+
+def _cut(text: str, match: re.Match[str]) -> str:
+    return _tidy(f"{text[: match.start()]} {text[match.end() :]}")
+
+
+def _tidy(text: str) -> str:
+    text = re.sub(r"\s+", " ", text)
+    text = re.sub(r"\s*,(?:\s*,)+", ",", text)
+    text = re.sub(r"\s+([,.;:!?])", r"\1", text)
+    return text.strip(" ,;:.!?")
+
+
+@dataclass(frozen=True)
+class _Mods:
+    """What the modifier slots say: the timing, a count and an order."""
+
+    timing: str = ""
+    steps: int = 0
+    count: str = ""
+    n: int = 0
+    order: str = ""
+    only: bool = False
+
+    def merged(self, other: _Mods) -> _Mods:
+        return _Mods(
+            self.timing or other.timing,
+            self.steps or other.steps,
+            self.count or other.count,
+            self.n or other.n,
+            self.order or other.order,
+            self.only or other.only,
+        )
+
+
+def _modifiers(text: str, later: bool = True) -> tuple[_Mods, str]:
+    """The modifier slots of *text*, and *text* without their phrases (the timing *later*
+    too, unless *later* is False: there it may be a step of a sequence)."""
+    for cue in _cues("count"):
+        m = cue.pattern.search(text)
+        if m:
+            kind, n = cue.value, int(next(g for g in m.groups() if g is not None))
+            kind, n = {"more_than": ("at_least", n + 1), "fewer_than": ("at_most", n - 1)}.get(
+                kind, (kind, n)
+            )
+            count, text = (kind, n), _cut(text, m)
+            break
+    else:
+        count = ("", 0)
+    timings: dict[str, int] = {}
+    while (hit := _find(text, ("timing",))) is not None and (later or hit[0].value != "later"):
+        cue, m = hit
+        number = next((g for g in m.groups() if g is not None), "0")
+        timings.setdefault(cue.value, int(number))
+        text = _cut(text, m)
+        if not later:
+            break
+    timing = next((t for t in _TIMING_RANK if t in timings), "")
+    order = ""
+    while (hit := _find(text, ("order",))) is not None:
+        order, text = order or hit[0].value, _cut(text, hit[1])
+    only = False
+    while (hit := _find(text, ("only",))) is not None:
+        only, text = True, _cut(text, hit[1])
+    return _Mods(timing, timings.get("within", 0), *count, order, only), text
+
+
+@dataclass(frozen=True)
+class _Part:
+    """A clause read: its literals (what is said, before the polarity), the polarity, and
+    whether a list of things was joined by *or*."""
+
+    literals: tuple[Formula, ...]
+    neg: bool = False
+    disjunctive: bool = False
+
+    def said(self) -> Formula:
+        """The condition this part states (its literals with its polarity)."""
+        joined = (Or if self.disjunctive else And)(*self.literals)
+        return _not(joined) if self.neg else joined
+
+
+def _not(f: Formula) -> Formula:
+    return f.children[0] if f.op == "!" else Not(f)
+
+
+def _letters(f: Formula) -> set[str]:
+    return {x for a in f.atoms() for x in a.split("(", 1)[1].rstrip(")").split(",")}
+
+
+def _renamed(f: Formula, old: str, new: str) -> Formula:
+    letters = _letters(f)
+    return ground_formula(f, {x: new if x == old else x for x in letters})
+
+
+def _borrow(letter: str, like: Formula | None) -> Formula:
+    """A bare placeholder as a literal of its neighbour's one-place predicate (else a place)."""
+    predicate = "agent_at"
+    if like is not None:
+        atom = like.children[0] if like.op == "!" else like
+        name = atom.name or ""
+        if name.count(",") == 0 and "(" in name:
+            predicate = name.split("(")[0]
+    return ap(f"{predicate}({letter})")
+
+
+def _clause(text: str) -> tuple[Formula | None, bool, str] | None:
+    """(literal or None for a bare placeholder, avoid, letter) of one clause, or None."""
+    text = _LEAD_JUNK.sub("", text).strip(" ,;:.!?")
+    if not text or not _PLACEHOLDER.search(text):
+        return None
+    found = read_clause(text)
+    if found is None:
+        return None
+    return found.literal, found.avoid, found.letters[0]
+
+
+def _items(text: str, topic: str = "") -> _Part | None:
+    """The response or condition clause *text* read: polarity, then one literal, a list of
+    things in one role, or a list of clauses; a clause without a placeholder takes the
+    sentence's topic (``[a], you must enter``)."""
+    for cue in _cues("polarity"):
+        if cue.value == "pos":
+            text = cue.pattern.sub(" ", text)
+    neg = False
+    for cue in _cues("polarity"):
+        if cue.value == "neg" and cue.pattern.search(text):
+            neg, text = True, cue.pattern.sub(" ", text)
+    text = _tidy(_LEAD_JUNK.sub("", _tidy(text)))
+    letters = _PLACEHOLDER.findall(text)
+    if not text or re.search(r"\bbut\b", text) or len(letters) != len(set(letters)):
+        return None
+    candidates = [text]
+    if topic and not _PLACEHOLDER.search(text):
+        candidates = [f"{text} [{topic}]", f"{text} in [{topic}]", f"{text} to [{topic}]"]
+    for candidate in candidates:
+        part = _one_or_list(candidate)
+        if part is not None:
+            return replace(part, neg=part.neg != neg)
+    return None
+
+
+def _one_or_list(text: str) -> _Part | None:
+    single = _clause(text)
+    if single is not None:
+        literal, avoid, letter = single
+        return _Part((literal if literal is not None else _borrow(letter, None),), avoid)
+    things = _LIST.search(text)
+    if things is not None:
+        first = things.group(1)
+        others = _PLACEHOLDER.findall(things.group(2))
+        one = _clause(text[: things.start()] + f"[{first}]" + text[things.end() :])
+        if one is not None:
+            literal, avoid, _ = one
+            literal = literal if literal is not None else _borrow(first, None)
+            literals = (literal, *(_renamed(literal, first, x) for x in others))
+            disjunctive = bool(re.search(r"\b(?:or|nor)\b", things.group(2)))
+            return _Part(literals, avoid, disjunctive)
+    pieces = [p for p in _JOINS.split(text) if p.strip()]
+    if not 2 <= len(pieces) <= 4:
+        return None
+    read = [_clause(p) for p in pieces]
+    if any(r is None for r in read) or len({r[1] for r in read if r}) != 1:
+        return None
+    literals: list[Formula] = []
+    for k, (literal, _, letter) in enumerate(r for r in read if r):
+        if literal is None:
+            near = [x[0] for x in read[k + 1 :] + read[:k][::-1] if x and x[0] is not None]
+            literal = _borrow(letter, near[0] if near else None)
+        literals.append(literal)
+    return _Part(tuple(literals), read[0][1] if read[0] else False)
+
+
+@dataclass(frozen=True)
+class _Fill:
+    """One filled slot set."""
+
+    structure: str
+    response: _Part
+    condition: _Part | None = None
+    mods: _Mods = field(default_factory=_Mods)
+    steps: tuple[Formula, ...] = ()
+    others: tuple[_Fill, ...] = ()
+
+    def key(self) -> tuple[str, str, str]:
+        polarity = "neg" if self.response.neg else "pos"
+        detail = self.mods.timing
+        if self.structure in ("plain", "sequence"):
+            detail = self.mods.order or self.mods.count or detail
+            single = self.structure == "plain" and len(self.response.literals) < 2
+            if single and detail in ("ordered", "strict"):
+                detail = ""
+        elif self.structure == "sequence" and self.mods.count:
+            detail = "exactly"
+        return self.structure, polarity, detail
+
+    def describe(self) -> str:
+        words = [self.structure]
+        if self.condition is not None:
+            words.append(f"condition {self.condition.said()}")
+        words.append(("never " if self.response.neg else "") + ", ".join(
+            str(x) for x in (self.steps or self.response.literals)))  # fmt: skip
+        for name, value in (("timing", self.mods.timing), ("count", self.mods.count),
+                            ("order", self.mods.order)):  # fmt: skip
+            if value:
+                extra = self.mods.steps or self.mods.n if name != "order" else ""
+                words.append(f"{name} {value}{f' {extra}' if extra else ''}")
+        return "; ".join(words)
+
+
+def _signature(fill: _Fill) -> tuple[str, ...]:
+    structure, polarity, detail = fill.key()
+    while (structure, polarity, detail) not in SIGNATURES and detail in _FALLBACK:
+        detail = _FALLBACK[detail]
+    return SIGNATURES.get((structure, polarity, detail), ())
+
+
+def _build(fill: _Fill) -> list[LiftedTranslation]:
+    """The readings of *fill*: one per row of its signature, each conjoined with the first
+    reading of every other clause's fill."""
+    own = _own(fill)
+    if not fill.others:
+        return own
+    rest = [_own(f)[:1] for f in fill.others]
+    out = []
+    for combo in itertools.product(own, *rest):
+        parts = tuple(p for r in combo for p in (r.parts or (r.formula,)))
+        patterns = {r.pattern for r in combo}
+        out.append(LiftedTranslation(And(*parts), patterns.pop() if len(patterns) == 1 else None,
+                                     (), " and ".join(r.form for r in combo), parts))  # fmt: skip
+    return out
+
+
+def _own(fill: _Fill) -> list[LiftedTranslation]:
+    out = []
+    for recipe in _signature(fill):
+        name, *tokens = recipe.split()
+        try:
+            out.append(_instance(fill, name, tokens))
+        except (SafetyChipError, ValueError, IndexError):
+            continue  # a count of zero or below, a sequence of one step
+    return out
+
+
+def _instance(fill: _Fill, name: str, tokens: list[str]) -> LiftedTranslation:
+    response = fill.response
+    items = fill.steps or response.literals
+    c = fill.condition.said() if fill.condition is not None else None
+    n = fill.mods.steps if name == "bounded_delay" else fill.mods.n
+    if fill.structure == "sequence" and c is None:
+        c, items = items[0], items[1:]  # "[a] on then [a] off right after"
+    if "*R" in tokens:
+        if len(items) + (fill.structure == "sequence") < 2:
+            raise ValueError("a sequence needs two steps")
+        steps = fill.steps or items
+        return LiftedTranslation(build_pattern(name, *steps), name, tuple(steps), fill.describe())
+
+    def argument(token: str, r: Formula) -> Formula | int:
+        big_r = _not(r) if response.neg else r
+        return {"c": c, "~c": _not(c) if c is not None else None, "r": r, "R": big_r,
+                "~r": _not(r), "~R": _not(big_r), "n": n, "n-1": n - 1}[token]  # fmt: skip
+
+    literals = items
+    if response.disjunctive and not response.neg:
+        literals = (Or(*items),)
+    parts = []
+    for r in literals:
+        args = [argument(t, r) for t in tokens]
+        if any(a is None for a in args) or any(isinstance(a, int) and a < 1 for a in args):
+            raise ValueError("a count or delay must be at least one")
+        parts.append((build_pattern(name, *args), tuple(args)))
+    formula = And(*(p for p, _ in parts))
+    many = len(parts) > 1
+    return LiftedTranslation(
+        formula,
+        name,
+        () if many else parts[0][1],
+        fill.describe(),
+        tuple(p for p, _ in parts) if many else (),
+    )
+
+
+def _splits(text: str) -> list[tuple[str, str]]:
+    """Where a leading condition may end and its response begin: at *then*, at a comma,
+    else after a placeholder (``when holding [a] do not go in [b]``)."""
+    out = [(m.string[: m.start()], m.string[m.end() :])
+           for m in re.finditer(r",?\s*\bthen\b\s*|\s*,\s*", text)]  # fmt: skip
+    first = _PLACEHOLDER.search(text)
+    if first is not None:
+        gaps = (m.start() for m in re.finditer(r"(?<=\S) (?=\S)", text))
+        out += [(text[:k], text[k:]) for k in gaps if k >= first.end()]
+    return [(a, b) for a, b in out if a.strip() and b.strip()][:16]
+
+
+def _frame(text: str, outer: _Mods, topic: str = "") -> list[_Fill]:
+    """The fills of one clause sequence *text*."""
+    for cue in _cues("filler"):
+        text = cue.pattern.sub(" ", text)
+    mods, text = _modifiers(_tidy(text), later=False)
+    mods = mods.merged(outer)
+    hit = _find(text, _STRUCTURE)
+    if hit is None:
+        rest, body = _modifiers(text)
+        part = _items(body, topic)
+        return [_Fill("plain", part, None, mods.merged(rest))] if part is not None else []
+    cue, m = hit
+    if cue.slot == "sequence":
+        steps: list[Formula] = []
+        pieces = _sequence_pieces(text)
+        for piece in pieces:
+            part = _items(piece, topic)
+            if part is None or part.neg:
+                return []
+            steps += part.literals
+        if len(steps) < 2:
+            return []
+        return [_Fill("sequence", _Part(tuple(steps)), None, mods, tuple(steps))]
+    structure = cue.value
+    if mods.only:
+        structure = {"when": "only_when", "while": "only_when", "after": "only_after"}.get(
+            structure, structure
+        )
+    if m.start() == 0:
+        pairs = _splits(text[m.end() :])
+    else:
+        pairs = [(text[m.end() :], text[: m.start()])]
+    for said, then in pairs:
+        rest, then = _modifiers(re.sub(r"^\s*(?:,\s*)?then\b", "", then))
+        condition, response = _items(said), _items(then, topic)
+        if condition is not None and response is not None:
+            return [_Fill(structure, response, condition, mods.merged(rest))]
+    return []
+
+
+def _sequence_pieces(text: str) -> list[str]:
+    pieces, rest = [], text
+    while (hit := _find(rest, ("sequence",))) is not None:
+        pieces.append(rest[: hit[1].start()])
+        rest = rest[hit[1].end() :]
+    return [*pieces, rest]
+
+
+def _resolve(sentences: list[str]) -> list[str]:
+    """Each pronoun replaced by the nearest placeholder before it (in its sentence or an
+    earlier one); ``there`` by ``in`` that placeholder."""
+    out, last = [], ""
+    for sentence in sentences:
+        pieces, cursor = [], 0
+        for m in _PRONOUN.finditer(sentence):
+            before = _PLACEHOLDER.findall(sentence[: m.start()])
+            letter = before[-1] if before else last
+            if letter:
+                word = f"in [{letter}]" if m.group() == "there" else f"[{letter}]"
+                pieces += [sentence[cursor : m.start()], word]
+                cursor = m.end()
+        resolved = "".join(pieces) + sentence[cursor:]
+        found = _PLACEHOLDER.findall(resolved)
+        last = found[-1] if found else last
+        out.append(resolved)
+    return out
+
+
+class SlotReader:
+    """Read a lifted sentence into slots and return every reading the fills defend.
+
+    Offline and deterministic. :meth:`readings` returns them all (most specific first);
+    calling the reader returns the first, or raises
+    :class:`~safetychip.errors.OutOfGrammarError` saying which slot could not be filled.
+
+    Examples
+    --------
+    >>> reader = SlotReader()
+    >>> [r.pattern for r in reader.readings("Stay in [a] until [b] is switched off.")]
+    ['wait', 'not_before']
+    >>> print(reader("Never touch [a] or [b]!").parts[1])
+    G!"is_touched(b)"
+    >>> reader.readings("Dance with [a].")
+    ()
+    """
+
+    name = "offline-slots"
+
+    def readings(self, lifted: str) -> tuple[LiftedTranslation, ...]:
+        """Every reading of *lifted* the slots defend, most specific first; empty when
+        nothing fits (or *lifted* is not a readable sentence)."""
+        return self._read(lifted)[0]
+
+    def __call__(self, lifted: str) -> LiftedTranslation:
+        """The first reading of *lifted*.
+
+        Raises
+        ------
+        OutOfGrammarError
+            When no reading fits; the message names the sentence and the slot left empty.
+        """
+        found, why = self._read(lifted)
+        if found:
+            return found[0]
+        raise OutOfGrammarError(
+            f"{lifted!r} is outside the slot reader: {why}. It reads a response (never / "
+            "must … a thing), with a condition (if / when / while / after / unless …), a "
+            "scope (before / until …), a timing (immediately / within n steps / eventually), "
+            "a count (at most / at least / exactly n times) or a sequence (…, then …). "
+            "Rephrase the sentence, or translate it with a language model.",
+            lifted if isinstance(lifted, str) else "",
+        )
+
+    @staticmethod
+    @functools.lru_cache(maxsize=2048)
+    def _read(lifted: str) -> tuple[tuple[LiftedTranslation, ...], str]:
+        if not isinstance(lifted, str) or not lifted.strip():
+            return (), "the sentence is empty"
+        if len(lifted) > 1000:
+            return (), f"the sentence is {len(lifted)} characters long (at most 1000)"
+        if any((ord(ch) < 32 and ch not in "\t\n\r") or 0x7F <= ord(ch) < 0xA0 for ch in lifted):
+            return (), "the sentence holds a control character"
+        wanted = set(_PLACEHOLDER.findall(lifted))
+        if not wanted:
+            return (), "no placeholder ([a], [b]…) names a thing, so no response clause"
+        text = normalise(lifted)
+        raw = [s for s in _SENTENCES.split(text) if s.strip(" .!?")]
+        resolved = _resolve(raw)
+        core = [r for s, r in zip(raw, resolved) if _PLACEHOLDER.search(s)]
+        outer = _Mods()
+        for s, r in zip(raw, resolved):
+            if not _PLACEHOLDER.search(s):
+                outer = outer.merged(_modifiers(_tidy(r))[0])
+        core = [_tidy(", ".join(_said(c) for c in s.split(","))) for s in core]
+        fills = _whole(", ".join(core), outer)
+        if not fills:
+            fills = _clauses(core, outer)
+        out: dict[str, LiftedTranslation] = {}
+        for fill in fills:
+            for reading in _build(fill):
+                if wanted <= _letters(reading.formula):
+                    out.setdefault(str(reading.formula), reading)
+        if out:
+            return tuple(out.values()), ""
+        if fills:
+            return (), "the slots filled leave out a placeholder or fit no pattern"
+        return (), "no response clause could be read"
+
+
+def _whole(text: str, outer: _Mods) -> list[_Fill]:
+    fills = _frame(text, outer)
+    topic = _TOPIC.match(text)
+    if not fills and topic is not None:
+        fills = _frame(text[topic.end() :], outer, topic.group(1))
+    return fills
+
+
+def _said(chunk: str) -> str:
+    """*chunk* of a sentence (between commas), or nothing when it names no thing and fills
+    no slot but the polarity (chat: ``I beg``, ``no stopping condition``)."""
+    if _PLACEHOLDER.search(chunk) or _find(chunk, (*_STRUCTURE, "timing", "count", "order")):
+        return chunk
+    return ""
+
+
+def _clauses(sentences: list[str], outer: _Mods) -> list[_Fill]:
+    """Sentences or clauses: the first read whole, each other either restating its order
+    (``do not go back to [a] in between``, ``[b] not before [a]``) or a constraint of its
+    own, conjoined."""
+    clauses = [c for s in sentences for c in _CLAUSES.split(s) if c.strip(" ,")]
+    if len(clauses) < 2:
+        return []
+    main = _whole(clauses[0], outer)
+    if not main:
+        return []
+    seen = set(_PLACEHOLDER.findall(clauses[0]))
+    order, own = "", []
+    for clause in clauses[1:]:
+        letters = set(_PLACEHOLDER.findall(clause))
+        mods, _ = _modifiers(clause)
+        if letters <= seen and (mods.order == "strict" or mods.count):
+            order = "strict"
+            continue
+        fills = _whole(clause, _Mods())
+        if letters <= seen and fills and fills[0].structure in ("before", "only_after"):
+            order = order or "ordered"
+            continue
+        if not fills:
+            return []
+        own.append(fills[0])
+    if order:
+        main = [replace(f, mods=replace(f.mods, order=order)) for f in main]
+    if not own:
+        return main
+    return [replace(f, others=tuple(own)) for f in main]
