@@ -135,14 +135,26 @@ def run(name: str, rows: list[dict], embedder, misses: int) -> dict:
             missed.append((row.get("pattern"), texts[:1], [r.pattern for r in found]))
     for pattern, texts, found in missed[:misses]:
         print(f"  miss {pattern}: {texts} -> {found}")
+    reached = sum(bool(asked.get((r["scene"], r["sentence"]), ([],))[0]) for r in rows)
     return {"old": old, "new": new, "recall": hits, "n": len(rows), "readings": counts,
-            "times": times, "failed": failed}  # fmt: skip
+            "times": times, "failed": failed, "reached": reached}  # fmt: skip
 
 
 def outcome(result) -> tuple[int, int, int]:
     right = sum(r["correct"] for r in result.rows)
     refused = sum(bool(r["error"]) and not r["correct"] for r in result.rows)
     return right, refused, len(result.rows) - right - refused
+
+
+def line(name: str, n: int, old, new, recall: int, reached: int, counts, times) -> str:
+    """One row of the table: shares of *n*, the mean readings and the time per sentence."""
+    times = sorted(times)
+    p90 = times[int(0.9 * (len(times) - 1))] * 1000
+    cells = [f"{x / n:>6.1%}" for x in (*old, *new, recall, reached)]
+    of_reached = f"{recall / reached:>6.1%}" if reached else f"{'-':>6}"
+    return (f"{name:<11} {n:>5} | {' '.join(cells[:3])} | {' '.join(cells[3:6])} | "
+            f"{cells[6]} {cells[7]} {of_reached} {statistics.mean(counts):>5.2f} "
+            f"{statistics.median(times) * 1000:>6.2f} {p90:>6.2f}")  # fmt: skip
 
 
 def main() -> int:
@@ -156,42 +168,43 @@ def main() -> int:
         from safetychip.llm import MiniLMEmbedder
 
         embedder = MiniLMEmbedder()
-    header = (f"{'set':<12} {'n':>5} | {'old right':>9} {'refused':>7} {'wrong':>6} | "
-              f"{'slot top1':>9} {'refused':>7} {'wrong':>6} | {'recall':>6} {'readings':>8} "
-              f"{'med ms':>6} {'p90 ms':>6}")  # fmt: skip
-    print(header)
-    totals = Counter()
+    print(
+        "old: Translator(frames=True, retrieval=False); slots: Translator(lifted_translator="
+        f"SlotReader(), frames=False, retrieval=False); embedder: {embedder is not None}"
+    )
+    print(
+        "right / refused / wrong: top-1 by evaluate(); recall: any reading right; lifted: "
+        "sentences the reader was asked about; rec/lift: recall among those; ms: readings()"
+    )
+    print(
+        f"{'set':<11} {'n':>5} | {'old: right refused wrong':<20} | "
+        f"{'slots: right refused wrong':<20} | recall lifted rec/lift  mean med ms p90 ms"
+    )
+    total = {"n": 0, "old": [0, 0, 0], "new": [0, 0, 0], "recall": 0, "reached": 0}
     all_counts, all_times, all_failed = [], [], Counter()
     for name, path in sets().items():
         if args.sets and name not in args.sets:
             continue
         rows = task_rows("ours") if path is None else load_utterances(path)
         r = run(name, rows, embedder, args.misses)
-        o, s = outcome(r["old"]), outcome(r["new"])
-        n = r["n"]
-        times = sorted(r["times"])
-        med = statistics.median(times) * 1000
-        p90 = times[int(0.9 * (len(times) - 1))] * 1000
-        mean = statistics.mean(r["readings"])
-        print(f"{name:<12} {n:>5} | {o[0] / n:>9.1%} {o[1] / n:>7.1%} {o[2] / n:>6.1%} | "
-              f"{s[0] / n:>9.1%} {s[1] / n:>7.1%} {s[2] / n:>6.1%} | {r['recall'] / n:>6.1%} "
-              f"{mean:>8.2f} {med:>6.2f} {p90:>6.2f}", flush=True)  # fmt: skip
-        if name != "tasks":
-            totals.update({"n": n, "o0": o[0], "o1": o[1], "o2": o[2], "s0": s[0], "s1": s[1],
-                           "s2": s[2], "recall": r["recall"]})  # fmt: skip
-            all_counts += r["readings"]
-            all_times += r["times"]
-            all_failed.update(r["failed"])
-    n = totals["n"]
-    if n:
-        all_times.sort()
-        print(f"{'all sets':<12} {n:>5} | {totals['o0'] / n:>9.1%} {totals['o1'] / n:>7.1%} "
-              f"{totals['o2'] / n:>6.1%} | {totals['s0'] / n:>9.1%} {totals['s1'] / n:>7.1%} "
-              f"{totals['s2'] / n:>6.1%} | {totals['recall'] / n:>6.1%} "
-              f"{statistics.mean(all_counts):>8.2f} {statistics.median(all_times) * 1000:>6.2f} "
-              f"{all_times[int(0.9 * (len(all_times) - 1))] * 1000:>6.2f}")  # fmt: skip
-        print("(all sets: the development sets, not the task suites)")
-        print("misses of the slot reader's readings by labelled pattern (all sets):")
+        old, new = outcome(r["old"]), outcome(r["new"])
+        print(line(name, r["n"], old, new, r["recall"], r["reached"], r["readings"], r["times"]),
+              flush=True)  # fmt: skip
+        if name == "tasks":
+            continue
+        total["n"] += r["n"]
+        total["recall"] += r["recall"]
+        total["reached"] += r["reached"]
+        total["old"] = [a + b for a, b in zip(total["old"], old)]
+        total["new"] = [a + b for a, b in zip(total["new"], new)]
+        all_counts += r["readings"]
+        all_times += r["times"]
+        all_failed.update(r["failed"])
+    if total["n"]:
+        print(line("all sets", total["n"], total["old"], total["new"], total["recall"],
+                   total["reached"], all_counts, all_times))  # fmt: skip
+        print("(all sets: the development sets, without the task suites)")
+        print("sentences with no right reading, by labelled pattern (all sets):")
         for pattern, k in all_failed.most_common():
             print(f"  {pattern:<32} {k}")
     return 0

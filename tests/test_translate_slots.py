@@ -172,7 +172,7 @@ def test_order_restated_in_another_clause():
 
 
 def test_no_reading_drops_a_placeholder():
-    for sentence in ("Never enter [a]. I like [b].", "Open [a], [b] thinks so"):
+    for sentence in ("Never enter [a]. I like [b].", "Open [a] because [b] thinks so"):
         assert READER.readings(sentence) == ()
     for reading in READER.readings("After you open [a], never enter [b]."):
         assert {"is_open(a)", "agent_at(b)"} <= set(reading.formula.atoms())
@@ -267,7 +267,7 @@ def test_signature_rows_name_known_patterns_and_arguments():
 def test_cue_table_slots():
     slots = {c.slot for c in load_cues()}
     assert slots == {"condition", "scope", "sequence", "timing", "count", "order", "polarity",
-                     "only", "filler"}  # fmt: skip
+                     "only", "filler", "kept"}  # fmt: skip
     counts = [c for c in load_cues() if c.slot == "count"]
     assert all(c.pattern.groups >= 1 for c in counts)
 

@@ -109,18 +109,18 @@ SIGNATURES: dict[tuple[str, str, str], tuple[str, ...]] = {
     ("only_when", "pos", ""): ("avoid_unless c r",),
     ("only_when", "neg", ""): ("avoid_while c r",),
     ("before", "neg", ""): ("not_before r c",),
-    ("before", "pos", ""): ("before R c", "ordered_visit R c"),
+    ("before", "pos", ""): ("before R c", "ordered_visit R c", "sequenced_visit R c"),
     ("until", "neg", ""): ("not_before r c", "wait ~r c"),
     ("until", "pos", ""): ("wait R c", "not_before ~R c"),
     ("only_after", "pos", ""): ("not_before R c",),
     ("only_after", "neg", ""): ("not_before R c",),
 }
 # A timing said with a fill whose signature has no row for it reads as the fill without it.
-_FALLBACK = {"later": "", "again": "", "next": "", "any": "", "repeat": ""}
+_FALLBACK = {"end": "later", "later": "", "again": "", "next": "", "any": "", "repeat": ""}
 
 _CONDITIONS = ("when", "while", "after", "soon", "unless")
 _STRUCTURE = ("condition", "scope", "sequence")
-_TIMING_RANK = ("repeat", "within", "next", "again", "later")
+_TIMING_RANK = ("repeat", "within", "next", "again", "later", "end")
 _PLACEHOLDER = re.compile(r"\[([a-z])\]")
 _SENTENCES = re.compile(r"(?<=[.!?;])\s+|\s*;\s*")
 _CLAUSES = re.compile(r"[.!?;]\s+|\s*;\s*|,\s*(?:and|but)\s+|\s+but\s+")
@@ -130,7 +130,14 @@ _LIST = re.compile(
 )
 _JOINS = re.compile(r"\s*,\s*(?:and |or |nor )?|\s+(?:and|or|nor)\s+")
 _TOPIC = re.compile(r"^(?:to |in |into |at |on )?\[([a-z])\]\s*[,:]?\s+")
+_MAX_DROPPED = 5
+_MAX_CUES = 6
+_TIMES = (
+    r"(?:separate |different |single |more )?(?:times?|visits?|entries|entry|trips?|passes|"
+    r"rounds?|goes)"
+)
 _LEAD_JUNK = re.compile(r"^(?:(?:and|but|so|then|also|,)\s+)+")
+_TRAIL_JUNK = re.compile(r"(?:\s+(?:and|but|or|so|then))+$")
 
 
 @dataclass(frozen=True)
@@ -185,7 +192,7 @@ def load_cues(path: str | os.PathLike[str] = SLOT_TABLE) -> tuple[Cue, ...]:
                 str(source), f"line {number}: needs 3 tab-separated fields, has {len(fields)}"
             )
         slot, value, phrase = fields
-        phrase = phrase.replace("{n}", r"(\d+)")
+        phrase = phrase.replace("{n}", r"(\d+)").replace("{times}", _TIMES)
         try:
             pattern = re.compile(rf"(?<![\w\[])(?:{phrase})(?![\w\]])")
         except re.error as err:
@@ -198,10 +205,11 @@ def _cues(slot: str) -> tuple[Cue, ...]:
     return tuple(c for c in load_cues() if c.slot == slot)
 
 
-def _find(text: str, slots: tuple[str, ...]) -> tuple[Cue, re.Match[str]] | None:
-    """The leftmost cue of *slots* in *text* (the longest at that place)."""
+def _find(text: str, slots: tuple[str, ...], skip: str = "") -> tuple[Cue, re.Match[str]] | None:
+    """The leftmost cue of *slots* in *text* (the longest at that place), not of value
+    *skip*."""
     found = [(m.start(), -len(m.group()), k, c, m)
-             for k, c in enumerate(load_cues()) if c.slot in slots
+             for k, c in enumerate(load_cues()) if c.slot in slots and c.value != skip
              for m in [c.pattern.search(text)] if m]  # fmt: skip
     if not found:
         return None
@@ -257,13 +265,11 @@ def _modifiers(text: str, later: bool = True) -> tuple[_Mods, str]:
     else:
         count = ("", 0)
     timings: dict[str, int] = {}
-    while (hit := _find(text, ("timing",))) is not None and (later or hit[0].value != "later"):
+    while (hit := _find(text, ("timing",), skip="" if later else "later")) is not None:
         cue, m = hit
         number = next((g for g in m.groups() if g is not None), "0")
         timings.setdefault(cue.value, int(number))
         text = _cut(text, m)
-        if not later:
-            break
     timing = next((t for t in _TIMING_RANK if t in timings), "")
     order = ""
     while (hit := _find(text, ("order",))) is not None:
@@ -276,12 +282,13 @@ def _modifiers(text: str, later: bool = True) -> tuple[_Mods, str]:
 
 @dataclass(frozen=True)
 class _Part:
-    """A clause read: its literals (what is said, before the polarity), the polarity, and
-    whether a list of things was joined by *or*."""
+    """A clause read: its literals (what is said, before the polarity), the polarity,
+    whether a list was joined by *or*, and the letters of a list of things in one role."""
 
     literals: tuple[Formula, ...]
     neg: bool = False
     disjunctive: bool = False
+    things: tuple[str, ...] = ()
 
     def said(self) -> Formula:
         """The condition this part states (its literals with its polarity)."""
@@ -313,15 +320,31 @@ def _borrow(letter: str, like: Formula | None) -> Formula:
     return ap(f"{predicate}({letter})")
 
 
+@functools.lru_cache(maxsize=8192)
 def _clause(text: str) -> tuple[Formula | None, bool, str] | None:
-    """(literal or None for a bare placeholder, avoid, letter) of one clause, or None."""
+    """(literal or None for a bare placeholder, avoid, letter) of one clause, or None.
+
+    When the whole does not read, the longest run of its words that does, if the words left
+    out name no thing, are not :data:`kept <load_cues>` words and leave more than a bare
+    placeholder (``when the robot is in [a]`` reads ``in [a]``).
+    """
     text = _LEAD_JUNK.sub("", text).strip(" ,;:.!?")
     if not text or not _PLACEHOLDER.search(text):
         return None
-    found = read_clause(text)
-    if found is None:
-        return None
-    return found.literal, found.avoid, found.letters[0]
+    words = text.split()
+    kept = _cues("kept")[0].pattern if _cues("kept") else None
+    for dropped in range(min(len(words), _MAX_DROPPED + 1)):
+        for lead in range(dropped + 1):
+            span = words[lead : len(words) - (dropped - lead)]
+            out = " ".join(words[:lead] + words[len(words) - (dropped - lead) :])
+            if not span or (dropped and (_PLACEHOLDER.search(out) or len(span) < 2)):
+                continue
+            if dropped and kept is not None and kept.search(out):
+                continue
+            found = read_clause(" ".join(span))
+            if found is not None:
+                return found.literal, found.avoid, found.letters[0]
+    return None
 
 
 def _items(text: str, topic: str = "") -> _Part | None:
@@ -331,11 +354,14 @@ def _items(text: str, topic: str = "") -> _Part | None:
     for cue in _cues("polarity"):
         if cue.value == "pos":
             text = cue.pattern.sub(" ", text)
-    neg = False
+    neg, late = False, False
+    first = _PLACEHOLDER.search(text)
     for cue in _cues("polarity"):
-        if cue.value == "neg" and cue.pattern.search(text):
+        found = cue.pattern.search(text) if cue.value == "neg" else None
+        if found is not None:
+            late = late or (first is not None and found.start() > first.start())
             neg, text = True, cue.pattern.sub(" ", text)
-    text = _tidy(_LEAD_JUNK.sub("", _tidy(text)))
+    text = _tidy(_TRAIL_JUNK.sub("", _LEAD_JUNK.sub("", _tidy(text))))
     letters = _PLACEHOLDER.findall(text)
     if not text or re.search(r"\bbut\b", text) or len(letters) != len(set(letters)):
         return None
@@ -343,13 +369,14 @@ def _items(text: str, topic: str = "") -> _Part | None:
     if topic and not _PLACEHOLDER.search(text):
         candidates = [f"{text} [{topic}]", f"{text} in [{topic}]", f"{text} to [{topic}]"]
     for candidate in candidates:
-        part = _one_or_list(candidate)
+        # a negation after a thing is named negates one clause, not a list of clauses
+        part = _one_or_list(candidate, clauses=not late)
         if part is not None:
             return replace(part, neg=part.neg != neg)
     return None
 
 
-def _one_or_list(text: str) -> _Part | None:
+def _one_or_list(text: str, clauses: bool = True) -> _Part | None:
     single = _clause(text)
     if single is not None:
         literal, avoid, letter = single
@@ -364,9 +391,9 @@ def _one_or_list(text: str) -> _Part | None:
             literal = literal if literal is not None else _borrow(first, None)
             literals = (literal, *(_renamed(literal, first, x) for x in others))
             disjunctive = bool(re.search(r"\b(?:or|nor)\b", things.group(2)))
-            return _Part(literals, avoid, disjunctive)
+            return _Part(literals, avoid, disjunctive, (first, *others))
     pieces = [p for p in _JOINS.split(text) if p.strip()]
-    if not 2 <= len(pieces) <= 4:
+    if not clauses or not 2 <= len(pieces) <= 4:
         return None
     read = [_clause(p) for p in pieces]
     if any(r is None for r in read) or len({r[1] for r in read if r}) != 1:
@@ -390,6 +417,7 @@ class _Fill:
     mods: _Mods = field(default_factory=_Mods)
     steps: tuple[Formula, ...] = ()
     others: tuple[_Fill, ...] = ()
+    together: bool = False
 
     def key(self) -> tuple[str, str, str]:
         polarity = "neg" if self.response.neg else "pos"
@@ -426,13 +454,16 @@ def _signature(fill: _Fill) -> tuple[str, ...]:
 
 def _build(fill: _Fill) -> list[LiftedTranslation]:
     """The readings of *fill*: one per row of its signature, each conjoined with the first
-    reading of every other clause's fill."""
+    reading of every other clause's fill (or, for a fill per thing, with the same row)."""
     own = _own(fill)
     if not fill.others:
         return own
-    rest = [_own(f)[:1] for f in fill.others]
+    if fill.together:  # the same reading for each thing
+        combos = list(zip(own, *(_own(f) for f in fill.others)))
+    else:
+        combos = list(itertools.product(own, *(_own(f)[:1] for f in fill.others)))
     out = []
-    for combo in itertools.product(own, *rest):
+    for combo in combos:
         parts = tuple(p for r in combo for p in (r.parts or (r.formula,)))
         patterns = {r.pattern for r in combo}
         out.append(LiftedTranslation(And(*parts), patterns.pop() if len(patterns) == 1 else None,
@@ -502,51 +533,104 @@ def _splits(text: str) -> list[tuple[str, str]]:
 
 
 def _frame(text: str, outer: _Mods, topic: str = "") -> list[_Fill]:
-    """The fills of one clause sequence *text*."""
+    """The fills of one clause sequence *text*: by its first structure cue that leaves
+    readable clauses (a condition, a scope, a sequence), else as one response."""
     for cue in _cues("filler"):
         text = cue.pattern.sub(" ", text)
     mods, text = _modifiers(_tidy(text), later=False)
     mods = mods.merged(outer)
-    hit = _find(text, _STRUCTURE)
-    if hit is None:
-        rest, body = _modifiers(text)
-        part = _items(body, topic)
-        return [_Fill("plain", part, None, mods.merged(rest))] if part is not None else []
-    cue, m = hit
-    if cue.slot == "sequence":
-        steps: list[Formula] = []
-        pieces = _sequence_pieces(text)
-        for piece in pieces:
-            part = _items(piece, topic)
-            if part is None or part.neg:
-                return []
-            steps += part.literals
-        if len(steps) < 2:
-            return []
-        return [_Fill("sequence", _Part(tuple(steps)), None, mods, tuple(steps))]
+    for cue, m in _structure_cues(text):
+        if cue.slot == "sequence":
+            fills = _sequence(text, mods, topic)
+        else:
+            fills = _conditional(text, cue, m, mods, topic)
+        if fills:
+            return fills
+    fills = _sequence(text, mods, topic)
+    if fills:
+        return fills
+    rest, body = _modifiers(text)
+    part = _items(body, topic)
+    return [_Fill("plain", part, None, mods.merged(rest))] if part is not None else []
+
+
+def _structure_cues(text: str) -> list[tuple[Cue, re.Match[str]]]:
+    """The structure cues of *text* left to right (the longest where several start)."""
+    found = sorted((m.start(), -len(m.group()), k, c, m)
+                   for k, c in enumerate(load_cues()) if c.slot in _STRUCTURE
+                   for m in c.pattern.finditer(text))  # fmt: skip
+    out, end = [], -1
+    for start, _, _, cue, m in found:
+        if start >= end:
+            out.append((cue, m))
+            end = m.end()
+    return out[:_MAX_CUES]
+
+
+def _conditional(text: str, cue: Cue, m: re.Match[str], mods: _Mods, topic: str) -> list[_Fill]:
+    """The fill of a condition or scope cue *m*: leading (``if C, R``) or in the middle
+    (``R if C``)."""
     structure = cue.value
     if mods.only:
         structure = {"when": "only_when", "while": "only_when", "after": "only_after"}.get(
             structure, structure
         )
-    if m.start() == 0:
-        pairs = _splits(text[m.end() :])
+    if m.start() == 0 or not (topic or _PLACEHOLDER.search(text[: m.start()])):
+        pairs = _splits(text[m.end() :])  # a leading condition, perhaps after chat
     else:
         pairs = [(text[m.end() :], text[: m.start()])]
     for said, then in pairs:
+        if not _PLACEHOLDER.search(said):  # "if possible, …": a condition on nothing named
+            return _frame(then, mods, topic)
         rest, then = _modifiers(re.sub(r"^\s*(?:,\s*)?then\b", "", then))
         condition, response = _items(said), _items(then, topic)
-        if condition is not None and response is not None:
-            return [_Fill(structure, response, condition, mods.merged(rest))]
+        if condition is None or response is None:
+            continue
+        if structure == "while" and condition.said() in response.literals:
+            continue  # not "while in [a], … in [a]"
+        return _each(_Fill(structure, response, condition, mods.merged(rest)))
     return []
 
 
-def _sequence_pieces(text: str) -> list[str]:
+def _each(fill: _Fill) -> list[_Fill]:
+    """*fill*, or, for a condition about a list of things whose response names one of them
+    (``whenever you open [a] or [b], close it``), one fill per thing read together."""
+    condition, response = fill.condition, fill.response
+    if condition is None or len(condition.things) < 2 or len(response.literals) != 1:
+        return [fill]
+    named = [x for x in condition.things if x in _letters(response.literals[0])]
+    if len(named) != 1:
+        return [fill]
+    each = [
+        replace(fill, condition=_Part((c,)),
+                response=replace(response, literals=(_renamed(response.literals[0], named[0],
+                                                               x),)))
+        for c, x in zip(condition.literals, condition.things)
+    ]  # fmt: skip
+    return [replace(each[0], others=tuple(each[1:]), together=True)]
+
+
+def _sequence(text: str, mods: _Mods, topic: str) -> list[_Fill]:
+    """Steps in order, split at the sequence cues and at the timing *later* between two
+    clauses (``go to [a] and at some later point [b]``)."""
     pieces, rest = [], text
-    while (hit := _find(rest, ("sequence",))) is not None:
-        pieces.append(rest[: hit[1].start()])
-        rest = rest[hit[1].end() :]
-    return [*pieces, rest]
+    while (hit := _find(rest, ("sequence", "timing"))) is not None:
+        cue, m = hit
+        if cue.slot == "timing" and cue.value != "later":
+            break
+        pieces.append(rest[: m.start()])
+        rest = rest[m.end() :]
+    steps: list[Formula] = []
+    for piece in [*pieces, rest]:
+        if not _PLACEHOLDER.search(piece):
+            continue
+        part = _items(piece, topic)
+        if part is None or part.neg:
+            return []
+        steps += part.literals
+    if len(steps) < 2 or sum(bool(_PLACEHOLDER.search(p)) for p in [*pieces, rest]) < 2:
+        return []
+    return [_Fill("sequence", _Part(tuple(steps)), None, mods, tuple(steps))]
 
 
 def _resolve(sentences: list[str]) -> list[str]:
@@ -635,16 +719,14 @@ class SlotReader:
             if not _PLACEHOLDER.search(s):
                 outer = outer.merged(_modifiers(_tidy(r))[0])
         core = [_tidy(", ".join(_said(c) for c in s.split(","))) for s in core]
-        fills = _whole(", ".join(core), outer)
-        if not fills:
-            fills = _clauses(core, outer)
         out: dict[str, LiftedTranslation] = {}
-        for fill in fills:
-            for reading in _build(fill):
-                if wanted <= _letters(reading.formula):
-                    out.setdefault(str(reading.formula), reading)
-        if out:
-            return tuple(out.values()), ""
+        for fills in (_whole(", ".join(core), outer), _clauses(core, outer)):
+            for fill in fills:
+                for reading in _build(fill):
+                    if wanted <= _letters(reading.formula):
+                        out.setdefault(str(reading.formula), reading)
+            if out:
+                return tuple(out.values()), ""
         if fills:
             return (), "the slots filled leave out a placeholder or fit no pattern"
         return (), "no response clause could be read"
@@ -659,11 +741,21 @@ def _whole(text: str, outer: _Mods) -> list[_Fill]:
 
 
 def _said(chunk: str) -> str:
-    """*chunk* of a sentence (between commas), or nothing when it names no thing and fills
-    no slot but the polarity (chat: ``I beg``, ``no stopping condition``)."""
-    if _PLACEHOLDER.search(chunk) or _find(chunk, (*_STRUCTURE, "timing", "count", "order")):
+    """*chunk* of a sentence (between commas) if it names a thing; else only the phrases
+    in it that fill a structure, timing, count or order slot (``I beg``, ``no stopping
+    condition``: nothing; ``no more no less``: ``no more``), so that its words do not
+    negate or fill the clause beside it."""
+    if _PLACEHOLDER.search(chunk):
         return chunk
-    return ""
+    slots = (*_STRUCTURE, "timing", "count", "order")
+    spans = sorted({m.span() for c in load_cues() if c.slot in slots
+                    for m in c.pattern.finditer(chunk)}, key=lambda s: (s[0], -s[1]))  # fmt: skip
+    kept, end = [], -1
+    for start, stop in spans:
+        if start >= end:
+            kept.append(chunk[start:stop])
+            end = stop
+    return " ".join(kept)
 
 
 def _clauses(sentences: list[str], outer: _Mods) -> list[_Fill]:
