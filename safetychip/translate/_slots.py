@@ -124,7 +124,8 @@ _TIMING_RANK = ("repeat", "within", "next", "again", "later", "end")
 _PLACEHOLDER = re.compile(r"\[([a-z])\]")
 _SENTENCES = re.compile(r"(?<=[.!?;])\s+|\s*;\s*")
 _CLAUSES = re.compile(r"[.!?;]\s+|\s*;\s*|,\s*(?:and|but)\s+|\s+but\s+")
-_PRONOUN = re.compile(r"\b(?:it|them|they|that one|this one)\b(?! is \w+ to\b)|\bthere\b")
+_PRONOUN = re.compile(r"\b(?:it|them|they|him|that one|this one)\b(?! is \w+ to\b)|\bthere\b")
+_SUBJECT = re.compile(r" (?!is\b|are\b|was\b|were\b|has been\b)[a-z]+\b")
 _LIST = re.compile(
     r"\[([a-z])\]((?:(?:\s*,\s*(?:and |or |nor )?|\s+(?:and|or|nor)\s+)(?:also )?\[[a-z]\])+)"
 )
@@ -134,7 +135,12 @@ _MAX_DROPPED = 5
 _MAX_CUES = 6
 _TIMES = (
     r"(?:separate |different |single |more )?(?:times?|visits?|entries|entry|trips?|passes|"
-    r"rounds?|goes)"
+    r"rounds?|goes|laps?|runs?|occasions?)"
+)
+# A clause that is only a place: "(three visits) to [a]", "(keep circling) back to [a]".
+_ONLY_PLACE = re.compile(
+    r"^(?:(?:back|over|down|up|out|on)\s+)?(?:of|to|into|through|in|at|by|round|around|"
+    r"between)\s+(\[[a-z]\])$"
 )
 _LEAD_JUNK = re.compile(r"^(?:(?:and|but|so|then|also|,)\s+)+")
 _TRAIL_JUNK = re.compile(r"(?:\s+(?:and|but|or|so|then))+$")
@@ -194,11 +200,35 @@ def load_cues(path: str | os.PathLike[str] = SLOT_TABLE) -> tuple[Cue, ...]:
         slot, value, phrase = fields
         phrase = phrase.replace("{n}", r"(\d+)").replace("{times}", _TIMES)
         try:
-            pattern = re.compile(rf"(?<![\w\[])(?:{phrase})(?![\w\]])")
+            re.compile(phrase)
+            # one cue per alternative, so that the longest phrase wins wherever it starts
+            cues += [Cue(slot, value, re.compile(rf"(?<![\w\[])(?:{one})(?![\w\]])"))
+                     for one in _alternatives(phrase)]  # fmt: skip
         except re.error as err:
             raise DataFileError(str(source), f"line {number}: {err}") from None
-        cues.append(Cue(slot, value, pattern))
     return tuple(cues)
+
+
+def _alternatives(phrase: str) -> list[str]:
+    """The top-level alternatives of a regular expression.
+
+    >>> _alternatives(r"a|b(?:c|d)|[|]")
+    ['a', 'b(?:c|d)', '[|]']
+    """
+    out, depth, start, k = [], 0, 0, 0
+    while k < len(phrase):
+        ch = phrase[k]
+        if ch == "\\":
+            k += 1
+        elif ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            out.append(phrase[start:k])
+            start = k + 1
+        k += 1
+    return [*out, phrase[start:]]
 
 
 def _cues(slot: str) -> tuple[Cue, ...]:
@@ -331,6 +361,7 @@ def _clause(text: str) -> tuple[Formula | None, bool, str] | None:
     text = _LEAD_JUNK.sub("", text).strip(" ,;:.!?")
     if not text or not _PLACEHOLDER.search(text):
         return None
+    text = _ONLY_PLACE.sub(r"\1", text)
     words = text.split()
     kept = _cues("kept")[0].pattern if _cues("kept") else None
     for dropped in range(min(len(words), _MAX_DROPPED + 1)):
@@ -506,8 +537,9 @@ def _instance(fill: _Fill, name: str, tokens: list[str]) -> LiftedTranslation:
     parts = []
     for r in literals:
         args = [argument(t, r) for t in tokens]
-        if any(a is None for a in args) or any(isinstance(a, int) and a < 1 for a in args):
-            raise ValueError("a count or delay must be at least one")
+        least = 0 if name == "at_most" else 1  # at most 0 times: never
+        if any(a is None for a in args) or any(isinstance(a, int) and a < least for a in args):
+            raise ValueError("a count or delay too small")
         parts.append((build_pattern(name, *args), tuple(args)))
     formula = And(*(p for p, _ in parts))
     many = len(parts) > 1
@@ -521,12 +553,12 @@ def _instance(fill: _Fill, name: str, tokens: list[str]) -> LiftedTranslation:
 
 
 def _splits(text: str) -> list[tuple[str, str]]:
-    """Where a leading condition may end and its response begin: at *then*, at a comma,
-    else after a placeholder (``when holding [a] do not go in [b]``)."""
+    """Where a leading condition may end and its response begin: at *then* or a comma,
+    else (none there) after a placeholder (``when holding [a] do not go in [b]``)."""
     out = [(m.string[: m.start()], m.string[m.end() :])
            for m in re.finditer(r",?\s*\bthen\b\s*|\s*,\s*", text)]  # fmt: skip
     first = _PLACEHOLDER.search(text)
-    if first is not None:
+    if first is not None and not out:
         gaps = (m.start() for m in re.finditer(r"(?<=\S) (?=\S)", text))
         out += [(text[:k], text[k:]) for k in gaps if k >= first.end()]
     return [(a, b) for a, b in out if a.strip() and b.strip()][:16]
@@ -583,7 +615,8 @@ def _conditional(text: str, cue: Cue, m: re.Match[str], mods: _Mods, topic: str)
         if not _PLACEHOLDER.search(said):  # "if possible, …": a condition on nothing named
             return _frame(then, mods, topic)
         rest, then = _modifiers(re.sub(r"^\s*(?:,\s*)?then\b", "", then))
-        condition, response = _items(said), _items(then, topic)
+        named = _PLACEHOLDER.findall(said)
+        condition, response = _items(said), _items(then, topic or named[-1])
         if condition is None or response is None:
             continue
         if structure == "while" and condition.said() in response.literals:
@@ -621,28 +654,35 @@ def _sequence(text: str, mods: _Mods, topic: str) -> list[_Fill]:
         pieces.append(rest[: m.start()])
         rest = rest[m.end() :]
     steps: list[Formula] = []
+    last, read = topic, 0
     for piece in [*pieces, rest]:
-        if not _PLACEHOLDER.search(piece):
+        named = _PLACEHOLDER.findall(piece)
+        part = _items(piece, topic if named else last)  # "open [a], then close (it)"
+        if part is None and not named:
             continue
-        part = _items(piece, topic)
         if part is None or part.neg:
             return []
         steps += part.literals
-    if len(steps) < 2 or sum(bool(_PLACEHOLDER.search(p)) for p in [*pieces, rest]) < 2:
+        last, read = named[-1] if named else last, read + 1
+    if len(steps) < 2 or read < 2:
         return []
     return [_Fill("sequence", _Part(tuple(steps)), None, mods, tuple(steps))]
 
 
-def _resolve(sentences: list[str]) -> list[str]:
+def _resolve(sentences: list[str], agent: bool = False) -> list[str]:
     """Each pronoun replaced by the nearest placeholder before it (in its sentence or an
-    earlier one); ``there`` by ``in`` that placeholder."""
+    earlier one); ``there`` by ``in`` that placeholder. With *agent*, *it* and *they*
+    before a verb are the robot (``carry [a] until it gets to [b]``)."""
     out, last = [], ""
     for sentence in sentences:
         pieces, cursor = [], 0
         for m in _PRONOUN.finditer(sentence):
             before = _PLACEHOLDER.findall(sentence[: m.start()])
             letter = before[-1] if before else last
-            if letter:
+            if agent and m.group() in ("it", "they") and _SUBJECT.match(sentence, m.end()):
+                pieces += [sentence[cursor : m.start()], "you"]
+                cursor = m.end()
+            elif letter:
                 word = f"in [{letter}]" if m.group() == "there" else f"[{letter}]"
                 pieces += [sentence[cursor : m.start()], word]
                 cursor = m.end()
@@ -710,24 +750,27 @@ class SlotReader:
         wanted = set(_PLACEHOLDER.findall(lifted))
         if not wanted:
             return (), "no placeholder ([a], [b]…) names a thing, so no response clause"
-        text = normalise(lifted)
-        raw = [s for s in _SENTENCES.split(text) if s.strip(" .!?")]
-        resolved = _resolve(raw)
-        core = [r for s, r in zip(raw, resolved) if _PLACEHOLDER.search(s)]
-        outer = _Mods()
-        for s, r in zip(raw, resolved):
-            if not _PLACEHOLDER.search(s):
-                outer = outer.merged(_modifiers(_tidy(r))[0])
-        core = [_tidy(", ".join(_said(c) for c in s.split(","))) for s in core]
-        out: dict[str, LiftedTranslation] = {}
-        for fills in (_whole(", ".join(core), outer), _clauses(core, outer)):
-            for fill in fills:
-                for reading in _build(fill):
-                    if wanted <= _letters(reading.formula):
-                        out.setdefault(str(reading.formula), reading)
-            if out:
-                return tuple(out.values()), ""
-        if fills:
+        raw = [s for s in _SENTENCES.split(normalise(lifted)) if s.strip(" .!?")]
+        filled = False
+        for agent in (False, True):  # "it" as the nearest thing, else as the robot
+            resolved = _resolve(raw, agent)
+            outer = _Mods()
+            for s, r in zip(raw, resolved):
+                if not _PLACEHOLDER.search(s):
+                    outer = outer.merged(_modifiers(_tidy(r))[0])
+            core = [_tidy(", ".join(_said(c, bool(_PLACEHOLDER.search(r[r.index(c):])))
+                                    for c in r.split(",")))
+                    for s, r in zip(raw, resolved) if _PLACEHOLDER.search(s)]  # fmt: skip
+            out: dict[str, LiftedTranslation] = {}
+            for fills in (_whole(", ".join(core), outer), _clauses(core, outer)):
+                filled = filled or bool(fills)
+                for fill in fills:
+                    for reading in _build(fill):
+                        if wanted <= _letters(reading.formula):
+                            out.setdefault(str(reading.formula), reading)
+                if out:
+                    return tuple(out.values()), ""
+        if filled:
             return (), "the slots filled leave out a placeholder or fit no pattern"
         return (), "no response clause could be read"
 
@@ -740,14 +783,14 @@ def _whole(text: str, outer: _Mods) -> list[_Fill]:
     return fills
 
 
-def _said(chunk: str) -> str:
+def _said(chunk: str, leading: bool) -> str:
     """*chunk* of a sentence (between commas) if it names a thing; else only the phrases
-    in it that fill a structure, timing, count or order slot (``I beg``, ``no stopping
-    condition``: nothing; ``no more no less``: ``no more``), so that its words do not
-    negate or fill the clause beside it."""
+    in it that fill a structure, timing, count or order slot (and the polarity, in a chunk
+    before a thing is named: ``the robot shall not, at any time, enter [a]``), so that
+    chat does not fill the clause beside it (``I beg``: nothing)."""
     if _PLACEHOLDER.search(chunk):
         return chunk
-    slots = (*_STRUCTURE, "timing", "count", "order")
+    slots = (*_STRUCTURE, "timing", "count", "order", *(("polarity",) if leading else ()))
     spans = sorted({m.span() for c in load_cues() if c.slot in slots
                     for m in c.pattern.finditer(chunk)}, key=lambda s: (s[0], -s[1]))  # fmt: skip
     kept, end = [], -1
