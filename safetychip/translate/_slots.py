@@ -79,7 +79,6 @@ SIGNATURES: dict[tuple[str, str, str], tuple[str, ...]] = {
     ("sequence", "pos", "later"): ("sequenced_visit *R", "ordered_visit *R"),
     ("sequence", "pos", "ordered"): ("ordered_visit *R", "strictly_ordered_visit *R"),
     ("sequence", "pos", "strict"): ("strictly_ordered_visit *R", "ordered_visit *R"),
-    ("sequence", "pos", "exactly"): ("strictly_ordered_visit *R", "ordered_visit *R"),
     ("sequence", "pos", "any"): ("visit R",),
     ("sequence", "pos", "repeat"): ("patrolling R",),
     ("sequence", "pos", "next"): ("immediate_response c R", "next_response c R"),
@@ -110,6 +109,8 @@ SIGNATURES: dict[tuple[str, str, str], tuple[str, ...]] = {
     ("only_when", "neg", ""): ("avoid_while c r",),
     ("before", "neg", ""): ("not_before r c",),
     ("before", "pos", ""): ("before R c", "ordered_visit R c", "sequenced_visit R c"),
+    ("before", "pos", "ordered"): ("ordered_visit R c", "before R c"),
+    ("before", "pos", "strict"): ("strictly_ordered_visit R c", "ordered_visit R c"),
     ("until", "neg", ""): ("not_before r c", "wait ~r c"),
     ("until", "pos", ""): ("wait R c", "not_before ~R c"),
     ("only_after", "pos", ""): ("not_before R c",),
@@ -453,13 +454,14 @@ class _Fill:
     def key(self) -> tuple[str, str, str]:
         polarity = "neg" if self.response.neg else "pos"
         detail = self.mods.timing
-        if self.structure in ("plain", "sequence"):
-            detail = self.mods.order or self.mods.count or detail
+        if self.structure in ("plain", "sequence", "before"):
+            count = self.mods.count
+            if count and self.structure != "plain":
+                count = "strict"  # "[a] once, then [b]": the first visit once
+            detail = self.mods.order or count or detail
             single = self.structure == "plain" and len(self.response.literals) < 2
-            if single and detail in ("ordered", "strict"):
+            if single and detail in ("ordered", "strict", "any"):
                 detail = ""
-        elif self.structure == "sequence" and self.mods.count:
-            detail = "exactly"
         return self.structure, polarity, detail
 
     def describe(self) -> str:
@@ -582,8 +584,12 @@ def _frame(text: str, outer: _Mods, topic: str = "") -> list[_Fill]:
     if fills:
         return fills
     rest, body = _modifiers(text)
+    mods = mods.merged(rest)
     part = _items(body, topic)
-    return [_Fill("plain", part, None, mods.merged(rest))] if part is not None else []
+    if part is None and mods.timing == "repeat":  # a patrol names places: "rounds of [a]"
+        places = _PLACEHOLDER.findall(body)
+        part = _Part(tuple(ap(f"agent_at({x})") for x in dict.fromkeys(places))) if places else None
+    return [_Fill("plain", part, None, mods)] if part is not None else []
 
 
 def _structure_cues(text: str) -> list[tuple[Cue, re.Match[str]]]:
@@ -758,9 +764,10 @@ class SlotReader:
             for s, r in zip(raw, resolved):
                 if not _PLACEHOLDER.search(s):
                     outer = outer.merged(_modifiers(_tidy(r))[0])
-            core = [_tidy(", ".join(_said(c, bool(_PLACEHOLDER.search(r[r.index(c):])))
-                                    for c in r.split(",")))
-                    for s, r in zip(raw, resolved) if _PLACEHOLDER.search(s)]  # fmt: skip
+            core = [_tidy(", ".join(_said(c, ",".join(cs[:k]), ",".join(cs[k + 1 :]))
+                                    for k, c in enumerate(cs)))
+                    for s, r in zip(raw, resolved) if _PLACEHOLDER.search(s)
+                    for cs in [r.split(",")]]  # fmt: skip
             out: dict[str, LiftedTranslation] = {}
             for fills in (_whole(", ".join(core), outer), _clauses(core, outer)):
                 filled = filled or bool(fills)
@@ -783,13 +790,18 @@ def _whole(text: str, outer: _Mods) -> list[_Fill]:
     return fills
 
 
-def _said(chunk: str, leading: bool) -> str:
-    """*chunk* of a sentence (between commas) if it names a thing; else only the phrases
-    in it that fill a structure, timing, count or order slot (and the polarity, in a chunk
-    before a thing is named: ``the robot shall not, at any time, enter [a]``), so that
-    chat does not fill the clause beside it (``I beg``: nothing)."""
+def _said(chunk: str, before: str, after: str) -> str:
+    """*chunk* of a sentence (between commas, *before* and *after* it) if it names a thing
+    or reads as a clause about the last thing named (``open [a], then close``); else only
+    the phrases in it that fill a structure, timing, count or order slot (and the polarity,
+    in a chunk before a thing is named: ``the robot shall not, at any time, enter [a]``),
+    so that chat does not fill the clause beside it (``I beg``: nothing)."""
+    named = _PLACEHOLDER.findall(before)
     if _PLACEHOLDER.search(chunk):
         return chunk
+    if named and read_clause(f"{_modifiers(chunk)[1]} [{named[-1]}]") is not None:
+        return chunk
+    leading = bool(_PLACEHOLDER.search(after))
     slots = (*_STRUCTURE, "timing", "count", "order", *(("polarity",) if leading else ()))
     spans = sorted({m.span() for c in load_cues() if c.slot in slots
                     for m in c.pattern.finditer(chunk)}, key=lambda s: (s[0], -s[1]))  # fmt: skip
@@ -812,17 +824,17 @@ def _clauses(sentences: list[str], outer: _Mods) -> list[_Fill]:
     if not main:
         return []
     seen = set(_PLACEHOLDER.findall(clauses[0]))
+    steps = any(len(f.steps or f.response.literals) > 1 for f in main)
     order, own = "", []
     for clause in clauses[1:]:
         letters = set(_PLACEHOLDER.findall(clause))
-        mods, _ = _modifiers(clause)
-        if letters <= seen and (mods.order == "strict" or mods.count):
-            order = "strict"
-            continue
-        fills = _whole(clause, _Mods())
-        if letters <= seen and fills and fills[0].structure in ("before", "only_after"):
+        if steps and letters <= seen:  # about the places of the steps: their order
+            mods, _ = _modifiers(clause)
+            again = _find(clause, ("reentry",)) is not None
+            order = "strict" if again or mods.order == "strict" or mods.count else order
             order = order or "ordered"
             continue
+        fills = _whole(clause, _Mods())
         if not fills:
             return []
         own.append(fills[0])
