@@ -126,6 +126,8 @@ _PLACEHOLDER = re.compile(r"\[([a-z])\]")
 _SENTENCES = re.compile(r"(?<=[.!?;])\s+|\s*;\s*")
 _CLAUSES = re.compile(r"[.!?;]\s+|\s*;\s*|,\s*(?:and|but)\s+|\s+but\s+")
 _PRONOUN = re.compile(r"\b(?:it|them|they|him|that one|this one)\b(?! is \w+ to\b)|\bthere\b")
+_REQUEST = re.compile(r"(?:\w+ )?(?:could|can|would|will|may|might|shall)\b")
+_NAMED = re.compile(r"\[[a-z]\]|\b(?:it|them|they|there)\b")
 _SUBJECT = re.compile(r" (?!is\b|are\b|was\b|were\b|has been\b)[a-z]+\b")
 _LIST = re.compile(
     r"\[([a-z])\]((?:(?:\s*,\s*(?:and |or |nor )?|\s+(?:and|or|nor)\s+)(?:also )?\[[a-z]\])+)"
@@ -291,7 +293,11 @@ def _modifiers(text: str, later: bool = True) -> tuple[_Mods, str]:
             kind, n = {"more_than": ("at_least", n + 1), "fewer_than": ("at_most", n - 1)}.get(
                 kind, (kind, n)
             )
-            count, text = (kind, n), _cut(text, m)
+            text = _cut(text, m)
+            if kind == "times":  # "twice, max": a bound said apart from the count
+                bound = _find(text, ("bound",))
+                kind, text = (bound[0].value, _cut(text, bound[1])) if bound else ("exactly", text)
+            count = (kind, n)
             break
     else:
         count = ("", 0)
@@ -559,11 +565,15 @@ def _splits(text: str) -> list[tuple[str, str]]:
     else (none there) after a placeholder (``when holding [a] do not go in [b]``)."""
     out = [(m.string[: m.start()], m.string[m.end() :])
            for m in re.finditer(r",?\s*\bthen\b\s*|\s*,\s*", text)]  # fmt: skip
+    commas = len(out)
     first = _PLACEHOLDER.search(text)
     if first is not None and not out:
         gaps = (m.start() for m in re.finditer(r"(?<=\S) (?=\S)", text))
         out += [(text[:k], text[k:]) for k in gaps if k >= first.end()]
-    return [(a, b) for a, b in out if a.strip() and b.strip()][:16]
+    # between words, a bare placeholder is the condition last ("when [a] is on …")
+    out = [(a, b) for a, b in out if a.strip() and b.strip()]
+    bare = [k >= commas and bool(_PLACEHOLDER.fullmatch(a.strip())) for k, (a, _) in enumerate(out)]
+    return [pair for _, pair in sorted(zip(bare, out), key=lambda t: t[0])][:16]
 
 
 def _frame(text: str, outer: _Mods, topic: str = "") -> list[_Fill]:
@@ -581,6 +591,8 @@ def _frame(text: str, outer: _Mods, topic: str = "") -> list[_Fill]:
         if fills:
             return fills
     fills = _sequence(text, mods, topic)
+    if not fills and mods.timing in ("next", "within"):  # "open [a], close it right away"
+        fills = _sequence(text, mods, topic, commas=True)
     if fills:
         return fills
     rest, body = _modifiers(text)
@@ -649,11 +661,14 @@ def _each(fill: _Fill) -> list[_Fill]:
     return [replace(each[0], others=tuple(each[1:]), together=True)]
 
 
-def _sequence(text: str, mods: _Mods, topic: str) -> list[_Fill]:
+def _sequence(text: str, mods: _Mods, topic: str, commas: bool = False) -> list[_Fill]:
     """Steps in order, split at the sequence cues and at the timing *later* between two
-    clauses (``go to [a] and at some later point [b]``)."""
-    pieces, rest = [], text
-    while (hit := _find(rest, ("sequence", "timing"))) is not None:
+    clauses (``go to [a] and at some later point [b]``), or (*commas*) at commas."""
+    if commas:
+        pieces, rest = text.split(",")[:-1], text.split(",")[-1]
+    else:
+        pieces, rest = [], text
+    while not commas and (hit := _find(rest, ("sequence", "timing"))) is not None:
         cue, m = hit
         if cue.slot == "timing" and cue.value != "later":
             break
@@ -673,6 +688,23 @@ def _sequence(text: str, mods: _Mods, topic: str) -> list[_Fill]:
     if len(steps) < 2 or read < 2:
         return []
     return [_Fill("sequence", _Part(tuple(steps)), None, mods, tuple(steps))]
+
+
+def _questions(sentences: list[str]) -> list[str]:
+    """A question about a thing followed by an instruction is its condition: ``[a] open?
+    shut it.`` reads ``if [a] open, shut it``.
+
+    >>> _questions(["in [a]?", "do not open [b]."])
+    ['if in [a], do not open [b].']
+    """
+    out: list[str] = []
+    for sentence in sentences:
+        if (out and out[-1].endswith("?") and _PLACEHOLDER.search(out[-1])
+                and not _REQUEST.match(out[-1]) and _NAMED.search(sentence)):  # fmt: skip
+            out[-1] = f"if {out[-1][:-1]}, {sentence}"
+        else:
+            out.append(sentence)
+    return out
 
 
 def _resolve(sentences: list[str], agent: bool = False) -> list[str]:
@@ -756,7 +788,7 @@ class SlotReader:
         wanted = set(_PLACEHOLDER.findall(lifted))
         if not wanted:
             return (), "no placeholder ([a], [b]…) names a thing, so no response clause"
-        raw = [s for s in _SENTENCES.split(normalise(lifted)) if s.strip(" .!?")]
+        raw = _questions([s for s in _SENTENCES.split(normalise(lifted)) if s.strip(" .!?")])
         filled = False
         for agent in (False, True):  # "it" as the nearest thing, else as the robot
             resolved = _resolve(raw, agent)
