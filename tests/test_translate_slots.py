@@ -267,7 +267,7 @@ def test_signature_rows_name_known_patterns_and_arguments():
 def test_cue_table_slots():
     slots = {c.slot for c in load_cues()}
     assert slots == {"condition", "scope", "sequence", "timing", "count", "order", "polarity",
-                     "only", "filler", "kept", "reentry"}  # fmt: skip
+                     "only", "filler", "kept", "reentry", "bound"}  # fmt: skip
     counts = [c for c in load_cues() if c.slot == "count"]
     assert all(c.pattern.groups >= 1 for c in counts)
 

@@ -184,7 +184,7 @@ def load_cues(path: str | os.PathLike[str] = SLOT_TABLE) -> tuple[Cue, ...]:
     Examples
     --------
     >>> sorted({c.slot for c in load_cues()})[:3]
-    ['condition', 'count', 'filler']
+    ['bound', 'condition', 'count']
     """
     source = Path(path)
     try:
