@@ -124,7 +124,7 @@ _STRUCTURE = ("condition", "scope", "sequence")
 _TIMING_RANK = ("repeat", "within", "next", "again", "later", "end")
 _PLACEHOLDER = re.compile(r"\[([a-z])\]")
 _SENTENCES = re.compile(r"(?<=[.!?;])\s+|\s*;\s*")
-_CLAUSES = re.compile(r"[.!?;]\s+|\s*;\s*|,\s*(?:and|but)\s+|\s+but\s+")
+_CLAUSES = re.compile(r"[.!?;]\s+|\s*;\s*|,\s*(?:and\s+|but\s+)?|\s+but\s+|:\s+")
 _PRONOUN = re.compile(r"\b(?:it|them|they|him|that one|this one)\b(?! is \w+ to\b)|\bthere\b")
 _REQUEST = re.compile(r"(?:\w+ )?(?:could|can|would|will|may|might|shall)\b")
 _NAMED = re.compile(r"\[[a-z]\]|\b(?:it|them|they|there)\b")
@@ -136,6 +136,7 @@ _JOINS = re.compile(r"\s*,\s*(?:and |or |nor )?|\s+(?:and|or|nor)\s+")
 _TOPIC = re.compile(r"^(?:to |in |into |at |on )?\[([a-z])\]\s*[,:]?\s+")
 _MAX_DROPPED = 5
 _MAX_CUES = 6
+_MAX_PREFIXES = 2
 _TIMES = (
     r"(?:separate |different |single |more )?(?:times?|visits?|entries|entry|trips?|passes|"
     r"rounds?|goes|laps?|runs?|occasions?)"
@@ -462,9 +463,11 @@ class _Fill:
         detail = self.mods.timing
         if self.structure in ("plain", "sequence", "before"):
             count = self.mods.count
+            order = self.mods.order
             if count and self.structure != "plain":
                 count = "strict"  # "[a] once, then [b]": the first visit once
-            detail = self.mods.order or count or detail
+                order = "strict" if order == "ordered" else order
+            detail = order or count or detail
             single = self.structure == "plain" and len(self.response.literals) < 2
             if single and detail in ("ordered", "strict", "any"):
                 detail = ""
@@ -790,7 +793,8 @@ class SlotReader:
             return (), "no placeholder ([a], [b]…) names a thing, so no response clause"
         raw = _questions([s for s in _SENTENCES.split(normalise(lifted)) if s.strip(" .!?")])
         filled = False
-        for agent in (False, True):  # "it" as the nearest thing, else as the robot
+        # "it" as the nearest thing, else as the robot; the whole first, then clause by clause
+        for whole, agent in itertools.product((True, False), (False, True)):
             resolved = _resolve(raw, agent)
             outer = _Mods()
             for s, r in zip(raw, resolved):
@@ -800,15 +804,15 @@ class SlotReader:
                                     for k, c in enumerate(cs)))
                     for s, r in zip(raw, resolved) if _PLACEHOLDER.search(s)
                     for cs in [r.split(",")]]  # fmt: skip
+            fills = _whole(", ".join(core), outer) if whole else _clauses(core, outer)
+            filled = filled or bool(fills)
             out: dict[str, LiftedTranslation] = {}
-            for fills in (_whole(", ".join(core), outer), _clauses(core, outer)):
-                filled = filled or bool(fills)
-                for fill in fills:
-                    for reading in _build(fill):
-                        if wanted <= _letters(reading.formula):
-                            out.setdefault(str(reading.formula), reading)
-                if out:
-                    return tuple(out.values()), ""
+            for fill in fills:
+                for reading in _build(fill):
+                    if wanted <= _letters(reading.formula):
+                        out.setdefault(str(reading.formula), reading)
+            if out:
+                return tuple(out.values()), ""
         if filled:
             return (), "the slots filled leave out a placeholder or fit no pattern"
         return (), "no response clause could be read"
@@ -846,19 +850,26 @@ def _said(chunk: str, before: str, after: str) -> str:
 
 
 def _clauses(sentences: list[str], outer: _Mods) -> list[_Fill]:
-    """Sentences or clauses: the first read whole, each other either restating its order
-    (``do not go back to [a] in between``, ``[b] not before [a]``) or a constraint of its
-    own, conjoined."""
+    """Sentences or clauses: the two longest runs of the first ones that read, each other
+    either restating the order of its steps (``do not go back to [a] in between``, ``[b]
+    not before [a]``) or a constraint of its own, conjoined."""
     clauses = [c for s in sentences for c in _CLAUSES.split(s) if c.strip(" ,")]
-    if len(clauses) < 2:
-        return []
-    main = _whole(clauses[0], outer)
+    found: list[list[_Fill]] = []
+    for end in range(len(clauses) - 1, 0, -1):
+        fills = _after(_whole(", ".join(clauses[:end]), outer), clauses[:end], clauses[end:])
+        found += [fills] if fills else []
+    return [f for fills in found[:_MAX_PREFIXES] for f in fills]
+
+
+def _after(main: list[_Fill], said: list[str], rest: list[str]) -> list[_Fill]:
+    """*main* (read from the clauses *said*) with the clauses *rest* after it."""
     if not main:
         return []
-    seen = set(_PLACEHOLDER.findall(clauses[0]))
-    steps = any(len(f.steps or f.response.literals) > 1 for f in main)
+    seen = set(_PLACEHOLDER.findall(" ".join(said)))
+    steps = any(len(f.steps or f.response.literals) > 1 or f.structure == "before"
+                for f in main)  # fmt: skip
     order, own = "", []
-    for clause in clauses[1:]:
+    for clause in rest:
         letters = set(_PLACEHOLDER.findall(clause))
         if steps and letters <= seen:  # about the places of the steps: their order
             mods, _ = _modifiers(clause)
