@@ -565,18 +565,18 @@ def _instance(fill: _Fill, name: str, tokens: list[str]) -> LiftedTranslation:
 
 def _splits(text: str) -> list[tuple[str, str]]:
     """Where a leading condition may end and its response begin: at *then* or a comma,
-    else (none there) after a placeholder (``when holding [a] do not go in [b]``)."""
-    out = [(m.string[: m.start()], m.string[m.end() :])
-           for m in re.finditer(r",?\s*\bthen\b\s*|\s*,\s*", text)]  # fmt: skip
-    commas = len(out)
+    else (none there) between words after a placeholder, before a clause that names one
+    (``when holding [a] do not go in [b]``), a bare placeholder as the condition last."""
+    marks = re.finditer(r",?\s*\bthen\b\s*|\s*,\s*", text)
+    out = [(text[: m.start()], text[m.end() :]) for m in marks]
+    out = [(a, b) for a, b in out if b.strip()]  # "if, …" (chat left out): no condition
     first = _PLACEHOLDER.search(text)
-    if first is not None and not out:
-        gaps = (m.start() for m in re.finditer(r"(?<=\S) (?=\S)", text))
-        out += [(text[:k], text[k:]) for k in gaps if k >= first.end()]
-    # between words, a bare placeholder is the condition last ("when [a] is on …")
-    out = [(a, b) for a, b in out if a.strip() and b.strip()]
-    bare = [k >= commas and bool(_PLACEHOLDER.fullmatch(a.strip())) for k, (a, _) in enumerate(out)]
-    return [pair for _, pair in sorted(zip(bare, out), key=lambda t: t[0])][:16]
+    if out or first is None:
+        return out[:16]
+    gaps = (m.start() for m in re.finditer(r"(?<=\S) (?=\S)", text))
+    out = [(text[:k], text[k:]) for k in gaps
+           if k >= first.end() and _PLACEHOLDER.search(text[k:])]  # fmt: skip
+    return sorted(out, key=lambda pair: bool(_PLACEHOLDER.fullmatch(pair[0].strip())))[:16]
 
 
 def _frame(text: str, outer: _Mods, topic: str = "") -> list[_Fill]:
@@ -640,8 +640,8 @@ def _conditional(text: str, cue: Cue, m: re.Match[str], mods: _Mods, topic: str)
         condition, response = _items(said), _items(then, topic or named[-1])
         if condition is None or response is None:
             continue
-        if structure == "while" and condition.said() in response.literals:
-            continue  # not "while in [a], … in [a]"
+        if condition.said() in response.literals and (structure == "while" or not response.neg):
+            continue  # not "while in [a], … in [a]", nor "once in [a], go to [a]"
         return _each(_Fill(structure, response, condition, mods.merged(rest)))
     return []
 
@@ -838,14 +838,15 @@ def _said(chunk: str, before: str, after: str) -> str:
     if named and read_clause(f"{_modifiers(chunk)[1]} [{named[-1]}]") is not None:
         return chunk
     leading = bool(_PLACEHOLDER.search(after))
-    slots = (*_STRUCTURE, "timing", "count", "order", *(("polarity",) if leading else ()))
-    spans = sorted({m.span() for c in load_cues() if c.slot in slots
-                    for m in c.pattern.finditer(chunk)}, key=lambda s: (s[0], -s[1]))  # fmt: skip
+    slots = (*_STRUCTURE, "timing", "count", "order", "filler", *(("polarity",) * leading))
+    spans = sorted({(m.start(), -m.end(), c.slot == "filler")
+                    for c in load_cues() if c.slot in slots
+                    for m in c.pattern.finditer(chunk)})  # fmt: skip
     kept, end = [], -1
-    for start, stop in spans:
-        if start >= end:
-            kept.append(chunk[start:stop])
-            end = stop
+    for start, stop, filler in spans:
+        if start >= end:  # the longest phrase where several start ("at any time": filler)
+            kept += [] if filler else [chunk[start:-stop]]
+            end = -stop
     return " ".join(kept)
 
 
