@@ -58,7 +58,7 @@ SLOT_TABLE = DATA_DIR / "translation" / "slots.tsv"
 #: reading is a pattern name and its arguments: ``c`` the condition, ``r`` the response as
 #: said (the thing forbidden when negated), ``R`` the response with its polarity, ``~`` a
 #: negation, ``*R`` every item of a list or sequence in order, ``n`` the number (``n-1``
-#: one less).
+#: one less, ``1`` one).
 SIGNATURES: dict[tuple[str, str, str], tuple[str, ...]] = {
     ("plain", "neg", ""): ("never r",),
     ("plain", "neg", "again"): ("never r",),
@@ -70,6 +70,8 @@ SIGNATURES: dict[tuple[str, str, str], tuple[str, ...]] = {
     ("plain", "pos", "at_most"): ("at_most n R",),
     ("plain", "pos", "at_least"): ("at_least n R",),
     ("plain", "pos", "exactly"): ("exactly n R", "at_least n R"),
+    ("plain", "pos", "only"): ("at_most n R", "exactly n R"),
+    ("plain", "neg", "back"): ("at_most 1 r", "never r"),
     ("plain", "neg", "at_least"): ("at_most n-1 r",),
     ("plain", "neg", "exactly"): ("at_most n-1 r",),
     ("plain", "neg", "at_most"): ("at_most n r",),
@@ -117,15 +119,25 @@ SIGNATURES: dict[tuple[str, str, str], tuple[str, ...]] = {
     ("only_after", "neg", ""): ("not_before R c",),
 }
 # A timing said with a fill whose signature has no row for it reads as the fill without it.
-_FALLBACK = {"end": "later", "later": "", "again": "", "next": "", "any": "", "repeat": ""}
+_FALLBACK = {
+    "end": "later",
+    "back": "again",
+    "later": "",
+    "again": "",
+    "next": "",
+    "any": "",
+    "repeat": "",
+    "only": "exactly",
+}
 
 _CONDITIONS = ("when", "while", "after", "soon", "unless")
 _STRUCTURE = ("condition", "scope", "sequence")
-_TIMING_RANK = ("repeat", "within", "next", "again", "later", "end")
+_TIMING_RANK = ("repeat", "within", "next", "back", "again", "later", "end")
 _PLACEHOLDER = re.compile(r"\[([a-z])\]")
 _SENTENCES = re.compile(r"(?<=[.!?;])\s+|\s*;\s*")
 _CLAUSES = re.compile(r"[.!?;]\s+|\s*;\s*|,\s*(?:and\s+|but\s+)?|\s+but\s+|:\s+")
 _PRONOUN = re.compile(r"\b(?:it|them|they|him|that one|this one)\b(?! is \w+ to\b)|\bthere\b")
+_PREPOSITION = re.compile(r"\b(?:in|into|inside|on|onto|to|at|from|near|by|of|through)\s+$")
 _REQUEST = re.compile(r"(?:\w+ )?(?:could|can|would|will|may|might|shall)\b")
 _NAMED = re.compile(r"\[[a-z]\]|\b(?:it|them|they|there)\b")
 _SUBJECT = re.compile(r" (?!is\b|are\b|was\b|were\b|has been\b)[a-z]+\b")
@@ -540,7 +552,7 @@ def _instance(fill: _Fill, name: str, tokens: list[str]) -> LiftedTranslation:
     def argument(token: str, r: Formula) -> Formula | int:
         big_r = _not(r) if response.neg else r
         return {"c": c, "~c": _not(c) if c is not None else None, "r": r, "R": big_r,
-                "~r": _not(r), "~R": _not(big_r), "n": n, "n-1": n - 1}[token]  # fmt: skip
+                "~r": _not(r), "~R": _not(big_r), "n": n, "n-1": n - 1, "1": 1}[token]  # fmt: skip
 
     literals = items
     if response.disjunctive and not response.neg:
@@ -712,14 +724,16 @@ def _questions(sentences: list[str]) -> list[str]:
 
 def _resolve(sentences: list[str], agent: bool = False) -> list[str]:
     """Each pronoun replaced by the nearest placeholder before it (in its sentence or an
-    earlier one); ``there`` by ``in`` that placeholder. With *agent*, *it* and *they*
-    before a verb are the robot (``carry [a] until it gets to [b]``)."""
+    earlier one) that is not the object of a preposition (``once [a] is on [b], never pick
+    it up``: [a]), else the nearest; ``there`` by ``in`` that placeholder. With *agent*,
+    *it* and *they* before a verb are the robot (``carry [a] until it gets to [b]``)."""
     out, last = [], ""
     for sentence in sentences:
         pieces, cursor = [], 0
         for m in _PRONOUN.finditer(sentence):
-            before = _PLACEHOLDER.findall(sentence[: m.start()])
-            letter = before[-1] if before else last
+            before = list(_PLACEHOLDER.finditer(sentence[: m.start()]))
+            things = [x for x in before if not _PREPOSITION.search(sentence[: x.start()])]
+            letter = (things or before)[-1].group(1) if before else last
             if agent and m.group() in ("it", "they") and _SUBJECT.match(sentence, m.end()):
                 pieces += [sentence[cursor : m.start()], "you"]
                 cursor = m.end()
