@@ -155,9 +155,11 @@ _TIMES = (
 )
 # A clause that is only a place: "(three visits) to [a]", "(keep circling) back to [a]".
 _ONLY_PLACE = re.compile(
-    r"^(?:(?:back|over|down|up|out|on)\s+)?(?:of|to|into|through|in|at|by|round|around|"
-    r"between)\s+(\[[a-z]\])$"
+    r"^(?:(?:entry|entries|visits?|trips?|access|going|back|over|down|up|out|on)\s+)?"
+    r"(?:of|to|into|through|in|at|by|round|around|between)\s+(\[[a-z]\])$"
 )
+# A heading before a colon that names nothing: "inspection route: [a], then [b]".
+_HEADING = re.compile(r"^[^\[\]:,.;]{1,40}:\s+(?=.*\[[a-z]\])")
 _LEAD_JUNK = re.compile(r"^(?:(?:and|but|so|then|also|,)\s+)+")
 _TRAIL_JUNK = re.compile(r"(?:\s+(?:and|but|or|so|then))+$")
 
@@ -805,7 +807,12 @@ class SlotReader:
         wanted = set(_PLACEHOLDER.findall(lifted))
         if not wanted:
             return (), "no placeholder ([a], [b]…) names a thing, so no response clause"
-        raw = _questions([s for s in _SENTENCES.split(normalise(lifted)) if s.strip(" .!?")])
+        text = normalise(lifted)
+        heading = _HEADING.match(text)
+        if heading is not None:  # its cue phrases only ("patrol route:")
+            rest = text[heading.end() :]
+            text = _tidy(f"{_said(heading.group().strip(' :'), '', rest)}, {rest}")
+        raw = _questions([s for s in _SENTENCES.split(text) if s.strip(" .!?")])
         filled = False
         # "it" as the nearest thing, else as the robot; the whole first, then clause by clause
         for whole, agent in itertools.product((True, False), (False, True)):
