@@ -294,3 +294,79 @@ def test_plugs_into_the_translator():
     assert str(tr.formula) == 'G("is_open(fridge)" -> XG!"agent_at(bathroom)")'
     with pytest.raises(OutOfGrammarError, match="no response clause"):
         t("Dance with the fridge.")
+
+
+# -- reading around chat, ellipsis and restatements ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("sentence", "pattern"),
+    [
+        ("Hey robot, when the robot is in [a] it must not open [b], ok?", "avoid_while"),
+        ("Keep out of [a] the whole time.", "never"),
+        ("If possible, do not open [a] unless you are in [b].", "avoid_unless"),
+        ("Inspection route: [a], then [b].", "sequenced_visit"),
+        ("The robot shall not, at any time, enter [a].", "never"),
+    ],
+)
+def test_chat_around_the_clauses(sentence, pattern):
+    assert patterns(sentence)[0] == pattern
+
+
+def test_clause_found_inside_chat_keeps_state_words():
+    # "leave [a] open" never loses "open" to read as "leave [a]"
+    assert first("Never leave [a] open, mate.") == 'G!"is_open(a)"'
+    assert READER.readings("Hold position near [a] somehow.") == ()
+
+
+def test_elided_object_and_subject():
+    assert holds("Open [a], then close within 2 steps.",
+                 'G("is_open(a)" -> (!"is_open(a)" | X[!](!"is_open(a)" | X[!]!"is_open(a)")))')  # fmt: skip
+    assert holds("Carry [a] until it gets to [b].", '"is_grabbed(a)" U "agent_at(b)"')
+
+
+def test_question_then_instruction_is_a_condition():
+    assert patterns("In [a]? Do not open [b].")[0] == "avoid_while"
+    assert patterns("Could you go to [a] at some point? Thanks.") == ["visit"]
+
+
+def test_one_reading_per_thing_of_a_condition_list():
+    reading = READER("Whenever you open [a] or [b], close it within 2 steps.")
+    assert reading.pattern == "bounded_delay"
+    assert [str(p.atoms()) for p in reading.parts] == [
+        "frozenset({'is_open(a)'})",
+        "frozenset({'is_open(b)'})",
+    ]
+
+
+def test_restated_order_in_a_comma_clause():
+    assert patterns("Go to [a] and then [b], not [b] first.")[0] == "ordered_visit"
+    assert (
+        patterns("Visit [a] exactly once before [b], and do not enter [b] before [a].")[0]
+        == "strictly_ordered_visit"
+    )
+
+
+def test_patrol_names_places():
+    reading = READER("Keep doing rounds of [a] and [b], all night.")
+    assert reading.pattern == "patrolling"
+    assert equivalent(reading.formula, parse(f"GF{A} & GF{B}"))
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Enter [a] only once.", ["at_most", "exactly"]),
+        ("Do not come back to [a].", ["at_most", "never"]),
+        ("[a]: twice, max.", ["at_most"]),
+        ("Open [a] three or more times.", ["at_least"]),
+        ("Go to [a] exactly 2 times, no more, no less.", ["exactly", "at_least"]),
+    ],
+)
+def test_count_bounds(sentence, expected):
+    assert patterns(sentence) == expected
+
+
+def test_pronoun_prefers_a_thing_not_after_a_preposition():
+    assert holds("Once [a] is on [b], never pick it up again.",
+                 'G("is_on(a,b)" -> G!"is_grabbed(a)")')  # fmt: skip

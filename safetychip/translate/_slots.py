@@ -859,7 +859,7 @@ def _said(chunk: str, before: str, after: str) -> str:
     if named and read_clause(f"{_modifiers(chunk)[1]} [{named[-1]}]") is not None:
         return chunk
     leading = bool(_PLACEHOLDER.search(after))
-    slots = (*_STRUCTURE, "timing", "count", "order", "filler", *(("polarity",) * leading))
+    slots = (*_STRUCTURE, "timing", "count", "bound", "order", "filler", *(("polarity",) * leading))
     spans = sorted({(m.start(), -m.end(), c.slot == "filler")
                     for c in load_cues() if c.slot in slots
                     for m in c.pattern.finditer(chunk)})  # fmt: skip
