@@ -590,7 +590,15 @@ def _splits(text: str) -> list[tuple[str, str]]:
     gaps = (m.start() for m in re.finditer(r"(?<=\S) (?=\S)", text))
     out = [(text[:k], text[k:]) for k in gaps
            if k >= first.end() and _PLACEHOLDER.search(text[k:])]  # fmt: skip
-    return sorted(out, key=lambda pair: bool(_PLACEHOLDER.fullmatch(pair[0].strip())))[:16]
+    return sorted(out, key=_split_rank)[:16]
+
+
+def _split_rank(pair: tuple[str, str]) -> tuple[bool, bool]:
+    """Word splits in order: a response that opens with its polarity first ("after [a] |
+    do not go to [b]"), a bare placeholder as the condition last."""
+    polarity = _find(pair[1], ("polarity",))
+    opens = polarity is not None and polarity[1].start() == 0
+    return bool(_PLACEHOLDER.fullmatch(pair[0].strip())), not opens
 
 
 def _frame(text: str, outer: _Mods, topic: str = "") -> list[_Fill]:
