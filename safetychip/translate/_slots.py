@@ -543,10 +543,10 @@ def _instance(fill: _Fill, name: str, tokens: list[str]) -> LiftedTranslation:
     items = fill.steps or response.literals
     c = fill.condition.said() if fill.condition is not None else None
     n = fill.mods.steps if name == "bounded_delay" else fill.mods.n
-    if fill.structure == "sequence" and c is None:
+    if fill.structure == "sequence" and c is None and "c" in tokens:
         c, items = items[0], items[1:]  # "[a] on then [a] off right after"
     if "*R" in tokens:
-        if len(items) + (fill.structure == "sequence") < 2:
+        if len(items) < 2:
             raise ValueError("a sequence needs two steps")
         steps = fill.steps or items
         return LiftedTranslation(build_pattern(name, *steps), name, tuple(steps), fill.describe())
@@ -601,12 +601,22 @@ def _split_rank(pair: tuple[str, str]) -> tuple[bool, bool]:
     return bool(_PLACEHOLDER.fullmatch(pair[0].strip())), not opens
 
 
+def _without_fillers(text: str) -> str:
+    """*text* without its filler words, except inside a phrase of another slot ("in either
+    order" keeps "either")."""
+    taken = [m.span() for c in load_cues() if c.slot not in ("filler", "kept")
+             for m in c.pattern.finditer(text)]  # fmt: skip
+    spans = sorted({m.span() for c in _cues("filler") for m in c.pattern.finditer(text)})
+    for start, end in reversed(spans):
+        if not any(a <= start and end <= b and b - a > end - start for a, b in taken):
+            text = f"{text[:start]} {text[end:]}"
+    return text
+
+
 def _frame(text: str, outer: _Mods, topic: str = "") -> list[_Fill]:
     """The fills of one clause sequence *text*: by its first structure cue that leaves
     readable clauses (a condition, a scope, a sequence), else as one response."""
-    for cue in _cues("filler"):
-        text = cue.pattern.sub(" ", text)
-    mods, text = _modifiers(_tidy(text), later=False)
+    mods, text = _modifiers(_tidy(_without_fillers(text)), later=False)
     mods = mods.merged(outer)
     for cue, m in _structure_cues(text):
         if cue.slot == "sequence":
@@ -693,10 +703,12 @@ def _sequence(text: str, mods: _Mods, topic: str, commas: bool = False) -> list[
         pieces, rest = text.split(",")[:-1], text.split(",")[-1]
     else:
         pieces, rest = [], text
+    ordered = False  # a sequence cue, not only a timing
     while not commas and (hit := _find(rest, ("sequence", "timing"))) is not None:
         cue, m = hit
         if cue.slot == "timing" and cue.value != "later":
             break
+        ordered = ordered or cue.slot == "sequence"
         pieces.append(rest[: m.start()])
         rest = rest[m.end() :]
     steps: list[Formula] = []
@@ -710,7 +722,7 @@ def _sequence(text: str, mods: _Mods, topic: str, commas: bool = False) -> list[
             return []
         steps += part.literals
         last, read = named[-1] if named else last, read + 1
-    if len(steps) < 2 or read < 2:
+    if len(steps) < 2 or read < (1 if ordered else 2):  # "[a] first, [b] after that"
         return []
     return [_Fill("sequence", _Part(tuple(steps)), None, mods, tuple(steps))]
 
