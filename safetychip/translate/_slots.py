@@ -47,8 +47,10 @@ from ._assemble import ground_formula
 from ._grammar import LiftedTranslation, read_clause
 from ._normalize import normalise
 
-__all__ = ["SIGNATURES", "SLOT_TABLE", "Cue", "SlotReader", "load_cues"]
+__all__ = ["MAX_LENGTH", "SIGNATURES", "SLOT_TABLE", "Cue", "SlotReader", "load_cues"]
 
+#: Longest lifted sentence read, in characters (the pipeline's limit on a sentence).
+MAX_LENGTH = 400
 #: The cue table shipped with safetychip.
 SLOT_TABLE = DATA_DIR / "translation" / "slots.tsv"
 
@@ -149,6 +151,7 @@ _TOPIC = re.compile(r"^(?:to |in |into |at |on )?\[([a-z])\]\s*[,:]?\s+")
 _MAX_DROPPED = 5
 _MAX_CUES = 6
 _MAX_PREFIXES = 2
+_MAX_CLAUSES = 8
 _TIMES = (
     r"(?:separate |different |single |more )?(?:times?|visits?|entries|entry|trips?|passes|"
     r"rounds?|goes|laps?|runs?|occasions?)"
@@ -820,8 +823,8 @@ class SlotReader:
     def _read(lifted: str) -> tuple[tuple[LiftedTranslation, ...], str]:
         if not isinstance(lifted, str) or not lifted.strip():
             return (), "the sentence is empty"
-        if len(lifted) > 1000:
-            return (), f"the sentence is {len(lifted)} characters long (at most 1000)"
+        if len(lifted) > MAX_LENGTH:
+            return (), f"the sentence is {len(lifted)} characters long (at most {MAX_LENGTH})"
         if any((ord(ch) < 32 and ch not in "\t\n\r") or 0x7F <= ord(ch) < 0xA0 for ch in lifted):
             return (), "the sentence holds a control character"
         wanted = set(_PLACEHOLDER.findall(lifted))
@@ -896,6 +899,8 @@ def _clauses(sentences: list[str], outer: _Mods) -> list[_Fill]:
     either restating the order of its steps (``do not go back to [a] in between``, ``[b]
     not before [a]``) or a constraint of its own, conjoined."""
     clauses = [c for s in sentences for c in _CLAUSES.split(s) if c.strip(" ,")]
+    if len(clauses) > _MAX_CLAUSES:
+        return []
     found: list[list[_Fill]] = []
     for end in range(len(clauses) - 1, 0, -1):
         fills = _after(_whole(", ".join(clauses[:end]), outer), clauses[:end], clauses[end:])
