@@ -118,7 +118,6 @@ SIGNATURES: dict[tuple[str, str, str], tuple[str, ...]] = {
     ("until", "neg", ""): ("not_before r c", "wait ~r c"),
     ("until", "pos", ""): ("wait R c", "not_before ~R c"),
     ("only_after", "pos", ""): ("not_before R c",),
-    ("only_after", "neg", ""): ("not_before R c",),
 }
 # A timing said with a fill whose signature has no row for it reads as the fill without it.
 _FALLBACK = {
@@ -132,7 +131,6 @@ _FALLBACK = {
     "only": "exactly",
 }
 
-_CONDITIONS = ("when", "while", "after", "soon", "unless")
 _STRUCTURE = ("condition", "scope", "sequence")
 _TIMING_RANK = ("repeat", "within", "next", "back", "again", "later", "end")
 _PLACEHOLDER = re.compile(r"\[([a-z])\]")
@@ -158,7 +156,7 @@ _TIMES = (
 )
 # A clause that is only a place: "(three visits) to [a]", "(keep circling) back to [a]".
 _ONLY_PLACE = re.compile(
-    r"^(?:(?:entry|entries|visits?|trips?|access|going|back|over|down|up|out|on)\s+)?"
+    r"^(?:(?:entry|entries|visits?|trips?|access|going|back|over|down|up|on)\s+)?"
     r"(?:of|to|into|through|in|at|by|round|around|between)\s+(\[[a-z]\])$"
 )
 # A heading before a colon that names nothing: "inspection route: [a], then [b]".
@@ -311,7 +309,10 @@ def _modifiers(text: str, later: bool = True) -> tuple[_Mods, str]:
             kind, n = {"more_than": ("at_least", n + 1), "fewer_than": ("at_most", n - 1)}.get(
                 kind, (kind, n)
             )
-            text = _cut(text, m)
+            before = text[: m.start()]
+            if m.group().endswith(("occasion", "occasions")):  # "on two occasions"
+                before = re.sub(r"\bon\s*$", "", before)
+            text = _tidy(f"{before} {text[m.end() :]}")
             if kind == "times":  # "twice, max": a bound said apart from the count
                 bound = _find(text, ("bound",))
                 kind, text = (bound[0].value, _cut(text, bound[1])) if bound else ("exactly", text)
@@ -388,19 +389,27 @@ def _clause(text: str) -> tuple[Formula | None, bool, str] | None:
         return None
     text = _ONLY_PLACE.sub(r"\1", text)
     words = text.split()
-    kept = _cues("kept")[0].pattern if _cues("kept") else None
     for dropped in range(min(len(words), _MAX_DROPPED + 1)):
         for lead in range(dropped + 1):
-            span = words[lead : len(words) - (dropped - lead)]
-            out = " ".join(words[:lead] + words[len(words) - (dropped - lead) :])
+            before, span = words[:lead], words[lead : len(words) - (dropped - lead)]
+            after = words[len(words) - (dropped - lead) :]
+            out = " ".join(before + after)
             if not span or (dropped and (_PLACEHOLDER.search(out) or len(span) < 2)):
                 continue
-            if dropped and kept is not None and kept.search(out):
+            place = span[0] in ("in", "into", "inside", "at", "to")  # "be back | in [b]"
+            if (_completes(before[-2:][::-1]) and not place) or _completes(after[:2]):
                 continue
             found = read_clause(" ".join(span))
             if found is not None:
                 return found.literal, found.avoid, found.letters[0]
     return None
+
+
+def _completes(words: list[str]) -> bool:
+    """Whether *words* (one or two, nearest the clause first) would complete it: a kept word
+    ("leave [a] open", "switch [a] off again"); a longer phrase after a preposition ("in
+    the day") does not."""
+    return 0 < len(words) <= 2 and any(c.pattern.fullmatch(words[0]) for c in _cues("kept"))
 
 
 def _items(text: str, topic: str = "") -> _Part | None:
