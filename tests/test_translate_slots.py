@@ -370,3 +370,18 @@ def test_count_bounds(sentence, expected):
 def test_pronoun_prefers_a_thing_not_after_a_preposition():
     assert holds("Once [a] is on [b], never pick it up again.",
                  'G("is_on(a,b)" -> G!"is_grabbed(a)")')  # fmt: skip
+
+
+def test_words_that_complete_a_clause_are_never_dropped():
+    # "switch [a] on" is not "switch [a]"; "get out of [a]" is not a visit to [a]
+    for reading in READER.readings("Switch [a] on at least twice in the day."):
+        assert reading.formula.atoms() == {"is_switchedon(a)"}
+    assert all(
+        "agent_at(a)" not in str(r.formula) or "!" in str(r.formula)
+        for r in READER.readings("Get out of [a] at some point.")
+    )
+
+
+def test_form_describes_the_fill():
+    reading = READER("If [a] is opened, close it within 3 steps.")
+    assert reading.form == 'when; condition "is_open(a)"; !"is_open(a)"; timing within 3'

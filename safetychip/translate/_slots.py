@@ -485,6 +485,7 @@ class _Fill:
     together: bool = False
 
     def key(self) -> tuple[str, str, str]:
+        """The row of :data:`SIGNATURES` this fill asks for."""
         polarity = "neg" if self.response.neg else "pos"
         detail = self.mods.timing
         if self.structure in ("plain", "sequence", "before"):
@@ -500,16 +501,15 @@ class _Fill:
         return self.structure, polarity, detail
 
     def describe(self) -> str:
+        """The fill in a few words, for :attr:`LiftedTranslation.form`."""
         words = [self.structure]
         if self.condition is not None:
             words.append(f"condition {self.condition.said()}")
         words.append(("never " if self.response.neg else "") + ", ".join(
             str(x) for x in (self.steps or self.response.literals)))  # fmt: skip
-        for name, value in (("timing", self.mods.timing), ("count", self.mods.count),
-                            ("order", self.mods.order)):  # fmt: skip
-            if value:
-                extra = self.mods.steps or self.mods.n if name != "order" else ""
-                words.append(f"{name} {value}{f' {extra}' if extra else ''}")
+        said = (("timing", self.mods.timing, self.mods.steps),
+                ("count", self.mods.count, self.mods.n), ("order", self.mods.order, 0))  # fmt: skip
+        words += [f"{name} {value}" + (f" {n}" if n else "") for name, value, n in said if value]
         return "; ".join(words)
 
 
