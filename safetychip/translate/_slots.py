@@ -9,18 +9,31 @@ slot       fills                                                    e.g.
 scope      globally (nothing said) / before C / until C / only       "until you are in [b], …"
            after C
 condition  when / while / after / soon / unless / only when C        "whenever you open [a], …"
-timing     next / within n steps / later / again / repeat            "… within 3 steps"
-count      at most / at least / exactly / more than / fewer than n   "… at most 2 times"
+timing     next / within n steps / later / end / again / back /      "… within 3 steps"
+           repeat
+count      at most / at least / exactly / only n times, and a bound  "… at most 2 times"
+           said apart ("twice, max")
 response   the literals, by :func:`read_clause`, with a polarity     "never go into [a]"
            (never / do not / keep … closed) and a list of things
-sequence   steps in order, with an order (any / strict)              "[a] 1 times, then [b]"
+sequence   steps in order, with an order (any / ordered / strict)    "[a] 1 times, then [b]"
 =========  =======================================================  ===========================
 
+How a sentence is read: :func:`~safetychip.translate._normalize.normalise`; sentences
+split, a question before an instruction read as its condition, pronouns resolved; chat
+between commas that names nothing reduced to its cue phrases; then the modifier slots
+(count, timing, order) taken out, and each structure cue in turn (condition, scope,
+sequence) tried until the clauses on both sides read, else the whole as one response. A
+sentence that reads in no such way is read clause by clause: the leading clauses that read,
+and each other clause either restating the order of their steps ("[b] not before [a]") or
+a constraint of its own.
+
 The cue phrases of every slot are rows of one table, ``data/translation/slots.tsv``
-(:func:`load_cues`); the pattern of each filled slot set is a row of :data:`SIGNATURES`. A
-sentence that supports several fills keeps them all: :meth:`SlotReader.readings` returns
-every reading the slots defend, most specific first, and a separate stage ranks them. A
-reading that leaves out a placeholder of the sentence is never returned.
+(:func:`load_cues`); the pattern of each filled slot set is a row of :data:`SIGNATURES`. To
+read a new phrasing, add a row to the table; to read a new slot combination, add a row to
+:data:`SIGNATURES`. A sentence that supports several fills keeps them all:
+:meth:`SlotReader.readings` returns every reading the slots defend, most specific first,
+and a separate stage ranks them. A reading that leaves out a placeholder of the sentence is
+never returned.
 
 Examples
 --------
