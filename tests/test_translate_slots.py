@@ -385,3 +385,25 @@ def test_words_that_complete_a_clause_are_never_dropped():
 def test_form_describes_the_fill():
     reading = READER("If [a] is opened, close it within 3 steps.")
     assert reading.form == 'when; condition "is_open(a)"; !"is_open(a)"; timing within 3'
+
+
+def test_word_soup_never_raises_and_never_drops_a_placeholder():
+    import random
+
+    rng = random.Random(7)
+    words = (
+        "never not if when while after before until then once twice at most least exactly "
+        "times steps within immediately open close go to in into the and or , . ? ! : ; "
+        "[a] [b] [c] it there them keep stay leave switch on off pick up put 3 2 only unless "
+        "except first later again back ( ) -> 🙂 é —"
+    ).split()
+    for _ in range(300):
+        sentence = " ".join(rng.choice(words) for _ in range(rng.randint(0, 30)))
+        wanted = set(re.findall(r"\[([a-z])\]", sentence))
+        for reading in READER.readings(sentence):
+            letters = {x for a in reading.formula.atoms() for x in re.findall(r"[(,]([a-z])", a)}
+            assert wanted <= letters, (sentence, str(reading.formula))
+        try:
+            READER(sentence)
+        except OutOfGrammarError as err:
+            assert repr(sentence) in str(err)
