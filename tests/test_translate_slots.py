@@ -237,6 +237,19 @@ def test_refusal_names_sentence_and_slot(sentence, why):
     assert caught.value.sentence == sentence
 
 
+@pytest.mark.parametrize(
+    ("sentence", "why"),
+    [
+        ("If you dance with [a], sing.", "the condition cue 'if' was found, but not the condition"),
+        ("Juggle [a] until [b] is on.", "the scope cue 'until' was found, but not the response"),
+        ("Juggle [a], then [b].", "the sequence cue 'then' was found, but not the steps"),
+    ],
+)
+def test_refusal_names_the_cue_and_its_slots(sentence, why):
+    with pytest.raises(OutOfGrammarError, match=re.escape(why)):
+        READER(sentence)
+
+
 def test_not_a_string():
     assert READER.readings(None) == ()  # type: ignore[arg-type]
     with pytest.raises(OutOfGrammarError, match="the sentence is empty"):

@@ -881,6 +881,12 @@ class SlotReader:
                 return tuple(out.values()), ""
         if filled:
             return (), "the slots filled leave out a placeholder or fit no pattern"
+        cues = _structure_cues(text)
+        if cues:
+            cue, m = cues[0]
+            sides = {"condition": "the condition and the response", "scope": "the response "
+                     "and the clause of its scope", "sequence": "the steps"}[cue.slot]  # fmt: skip
+            return (), f"the {cue.slot} cue {m.group()!r} was found, but not {sides} around it"
         return (), "no response clause could be read"
 
 
