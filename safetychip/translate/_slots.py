@@ -1,0 +1,963 @@
+"""The slot reader: a lifted sentence read into slots, each filled slot set into patterns.
+
+Structured English in the style of FRETish: a sentence fills a few slots, and the filled
+slots decide the pattern.
+
+=========  =======================================================  ===========================
+slot       fills                                                    e.g.
+=========  =======================================================  ===========================
+scope      globally (nothing said) / before C / until C / only       "until you are in [b], …"
+           after C
+condition  when / while / after / soon / unless / only when C        "whenever you open [a], …"
+timing     next / within n steps / later / end / again / back /      "… within 3 steps"
+           repeat
+count      at most / at least / exactly / only n times, and a bound  "… at most 2 times"
+           said apart ("twice, max")
+response   the literals, by :func:`read_clause`, with a polarity     "never go into [a]"
+           (never / do not / keep … closed) and a list of things
+sequence   steps in order, with an order (any / ordered / strict)    "[a] 1 times, then [b]"
+=========  =======================================================  ===========================
+
+How a sentence is read: :func:`~safetychip.translate._normalize.normalise`; sentences
+split, a question before an instruction read as its condition, pronouns resolved; chat
+between commas that names nothing reduced to its cue phrases; then the modifier slots
+(count, timing, order) taken out, and each structure cue in turn (condition, scope,
+sequence) tried until the clauses on both sides read, else the whole as one response. A
+sentence that reads in no such way is read clause by clause: the leading clauses that read,
+and each other clause either restating the order of their steps ("[b] not before [a]") or
+a constraint of its own.
+
+The cue phrases of every slot are rows of one table, ``data/translation/slots.tsv``
+(:func:`load_cues`); the pattern of each filled slot set is a row of :data:`SIGNATURES`. To
+read a new phrasing, add a row to the table; to read a new slot combination, add a row to
+:data:`SIGNATURES`. A sentence that supports several fills keeps them all:
+:meth:`SlotReader.readings` returns every reading the slots defend, most specific first,
+and a separate stage ranks them. A reading that leaves out a placeholder of the sentence is
+never returned.
+
+Examples
+--------
+>>> reader = SlotReader()
+>>> [r.pattern for r in reader.readings("After you open [a], never enter [b].")]
+['absence_after', 'absence_from', 'avoid_while']
+>>> print(reader("Don't go to [a] before you have been to [b].").formula)
+!"agent_at(a)" W "agent_at(b)"
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import os
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from ..errors import DataFileError, OutOfGrammarError, SafetyChipError
+from ..ltl import And, Formula, Not, Or, ap, build_pattern
+from ..paths import DATA_DIR
+from ._assemble import ground_formula
+from ._grammar import LiftedTranslation, read_clause
+from ._normalize import normalise
+
+__all__ = ["MAX_LENGTH", "SIGNATURES", "SLOT_TABLE", "Cue", "SlotReader", "load_cues"]
+
+#: Longest lifted sentence read, in characters (the pipeline's limit on a sentence).
+MAX_LENGTH = 400
+#: The cue table shipped with safetychip.
+SLOT_TABLE = DATA_DIR / "translation" / "slots.tsv"
+
+#: Filled slots → readings, most specific first. The key is (structure, polarity, timing):
+#: the structure is ``plain``, ``sequence``, a condition or a scope value of the cue table;
+#: the timing is a timing value, a count kind or an order value (``""``: none said). Each
+#: reading is a pattern name and its arguments: ``c`` the condition, ``r`` the response as
+#: said (the thing forbidden when negated), ``R`` the response with its polarity, ``~`` a
+#: negation, ``*R`` every item of a list or sequence in order, ``n`` the number (``n-1``
+#: one less, ``1`` one).
+SIGNATURES: dict[tuple[str, str, str], tuple[str, ...]] = {
+    ("plain", "neg", ""): ("never r",),
+    ("plain", "neg", "again"): ("never r",),
+    ("plain", "neg", "later"): ("never r",),
+    ("plain", "pos", ""): ("visit R",),
+    ("plain", "pos", "later"): ("visit R",),
+    ("plain", "pos", "any"): ("visit R",),
+    ("plain", "pos", "repeat"): ("patrolling R",),
+    ("plain", "pos", "at_most"): ("at_most n R",),
+    ("plain", "pos", "at_least"): ("at_least n R",),
+    ("plain", "pos", "exactly"): ("exactly n R", "at_least n R"),
+    ("plain", "pos", "only"): ("at_most n R", "exactly n R"),
+    ("plain", "neg", "back"): ("at_most 1 r", "never r"),
+    ("plain", "neg", "at_least"): ("at_most n-1 r",),
+    ("plain", "neg", "exactly"): ("at_most n-1 r",),
+    ("plain", "neg", "at_most"): ("at_most n r",),
+    ("plain", "pos", "ordered"): ("ordered_visit *R", "strictly_ordered_visit *R"),
+    ("plain", "pos", "strict"): ("strictly_ordered_visit *R", "ordered_visit *R"),
+    ("sequence", "pos", ""): ("sequenced_visit *R", "ordered_visit *R"),
+    ("sequence", "pos", "later"): ("sequenced_visit *R", "ordered_visit *R"),
+    ("sequence", "pos", "ordered"): ("ordered_visit *R", "strictly_ordered_visit *R"),
+    ("sequence", "pos", "strict"): ("strictly_ordered_visit *R", "ordered_visit *R"),
+    ("sequence", "pos", "any"): ("visit R",),
+    ("sequence", "pos", "repeat"): ("patrolling R",),
+    ("sequence", "pos", "next"): ("immediate_response c R", "next_response c R"),
+    ("sequence", "pos", "within"): ("bounded_delay n c R", "immediate_response c R"),
+    ("when", "neg", ""): ("avoid_while c r", "absence_after c r"),
+    ("when", "neg", "again"): ("absence_after c r", "absence_from c r"),
+    ("when", "neg", "later"): ("absence_after c r", "absence_from c r"),
+    ("when", "pos", ""): ("response c R", "instantaneous_reaction c R"),
+    ("when", "pos", "later"): ("response c R",),
+    ("when", "pos", "again"): ("response c R",),
+    ("when", "pos", "next"): ("immediate_response c R", "next_response c R"),
+    ("when", "pos", "within"): ("bounded_delay n c R", "immediate_response c R"),
+    ("while", "neg", ""): ("avoid_while c r",),
+    ("while", "pos", ""): ("instantaneous_reaction c R",),
+    ("after", "neg", ""): ("absence_after c r", "absence_from c r", "avoid_while c r"),
+    ("after", "neg", "again"): ("absence_after c r", "absence_from c r"),
+    ("after", "neg", "later"): ("absence_after c r", "absence_from c r"),
+    ("after", "pos", ""): ("response c R", "sequenced_visit c R"),
+    ("after", "pos", "later"): ("response c R", "sequenced_visit c R"),
+    ("after", "pos", "next"): ("immediate_response c R", "next_response c R"),
+    ("after", "pos", "within"): ("bounded_delay n c R", "immediate_response c R"),
+    ("soon", "pos", ""): ("immediate_response c R", "next_response c R", "response c R"),
+    ("soon", "pos", "next"): ("immediate_response c R", "next_response c R"),
+    ("soon", "neg", ""): ("immediate_response c R", "absence_after c r"),
+    ("unless", "neg", ""): ("avoid_unless c r",),
+    ("unless", "pos", ""): ("instantaneous_reaction ~c R",),
+    ("only_when", "pos", ""): ("avoid_unless c r",),
+    ("only_when", "neg", ""): ("avoid_while c r",),
+    ("before", "neg", ""): ("not_before r c",),
+    ("before", "pos", ""): ("before R c", "ordered_visit R c", "sequenced_visit R c"),
+    ("before", "pos", "ordered"): ("ordered_visit R c", "before R c"),
+    ("before", "pos", "strict"): ("strictly_ordered_visit R c", "ordered_visit R c"),
+    ("until", "neg", ""): ("not_before r c", "wait ~r c"),
+    ("until", "pos", ""): ("wait R c", "not_before ~R c"),
+    ("only_after", "pos", ""): ("not_before R c",),
+}
+# A timing said with a fill whose signature has no row for it reads as the fill without it.
+_FALLBACK = {
+    "end": "later",
+    "back": "again",
+    "later": "",
+    "again": "",
+    "next": "",
+    "any": "",
+    "repeat": "",
+    "only": "exactly",
+}
+
+_STRUCTURE = ("condition", "scope", "sequence")
+_TIMING_RANK = ("repeat", "within", "next", "back", "again", "later", "end")
+_PLACEHOLDER = re.compile(r"\[([a-z])\]")
+_SENTENCES = re.compile(r"(?<=[.!?;])\s+|\s*;\s*")
+_CLAUSES = re.compile(r"[.!?;]\s+|\s*;\s*|,\s*(?:and\s+|but\s+)?|\s+but\s+|:\s+")
+_PRONOUN = re.compile(r"\b(?:it|them|they|him|that one|this one)\b(?! is \w+ to\b)|\bthere\b")
+_PREPOSITION = re.compile(r"\b(?:in|into|inside|on|onto|to|at|from|near|by|of|through)\s+$")
+_REQUEST = re.compile(r"(?:\w+ )?(?:could|can|would|will|may|might|shall)\b")
+_NAMED = re.compile(r"\[[a-z]\]|\b(?:it|them|they|there)\b")
+_SUBJECT = re.compile(r" (?!is\b|are\b|was\b|were\b|has been\b)[a-z]+\b")
+_LIST = re.compile(
+    r"\[([a-z])\]((?:(?:\s*,\s*(?:and |or |nor )?|\s+(?:and|or|nor)\s+)(?:also )?\[[a-z]\])+)"
+)
+_JOINS = re.compile(r"\s*,\s*(?:and |or |nor )?|\s+(?:and|or|nor)\s+")
+_TOPIC = re.compile(r"^(?:to |in |into |at |on )?\[([a-z])\]\s*[,:]?\s+")
+_MAX_DROPPED = 5
+_MAX_CUES = 6
+_MAX_PREFIXES = 2
+_MAX_CLAUSES = 8
+_TIMES = (
+    r"(?:separate |different |single |more )?(?:times?|visits?|entries|entry|trips?|passes|"
+    r"rounds?|goes|laps?|runs?|occasions?)"
+)
+# A clause that is only a place: "(three visits) to [a]", "(keep circling) back to [a]".
+_ONLY_PLACE = re.compile(
+    r"^(?:(?:entry|entries|visits?|trips?|access|going|back|over|down|up|on)\s+)?"
+    r"(?:of|to|into|through|in|at|by|round|around|between)\s+(\[[a-z]\])$"
+)
+# A heading before a colon that names nothing: "inspection route: [a], then [b]".
+_HEADING = re.compile(r"^[^\[\]:,.;]{1,40}:\s+(?=.*\[[a-z]\])")
+_LEAD_JUNK = re.compile(r"^(?:(?:and|but|so|then|also|,)\s+)+")
+_TRAIL_JUNK = re.compile(r"(?:\s+(?:and|but|or|so|then))+$")
+
+
+@dataclass(frozen=True)
+class Cue:
+    """One row of the cue table: a phrase family that fills a slot with a value.
+
+    Attributes
+    ----------
+    slot, value : str
+        E.g. ``"condition"``, ``"while"``.
+    pattern : re.Pattern
+        The phrases, compiled between word boundaries; a number is group 1.
+
+    Examples
+    --------
+    >>> [c.value for c in load_cues() if c.pattern.search("within 3 steps")]
+    ['within']
+    """
+
+    slot: str
+    value: str
+    pattern: re.Pattern[str]
+
+
+@functools.lru_cache(maxsize=4)
+def load_cues(path: str | os.PathLike[str] = SLOT_TABLE) -> tuple[Cue, ...]:
+    """The rows of a cue table, in order.
+
+    Raises
+    ------
+    DataFileError
+        If the file cannot be read, a row has not three tab-separated fields or its phrase
+        does not compile; the message names the line.
+
+    Examples
+    --------
+    >>> sorted({c.slot for c in load_cues()})[:3]
+    ['bound', 'condition', 'count']
+    """
+    source = Path(path)
+    try:
+        lines = source.read_text(encoding="utf-8").splitlines()
+    except OSError as err:
+        raise DataFileError(str(source), f"cannot read the cue table: {err}") from None
+    cues = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        if len(fields) != 3:
+            raise DataFileError(
+                str(source), f"line {number}: needs 3 tab-separated fields, has {len(fields)}"
+            )
+        slot, value, phrase = fields
+        phrase = phrase.replace("{n}", r"(\d+)").replace("{times}", _TIMES)
+        try:
+            re.compile(phrase)
+            # one cue per alternative, so that the longest phrase wins wherever it starts
+            cues += [Cue(slot, value, re.compile(rf"(?<![\w\[])(?:{one})(?![\w\]])"))
+                     for one in _alternatives(phrase)]  # fmt: skip
+        except re.error as err:
+            raise DataFileError(str(source), f"line {number}: {err}") from None
+    return tuple(cues)
+
+
+def _alternatives(phrase: str) -> list[str]:
+    """The top-level alternatives of a regular expression.
+
+    >>> _alternatives(r"a|b(?:c|d)|[|]")
+    ['a', 'b(?:c|d)', '[|]']
+    """
+    out, depth, start, k = [], 0, 0, 0
+    while k < len(phrase):
+        ch = phrase[k]
+        if ch == "\\":
+            k += 1
+        elif ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            out.append(phrase[start:k])
+            start = k + 1
+        k += 1
+    return [*out, phrase[start:]]
+
+
+def _cues(slot: str) -> tuple[Cue, ...]:
+    return tuple(c for c in load_cues() if c.slot == slot)
+
+
+def _find(text: str, slots: tuple[str, ...], skip: str = "") -> tuple[Cue, re.Match[str]] | None:
+    """The leftmost cue of *slots* in *text* (the longest at that place), not of value
+    *skip*."""
+    found = [(m.start(), -len(m.group()), k, c, m)
+             for k, c in enumerate(load_cues()) if c.slot in slots and c.value != skip
+             for m in [c.pattern.search(text)] if m]  # fmt: skip
+    if not found:
+        return None
+    _, _, _, cue, match = min(found, key=lambda t: t[:3])
+    return cue, match
+
+
+def _cut(text: str, match: re.Match[str]) -> str:
+    return _tidy(f"{text[: match.start()]} {text[match.end() :]}")
+
+
+def _tidy(text: str) -> str:
+    text = re.sub(r"\s+", " ", text)
+    text = re.sub(r"\s*,(?:\s*,)+", ",", text)
+    text = re.sub(r"\s+([,.;:!?])", r"\1", text)
+    return text.strip(" ,;:.!?")
+
+
+@dataclass(frozen=True)
+class _Mods:
+    """What the modifier slots say: the timing, a count and an order."""
+
+    timing: str = ""
+    steps: int = 0
+    count: str = ""
+    n: int = 0
+    order: str = ""
+    only: bool = False
+
+    def merged(self, other: _Mods) -> _Mods:
+        return _Mods(
+            self.timing or other.timing,
+            self.steps or other.steps,
+            self.count or other.count,
+            self.n or other.n,
+            self.order or other.order,
+            self.only or other.only,
+        )
+
+
+def _modifiers(text: str, later: bool = True) -> tuple[_Mods, str]:
+    """The modifier slots of *text*, and *text* without their phrases (the timing *later*
+    too, unless *later* is False: there it may be a step of a sequence)."""
+    for cue in _cues("count"):
+        m = cue.pattern.search(text)
+        if m:
+            kind, n = cue.value, int(next(g for g in m.groups() if g is not None))
+            kind, n = {"more_than": ("at_least", n + 1), "fewer_than": ("at_most", n - 1)}.get(
+                kind, (kind, n)
+            )
+            before = text[: m.start()]
+            if m.group().endswith(("occasion", "occasions")):  # "on two occasions"
+                before = re.sub(r"\bon\s*$", "", before)
+            text = _tidy(f"{before} {text[m.end() :]}")
+            if kind == "times":  # "twice, max": a bound said apart from the count
+                bound = _find(text, ("bound",))
+                kind, text = (bound[0].value, _cut(text, bound[1])) if bound else ("exactly", text)
+            count = (kind, n)
+            break
+    else:
+        count = ("", 0)
+    timings: dict[str, int] = {}
+    while (hit := _find(text, ("timing",), skip="" if later else "later")) is not None:
+        cue, m = hit
+        number = next((g for g in m.groups() if g is not None), "0")
+        timings.setdefault(cue.value, int(number))
+        text = _cut(text, m)
+    timing = next((t for t in _TIMING_RANK if t in timings), "")
+    order = ""
+    while (hit := _find(text, ("order",))) is not None:
+        order, text = order or hit[0].value, _cut(text, hit[1])
+    only = False
+    while (hit := _find(text, ("only",))) is not None:
+        only, text = True, _cut(text, hit[1])
+    return _Mods(timing, timings.get("within", 0), *count, order, only), text
+
+
+@dataclass(frozen=True)
+class _Part:
+    """A clause read: its literals (what is said, before the polarity), the polarity,
+    whether a list was joined by *or*, and the letters of a list of things in one role."""
+
+    literals: tuple[Formula, ...]
+    neg: bool = False
+    disjunctive: bool = False
+    things: tuple[str, ...] = ()
+
+    def said(self) -> Formula:
+        """The condition this part states (its literals with its polarity)."""
+        joined = (Or if self.disjunctive else And)(*self.literals)
+        return _not(joined) if self.neg else joined
+
+
+def _not(f: Formula) -> Formula:
+    return f.children[0] if f.op == "!" else Not(f)
+
+
+def _letters(f: Formula) -> set[str]:
+    return {x for a in f.atoms() for x in a.split("(", 1)[1].rstrip(")").split(",")}
+
+
+def _renamed(f: Formula, old: str, new: str) -> Formula:
+    letters = _letters(f)
+    return ground_formula(f, {x: new if x == old else x for x in letters})
+
+
+def _borrow(letter: str, like: Formula | None) -> Formula:
+    """A bare placeholder as a literal of its neighbour's one-place predicate (else a place)."""
+    predicate = "agent_at"
+    if like is not None:
+        atom = like.children[0] if like.op == "!" else like
+        name = atom.name or ""
+        if name.count(",") == 0 and "(" in name:
+            predicate = name.split("(")[0]
+    return ap(f"{predicate}({letter})")
+
+
+@functools.lru_cache(maxsize=8192)
+def _clause(text: str) -> tuple[Formula | None, bool, str] | None:
+    """(literal or None for a bare placeholder, avoid, letter) of one clause, or None.
+
+    When the whole does not read, the longest run of its words that does, if the words left
+    out name no thing, are not :data:`kept <load_cues>` words and leave more than a bare
+    placeholder (``when the robot is in [a]`` reads ``in [a]``).
+    """
+    text = _LEAD_JUNK.sub("", text).strip(" ,;:.!?")
+    if not text or not _PLACEHOLDER.search(text):
+        return None
+    text = _ONLY_PLACE.sub(r"\1", text)
+    words = text.split()
+    for dropped in range(min(len(words), _MAX_DROPPED + 1)):
+        for lead in range(dropped + 1):
+            before, span = words[:lead], words[lead : len(words) - (dropped - lead)]
+            after = words[len(words) - (dropped - lead) :]
+            out = " ".join(before + after)
+            if not span or (dropped and (_PLACEHOLDER.search(out) or len(span) < 2)):
+                continue
+            place = span[0] in ("in", "into", "inside", "at", "to")  # "be back | in [b]"
+            if (_completes(before[-2:][::-1]) and not place) or _completes(after[:2]):
+                continue
+            found = read_clause(" ".join(span))
+            if found is not None:
+                return found.literal, found.avoid, found.letters[0]
+    return None
+
+
+def _completes(words: list[str]) -> bool:
+    """Whether *words* (one or two, nearest the clause first) would complete it: a kept word
+    ("leave [a] open", "switch [a] off again"); a longer phrase after a preposition ("in
+    the day") does not."""
+    return 0 < len(words) <= 2 and any(c.pattern.fullmatch(words[0]) for c in _cues("kept"))
+
+
+def _items(text: str, topic: str = "") -> _Part | None:
+    """The response or condition clause *text* read: polarity, then one literal, a list of
+    things in one role, or a list of clauses; a clause without a placeholder takes the
+    sentence's topic (``[a], you must enter``)."""
+    for cue in _cues("polarity"):
+        if cue.value == "pos":
+            text = cue.pattern.sub(" ", text)
+    neg, late = False, False
+    first = _PLACEHOLDER.search(text)
+    for cue in _cues("polarity"):
+        found = cue.pattern.search(text) if cue.value == "neg" else None
+        if found is not None:
+            late = late or (first is not None and found.start() > first.start())
+            neg, text = True, cue.pattern.sub(" ", text)
+    text = _tidy(_TRAIL_JUNK.sub("", _LEAD_JUNK.sub("", _tidy(text))))
+    letters = _PLACEHOLDER.findall(text)
+    if not text or re.search(r"\bbut\b", text) or len(letters) != len(set(letters)):
+        return None
+    candidates = [text]
+    if topic and not _PLACEHOLDER.search(text):
+        candidates = [f"{text} [{topic}]", f"{text} in [{topic}]", f"{text} to [{topic}]"]
+    for candidate in candidates:
+        # a negation after a thing is named negates one clause, not a list of clauses
+        part = _one_or_list(candidate, clauses=not late)
+        if part is not None:
+            return replace(part, neg=part.neg != neg)
+    return None
+
+
+def _one_or_list(text: str, clauses: bool = True) -> _Part | None:
+    single = _clause(text)
+    if single is not None:
+        literal, avoid, letter = single
+        return _Part((literal if literal is not None else _borrow(letter, None),), avoid)
+    things = _LIST.search(text)
+    if things is not None:
+        first = things.group(1)
+        others = _PLACEHOLDER.findall(things.group(2))
+        one = _clause(text[: things.start()] + f"[{first}]" + text[things.end() :])
+        if one is not None:
+            literal, avoid, _ = one
+            literal = literal if literal is not None else _borrow(first, None)
+            literals = (literal, *(_renamed(literal, first, x) for x in others))
+            disjunctive = bool(re.search(r"\b(?:or|nor)\b", things.group(2)))
+            return _Part(literals, avoid, disjunctive, (first, *others))
+    pieces = [p for p in _JOINS.split(text) if p.strip()]
+    if not clauses or not 2 <= len(pieces) <= 4:
+        return None
+    read = [_clause(p) for p in pieces]
+    if any(r is None for r in read) or len({r[1] for r in read if r}) != 1:
+        return None
+    literals: list[Formula] = []
+    for k, (literal, _, letter) in enumerate(r for r in read if r):
+        if literal is None:
+            near = [x[0] for x in read[k + 1 :] + read[:k][::-1] if x and x[0] is not None]
+            literal = _borrow(letter, near[0] if near else None)
+        literals.append(literal)
+    return _Part(tuple(literals), read[0][1] if read[0] else False)
+
+
+@dataclass(frozen=True)
+class _Fill:
+    """One filled slot set."""
+
+    structure: str
+    response: _Part
+    condition: _Part | None = None
+    mods: _Mods = field(default_factory=_Mods)
+    steps: tuple[Formula, ...] = ()
+    others: tuple[_Fill, ...] = ()
+    together: bool = False
+
+    def key(self) -> tuple[str, str, str]:
+        """The row of :data:`SIGNATURES` this fill asks for."""
+        polarity = "neg" if self.response.neg else "pos"
+        detail = self.mods.timing
+        if self.structure in ("plain", "sequence", "before"):
+            count = self.mods.count
+            order = self.mods.order
+            if count and self.structure != "plain":
+                count = "strict"  # "[a] once, then [b]": the first visit once
+                order = "strict" if order == "ordered" else order
+            detail = order or count or detail
+            single = self.structure == "plain" and len(self.response.literals) < 2
+            if single and detail in ("ordered", "strict", "any"):
+                detail = ""
+        return self.structure, polarity, detail
+
+    def describe(self) -> str:
+        """The fill in a few words, for :attr:`LiftedTranslation.form`."""
+        words = [self.structure]
+        if self.condition is not None:
+            words.append(f"condition {self.condition.said()}")
+        words.append(("never " if self.response.neg else "") + ", ".join(
+            str(x) for x in (self.steps or self.response.literals)))  # fmt: skip
+        said = (("timing", self.mods.timing, self.mods.steps),
+                ("count", self.mods.count, self.mods.n), ("order", self.mods.order, 0))  # fmt: skip
+        words += [f"{name} {value}" + (f" {n}" if n else "") for name, value, n in said if value]
+        return "; ".join(words)
+
+
+def _signature(fill: _Fill) -> tuple[str, ...]:
+    structure, polarity, detail = fill.key()
+    while (structure, polarity, detail) not in SIGNATURES and detail in _FALLBACK:
+        detail = _FALLBACK[detail]
+    return SIGNATURES.get((structure, polarity, detail), ())
+
+
+def _build(fill: _Fill) -> list[LiftedTranslation]:
+    """The readings of *fill*: one per row of its signature, each conjoined with the first
+    reading of every other clause's fill (or, for a fill per thing, with the same row)."""
+    own = _own(fill)
+    if not fill.others:
+        return own
+    if fill.together:  # the same reading for each thing
+        combos = list(zip(own, *(_own(f) for f in fill.others)))
+    else:
+        combos = list(itertools.product(own, *(_own(f)[:1] for f in fill.others)))
+    out = []
+    for combo in combos:
+        parts = tuple(p for r in combo for p in (r.parts or (r.formula,)))
+        patterns = {r.pattern for r in combo}
+        out.append(LiftedTranslation(And(*parts), patterns.pop() if len(patterns) == 1 else None,
+                                     (), " and ".join(r.form for r in combo), parts))  # fmt: skip
+    return out
+
+
+def _own(fill: _Fill) -> list[LiftedTranslation]:
+    out = []
+    for recipe in _signature(fill):
+        name, *tokens = recipe.split()
+        try:
+            out.append(_instance(fill, name, tokens))
+        except (SafetyChipError, ValueError, IndexError):
+            continue  # a count of zero or below, a sequence of one step
+    return out
+
+
+def _instance(fill: _Fill, name: str, tokens: list[str]) -> LiftedTranslation:
+    response = fill.response
+    items = fill.steps or response.literals
+    c = fill.condition.said() if fill.condition is not None else None
+    n = fill.mods.steps if name == "bounded_delay" else fill.mods.n
+    if fill.structure == "sequence" and c is None and "c" in tokens:
+        c, items = items[0], items[1:]  # "[a] on then [a] off right after"
+    if "*R" in tokens:
+        if len(items) < 2:
+            raise ValueError("a sequence needs two steps")
+        steps = fill.steps or items
+        return LiftedTranslation(build_pattern(name, *steps), name, tuple(steps), fill.describe())
+
+    def argument(token: str, r: Formula) -> Formula | int:
+        big_r = _not(r) if response.neg else r
+        return {"c": c, "~c": _not(c) if c is not None else None, "r": r, "R": big_r,
+                "~r": _not(r), "~R": _not(big_r), "n": n, "n-1": n - 1, "1": 1}[token]  # fmt: skip
+
+    literals = items
+    if response.disjunctive and not response.neg:
+        literals = (Or(*items),)
+    parts = []
+    for r in literals:
+        args = [argument(t, r) for t in tokens]
+        least = 0 if name == "at_most" else 1  # at most 0 times: never
+        if any(a is None for a in args) or any(isinstance(a, int) and a < least for a in args):
+            raise ValueError("a count or delay too small")
+        parts.append((build_pattern(name, *args), tuple(args)))
+    formula = And(*(p for p, _ in parts))
+    many = len(parts) > 1
+    return LiftedTranslation(
+        formula,
+        name,
+        () if many else parts[0][1],
+        fill.describe(),
+        tuple(p for p, _ in parts) if many else (),
+    )
+
+
+def _splits(text: str) -> list[tuple[str, str]]:
+    """Where a leading condition may end and its response begin: at *then* or a comma,
+    else (none there) between words after a placeholder, before a clause that names one
+    (``when holding [a] do not go in [b]``), a bare placeholder as the condition last."""
+    marks = re.finditer(r",?\s*\bthen\b\s*|\s*,\s*", text)
+    out = [(text[: m.start()], text[m.end() :]) for m in marks]
+    out = [(a, b) for a, b in out if b.strip()]  # "if, …" (chat left out): no condition
+    first = _PLACEHOLDER.search(text)
+    if out or first is None:
+        return out[:16]
+    gaps = (m.start() for m in re.finditer(r"(?<=\S) (?=\S)", text))
+    out = [(text[:k], text[k:]) for k in gaps
+           if k >= first.end() and _PLACEHOLDER.search(text[k:])]  # fmt: skip
+    return sorted(out, key=_split_rank)[:16]
+
+
+def _split_rank(pair: tuple[str, str]) -> tuple[bool, bool]:
+    """Word splits in order: a response that opens with its polarity first ("after [a] |
+    do not go to [b]"), a bare placeholder as the condition last."""
+    polarity = _find(pair[1], ("polarity",))
+    opens = polarity is not None and polarity[1].start() == 0
+    return bool(_PLACEHOLDER.fullmatch(pair[0].strip())), not opens
+
+
+def _without_fillers(text: str) -> str:
+    """*text* without its filler words, except inside a phrase of another slot ("in either
+    order" keeps "either")."""
+    taken = [m.span() for c in load_cues() if c.slot not in ("filler", "kept")
+             for m in c.pattern.finditer(text)]  # fmt: skip
+    spans = sorted({m.span() for c in _cues("filler") for m in c.pattern.finditer(text)})
+    for start, end in reversed(spans):
+        if not any(a <= start and end <= b and b - a > end - start for a, b in taken):
+            text = f"{text[:start]} {text[end:]}"
+    return text
+
+
+def _frame(text: str, outer: _Mods, topic: str = "") -> list[_Fill]:
+    """The fills of one clause sequence *text*: by its first structure cue that leaves
+    readable clauses (a condition, a scope, a sequence), else as one response."""
+    mods, text = _modifiers(_tidy(_without_fillers(text)), later=False)
+    mods = mods.merged(outer)
+    for cue, m in _structure_cues(text):
+        if cue.slot == "sequence":
+            fills = _sequence(text, mods, topic)
+        else:
+            fills = _conditional(text, cue, m, mods, topic)
+        if fills:
+            return fills
+    fills = _sequence(text, mods, topic)
+    if not fills and mods.timing in ("next", "within"):  # "open [a], close it right away"
+        fills = _sequence(text, mods, topic, commas=True)
+    if fills:
+        return fills
+    rest, body = _modifiers(text)
+    mods = mods.merged(rest)
+    part = _items(body, topic)
+    if part is None and mods.timing == "repeat":  # a patrol names places: "rounds of [a]"
+        places = _PLACEHOLDER.findall(body)
+        part = _Part(tuple(ap(f"agent_at({x})") for x in dict.fromkeys(places))) if places else None
+    return [_Fill("plain", part, None, mods)] if part is not None else []
+
+
+def _structure_cues(text: str) -> list[tuple[Cue, re.Match[str]]]:
+    """The structure cues of *text* left to right (the longest where several start)."""
+    found = sorted((m.start(), -len(m.group()), k, c, m)
+                   for k, c in enumerate(load_cues()) if c.slot in _STRUCTURE
+                   for m in c.pattern.finditer(text))  # fmt: skip
+    out, end = [], -1
+    for start, _, _, cue, m in found:
+        if start >= end:
+            out.append((cue, m))
+            end = m.end()
+    return out[:_MAX_CUES]
+
+
+def _conditional(text: str, cue: Cue, m: re.Match[str], mods: _Mods, topic: str) -> list[_Fill]:
+    """The fill of a condition or scope cue *m*: leading (``if C, R``) or in the middle
+    (``R if C``)."""
+    structure = cue.value
+    if mods.only:
+        structure = {"when": "only_when", "while": "only_when", "after": "only_after"}.get(
+            structure, structure
+        )
+    if m.start() == 0 or not (topic or _PLACEHOLDER.search(text[: m.start()])):
+        pairs = _splits(text[m.end() :])  # a leading condition, perhaps after chat
+    else:
+        pairs = [(text[m.end() :], text[: m.start()])]
+    for said, then in pairs:
+        if not _PLACEHOLDER.search(said):  # "if possible, …": a condition on nothing named
+            return _frame(then, mods, topic)
+        rest, then = _modifiers(re.sub(r"^\s*(?:,\s*)?then\b", "", then))
+        named = _PLACEHOLDER.findall(said)
+        condition, response = _items(said), _items(then, topic or named[-1])
+        if condition is None or response is None:
+            continue
+        if condition.said() in response.literals and (structure == "while" or not response.neg):
+            continue  # not "while in [a], … in [a]", nor "once in [a], go to [a]"
+        return _each(_Fill(structure, response, condition, mods.merged(rest)))
+    return []
+
+
+def _each(fill: _Fill) -> list[_Fill]:
+    """*fill*, or, for a condition about a list of things whose response names one of them
+    (``whenever you open [a] or [b], close it``), one fill per thing read together."""
+    condition, response = fill.condition, fill.response
+    if condition is None or len(condition.things) < 2 or len(response.literals) != 1:
+        return [fill]
+    named = [x for x in condition.things if x in _letters(response.literals[0])]
+    if len(named) != 1:
+        return [fill]
+    each = [
+        replace(fill, condition=_Part((c,)),
+                response=replace(response, literals=(_renamed(response.literals[0], named[0],
+                                                               x),)))
+        for c, x in zip(condition.literals, condition.things)
+    ]  # fmt: skip
+    return [replace(each[0], others=tuple(each[1:]), together=True)]
+
+
+def _sequence(text: str, mods: _Mods, topic: str, commas: bool = False) -> list[_Fill]:
+    """Steps in order, split at the sequence cues and at the timing *later* between two
+    clauses (``go to [a] and at some later point [b]``), or (*commas*) at commas."""
+    if commas:
+        pieces, rest = text.split(",")[:-1], text.split(",")[-1]
+    else:
+        pieces, rest = [], text
+    ordered = False  # a sequence cue, not only a timing
+    while not commas and (hit := _find(rest, ("sequence", "timing"))) is not None:
+        cue, m = hit
+        if cue.slot == "timing" and cue.value != "later":
+            break
+        ordered = ordered or cue.slot == "sequence"
+        pieces.append(rest[: m.start()])
+        rest = rest[m.end() :]
+    steps: list[Formula] = []
+    last, read = topic, 0
+    for piece in [*pieces, rest]:
+        named = _PLACEHOLDER.findall(piece)
+        part = _items(piece, topic if named else last)  # "open [a], then close (it)"
+        if part is None and not named:
+            continue
+        if part is None or part.neg:
+            return []
+        steps += part.literals
+        last, read = named[-1] if named else last, read + 1
+    if len(steps) < 2 or read < (1 if ordered else 2):  # "[a] first, [b] after that"
+        return []
+    return [_Fill("sequence", _Part(tuple(steps)), None, mods, tuple(steps))]
+
+
+def _questions(sentences: list[str]) -> list[str]:
+    """A question about a thing followed by an instruction is its condition: ``[a] open?
+    shut it.`` reads ``if [a] open, shut it``.
+
+    >>> _questions(["in [a]?", "do not open [b]."])
+    ['if in [a], do not open [b].']
+    """
+    out: list[str] = []
+    for sentence in sentences:
+        if (out and out[-1].endswith("?") and _PLACEHOLDER.search(out[-1])
+                and not _REQUEST.match(out[-1]) and _NAMED.search(sentence)):  # fmt: skip
+            out[-1] = f"if {out[-1][:-1]}, {sentence}"
+        else:
+            out.append(sentence)
+    return out
+
+
+def _resolve(sentences: list[str], agent: bool = False) -> list[str]:
+    """Each pronoun replaced by the nearest placeholder before it (in its sentence or an
+    earlier one) that is not the object of a preposition (``once [a] is on [b], never pick
+    it up``: [a]), else the nearest; ``there`` by ``in`` that placeholder. With *agent*,
+    *it* and *they* before a verb are the robot (``carry [a] until it gets to [b]``)."""
+    out, last = [], ""
+    for sentence in sentences:
+        pieces, cursor = [], 0
+        for m in _PRONOUN.finditer(sentence):
+            before = list(_PLACEHOLDER.finditer(sentence[: m.start()]))
+            things = [x for x in before if not _PREPOSITION.search(sentence[: x.start()])]
+            letter = (things or before)[-1].group(1) if before else last
+            if agent and m.group() in ("it", "they") and _SUBJECT.match(sentence, m.end()):
+                pieces += [sentence[cursor : m.start()], "you"]
+                cursor = m.end()
+            elif letter:
+                word = f"in [{letter}]" if m.group() == "there" else f"[{letter}]"
+                pieces += [sentence[cursor : m.start()], word]
+                cursor = m.end()
+        resolved = "".join(pieces) + sentence[cursor:]
+        found = _PLACEHOLDER.findall(resolved)
+        last = found[-1] if found else last
+        out.append(resolved)
+    return out
+
+
+class SlotReader:
+    """Read a lifted sentence into slots and return every reading the fills defend.
+
+    Offline and deterministic. :meth:`readings` returns them all (most specific first);
+    calling the reader returns the first, or raises
+    :class:`~safetychip.errors.OutOfGrammarError` saying which slot could not be filled.
+
+    Examples
+    --------
+    >>> reader = SlotReader()
+    >>> [r.pattern for r in reader.readings("Stay in [a] until [b] is switched off.")]
+    ['wait', 'not_before']
+    >>> print(reader("Never touch [a] or [b]!").parts[1])
+    G!"is_touched(b)"
+    >>> reader.readings("Dance with [a].")
+    ()
+    """
+
+    name = "offline-slots"
+
+    def readings(self, lifted: str) -> tuple[LiftedTranslation, ...]:
+        """Every reading of *lifted* the slots defend, most specific first; empty when
+        nothing fits (or *lifted* is not a readable sentence)."""
+        return self._read(lifted)[0]
+
+    def __call__(self, lifted: str) -> LiftedTranslation:
+        """The first reading of *lifted*.
+
+        Raises
+        ------
+        OutOfGrammarError
+            When no reading fits; the message names the sentence and the slot left empty.
+        """
+        found, why = self._read(lifted)
+        if found:
+            return found[0]
+        raise OutOfGrammarError(
+            f"{lifted!r} is outside the slot reader: {why}. It reads a response (never / "
+            "must … a thing), with a condition (if / when / while / after / unless …), a "
+            "scope (before / until …), a timing (immediately / within n steps / eventually), "
+            "a count (at most / at least / exactly n times) or a sequence (…, then …). "
+            "Rephrase the sentence, or translate it with a language model.",
+            lifted if isinstance(lifted, str) else "",
+        )
+
+    @staticmethod
+    @functools.lru_cache(maxsize=2048)
+    def _read(lifted: str) -> tuple[tuple[LiftedTranslation, ...], str]:
+        if not isinstance(lifted, str) or not lifted.strip():
+            return (), "the sentence is empty"
+        if len(lifted) > MAX_LENGTH:
+            return (), f"the sentence is {len(lifted)} characters long (at most {MAX_LENGTH})"
+        if any((ord(ch) < 32 and ch not in "\t\n\r") or 0x7F <= ord(ch) < 0xA0 for ch in lifted):
+            return (), "the sentence holds a control character"
+        wanted = set(_PLACEHOLDER.findall(lifted))
+        if not wanted:
+            return (), "no placeholder ([a], [b]…) names a thing, so no response clause"
+        text = normalise(lifted)
+        heading = _HEADING.match(text)
+        if heading is not None:  # its cue phrases only ("patrol route:")
+            rest = text[heading.end() :]
+            text = _tidy(f"{_said(heading.group().strip(' :'), '', rest)}, {rest}")
+        raw = _questions([s for s in _SENTENCES.split(text) if s.strip(" .!?")])
+        filled = False
+        # "it" as the nearest thing, else as the robot; the whole first, then clause by clause
+        for whole, agent in itertools.product((True, False), (False, True)):
+            resolved = _resolve(raw, agent)
+            outer = _Mods()
+            for s, r in zip(raw, resolved):
+                if not _PLACEHOLDER.search(s):
+                    outer = outer.merged(_modifiers(_tidy(r))[0])
+            core = [_tidy(", ".join(_said(c, ",".join(cs[:k]), ",".join(cs[k + 1 :]))
+                                    for k, c in enumerate(cs)))
+                    for s, r in zip(raw, resolved) if _PLACEHOLDER.search(s)
+                    for cs in [r.split(",")]]  # fmt: skip
+            fills = _whole(", ".join(core), outer) if whole else _clauses(core, outer)
+            filled = filled or bool(fills)
+            out: dict[str, LiftedTranslation] = {}
+            for fill in fills:
+                for reading in _build(fill):
+                    if wanted <= _letters(reading.formula):
+                        out.setdefault(str(reading.formula), reading)
+            if out:
+                return tuple(out.values()), ""
+        if filled:
+            return (), "the slots filled leave out a placeholder or fit no pattern"
+        cues = _structure_cues(text)
+        if cues:
+            cue, m = cues[0]
+            sides = {"condition": "the condition and the response", "scope": "the response "
+                     "and the clause of its scope", "sequence": "the steps"}[cue.slot]  # fmt: skip
+            return (), f"the {cue.slot} cue {m.group()!r} was found, but not {sides} around it"
+        return (), "no response clause could be read"
+
+
+def _whole(text: str, outer: _Mods) -> list[_Fill]:
+    fills = _frame(text, outer)
+    topic = _TOPIC.match(text)
+    if not fills and topic is not None:
+        fills = _frame(text[topic.end() :], outer, topic.group(1))
+    return fills
+
+
+def _said(chunk: str, before: str, after: str) -> str:
+    """*chunk* of a sentence (between commas, *before* and *after* it) if it names a thing
+    or reads as a clause about the last thing named (``open [a], then close``); else only
+    the phrases in it that fill a structure, timing, count or order slot (and the polarity,
+    in a chunk before a thing is named: ``the robot shall not, at any time, enter [a]``),
+    so that chat does not fill the clause beside it (``I beg``: nothing)."""
+    named = _PLACEHOLDER.findall(before)
+    if _PLACEHOLDER.search(chunk):
+        return chunk
+    if named and read_clause(f"{_modifiers(chunk)[1]} [{named[-1]}]") is not None:
+        return chunk
+    leading = bool(_PLACEHOLDER.search(after))
+    slots = (*_STRUCTURE, "timing", "count", "bound", "order", "filler", *(("polarity",) * leading))
+    spans = sorted({(m.start(), -m.end(), c.slot == "filler")
+                    for c in load_cues() if c.slot in slots
+                    for m in c.pattern.finditer(chunk)})  # fmt: skip
+    kept, end = [], -1
+    for start, stop, filler in spans:
+        if start >= end:  # the longest phrase where several start ("at any time": filler)
+            kept += [] if filler else [chunk[start:-stop]]
+            end = -stop
+    return " ".join(kept)
+
+
+def _clauses(sentences: list[str], outer: _Mods) -> list[_Fill]:
+    """Sentences or clauses: the two longest runs of the first ones that read, each other
+    either restating the order of its steps (``do not go back to [a] in between``, ``[b]
+    not before [a]``) or a constraint of its own, conjoined."""
+    clauses = [c for s in sentences for c in _CLAUSES.split(s) if c.strip(" ,")]
+    if len(clauses) > _MAX_CLAUSES:
+        return []
+    found: list[list[_Fill]] = []
+    for end in range(len(clauses) - 1, 0, -1):
+        fills = _after(_whole(", ".join(clauses[:end]), outer), clauses[:end], clauses[end:])
+        found += [fills] if fills else []
+    return [f for fills in found[:_MAX_PREFIXES] for f in fills]
+
+
+def _after(main: list[_Fill], said: list[str], rest: list[str]) -> list[_Fill]:
+    """*main* (read from the clauses *said*) with the clauses *rest* after it."""
+    if not main:
+        return []
+    seen = set(_PLACEHOLDER.findall(" ".join(said)))
+    steps = any(len(f.steps or f.response.literals) > 1 or f.structure == "before"
+                for f in main)  # fmt: skip
+    order, own = "", []
+    for clause in rest:
+        letters = set(_PLACEHOLDER.findall(clause))
+        if steps and letters <= seen:  # about the places of the steps: their order
+            mods, _ = _modifiers(clause)
+            again = _find(clause, ("reentry",)) is not None
+            order = "strict" if again or mods.order == "strict" or mods.count else order
+            order = order or "ordered"
+            continue
+        fills = _whole(clause, _Mods())
+        if not fills:
+            return []
+        own.append(fills[0])
+    if order:
+        main = [replace(f, mods=replace(f.mods, order=order)) for f in main]
+    if not own:
+        return main
+    return [replace(f, others=tuple(own)) for f in main]
