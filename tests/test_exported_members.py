@@ -193,7 +193,7 @@ SUBPACKAGES: dict[str, set[str]] = {
         "Grounding", "LLMRecognizer", "LLMTranslator", "LiftedSentence",
         "LiftedTranslation", "MAX_SENTENCE", "PREDICATES", "PatternTranslator",
         "Reading", "RetrievalTranslator", "Review",
-        "ReviewCard", "ReviewWidget", "SYNONYMS", "Specification", "Translation",
+        "ReviewCard", "ReviewWidget", "SYNONYMS", "SlotReader", "Specification", "Translation",
         "Translator", "UTTERANCES", "Vocabulary", "Witness", "assemble", "back_translate",
         "describe", "distinguish", "evaluate", "ground_formula", "lift", "literal_text",
         "load_utterances", "load_vocabulary", "match_pattern", "normalize",

@@ -142,3 +142,53 @@ def test_the_translation_tells_its_candidates_apart_in_its_json():
     apart = found[0]["distinguishing"]
     assert apart and "allows it" in apart[0]["trace"] and "forbids it" in apart[0]["trace"]
     assert data["settled"] is False and data["picked"] is None
+
+
+def test_the_slot_reader_reads_beside_the_grammar_and_can_be_left_out():
+    vocabulary = Vocabulary.from_names(NAMES)
+    t = Translator(vocabulary, embedder=None)("Never go to the kitchen.")
+    assert "offline-slots" in t.candidates[0].readers
+    assert t.candidates[0].features["slots"] == t.candidates[0].features["slots_first"] == 1.0
+    alone = Translator(vocabulary, embedder=None, slots=False)("Never go to the kitchen.")
+    assert all("offline-slots" not in c.readers for c in alone.candidates)
+
+
+def _cli(args):
+    import contextlib
+    import io
+
+    from safetychip.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(args)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_the_command_line_numbers_the_candidates_and_takes_a_pick():
+    sentence = ["translate", "Go to the kitchen, then the bathroom.", "--scene", "apartment_1"]
+    code, out, _ = _cli([*sentence, "--json"])
+    found = json.loads(out)["candidates"]
+    assert code == 0 and len(found) >= 2
+    code, out, _ = _cli([*sentence, "--json", "--pick", "2"])
+    picked = json.loads(out)
+    assert code == 0 and picked["formula"] == found[1]["formula"] and picked["picked"] == 1
+    assert picked["settled"] is True
+    code, out, err = _cli([*sentence, "--json", "--pick", str(len(found) + 1)])
+    assert code == 2 and out == "" and f"pick one of 1 to {len(found)}" in err
+
+
+def test_the_review_widget_lists_the_candidates_and_accepting_one_is_the_pick():
+    t = Translator(Vocabulary.from_names(NAMES), embedder="minilm", scores=open_scores())
+    translation = t("Go to the kitchen, then the bathroom.")
+    spec = Specification()
+    widget = translation.widget(specification=spec)
+    assert widget.choices is not None
+    assert [k for _, k in widget.choices.options] == list(range(len(translation.candidates)))
+    assert "allows it" in widget._repr_html_()  # the traces that tell them apart
+    widget.choices.value = 1  # a click on the second radio button
+    assert widget.formula_box.value == str(translation.candidates[1].formula)
+    widget.accept_button.click()
+    assert widget.outcome.decision == "accepted"
+    assert [str(c.formula) for c in spec] == [str(translation.candidates[1].formula)]
+    assert widget.choices.disabled

@@ -799,9 +799,14 @@ def _convention(formula, label: str) -> bool:
 def test_the_development_utterances_do_not_regress():
     rows = load_utterances()
     result = evaluate(lambda scene: Translator(scene_vocabulary(scene), embedder=None), rows)
-    right, _refused, wrong = (sum(v[i] for v in result.outcomes().values()) for i in range(3))
-    # measured with the frame reader on 2026-11-23: 168 right, 1 refused, 1 wrong of 170
-    assert right >= 167 and wrong <= 1, result.scores()
+    right, _refused, _wrong = (sum(v[i] for v in result.outcomes().values()) for i in range(3))
+    # measured with the frame reader on 2026-11-23: 168 right, 1 refused, 1 wrong of 170; with
+    # candidate sets (2026-12-07) the set holds a right formula for 168, the first candidate is
+    # right for 165 (where the grammar and the frame reader disagree, the frame reader's
+    # reading ranks first and both are offered), and one settled set of one is wrong (a
+    # sentence of the family no pattern expresses, as before)
+    assert sum(r["covered"] for r in result.rows) >= 168, result.set_scores()
+    assert right >= 165 and result.silent_singletons() <= 1, result.scores()
 
 
 @pytest.mark.parametrize(

@@ -92,11 +92,10 @@ def chip_constraints(task: Any, k: int, formulas: str = "expert"
     """The Safety Chip's constraints for the first *k* of *task*, and the sentences left out.
 
     ``"expert"`` takes the task's own constraints; ``"translated"`` runs the offline
-    translator (pattern grammar, exact grounding, no embedding) on each sentence and takes the
-    first candidate of its set, as an unattended run with no one to pick would if it trusted
-    the translator (the ablation measures what translation errors cost); a sentence the
-    translator refuses is left out. Constraints are named ``c1`` … after their place in the
-    task.
+    translator (pattern grammar, exact grounding, no embedding) on each sentence and takes its
+    formula when the translation is settled (one candidate, probable enough: what an unattended
+    run may enforce with no one to pick); a sentence the translator refuses, or whose set waits
+    for a pick, is left out. Constraints are named ``c1`` … after their place in the task.
 
     Raises
     ------
@@ -118,8 +117,13 @@ def chip_constraints(task: Any, k: int, formulas: str = "expert"
     out, left_out = [], []
     for i, c in enumerate(task.constraints[:k], 1):
         try:
-            out.append(_translator(task.scene).translate(c.sentence, name=f"c{i}").constraint)
+            translation = _translator(task.scene).translate(c.sentence, name=f"c{i}")
         except TranslationError:
+            left_out.append(c.sentence)
+            continue
+        if translation.settled:
+            out.append(translation.constraint)
+        else:  # a person would pick first: nobody does in an unattended run
             left_out.append(c.sentence)
     return tuple(out), tuple(left_out)
 

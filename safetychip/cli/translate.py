@@ -81,7 +81,9 @@ def _configure(p: argparse.ArgumentParser) -> None:
         default=None,
         metavar="FILE",
         help="evaluate on labelled utterances (default: data/translation/"
-        "utterances.jsonl) and print accuracy per pattern and family",
+        "utterances.jsonl) and print, per pattern and family, the first candidate's right / "
+        "refused / wrong counts and the candidate sets' coverage, mean size and silently "
+        "wrong singletons",
     )
     p.add_argument(
         "--split",
@@ -219,6 +221,10 @@ def _picked(translator: Any, sentence: str, pick: object) -> Any:
         if not getattr(err, "considered", ()):
             raise
         translation = translator.translate(sentence, keep_all=True)
+    count = len(translation.candidates)
+    if not 1 <= pick <= count:
+        raise ValueError(f"--pick {pick}: {sentence!r} has {count} candidate"
+                         f"{'s' if count != 1 else ''}: pick one of 1 to {count}")  # fmt: skip
     return translation.choose(pick - 1)
 
 
@@ -322,6 +328,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     sys.stdout.write(json.dumps(summary, indent=args.indent, ensure_ascii=False) + "\n")
     print(result.table(), file=sys.stderr)
     print(result.scores(), file=sys.stderr)
+    print(result.set_scores(), file=sys.stderr)
     return EXIT_OK
 
 

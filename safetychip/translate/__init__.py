@@ -9,7 +9,10 @@ vocabulary of the environment   :class:`Vocabulary`, :func:`load_vocabulary`, :d
 referring expressions           :func:`recognize` (offline), :class:`LLMRecognizer`
 grounding                       :class:`Grounder` (exact match, else cosine similarity)
 lifting                         :func:`lift`, :class:`LiftedSentence`
-lifted translation              :class:`PatternTranslator` (offline grammar),
+lifted translation              :class:`SlotReader` (offline, declarative: cue phrases fill the
+                                slots of structured English, ``data/translation/slots.tsv``;
+                                every reading the slots defend), :class:`PatternTranslator`
+                                (offline grammar),
                                 :class:`RetrievalTranslator` (offline, behind the grammar:
                                 nearest paraphrase templates, calibrated, refuses when
                                 unsure), :class:`LLMTranslator`
@@ -66,6 +69,7 @@ from ._review import (
     review,
     witnesses,
 )
+from ._slots import SlotReader
 from ._vocabulary import PREDICATES, SYNONYMS, Vocabulary, load_vocabulary
 from ._widget import ReviewWidget
 
@@ -93,6 +97,7 @@ __all__ = [
     "Review",
     "ReviewCard",
     "ReviewWidget",
+    "SlotReader",
     "Specification",
     "Translation",
     "Translator",

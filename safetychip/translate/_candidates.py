@@ -21,7 +21,9 @@ were not used to fit the weights. A new sentence's set is every candidate with `
 If the calibration sentences and a new writer's sentences are exchangeable, the set holds the
 right formula with probability at least ``1 - alpha`` (Vovk et al., 2005; Angelopoulos and
 Bates, 2021, section 1) -- as long as some reader proposes it: the guarantee cannot exceed
-the readers' recall, which :func:`conformal_threshold` reports as an infinite ``q``.
+the readers' recall, which :func:`conformal_threshold` reports as an infinite ``q``. Then the
+threshold is chosen for the least miscoverage the readers allow (their miss rate on the
+calibration sentences plus half a point), and :attr:`Scores.alpha` says which.
 
 A chat model's readings carry no fitted probability (there is no offline data to fit one on):
 they always enter the set, with ``probability`` None, and are never accepted without a pick.
@@ -69,8 +71,9 @@ SCORES = DATA_DIR / "translation" / "candidates.json"
 #: remarks that name nothing left out, the retrieval translator), the retrieval translator's
 #: vote share and best similarity for it, whether it was the retrieval translator's first
 #: reading and fits the sentence's own words, whether a precise reader (grammar or frames)
-#: read the sentence but not as this candidate, and whether a thing the sentence names is
-#: nothing of the scene and was read as plain words.
+#: read the sentence but not as this candidate, whether a thing the sentence names is
+#: nothing of the scene and was read as plain words, and whether the slot reader proposed it
+#: (as its first reading).
 FEATURES = (
     "grammar",
     "frames",
@@ -82,6 +85,8 @@ FEATURES = (
     "fits",
     "overruled",
     "unnamed",
+    "slots",
+    "slots_first",
 )
 
 
@@ -94,14 +99,15 @@ class Proposal:
     reading : LiftedTranslation
         The lifted formula.
     reader : str
-        ``"grammar"``, ``"frames"``, ``"retrieval"`` or ``"model"``.
+        ``"grammar"``, ``"frames"``, ``"slots"``, ``"retrieval"`` or ``"model"``.
     quiet : tuple
         The remarks left out to read it (:func:`~safetychip.translate._recognize.remarks`).
     share, similarity : float
         For the retrieval translator: the reading's vote share and its nearest template's
         score; 0 for the other readers.
     rank : int
-        For the retrieval translator: 1 for its first reading, 2 for the next…; 0 otherwise.
+        For the retrieval translator and the slot reader: 1 for the first reading, 2 for the
+        next…; 0 otherwise.
     fits : bool
         False when the retrieval translator found the reading at odds with the sentence's
         own words (:meth:`~safetychip.translate.RetrievalTranslator.misfit`).
@@ -176,6 +182,7 @@ def features(
     reader read the sentence as another candidate; *unnamed*: the sentence names something
     that is nothing of the scene, read as plain words.
 
+    >>> from safetychip.ltl import ap
     >>> r = LiftedTranslation(ap("a"), "never")
     >>> f = features([Proposal(r, "retrieval", share=0.7, similarity=0.8, rank=1)], False)
     >>> f["retrieval"], f["share"], f["first"], f["grammar"]
@@ -195,6 +202,8 @@ def features(
         "fits": float(any(p.fits for p in found)),
         "overruled": float(overruled),
         "unnamed": float(unnamed),
+        "slots": float("slots" in readers),
+        "slots_first": float(any(p.reader == "slots" and p.rank == 1 for p in proposals)),
     }
 
 
@@ -245,7 +254,7 @@ class Scores:
                 weights,
                 float(fitted["intercept"]),
                 math.inf if threshold is None else float(threshold),
-                float(data["alpha"]),
+                float(fitted.get("alpha", data["alpha"])),
                 fitted.get("report", {}),
             )
         except (KeyError, TypeError, ValueError) as err:
@@ -257,6 +266,7 @@ class Scores:
     def to_dict(self) -> dict:
         """The scores as JSON (one entry of the file :meth:`load` reads)."""
         return {
+            "alpha": self.alpha,
             "weights": dict(self.weights),
             "intercept": self.intercept,
             "threshold": None if math.isinf(self.threshold) else self.threshold,

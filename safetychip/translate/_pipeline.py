@@ -67,6 +67,7 @@ from ._permission import only_permits
 from ._recognize import _SENTENCE_END, Expression, LLMRecognizer, Remark, recognize, remarks
 from ._retrieve import RetrievalTranslator
 from ._review import Distinction
+from ._slots import SlotReader
 from ._spelling import respell
 from ._takeback import taken_back
 from ._vocabulary import NEEDS, Vocabulary, load_vocabulary
@@ -476,6 +477,9 @@ class Translator:
         Offline, also read the sentence with the frame reader
         (:class:`~safetychip.translate._frames.FrameReader`: headers, lists, arrows, terse
         counts, several clauses).
+    slots : bool
+        Offline, also read the sentence with the slot reader
+        (:class:`~safetychip.translate._slots.SlotReader`): every reading its slots defend.
     retrieval : bool or RetrievalTranslator
         Offline, also read the sentence with the retrieval translator (over the same embedder
         as grounding; none without one): its most voted readings join the candidates.
@@ -524,6 +528,7 @@ class Translator:
         scores: Scores | None = None,
         retrieval_readings: int = 3,
         offline_readers: bool = True,
+        slots: bool = True,
     ) -> None:
         self.vocabulary = load_vocabulary(vocabulary)
         self.model = model
@@ -552,6 +557,7 @@ class Translator:
         self.grammar = None if alone else PatternTranslator()
         self._retrieval = retrieval if embedder is not None and offline_readers else False
         self.frames = FrameReader() if frames and offline_readers else None
+        self.slots = SlotReader() if slots and offline_readers else None
         if not 0.0 <= confidence <= 1.0:
             raise ValueError(f"confidence must be between 0 and 1, got {confidence}")
         self.confidence = confidence
@@ -714,6 +720,8 @@ class Translator:
             return self.retrieval.name
         if proposal.reader == "grammar" and self.grammar is not None:
             return self.grammar.name
+        if proposal.reader == "slots" and self.slots is not None:
+            return self.slots.name
         return self.name
 
     def _proposals(self, text: str, sentence: LiftedSentence) -> list[Proposal]:
@@ -739,6 +747,9 @@ class Translator:
             readers.append((self.grammar, "grammar"))
         if self.frames is not None:
             readers.append((self.frames, "frames"))
+        if self.slots is not None:  # every reading the slots defend, most specific first
+            out += [Proposal(reading, "slots", rank=k)
+                    for k, reading in enumerate(self.slots.readings(lifted), 1)]  # fmt: skip
         for read, reader in readers:
             try:
                 out.append(Proposal(_listwise(read, lifted) if reader == "frames"
