@@ -124,6 +124,16 @@ SETS: tuple[LabelledSet, ...] = (
     LabelledSet(
         "heldout_2/sentences.jsonl", "another hand; scored once (74.5 %), then development", True
     ),
+    LabelledSet(
+        "fresh_19/sentences.jsonl",
+        "another hand; scored once (86.9 %, coverage 90.3 %), then development",
+        True,
+    ),
+    LabelledSet(
+        "fresh_20/sentences.jsonl",
+        "another hand; scored once (87.8 %, coverage 92.3 %), then development",
+        True,
+    ),
 )
 
 #: The local model's replies to the translator over ``utterances.jsonl``, under ``data/``.
