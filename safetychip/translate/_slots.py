@@ -467,9 +467,9 @@ def _one_or_list(text: str, clauses: bool = True) -> _Part | None:
         if one is not None:
             literal, avoid, _ = one
             literal = literal if literal is not None else _borrow(first, None)
-            literals = (literal, *(_renamed(literal, first, x) for x in others))
+            listed = (literal, *(_renamed(literal, first, x) for x in others))
             disjunctive = bool(re.search(r"\b(?:or|nor)\b", things.group(2)))
-            return _Part(literals, avoid, disjunctive, (first, *others))
+            return _Part(listed, avoid, disjunctive, (first, *others))
     pieces = [p for p in _JOINS.split(text) if p.strip()]
     if not clauses or not 2 <= len(pieces) <= 4:
         return None
@@ -576,7 +576,7 @@ def _instance(fill: _Fill, name: str, tokens: list[str]) -> LiftedTranslation:
         steps = fill.steps or items
         return LiftedTranslation(build_pattern(name, *steps), name, tuple(steps), fill.describe())
 
-    def argument(token: str, r: Formula) -> Formula | int:
+    def argument(token: str, r: Formula) -> Formula | int | None:
         big_r = _not(r) if response.neg else r
         return {"c": c, "~c": _not(c) if c is not None else None, "r": r, "R": big_r,
                 "~r": _not(r), "~R": _not(big_r), "n": n, "n-1": n - 1, "1": 1}[token]  # fmt: skip
