@@ -87,7 +87,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "PreviewError",
         "FormulaSyntaxError", "FormulaTooDeepError", "GroundingError",
         "LLMConnectionError", "LLMError", "LLMResponseError", "LLMStatusError",
-        "LLMTimeoutError", "LLMUsageError", "MemoryStoreError", "MissingDependencyError",
+        "LLMTimeoutError", "LLMUsageError", "MemoryCapacityWarning", "MemoryStoreError",
+        "UnknownHarmError", "MissingDependencyError",
         "ModelReplyError",
         "MonitorError", "ObserverError", "OutputFileError", "NoSafePlan", "OutOfGrammarError", "ProgramBudgetError",
         "PropositionError", "QueryError", "ReplayMissError", "ResetNeeded", "RobotError",
@@ -159,7 +160,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "CONDITIONS", "EMBEDDERS", "STATIC_RULES", "Evaluation", "evaluate", "expand_rules",
         "plot_memory_growth", "run_memory_evaluation",
         "interaction_stream", "load_scenarios", "make_scenarios", "MemoryStore", "PostgresStore",
-        "open_store", "HAZARDS", "OBJECT_WEIGHTS", "FUNCTION_WORDS"
+        "open_store", "HAZARDS", "OBJECT_WEIGHTS", "FUNCTION_WORDS", "HARMS", "Harm",
+        "define_harm", "harm_name"
     },
     "monitor": {
         "BatchMonitor", "Constraint", "Monitor", "Specification", "StateChange", "Status", "Verdict",

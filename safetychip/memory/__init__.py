@@ -2,7 +2,9 @@
 
 ::
 
-    Episode           ⟨command, scene, harm, time, source, confidence⟩
+    Episode           ⟨command, scene, harm or None (harmless), time, source, confidence⟩
+    HARMS, Harm       the open harm taxonomy (fire, electric_shock, … and the user's own);
+                      harm_name reads a free-text name, define_harm adds one
     Rule              ⟨verb × class or attribute → block, θ⟩, matched with the lexicon VERBS
     SceneGraph        objects (class, attributes) and relations; scene_similarity, whole or
                       centred on the objects two commands act on (HAZARDS, OBJECT_WEIGHTS)
@@ -32,7 +34,6 @@ for malformed episodes, rules, scenes, commands and configurations.
 from ._config import MemoryConfig
 from ._decision import MemoryDecision
 from ._episode import (
-    ALTERNATIVES,
     FUNCTION_WORDS,
     MAX_COMMAND,
     SOURCES,
@@ -54,6 +55,7 @@ from ._evaluate import (
     run_memory_evaluation,
 )
 from ._filter import MemoryFilter
+from ._harms import ALTERNATIVES, HARMS, Harm, define_harm, harm_name
 from ._lifecycle import SEEDS, cluster_episodes, decay, load_seeds, rule_pattern, split_rule
 from ._memory import EpisodicMemory
 from ._postgres import PostgresStore
@@ -85,6 +87,7 @@ __all__ = [
     "FAMILIES",
     "FORMAT",
     "FUNCTION_WORDS",
+    "HARMS",
     "HAZARDS",
     "MAX_COMMAND",
     "OBJECT_WEIGHTS",
@@ -97,6 +100,7 @@ __all__ = [
     "VERBS",
     "Episode",
     "Evaluation",
+    "Harm",
     "EpisodicMemory",
     "MemoryConfig",
     "MemoryDecision",
@@ -115,8 +119,10 @@ __all__ = [
     "cluster_episodes",
     "command_verb",
     "decay",
+    "define_harm",
     "evaluate",
     "expand_rules",
+    "harm_name",
     "interaction_stream",
     "load_scenarios",
     "load_seeds",

@@ -30,6 +30,10 @@ class MemoryConfig:
         Episode threshold, in [0, 1].
     delta_sem : float
         Rule threshold, in [0, 1].
+    delta_safe : float
+        A harmless episode at least this similar to a command (and more than every harmful
+        one) overrules a matching rule, in [0, 1]; a harmful episode is overruled by any
+        harmless one at least as similar.
     consolidate_every : int
         Consolidate after this many interactions (commands that ran).
     min_cluster : int
@@ -75,11 +79,12 @@ class MemoryConfig:
     alpha: float = 0.6
     delta_ep: float = 0.8
     delta_sem: float = 0.7
+    delta_safe: float = 0.9
     consolidate_every: int = 50
     min_cluster: int = 3
     cluster_similarity: float = 0.4
     consolidated_weight: float = 0.9
-    capacity: int = 100
+    capacity: int = 1000
     override_factor: float = 0.7
     split_after: int = 3
     half_life: int = 500

@@ -77,7 +77,8 @@ def load_seeds(path: str | os.PathLike[str] = SEEDS) -> list[Episode]:
 
 def cluster_episodes(episodes: Sequence[Episode], vectors: np.ndarray, *,
                      similarity: float = 0.4, min_size: int = 3) -> list[list[int]]:  # fmt: skip
-    """Clusters of *episodes* (indices, ascending): one harm, one verb, linked by cosine.
+    """Clusters of *episodes* (indices, ascending): one harm, one verb, linked by cosine
+    (harmless episodes cluster among themselves; consolidation gives it harmful ones only).
 
     Parameters
     ----------
@@ -94,7 +95,7 @@ def cluster_episodes(episodes: Sequence[Episode], vectors: np.ndarray, *,
     list of list of int
         Ordered by their first index.
     """
-    groups: dict[tuple[str, str | None], list[int]] = {}
+    groups: dict[tuple[str | None, str | None], list[int]] = {}
     for i, episode in enumerate(episodes):
         groups.setdefault((episode.harm, command_verb(episode.command)), []).append(i)
     clusters = []
