@@ -34,6 +34,10 @@ class MemoryConfig:
         A harmless episode at least this similar to a command (and more than every harmful
         one) overrules a matching rule, in [0, 1]; a harmful episode is overruled by any
         harmless one at least as similar.
+    verb_weight : float
+        The factor of the episodic similarity of a command to an episode whose canonical
+        verbs (:data:`~safetychip.memory.VERBS`) differ, in [0, 1]: MiniLM gives "place the
+        bat near the lamp" and "throw the bat near the lamp" a cosine of 0.97.
     consolidate_every : int
         Consolidate after this many interactions (commands that ran).
     min_cluster : int
@@ -80,6 +84,7 @@ class MemoryConfig:
     delta_ep: float = 0.8
     delta_sem: float = 0.7
     delta_safe: float = 0.9
+    verb_weight: float = 0.5
     consolidate_every: int = 50
     min_cluster: int = 3
     cluster_similarity: float = 0.4

@@ -66,7 +66,7 @@ from ..errors import MemoryCapacityWarning
 from ..llm import Embedder
 from ._config import MemoryConfig
 from ._decision import MemoryDecision
-from ._episode import Episode, Rule, acted_object, check_command
+from ._episode import Episode, Rule, acted_object, check_command, command_verb
 from ._lifecycle import SEEDS, cluster_episodes, decay, load_seeds, rule_pattern, split_rule
 from ._scene import SceneGraph, scene_similarity
 from ._store import MemoryStore, open_store
@@ -130,6 +130,7 @@ class EpisodicMemory:
         self._grouping: tuple[np.ndarray, list[tuple[SceneGraph, str | None]]] | None = None
         self._negatives = self.store.load_negatives()
         self._warned = False
+        self._verbs: list[str | None] = []
 
     @property
     def episodes(self) -> tuple[Episode, ...]:
@@ -240,7 +241,13 @@ class EpisodicMemory:
         return self.add(episode)
 
     def consolidate(self) -> list[Rule]:
-        """Write a rule for each cluster of similar live episodes; decay the other rules.
+        """Write a rule for each cluster of similar live harmful episodes; decay the other
+        rules.
+
+        A rule that the commands of live harmless episodes would fully match is split at
+        once, those runs taken as its negative examples (:func:`split_rule`): a cluster of
+        "put the soap in the bowl" learns no "place × fragile" that "put the vase on the
+        table", which ran without harm, contradicts.
 
         Returns
         -------
@@ -250,6 +257,7 @@ class EpisodicMemory:
         config, now = self.config, self.store.interactions
         live = [i for i, e in enumerate(self._episodes) if not e.archived and e.harmful]
         episodes = [self._episodes[i] for i in live]
+        harmless = [e for e in self._episodes if not e.archived and not e.harmful]
         clusters = cluster_episodes(episodes, self._vectors()[live],
                                     similarity=config.cluster_similarity,
                                     min_size=config.min_cluster)  # fmt: skip
@@ -261,12 +269,16 @@ class EpisodicMemory:
                 if pattern is None or all(e.rule for e in members):  # nothing new
                     continue
                 theta = round(len(cluster) / len(episodes), 6)
-                rule = self._learn(Rule(*pattern, str(members[0].harm), theta, stamp=now))
-                if rule is None:
-                    continue
-                learned[rule.id] = rule
-                for episode in members:
-                    self._put(episode, functools.partial(replace, rule=rule.id))
+                rule = Rule(*pattern, str(members[0].harm), theta, stamp=now)
+                against = [(e.command, e.scene) for e in harmless
+                           if rule.match(e.command, e.scene) == 1.0]  # fmt: skip
+                split = split_rule(rule, [(e.command, e.scene) for e in members], against,
+                                   total=len(episodes)) if against else [rule]  # fmt: skip
+                for stored in filter(None, map(self._learn, split)):
+                    learned[stored.id] = stored
+                    for episode in members:
+                        if stored.match(episode.command, episode.scene) == 1.0:
+                            self._put(episode, functools.partial(replace, rule=stored.id))
             for rule in self._rules:
                 if rule.id not in learned and not rule.retired:
                     self._put(rule, functools.partial(decay, now=now, half_life=config.half_life))
@@ -513,6 +525,7 @@ class EpisodicMemory:
         similarities; the scene similarity is centred on the objects the command and the
         episode's command act on, computed once per group of episodes sharing a scene and a
         target, the groups in order of their best bound until none can beat the best."""
+        weight = weight * self._verb_factor(command)
         if not weight.any():
             return None, 0.0, None, 0.0
         with _blas().limit(limits=1, user_api="blas"):  # memory-bound: threads only wait
@@ -550,6 +563,16 @@ class EpisodicMemory:
                 best = (float(scores[j]), int(members[j]), similar)
         score, i, similar = best
         return self._episodes[i], float(text[i]), similar, score
+
+    def _verb_factor(self, command: str) -> np.ndarray:
+        """Each episode's factor for *command*: ``verb_weight`` when both have a canonical
+        verb (:func:`~safetychip.memory.command_verb`) and the two differ, else 1 ("throw
+        the bat" is not "place the bat", however alike the sentences)."""
+        if len(self._verbs) != len(self._episodes):
+            self._verbs = [command_verb(e.command) for e in self._episodes]
+        verb = command_verb(command)
+        return np.array([self.config.verb_weight if verb and other and other != verb else 1.0
+                         for other in self._verbs], np.float32)  # fmt: skip
 
     def _groups(self) -> tuple[np.ndarray, list[tuple[SceneGraph, str | None]]]:
         """Each episode's group, -1 for an episode without a scene, and the groups: the
