@@ -191,12 +191,33 @@ class EpisodicMemory:
         """Add the episode of *command*, which ran in *scene* and caused *harm*, as *source*
         (a key of :data:`SOURCES`) detected it: its confidence is the source's.
 
+        The report corrects what was recorded of the same command before: its live harmless
+        episodes (a run that seemed harmless when it was committed, in any scene) are
+        archived in the same transaction, so they do not outweigh the harm. (An override
+        later stores a harmless episode again: the latest word on a command wins.)
+
         Raises
         ------
         ValueError
             If the command is empty or too long, or *harm* or *source* unknown.
+
+        Examples
+        --------
+        >>> from safetychip.memory import WordEmbedder
+        >>> with EpisodicMemory(embedder=WordEmbedder()) as memory:
+        ...     memory.record("drop the statue")
+        ...     memory.report_harm("drop the statue", None, "breakage")
+        ...     memory.check("drop the statue").blocked, memory.archived
+        <Episode e1 'drop the statue': harmless, sensor 0.9>
+        <Episode e2 'drop the statue': breakage, sensor 0.9>
+        (True, 1)
         """
-        return self.add(Episode(command, scene or SceneGraph(), harm, source=source))
+        episode = Episode(command, scene or SceneGraph(), harm, source=source)
+        with self._transaction():
+            for seemed in [e for e in self._episodes if not e.archived and not e.harmful
+                           and e.command == episode.command]:  # fmt: skip
+                self._put(seemed, functools.partial(replace, archived=True))
+            return self.add(episode)
 
     def record(self, command: str, scene: SceneGraph | None = None, *, harm: str | None = None,
                source: str = "sensor") -> Episode | None:  # fmt: skip
