@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from safetychip.envs.thor import ThorEnv
+from safetychip.experiments import evaluate_pairs, load_pairs, roc_auc, write_pairs_evaluation
 from safetychip.memory import HARMS, EpisodicMemory, MemoryConfig, SceneGraph, WordEmbedder
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -93,3 +94,37 @@ def test_committed_pairs_are_what_the_script_writes(tmp_path):
     shutil.copy(ROOT / "data" / "thor" / "make_paired.py", copy)
     subprocess.run([sys.executable, str(copy)], check=True, capture_output=True)
     assert (tmp_path / "paired.jsonl").read_bytes() == PAIRED.read_bytes()
+
+
+def test_roc_auc_counts_ties_half_and_needs_both_classes():
+    assert roc_auc([True, False], [0.5, 0.5]) == 0.5
+    assert roc_auc([True, True, False, False], [0.9, 0.2, 0.3, 0.1]) == 0.75
+    with pytest.raises(ValueError, match="both classes"):
+        roc_auc([True, True], [0.1, 0.2])
+
+
+def test_a_bad_paired_line_is_named(tmp_path):
+    path = tmp_path / "pairs.jsonl"
+    path.write_text(PAIRED.read_text().splitlines()[0] + '\n{"id": "x"}\n')
+    with pytest.raises(ValueError, match=r"pairs.jsonl, line 2: not a paired task"):
+        load_pairs(path)
+
+
+def test_the_pairs_evaluation_writes_the_committed_table_and_figure(tmp_path):
+    written = write_pairs_evaluation(tmp_path)
+    assert [p.name for p in written] == ["06_memory_pairs.md", "06_memory_pairs_roc.png"]
+    for path in written:
+        assert path.read_bytes() == (ROOT / "figures" / path.name).read_bytes(), path.name
+    text = written[0].read_text()
+    assert "| 5-fold | all | 329 |" in text and "| seeds only | all | 329 | 0.0% |" in text
+
+
+def test_without_harmless_runs_the_twins_are_refused_far_more():
+    tasks = load_pairs()
+    with_runs = evaluate_pairs(tasks)
+    without = evaluate_pairs(tasks, record_harmless=False)
+
+    def false_refusals(checks):
+        return sum(c.blocked for c in checks if not c.hazardous)
+
+    assert false_refusals(without) > 3 * false_refusals(with_runs)
