@@ -1,4 +1,5 @@
-"""The episodic safety memory: add unsafe episodes and rules, check new commands against them.
+"""The episodic safety memory: add unsafe and harmless episodes and rules, check new commands
+against them.
 
 Retrieval is vectorised: the stored embeddings form one unit-norm matrix, so the text
 similarity of a command to every episode is one matrix-vector product, on one BLAS thread (it
@@ -11,24 +12,39 @@ the episodes that could still exceed δ_ep (``alpha * text + 1 - alpha > delta_e
 per group of episodes sharing a scene and a target, the groups in order of their best bound
 until none can beat the best so far; so the result is exact. Each episode's score is
 weighted: 1 while live, :attr:`MemoryConfig.consolidated_weight` once a rule summarises it,
-0 once archived (unless ``include_archived``, which weighs archived episodes like live ones).
+0 once archived (unless ``include_archived``, which weighs archived episodes like live ones),
+times :attr:`MemoryConfig.verb_weight` when its command's canonical verb differs from the
+checked command's.
+
+**Harmful against harmless.** The search runs twice: over the harmful episodes, then over the
+harmless ones (runs without harm, and the commands people overrode). A harmful episode above
+δ_ep blocks unless a harmless one is at least as similar; a rule above δ_sem blocks unless a
+harmless episode is at least ``delta_safe`` similar and more similar than every harmful one.
+The decision names both neighbours and their scores (``episodic``, ``harmless``), and its
+reason the confidence of the harmful one.
 
 Lifecycle
 ---------
 * :meth:`EpisodicMemory.seed` adds the seed violations (:func:`load_seeds`).
 * :meth:`EpisodicMemory.report_harm` adds an episode of harm someone reported, with the
   confidence of its source (:data:`SOURCES`: sensor 0.9 > person 0.8 > model 0.6).
+  A report archives the live harmless episodes of the same command.
 * :meth:`EpisodicMemory.record` counts one interaction (a command that ran, with the harm it
-  caused if any); every ``consolidate_every`` interactions it runs
-  :meth:`EpisodicMemory.consolidate`: clusters of at least ``min_cluster`` live episodes (one
-  harm, one verb, similar commands) with at least one episode not yet consolidated become
-  rules ``verb × target`` with θ = |cluster| / |live episodes| (an existing rule of that
-  pattern is reinforced to that θ instead); their episodes stay, marked consolidated; every
-  rule not reinforced decays (:func:`decay`).
-* Beyond ``capacity`` live episodes, :meth:`EpisodicMemory.add` archives: consolidated
-  episodes first (a rule keeps their lesson), then the least confident, then the oldest.
+  caused if any; a harmless run is stored as a harmless episode); every
+  ``consolidate_every`` interactions it runs :meth:`EpisodicMemory.consolidate`: clusters of
+  at least ``min_cluster`` live harmful episodes (one harm, one verb, similar commands) with
+  at least one episode not yet consolidated become rules ``verb × target`` with θ =
+  |cluster| / |live harmful episodes| (an existing rule of that pattern is reinforced to that
+  θ instead; a rule that live harmless runs would match is split at once by
+  :func:`split_rule`); their episodes stay, marked consolidated; every rule not reinforced
+  decays (:func:`decay`).
+* Beyond ``capacity`` live episodes, :meth:`EpisodicMemory.add` archives, warning once
+  (:class:`~safetychip.errors.MemoryCapacityWarning`; :attr:`EpisodicMemory.archived` and
+  the ``repr`` count them): consolidated episodes first (a rule keeps their lesson), then
+  harmless ones, then the least confident, then the oldest.
 * :meth:`EpisodicMemory.override` is a person's override of a block: a negative example is
-  stored for the rule or episode, whose θ (confidence) is multiplied by
+  stored for the rule or episode, and the command as a harmless episode (so the next check
+  of it is allowed, and says why); the blocker's θ (confidence) is multiplied by
   ``override_factor``; at ``split_after`` overrides a rule is retired and replaced by
   :func:`split_rule`'s specific rules, an episode archived.
 
