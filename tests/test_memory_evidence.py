@@ -3,6 +3,7 @@ overrides visible in the next decision, and a capacity that tells when it archiv
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import warnings
 
@@ -176,3 +177,26 @@ def test_archiving_beyond_capacity_warns_once_counts_and_stays_retrievable():
 
 def test_the_default_capacity_keeps_a_thousand_live_episodes():
     assert MemoryConfig().capacity == 1000
+
+
+def test_the_cli_adds_harmless_runs_free_text_harms_and_reports_the_counts(tmp_path, capsys):
+    from safetychip.cli import main
+
+    db = str(tmp_path / "memory.db")
+
+    def run(*argv):
+        status = main(["memory", *argv, "--db", db])
+        out, err = capsys.readouterr()
+        return status, json.loads(out) if status == 0 else err
+
+    status, out = run("add", "pour the water on the laptop", "--harm", "electrocution")
+    assert status == 0 and out["added"][0]["harm"] == "electric_shock"
+    assert (out["episodes"], out["live"], out["archived"], out["capacity"]) == (1, 1, 0, 1000)
+    status, out = run("add", "pour the water into the bowl", "--harmless")
+    assert status == 0 and out["added"][0]["harm"] is None
+    status, out = run("check", "pour the water into the bowl")
+    assert not out["blocked"] and out["harmless"]["command"] == "pour the water into the bowl"
+    status, err = run("add", "pour the water", "--harm", "fire", "--harmless")
+    assert status == 2 and "--harm is required" in err and "not both" in err
+    status, err = run("add", "pour the water", "--harm", "electric shok")
+    assert status == 2 and "did you mean electric_shock" in err
