@@ -82,7 +82,7 @@ from ..errors import MemoryCapacityWarning
 from ..llm import Embedder
 from ._config import MemoryConfig
 from ._decision import MemoryDecision
-from ._episode import Episode, Rule, acted_object, check_command, command_verb
+from ._episode import VERBS, Episode, Rule, acted_object, check_command, command_verb
 from ._lifecycle import SEEDS, cluster_episodes, decay, load_seeds, rule_pattern, split_rule
 from ._scene import SceneGraph, scene_similarity
 from ._store import MemoryStore, open_store
@@ -97,6 +97,12 @@ def _blas() -> ThreadpoolController:
 
 
 _Item = TypeVar("_Item", Episode, Rule)
+_VERB_INDEX = {verb: i for i, verb in enumerate(VERBS)}
+
+
+def _verb_index(command: str) -> int:
+    """The index of *command*'s canonical verb in :data:`VERBS`, -1 without one."""
+    return _VERB_INDEX.get(command_verb(command) or "", -1)
 
 
 class EpisodicMemory:
@@ -146,7 +152,7 @@ class EpisodicMemory:
         self._grouping: tuple[np.ndarray, list[tuple[SceneGraph, str | None]]] | None = None
         self._negatives = self.store.load_negatives()
         self._warned = False
-        self._verbs: list[str | None] = []
+        self._verbs = np.zeros(0, np.int64)
 
     @property
     def episodes(self) -> tuple[Episode, ...]:
@@ -605,11 +611,11 @@ class EpisodicMemory:
         """Each episode's factor for *command*: ``verb_weight`` when both have a canonical
         verb (:func:`~safetychip.memory.command_verb`) and the two differ, else 1 ("throw
         the bat" is not "place the bat", however alike the sentences)."""
-        if len(self._verbs) != len(self._episodes):
-            self._verbs = [command_verb(e.command) for e in self._episodes]
-        verb = command_verb(command)
-        return np.array([self.config.verb_weight if verb and other and other != verb else 1.0
-                         for other in self._verbs], np.float32)  # fmt: skip
+        if len(self._verbs) != len(self._episodes):  # the verbs' indices, -1 for none
+            self._verbs = np.array([_verb_index(e.command) for e in self._episodes], np.int64)
+        verb = _verb_index(command)
+        differs = (self._verbs != verb) & (self._verbs >= 0) & (verb >= 0)
+        return np.where(differs, np.float32(self.config.verb_weight), np.float32(1.0))
 
     def _groups(self) -> tuple[np.ndarray, list[tuple[SceneGraph, str | None]]]:
         """Each episode's group, -1 for an episode without a scene, and the groups: the
