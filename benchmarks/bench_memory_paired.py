@@ -7,6 +7,8 @@ Run: .venv/bin/python benchmarks/bench_memory_paired.py [--embedder words|minilm
 The evaluation is :func:`safetychip.experiments.evaluate_pairs` on ``data/thor/paired.jsonl``
 (``data/thor/make_paired.py``): 5-fold with twins in the same fold, and seeds only; printed
 as :func:`~safetychip.experiments.pairs_table` (refusal, false refusals, ROC AUC, per harm).
+Then the same hazards phrased abstractly (``data/thor/abstract.jsonl``: 30 and their safe
+twins), checked by a memory that learned every paired task (``evaluate_abstract``).
 ``--ablation`` adds the 5-fold with the safe training tasks not recorded (the memory before
 issue 41 kept nothing of a harmless run).
 
@@ -24,7 +26,7 @@ import sys
 import time
 import warnings
 
-from safetychip.experiments import evaluate_pairs, load_pairs, pairs_table
+from safetychip.experiments import evaluate_abstract, evaluate_pairs, load_pairs, pairs_table
 from safetychip.llm import Embedder
 from safetychip.memory import EpisodicMemory, MemoryConfig, WordEmbedder
 
@@ -93,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         runs = {"5-fold": evaluate_pairs(tasks, embedder=embedder, config=config),
                 "seeds only": evaluate_pairs(tasks, seeds_only=True, embedder=embedder,
                                              config=config)}  # fmt: skip
+        runs["abstract phrasings"] = evaluate_abstract(tasks, embedder=embedder, config=config)
         if args.ablation:
             runs["5-fold, harmless not recorded"] = evaluate_pairs(
                 tasks, embedder=embedder, config=config, record_harmless=False

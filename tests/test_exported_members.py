@@ -110,7 +110,7 @@ SUBPACKAGES: dict[str, set[str]] = {
         "write_rollout_figures", "write_suite_validation", "SPOT_AGENTS", "run_spot_demo",
         "spot_demo_cells", "spot_demo_table", "write_spot_demo", "write_memory_evaluation",
         "memory_table", "SliceExplorer", "write_local_model_grid", "LOCAL_GRID_CACHE",
-        "PAIRS", "PairCheck", "evaluate_pairs", "load_pairs", "pairs_table", "plot_pairs_roc",
+        "ABSTRACT", "PAIRS", "PairCheck", "evaluate_abstract", "evaluate_pairs", "load_pairs", "pairs_table", "plot_pairs_roc",
         "roc_auc", "write_pairs_evaluation",
         "local_model_cells",
         "THOR_CONDITIONS", "ThorOutcome", "evaluate_thor", "plot_thor", "run_thor_task",

@@ -93,7 +93,8 @@ def test_committed_pairs_are_what_the_script_writes(tmp_path):
     copy = tmp_path / "make_paired.py"
     shutil.copy(ROOT / "data" / "thor" / "make_paired.py", copy)
     subprocess.run([sys.executable, str(copy)], check=True, capture_output=True)
-    assert (tmp_path / "paired.jsonl").read_bytes() == PAIRED.read_bytes()
+    for name in ("paired.jsonl", "abstract.jsonl"):
+        assert (tmp_path / name).read_bytes() == (PAIRED.parent / name).read_bytes(), name
 
 
 def test_roc_auc_counts_ties_half_and_needs_both_classes():
@@ -117,6 +118,7 @@ def test_the_pairs_evaluation_writes_the_committed_table_and_figure(tmp_path):
         assert path.read_bytes() == (ROOT / "figures" / path.name).read_bytes(), path.name
     text = written[0].read_text()
     assert "| 5-fold | all | 329 |" in text and "| seeds only | all | 329 | 0.0% |" in text
+    assert "| abstract phrasings | all | 30 |" in text
 
 
 def test_without_harmless_runs_the_twins_are_refused_far_more():

@@ -372,7 +372,7 @@ def _memory_evaluation(root: Path) -> list[Path]:
     return write_memory_evaluation(root / "figures", data=root / "data")
 
 
-_PAIRS_INPUTS = ("data/thor/object_types.csv", "data/thor/paired.jsonl")
+_PAIRS_INPUTS = ("data/thor/object_types.csv", "data/thor/paired.jsonl", "data/thor/abstract.jsonl")
 
 
 def _memory_pairs(root: Path) -> list[Path]:
@@ -424,8 +424,9 @@ REPRODUCTION_STEPS = (
                      "rules (word stand-in): table and growth figure", _memory_evaluation,
                      _MEMORY_INPUTS),
     ReproductionStep("memory_pairs", "the episodic memory on the paired AI2-THOR-style tasks "
-                     "(word stand-in), 5-fold and seeds only: refusals, false refusals, ROC "
-                     "AUC per harm (table, ROC figure)", _memory_pairs, _PAIRS_INPUTS),
+                     "(word stand-in), 5-fold, seeds only and phrased abstractly: refusals, "
+                     "false refusals, ROC AUC per harm (table, ROC figure)", _memory_pairs,
+                     _PAIRS_INPUTS),
     ReproductionStep("thor_evaluation", "the AI2-THOR-style plans under No Safety, Static "
                      "Rules, Episodic Memory (word stand-in), Safety Chip and both: refusals "
                      "of hazardous plans, false refusals of safe ones (table, figure)",

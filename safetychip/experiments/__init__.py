@@ -31,8 +31,9 @@ Contents
     The plan-level evaluation on the AI2-THOR-style suite: refusals of hazardous plans and
     false refusals of safe ones, for No Safety, Static Rules, Episodic Memory, the Safety Chip
     and both.
-:func:`evaluate_pairs`, :func:`load_pairs`, :func:`pairs_table`, :func:`plot_pairs_roc`,
-:func:`roc_auc`, :func:`write_pairs_evaluation`, :class:`PairCheck`, :data:`PAIRS`
+:func:`evaluate_pairs`, :func:`evaluate_abstract`, :func:`load_pairs`, :func:`pairs_table`,
+:func:`plot_pairs_roc`, :func:`roc_auc`, :func:`write_pairs_evaluation`, :class:`PairCheck`,
+:data:`PAIRS`, :data:`ABSTRACT`
     The episodic memory on paired hazardous and safe AI2-THOR-style tasks: 5-fold and seeds
     only, refusals, false refusals and ROC AUC per harm.
 :func:`shielded_learning`, :func:`learning_settings`, :func:`learning_table`,
@@ -72,8 +73,10 @@ from ._grid import (
     write_csv,
 )
 from ._pairs import (
+    ABSTRACT,
     PAIRS,
     PairCheck,
+    evaluate_abstract,
     evaluate_pairs,
     load_pairs,
     pairs_table,
@@ -146,8 +149,8 @@ __all__ = [
     "THOR_CONDITIONS", "ThorOutcome", "evaluate_thor", "plot_thor", "run_thor_task",
     "thor_table", "write_thor_evaluation",
     # the memory on paired hazardous and safe tasks (issue 41)
-    "PAIRS", "PairCheck", "evaluate_pairs", "load_pairs", "pairs_table", "plot_pairs_roc",
-    "roc_auc", "write_pairs_evaluation",
+    "ABSTRACT", "PAIRS", "PairCheck", "evaluate_abstract", "evaluate_pairs", "load_pairs",
+    "pairs_table", "plot_pairs_roc", "roc_auc", "write_pairs_evaluation",
     # shielded learning on MiniGrid (issue 35)
     "LEARNING_SETTINGS", "learning_settings", "learning_table", "plot_learning",
     "shielded_learning", "write_learning", "write_shielded_learning",

@@ -44,12 +44,14 @@ from ..paths import DATA_DIR
 from ._report import markdown_table
 
 __all__ = [
-    "PAIRS", "PairCheck", "evaluate_pairs", "load_pairs", "pairs_table", "plot_pairs_roc",
-    "roc_auc", "write_pairs_evaluation",
+    "ABSTRACT", "PAIRS", "PairCheck", "evaluate_abstract", "evaluate_pairs", "load_pairs",
+    "pairs_table", "plot_pairs_roc", "roc_auc", "write_pairs_evaluation",
 ]  # fmt: skip
 
 #: The paired tasks shipped with safetychip.
 PAIRS = DATA_DIR / "thor" / "paired.jsonl"
+#: The same hazards phrased abstractly, with safe twins (no room, no plan).
+ABSTRACT = DATA_DIR / "thor" / "abstract.jsonl"
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,8 @@ class PairCheck:
 
 
 def load_pairs(path: str | os.PathLike[str] = PAIRS) -> list[dict[str, Any]]:
-    """The paired tasks of *path*, one dict a line (see ``data/thor/make_paired.py``).
+    """The paired tasks of *path*, one dict a line (see ``data/thor/make_paired.py``); the
+    abstract phrasings (:data:`ABSTRACT`) have no ``scene``.
 
     Raises
     ------
@@ -84,10 +87,10 @@ def load_pairs(path: str | os.PathLike[str] = PAIRS) -> list[dict[str, Any]]:
     tasks = []
     for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
         task = json.loads(line)
-        if not isinstance(task, dict) or not {"id", "pair", "scene", "instruction",
+        if not isinstance(task, dict) or not {"id", "pair", "instruction",
                                                "hazardous"} <= set(task):  # fmt: skip
-            raise ValueError(f"{path}, line {n}: not a paired task (id, pair, scene, "
-                             "instruction, hazardous)")  # fmt: skip
+            raise ValueError(f"{path}, line {n}: not a paired task (id, pair, instruction, "
+                             "hazardous)")  # fmt: skip
         tasks.append(task)
     return tasks
 
@@ -128,11 +131,7 @@ def evaluate_pairs(tasks: Sequence[dict[str, Any]] | None = None, *, folds: int 
     tasks = list(load_pairs() if tasks is None else tasks)
     embedder = embedder or WordEmbedder()
     config = config or MemoryConfig()
-    scenes: dict[str, SceneGraph] = {}
-    for name in sorted({t["scene"] for t in tasks}):
-        env = ThorEnv(name)
-        env.reset()
-        scenes[name] = SceneGraph.from_dict(env.memory_scene())
+    scenes = _scenes(tasks)
     harm = {t["pair"]: t["harm"] for t in tasks if t["hazardous"]}
     pairs = sorted(harm)
     random.Random(0).shuffle(pairs)
@@ -142,15 +141,58 @@ def evaluate_pairs(tasks: Sequence[dict[str, Any]] | None = None, *, folds: int 
         with EpisodicMemory(embedder=embedder, config=config) as memory:
             if seeds_only:
                 memory.seed()
-            for t in (t for t in tasks if fold[t["pair"]] != k):
-                if t["hazardous"]:
-                    memory.report_harm(t["instruction"], scenes[t["scene"]], t["harm"])
-                elif record_harmless:
-                    memory.record(t["instruction"], scenes[t["scene"]])
+            _learn(memory, [t for t in tasks if fold[t["pair"]] != k], scenes, record_harmless)
             for t in (t for t in tasks if fold[t["pair"]] == k):
                 decision = memory.check(t["instruction"], scenes[t["scene"]])
                 checks.append(PairCheck(t["id"], t["pair"], harm[t["pair"]], t["hazardous"],
                                         decision.blocked, _score(decision, config)))  # fmt: skip
+    return checks
+
+
+def _scenes(tasks: Sequence[dict[str, Any]]) -> dict[str, SceneGraph]:
+    """The scene graph of each room of *tasks*, at the start."""
+    scenes = {}
+    for name in sorted({t["scene"] for t in tasks}):
+        env = ThorEnv(name)
+        env.reset()
+        scenes[name] = SceneGraph.from_dict(env.memory_scene())
+    return scenes
+
+
+def _learn(memory: EpisodicMemory, tasks: Iterable[dict[str, Any]],
+           scenes: Mapping[str, SceneGraph], record_harmless: bool = True) -> None:  # fmt: skip
+    """Teach *memory* the hazardous tasks as harm reports, the safe ones as harmless runs."""
+    for t in tasks:
+        if t["hazardous"]:
+            memory.report_harm(t["instruction"], scenes[t["scene"]], t["harm"])
+        elif record_harmless:
+            memory.record(t["instruction"], scenes[t["scene"]])
+
+
+def evaluate_abstract(tasks: Sequence[dict[str, Any]] | None = None,
+                      abstract: Sequence[dict[str, Any]] | None = None, *,
+                      embedder: Embedder | None = None,
+                      config: MemoryConfig | None = None) -> list[PairCheck]:  # fmt: skip
+    """Check the abstract phrasings (:data:`ABSTRACT` by default) with a memory that learned
+    every paired task (:data:`PAIRS` by default); they name no object, so no scene.
+
+    Examples
+    --------
+    >>> checks = evaluate_abstract()
+    >>> len(checks), sum(c.hazardous for c in checks)
+    (60, 30)
+    """
+    tasks = list(load_pairs() if tasks is None else tasks)
+    abstract = list(load_pairs(ABSTRACT) if abstract is None else abstract)
+    config = config or MemoryConfig()
+    harm = {t["pair"]: t["harm"] for t in abstract if t["hazardous"]}
+    with EpisodicMemory(embedder=embedder or WordEmbedder(), config=config) as memory:
+        _learn(memory, tasks, _scenes(tasks))
+        checks = []
+        for t in abstract:
+            decision = memory.check(t["instruction"])
+            checks.append(PairCheck(t["id"], t["pair"], harm[t["pair"]], t["hazardous"],
+                                    decision.blocked, _score(decision, config)))  # fmt: skip
     return checks
 
 
@@ -227,13 +269,16 @@ def plot_pairs_roc(runs: Mapping[str, Sequence[PairCheck]], *,
 
 def write_pairs_evaluation(folder: str | os.PathLike[str], *,
                            data: str | os.PathLike[str] = DATA_DIR) -> list[Path]:  # fmt: skip
-    """Evaluate the memory (word stand-in) on ``thor/paired.jsonl`` under *data*, 5-fold and
-    seeds only, and write ``06_memory_pairs.md`` (the table) and ``06_memory_pairs_roc.png``
-    (the ROC curves) into *folder*; return both paths."""
+    """Evaluate the memory (word stand-in) on ``thor/paired.jsonl`` under *data* (5-fold, and
+    seeds only) and on ``thor/abstract.jsonl`` (after learning every pair); write
+    ``06_memory_pairs.md`` (the table) and ``06_memory_pairs_roc.png`` (the ROC curves) into
+    *folder*; return both paths."""
     import matplotlib.pyplot as plt
 
     tasks = load_pairs(Path(data) / "thor" / "paired.jsonl")
-    runs = {"5-fold": evaluate_pairs(tasks), "seeds only": evaluate_pairs(tasks, seeds_only=True)}
+    abstract = load_pairs(Path(data) / "thor" / "abstract.jsonl")
+    runs = {"5-fold": evaluate_pairs(tasks), "seeds only": evaluate_pairs(tasks, seeds_only=True),
+            "abstract phrasings": evaluate_abstract(tasks, abstract)}  # fmt: skip
     hazards = sum(t["hazardous"] for t in tasks)
     text = (
         "<!-- Written by `safetychip reproduce memory_pairs`; do not edit. -->\n\n"
