@@ -194,7 +194,7 @@ def split_rule(rule: Rule, positives: Sequence[_Example], negatives: Sequence[_E
     words = _distinguishing_words(positives, negatives) if same else set()
     if words:
         return [replace(rule, id="", exclude=tuple(sorted({*rule.exclude, *words})),
-                        confidence=min(len(positives) / max(total, 1), 1.0))]  # fmt: skip
+                        confidence=round(min(len(positives) / max(total, 1), 1.0), 6))]  # fmt: skip
     banned = {rule.target}.union(*(o.attributes | {o.cls} for o in bad))
     exclude = tuple(sorted(set(rule.exclude) | {o.cls for o in bad}))
     if not positives:
@@ -206,8 +206,9 @@ def split_rule(rule: Rule, positives: Sequence[_Example], negatives: Sequence[_E
         kept = sorted(features - banned, key=lambda a: (-common[a], a))
         if kept:
             covered.setdefault(kept[0], set()).add(command)
-    return [Rule(rule.verb, target, rule.harm, len(commands) / max(total, 1), exclude=exclude,
-                 stamp=rule.stamp) for target, commands in sorted(covered.items())]  # fmt: skip
+    return [Rule(rule.verb, target, rule.harm, round(len(commands) / max(total, 1), 6),
+                 exclude=exclude, stamp=rule.stamp)
+            for target, commands in sorted(covered.items())]  # fmt: skip
 
 
 def _distinguishing_words(positives: Sequence[_Example], negatives: Sequence[_Example]
