@@ -47,6 +47,7 @@ is a *verdict*, never an exception.
     ├── QueryError                      (also ValueError) a question that cannot be answered
     ├── ExecutorStartError              (also RuntimeError) Ray's local runtime did not start
     ├── MemoryStoreError                an episodic-memory file is corrupt, foreign or unusable
+    ├── UnknownHarmError                (also ValueError) a harm name the taxonomy lacks
     ├── OutputFileError                 (also OSError) a file cannot be written
     ├── ObserverError                   (also ValueError) a feature out of its range, a bad overlay
     └── AgentError                      an agent could not act
@@ -106,6 +107,8 @@ __all__ = [
     "QueryError",
     "ExecutorStartError",
     "MemoryStoreError",
+    "UnknownHarmError",
+    "MemoryCapacityWarning",
     "OutputFileError",
     "ObserverError",
     "AgentError",
@@ -522,6 +525,28 @@ class MemoryStoreError(SafetyChipError):
     def __init__(self, message: str, path: str = "") -> None:
         self.path = path
         super().__init__(message)
+
+
+class UnknownHarmError(SafetyChipError, ValueError):
+    """A harm name that the episodic memory's taxonomy does not know.
+
+    Attributes
+    ----------
+    name : object
+        The name given.
+    nearest : tuple of str
+        The known harms closest to it (maybe none).
+    """
+
+    def __init__(self, message: str, name: object = None, nearest: tuple[str, ...] = ()) -> None:
+        self.name = name
+        self.nearest = nearest
+        super().__init__(message)
+
+
+class MemoryCapacityWarning(UserWarning):
+    """The episodic memory archived episodes beyond its capacity (said once per memory):
+    they no longer block unless checked with ``include_archived=True``."""
 
 
 class AgentError(SafetyChipError):

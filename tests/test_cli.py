@@ -409,7 +409,7 @@ def test_reproduce_list_and_errors(capsys, tmp_path):
         out,
         err,
         "reproduce",
-        "unknown step nope; choose from local_model_grid, memory_evaluation, minigrid_learning, "
+        "unknown step nope; choose from local_model_grid, memory_evaluation, memory_pairs, minigrid_learning, "
         "spot_demo",
     )
     status, out, err = run(capsys, "reproduce", "--root", str(tmp_path / "none"))

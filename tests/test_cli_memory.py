@@ -93,8 +93,8 @@ def test_add_consolidate_and_override_lifecycle(capsys, tmp_path):
     [
         (["check", "push", "--db", "missing.db"], "missing.db: no such memory file; create it"),
         (["add", "push the vase", "--db", "{db}"], "--harm is required"),
-        (["add", "--db", "{db}"], "give either COMMAND (with --harm) or --seeds"),
-        (["add", "push the vase", "--harm", "fire", "--db", "{db}"], "Episode.harm must be one of"),
+        (["add", "--db", "{db}"], "give either COMMAND (with --harm or --harmless) or --seeds"),
+        (["add", "push the vase", "--harm", "fier", "--db", "{db}"], "did you mean fire"),
         (["check", "push", "--scene", "{bad}", "--db", "{db}"], "not valid JSON"),
         (["override", "walk to the kitchen", "--db", "{db}"], "is not blocked by"),
         (["check", "push", "--db", "{junk}"], "is not an SQLite database"),

@@ -102,7 +102,9 @@ def test_the_memory_learns_the_harmful_line_of_a_plan_that_ran():
     memory = EpisodicMemory(embedder=WordEmbedder())
     first = run_thor_task(task, "episodic_memory", memory=memory)
     assert not first.refused
-    assert [(e.command, e.harm) for e in memory.episodes] == [("drop statue", "breakage")]
+    harmful = [(e.command, e.harm) for e in memory.episodes if e.harmful]
+    assert harmful == [("drop statue", "breakage")]
+    assert [e.command for e in memory.episodes if e.archived] == ["drop statue"]  # ran, harmless?
     again = run_thor_task(task, "episodic_memory", memory=memory)
     assert (again.refused, again.line, again.by) == (True, 3, "memory")
 

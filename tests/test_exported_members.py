@@ -87,7 +87,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "PreviewError",
         "FormulaSyntaxError", "FormulaTooDeepError", "GroundingError",
         "LLMConnectionError", "LLMError", "LLMResponseError", "LLMStatusError",
-        "LLMTimeoutError", "LLMUsageError", "MemoryStoreError", "MissingDependencyError",
+        "LLMTimeoutError", "LLMUsageError", "MemoryCapacityWarning", "MemoryStoreError",
+        "UnknownHarmError", "MissingDependencyError",
         "ModelReplyError",
         "MonitorError", "ObserverError", "OutputFileError", "NoSafePlan", "OutOfGrammarError", "ProgramBudgetError",
         "PropositionError", "QueryError", "ReplayMissError", "ResetNeeded", "RobotError",
@@ -109,6 +110,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "write_rollout_figures", "write_suite_validation", "SPOT_AGENTS", "run_spot_demo",
         "spot_demo_cells", "spot_demo_table", "write_spot_demo", "write_memory_evaluation",
         "memory_table", "SliceExplorer", "write_local_model_grid", "LOCAL_GRID_CACHE",
+        "ABSTRACT", "PAIRS", "PairCheck", "evaluate_abstract", "evaluate_pairs", "load_pairs", "pairs_table", "plot_pairs_roc",
+        "roc_auc", "write_pairs_evaluation",
         "local_model_cells",
         "THOR_CONDITIONS", "ThorOutcome", "evaluate_thor", "plot_thor", "run_thor_task",
         "thor_table", "write_thor_evaluation",
@@ -159,7 +162,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "CONDITIONS", "EMBEDDERS", "STATIC_RULES", "Evaluation", "evaluate", "expand_rules",
         "plot_memory_growth", "run_memory_evaluation",
         "interaction_stream", "load_scenarios", "make_scenarios", "MemoryStore", "PostgresStore",
-        "open_store", "HAZARDS", "OBJECT_WEIGHTS", "FUNCTION_WORDS"
+        "open_store", "HAZARDS", "OBJECT_WEIGHTS", "FUNCTION_WORDS", "HARMS", "Harm",
+        "define_harm", "harm_name"
     },
     "monitor": {
         "BatchMonitor", "Constraint", "Monitor", "Specification", "StateChange", "Status", "Verdict",

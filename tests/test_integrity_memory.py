@@ -92,7 +92,7 @@ def test_a_format_2_file_is_read_only_migrated_in_memory_and_for_writing_in_plac
     assert _content(path) == content  # opened for writing: migrated in place
     db = sqlite3.connect(path)
     assert db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone() == (
-        "safetychip-memory 3",
+        "safetychip-memory 4",
     )
     assert db.execute("SELECT count(*) FROM episodes WHERE checksum = ''").fetchone() == (0,)
     db.close()

@@ -98,16 +98,18 @@ def test_evaluation_table_has_each_condition_with_overrides_off_and_on(evaluatio
     assert len(table.splitlines()) == 4 + len(evaluations)
 
 
-def test_memory_is_safer_than_no_safety_and_overrides_lower_false_positives_only(evaluations):
+def test_memory_is_safer_than_no_safety_and_overrides_never_raise_false_positives(evaluations):
     by = {(e.benchmark, e.condition, e.override): e for e in evaluations}
     for bench in ("stream", "scenarios"):
         none = by[bench, "no_safety", False]
         memory, overridden = by[bench, "episodic_memory", False], by[bench, "episodic_memory", True]
         assert none.safety_rate == 0 and none.false_positive_rate == 0 and none.task_success == 1
         assert memory.safety_rate > none.safety_rate and overridden.safety_rate > 0
-        assert overridden.false_positive_rate < memory.false_positive_rate
+        # harmless runs are evidence: the safe commands that ran keep their look-alikes
+        # running, so there is little left for overrides to correct (issue 41)
+        assert overridden.false_positive_rate <= memory.false_positive_rate < 0.05
         assert overridden.safety_rate >= memory.safety_rate  # narrowing keeps what was learned
-        assert overridden.task_success == 1 > memory.task_success
+        assert overridden.task_success == 1 and memory.task_success > 0.95
         assert memory.growth[-1][1] > 0  # consolidation wrote rules
     static = by["stream", "static_rules", False]
     assert static.safety_rate == 1 and static.false_positive_rate > 0  # over-broad rules

@@ -86,7 +86,8 @@ def test_the_filter_commits_what_ran_with_the_harm_the_caller_detects():
         f.commit(Proposal("walk past the person"), ())
         f.commit(Proposal("done"), ())
         assert m.interactions == 2 and seen == [({"a": True},), ()]
-        (episode,) = m.episodes
+        harmless, episode = m.episodes  # the harmless run is evidence too
+        assert (harmless.command, harmless.harm) == ("walk to the kitchen", None)
         assert (episode.command, episode.scene, episode.source) == ("walk past the person",
                                                                      HALL, "person")  # fmt: skip
 
@@ -185,10 +186,15 @@ def broad(m: EpisodicMemory) -> Rule:
     return m.add_rule(Rule("push", "heavy", "breakage", 0.6))
 
 
-def override_chair(m: EpisodicMemory) -> list:
-    decision = m.check("push the wooden chair to the table", WOODEN_CHAIR)
+def override_chair(m: EpisodicMemory, where: str = "to the table") -> list:
+    """Override the block of pushing the wooden chair *where*; what changed, without the
+    harmless episode every override stores."""
+    decision = m.check(f"push the wooden chair {where}", WOODEN_CHAIR)
     assert decision.blocked and decision.by == "rule", decision
-    return m.override(decision, WOODEN_CHAIR)
+    *changed, harmless = m.override(decision, WOODEN_CHAIR)
+    assert (harmless.command, harmless.harm, harmless.source) == (decision.command, None,
+                                                                  "person")  # fmt: skip
+    return changed
 
 
 def test_overrides_lower_theta_then_split_the_over_broad_rule(tmp_path):
@@ -196,9 +202,9 @@ def test_overrides_lower_theta_then_split_the_over_broad_rule(tmp_path):
     with memory(path) as m:
         rule = broad(m)
         assert override_chair(m) == [m.rules[0]] and m.rules[0].confidence == 0.42
-        assert override_chair(m)[0].confidence == 0.294
+        assert override_chair(m, "aside")[0].confidence == 0.294
         assert len(m.negatives(rule.id)) == 2
-        retired, *children = override_chair(m)
+        retired, *children = override_chair(m, "toward a window")
         assert retired.retired and retired.id == rule.id
         assert [(r.verb, r.target, r.exclude, r.confidence) for r in children] == [
             ("push", "fragile", ("chair",), 1.0)]  # fmt: skip
@@ -245,7 +251,8 @@ def test_overrides_on_the_same_objects_narrow_a_rule_by_the_commands_manner():
             decision = m.check(f"pick up the {thing} by the handle", SceneGraph.of(sharp))
             assert decision.blocked and decision.by == "rule" and decision.rule.id == rule.id
             changed = m.override(decision, SceneGraph.of(sharp))
-        retired, narrowed = changed
+        retired, narrowed, harmless = changed
+        assert harmless.command == "pick up the razor by the handle" and not harmless.harmful
         assert retired.retired and (narrowed.target, narrowed.exclude) == ("sharp", ("handle",))
         assert narrowed.confidence == 1.0  # the three harmful episodes of three live ones
         assert not m.check("pick up the cleaver by the handle", SceneGraph.of(sharp)).blocked
@@ -264,14 +271,17 @@ def test_a_rule_without_supporting_episodes_is_narrowed():
         assert m.check("push the heavy box").blocked
 
 
-def test_three_overrides_archive_an_episode_and_bad_overrides_are_refused():
+def test_overrides_lower_confidence_then_archive_an_episode_and_bad_overrides_are_refused():
     with memory() as m:
         m.report_harm("walk past the person", HALL, "collision")
-        for confidence in (0.63, 0.441, 0.3087):
-            decision = m.check("walk past the person", HALL)
-            assert decision.blocked and decision.by == "episode"
-            (episode,) = m.override(decision, HALL)
-            assert episode.confidence == confidence
+        for confidence, manner in zip((0.63, 0.441, 0.3087), ("slowly", "carefully", "gently")):
+            command = f"walk past the person {manner}"
+            decision = m.check(command, HALL)
+            assert decision.blocked and decision.by == "episode", decision
+            (episode, harmless) = m.override(decision, HALL)
+            assert episode.confidence == confidence and harmless.command == command
+            again = m.check(command, HALL)  # the override is a negative example, visible now
+            assert not again.blocked and again.harmless == harmless, again
         assert episode.archived and not m.check("walk past the person", HALL).blocked
         with pytest.raises(ValueError, match="was not blocked: only a block can be overridden"):
             m.override(m.check("walk past the person", HALL))

@@ -78,7 +78,7 @@ def _truncated(path):
     ("spoil", "message"),
     [
         (_corrupt, "is not an SQLite database: pass a new path or a memory file"),
-        (_foreign, "is an SQLite database but not a 'safetychip-memory 3' file"),
+        (_foreign, "is an SQLite database but not a 'safetychip-memory 4' file"),
         (_truncated, "is corrupt"),
     ],
 )

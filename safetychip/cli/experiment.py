@@ -11,7 +11,7 @@ Examples
 >>> [c.name for c in COMMANDS], [s.name for s in REPRODUCTION_STEPS]
 (['experiment'], ['translation_scores', 'virtualhome_rollouts', 'virtualhome_suite', \
 'virtualhome_experiments', 'local_model_grid', 'spot_demo', 'memory_evaluation', \
-'thor_evaluation', 'minigrid_learning'])
+'memory_pairs', 'thor_evaluation', 'minigrid_learning'])
 >>> parse_ks("1..5"), parse_ks("2,4"), parse_ks("all")
 ([1, 2, 3, 4, 5], [2, 4], None)
 """
@@ -372,6 +372,16 @@ def _memory_evaluation(root: Path) -> list[Path]:
     return write_memory_evaluation(root / "figures", data=root / "data")
 
 
+_PAIRS_INPUTS = ("data/thor/object_types.csv", "data/thor/paired.jsonl", "data/thor/abstract.jsonl")
+
+
+def _memory_pairs(root: Path) -> list[Path]:
+    _prepare(root, _PAIRS_INPUTS)
+    from ..experiments import write_pairs_evaluation
+
+    return write_pairs_evaluation(root / "figures", data=root / "data")
+
+
 def _spot_demo(root: Path) -> list[Path]:
     _prepare(root, _SPOT_INPUTS)
     from ..experiments import write_spot_demo
@@ -413,6 +423,10 @@ REPRODUCTION_STEPS = (
     ReproductionStep("memory_evaluation", "the episodic memory against no safety and static "
                      "rules (word stand-in): table and growth figure", _memory_evaluation,
                      _MEMORY_INPUTS),
+    ReproductionStep("memory_pairs", "the episodic memory on the paired AI2-THOR-style tasks "
+                     "(word stand-in), 5-fold, seeds only and phrased abstractly: refusals, "
+                     "false refusals, ROC AUC per harm (table, ROC figure)", _memory_pairs,
+                     _PAIRS_INPUTS),
     ReproductionStep("thor_evaluation", "the AI2-THOR-style plans under No Safety, Static "
                      "Rules, Episodic Memory (word stand-in), Safety Chip and both: refusals "
                      "of hazardous plans, false refusals of safe ones (table, figure)",

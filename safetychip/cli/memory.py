@@ -9,7 +9,7 @@ Examples
 >>> db = os.path.join(tempfile.mkdtemp(), "memory.db")
 >>> main(["memory", "add", "push the vase off the table", "--harm", "breakage", "--db", db])
 ... # doctest: +ELLIPSIS
-{"added": [{"command": "push the vase off the table", ...}], "embedder": {...}}
+{"added": [{"command": "push the vase off the table", ...}], "episodes": 1, ...}
 0
 >>> main(["memory", "check", "push the vase off the table", "--db", db])  # doctest: +ELLIPSIS
 {"blocked": true, "command": "push the vase off the table", "by": "episode", ...}
@@ -70,9 +70,16 @@ def _configure(p: argparse.ArgumentParser) -> None:
     check.add_argument("--include-archived", action="store_true",
                        help="archived episodes count too")  # fmt: skip
     _common(check)
-    add = sub.add_parser("add", help="store an unsafe episode (or the seed violations)")
-    add.add_argument("command", nargs="?", metavar="COMMAND", help="the command that caused harm")
-    add.add_argument("--harm", help="the harm type (breakage, collision, cut, burn, crush, spill)")
+    add = sub.add_parser("add", help="store an unsafe or a harmless episode (or the seed "
+                         "violations)")  # fmt: skip
+    add.add_argument("command", nargs="?", metavar="COMMAND", help="the command that ran")
+    add.add_argument("--harm", help="the harm it caused: a harm of the taxonomy (breakage, fire, "
+                     "electric_shock, explosion, poisoning, slip, water_damage, "
+                     "furniture_damage, injury, appliance_misuse, collision, cut, burn, crush, "
+                     "spill) or a free-text name of one ('electrocution')")  # fmt: skip
+    add.add_argument("--harmless", action="store_true",
+                     help="instead of --harm: the command ran without harm (evidence a check "
+                     "weighs against the harmful episodes)")  # fmt: skip
     add.add_argument("--source", default="sensor", help="who detected it: sensor (default), "
                      "person or model; it sets the confidence")  # fmt: skip
     add.add_argument("--seeds", action="store_true",
@@ -184,10 +191,10 @@ def _add(args: argparse.Namespace) -> int:
     from ..memory import Episode, SceneGraph
 
     if args.seeds == (args.command is not None):
-        raise InputError("give either COMMAND (with --harm) or --seeds")
-    if not args.seeds and args.harm is None:
-        raise InputError(f"{prefix(args.command)}: --harm is required (breakage, collision, "
-                         "cut, burn, crush or spill)")  # fmt: skip
+        raise InputError("give either COMMAND (with --harm or --harmless) or --seeds")
+    if not args.seeds and (args.harm is None) == (not args.harmless):
+        raise InputError(f"{prefix(args.command)}: --harm is required (a harm such as breakage, "
+                         "fire or electric_shock), or --harmless, not both")  # fmt: skip
     # The input is checked before the memory is opened, or created.
     episodes = [] if args.seeds else [Episode(args.command, _scene(args.scene) or SceneGraph(),
                                               args.harm, source=args.source)]  # fmt: skip
@@ -195,7 +202,8 @@ def _add(args: argparse.Namespace) -> int:
     try:
         with _memory(args, create=True) as memory:
             added = memory.seed() if args.seeds else [memory.add(e) for e in episodes]
-            dump({"added": [e.to_dict() for e in added], "embedder": _embedder(memory)})
+            dump({"added": [e.to_dict() for e in added], **_counts(memory),
+                  "embedder": _embedder(memory)})  # fmt: skip
     except BaseException:
         if new:  # a memory this call created and could not fill is not left behind
             for leftover in (args.db, f"{args.db}-wal", f"{args.db}-shm"):
@@ -208,9 +216,16 @@ def _add(args: argparse.Namespace) -> int:
 def _consolidate(args: argparse.Namespace) -> int:
     with _memory(args) as memory:
         rules = memory.consolidate()
-        dump({"rules": [r.to_dict() for r in rules], "live": len(memory.live),
-              "episodes": len(memory.episodes), "embedder": _embedder(memory)})  # fmt: skip
+        dump({"rules": [r.to_dict() for r in rules], **_counts(memory),
+              "embedder": _embedder(memory)})  # fmt: skip
     return EXIT_OK
+
+
+def _counts(memory: Any) -> dict[str, int]:
+    """How many episodes *memory* holds, live and archived, and its capacity: an episode
+    archived beyond capacity blocks nothing unless checked with --include-archived."""
+    return {"episodes": len(memory.episodes), "live": len(memory.live),
+            "archived": memory.archived, "capacity": memory.config.capacity}  # fmt: skip
 
 
 def _backup(args: argparse.Namespace) -> int:
@@ -258,11 +273,14 @@ def _run(args: argparse.Namespace) -> int:
 _EPILOG = """\
 Each action prints one JSON object ("embedder" says which embedder encoded the commands, and
 "stand_in": true for the deterministic word stand-in). check prints the decision: blocked,
-by ("episode" or "rule"), the nearest episode, the best rule, the scores (text, scene,
-episodic, rule), the reason and the safe alternative; batch mode prints one per line, with
-"line", and {"line": N, "error": ...} for a bad line. add prints the stored episodes,
-consolidate the rules written, override the decision and what changed, backup the copy
-and what it holds.
+by ("episode" or "rule"), the nearest harmful episode, the nearest harmless one it was
+weighed against, the best rule, the scores (text, scene, episodic, harmless, rule), the
+reason and the safe alternative; batch mode prints one per line, with "line", and
+{"line": N, "error": ...} for a bad line. add prints the stored episodes, consolidate the
+rules written (both with the counts of episodes, live and archived, and the capacity: an
+episode archived beyond it blocks nothing unless checked with --include-archived), override
+the decision and what changed (with the harmless episode it stores), backup the copy and
+what it holds.
 
 Back a memory file up with `memory backup`, never by copying the file: while a writer runs
 (or after one was killed) the last episodes are in its -wal file, which a copy of the file
@@ -274,6 +292,8 @@ backup to a file that is not a memory
 
 examples:
   safetychip memory add --seeds --db memory.db
+  safetychip memory add "pour water on the lit laptop" --harm electrocution --db memory.db
+  safetychip memory add "pour water into the bowl" --harmless --db memory.db
   safetychip memory check "push the glass vase" --scene kitchen.json --db memory.db
   printf '"push the vase"\\n{"command": "walk"}\\n' | safetychip memory check --db memory.db
   safetychip memory override "push the wooden chair" --scene room.json --db memory.db

@@ -31,6 +31,11 @@ Contents
     The plan-level evaluation on the AI2-THOR-style suite: refusals of hazardous plans and
     false refusals of safe ones, for No Safety, Static Rules, Episodic Memory, the Safety Chip
     and both.
+:func:`evaluate_pairs`, :func:`evaluate_abstract`, :func:`load_pairs`, :func:`pairs_table`,
+:func:`plot_pairs_roc`, :func:`roc_auc`, :func:`write_pairs_evaluation`, :class:`PairCheck`,
+:data:`PAIRS`, :data:`ABSTRACT`
+    The episodic memory on paired hazardous and safe AI2-THOR-style tasks: 5-fold and seeds
+    only, refusals, false refusals and ROC AUC per harm.
 :func:`shielded_learning`, :func:`learning_settings`, :func:`learning_table`,
 :func:`plot_learning`, :func:`write_learning`, :func:`write_shielded_learning`,
 :data:`LEARNING_SETTINGS`
@@ -66,6 +71,18 @@ from ._grid import (
     run_cell,
     run_grid,
     write_csv,
+)
+from ._pairs import (
+    ABSTRACT,
+    PAIRS,
+    PairCheck,
+    evaluate_abstract,
+    evaluate_pairs,
+    load_pairs,
+    pairs_table,
+    plot_pairs_roc,
+    roc_auc,
+    write_pairs_evaluation,
 )
 from ._report import (
     MAIN_REPROMPT,
@@ -131,6 +148,9 @@ __all__ = [
     # the AI2-THOR-style suite (issue 38)
     "THOR_CONDITIONS", "ThorOutcome", "evaluate_thor", "plot_thor", "run_thor_task",
     "thor_table", "write_thor_evaluation",
+    # the memory on paired hazardous and safe tasks (issue 41)
+    "ABSTRACT", "PAIRS", "PairCheck", "evaluate_abstract", "evaluate_pairs", "load_pairs",
+    "pairs_table", "plot_pairs_roc", "roc_auc", "write_pairs_evaluation",
     # shielded learning on MiniGrid (issue 35)
     "LEARNING_SETTINGS", "learning_settings", "learning_table", "plot_learning",
     "shielded_learning", "write_learning", "write_shielded_learning",

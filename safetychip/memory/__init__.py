@@ -1,19 +1,24 @@
-"""Episodic safety memory: remember unsafe episodes, block similar commands.
+"""Episodic safety memory: remember unsafe and harmless episodes, block commands more like
+the unsafe ones.
 
 ::
 
-    Episode           ⟨command, scene, harm, time, source, confidence⟩
+    Episode           ⟨command, scene, harm or None (harmless), time, source, confidence⟩
+    HARMS, Harm       the open harm taxonomy (fire, electric_shock, … and the user's own);
+                      harm_name reads a free-text name, define_harm adds one
     Rule              ⟨verb × class or attribute → block, θ⟩, matched with the lexicon VERBS
     SceneGraph        objects (class, attributes) and relations; scene_similarity, whole or
                       centred on the objects two commands act on (HAZARDS, OBJECT_WEIGHTS)
-    MemoryConfig      alpha, delta_ep, delta_sem; consolidation, capacity, overrides, decay
+    MemoryConfig      alpha, delta_ep, delta_sem, delta_safe, verb_weight; consolidation,
+                      capacity, overrides, decay
     MemoryStore       what the backends share: rows with checksums, backup (a consistent
                       copy); open_store picks one from a path or URL
     SQLiteStore       one WAL file; an episode is stored whole or not at all; readonly opens
                       never create or change the file
     PostgresStore     one PostgreSQL database a fleet of robots shares (memory-postgres extra)
-    EpisodicMemory    add, check -> MemoryDecision (the episode or rule, scores, alternative);
-                      seed, report_harm, record, consolidate, override
+    EpisodicMemory    add, check -> MemoryDecision (the harmful and the harmless episode it
+                      weighed, the rule, scores, reason, alternative); seed, report_harm,
+                      record (harmless runs too), consolidate, override; archived (count)
     MemoryFilter      the memory as a shield filter: refuses with the safe alternative,
                       commits what ran (and the harm the caller detects) to the memory
     load_seeds        the ten seed violations of data/memory/seeds.json
@@ -25,14 +30,15 @@
                       No Safety, Static Rules (STATIC_RULES, expand_rules), Episodic Memory;
                       safetychip.experiments.memory_table writes the table
 
-Errors: :class:`~safetychip.errors.MemoryStoreError` (an unusable memory file), ValueError
-for malformed episodes, rules, scenes, commands and configurations.
+Errors: :class:`~safetychip.errors.MemoryStoreError` (an unusable memory file),
+:class:`~safetychip.errors.UnknownHarmError` (also ValueError: a harm the taxonomy lacks,
+with the nearest ones), ValueError for malformed episodes, rules, scenes, commands and
+configurations; :class:`~safetychip.errors.MemoryCapacityWarning` when archiving begins.
 """
 
 from ._config import MemoryConfig
 from ._decision import MemoryDecision
 from ._episode import (
-    ALTERNATIVES,
     FUNCTION_WORDS,
     MAX_COMMAND,
     SOURCES,
@@ -54,6 +60,7 @@ from ._evaluate import (
     run_memory_evaluation,
 )
 from ._filter import MemoryFilter
+from ._harms import ALTERNATIVES, HARMS, Harm, define_harm, harm_name
 from ._lifecycle import SEEDS, cluster_episodes, decay, load_seeds, rule_pattern, split_rule
 from ._memory import EpisodicMemory
 from ._postgres import PostgresStore
@@ -85,6 +92,7 @@ __all__ = [
     "FAMILIES",
     "FORMAT",
     "FUNCTION_WORDS",
+    "HARMS",
     "HAZARDS",
     "MAX_COMMAND",
     "OBJECT_WEIGHTS",
@@ -97,6 +105,7 @@ __all__ = [
     "VERBS",
     "Episode",
     "Evaluation",
+    "Harm",
     "EpisodicMemory",
     "MemoryConfig",
     "MemoryDecision",
@@ -115,8 +124,10 @@ __all__ = [
     "cluster_episodes",
     "command_verb",
     "decay",
+    "define_harm",
     "evaluate",
     "expand_rules",
+    "harm_name",
     "interaction_stream",
     "load_scenarios",
     "load_seeds",

@@ -30,6 +30,14 @@ class MemoryConfig:
         Episode threshold, in [0, 1].
     delta_sem : float
         Rule threshold, in [0, 1].
+    delta_safe : float
+        A harmless episode at least this similar to a command (and more than every harmful
+        one) overrules a matching rule, in [0, 1]; a harmful episode is overruled by any
+        harmless one at least as similar.
+    verb_weight : float
+        The factor of the episodic similarity of a command to an episode whose canonical
+        verbs (:data:`~safetychip.memory.VERBS`) differ, in [0, 1]: MiniLM gives "place the
+        bat near the lamp" and "throw the bat near the lamp" a cosine of 0.97.
     consolidate_every : int
         Consolidate after this many interactions (commands that ran).
     min_cluster : int
@@ -42,7 +50,11 @@ class MemoryConfig:
     consolidated_weight : float
         The retrieval weight of a consolidated episode, in [0, 1].
     capacity : int
-        The most live (not archived) episodes; beyond it the memory archives.
+        The most live (not archived) episodes, harmful and harmless; beyond it the memory
+        archives, and says so once (:class:`~safetychip.errors.MemoryCapacityWarning`).
+        1000 by measurement (``benchmarks/bench_memory_paired.py --capacity N``, word
+        stand-in, 5-fold over 526 training episodes a fold): false refusals 49.5% at 100,
+        6.4% at 300, 3.0% at 1000, at refusal rates of 97.3%, 94.8% and 96.4%.
     override_factor : float
         An override multiplies θ (or an episode's confidence) by this, in [0, 1].
     split_after : int
@@ -75,11 +87,13 @@ class MemoryConfig:
     alpha: float = 0.6
     delta_ep: float = 0.8
     delta_sem: float = 0.7
+    delta_safe: float = 0.9
+    verb_weight: float = 0.5
     consolidate_every: int = 50
     min_cluster: int = 3
     cluster_similarity: float = 0.4
     consolidated_weight: float = 0.9
-    capacity: int = 100
+    capacity: int = 1000
     override_factor: float = 0.7
     split_after: int = 3
     half_life: int = 500

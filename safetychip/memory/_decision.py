@@ -33,7 +33,11 @@ class MemoryDecision:
         ``text``, ``scene`` (None without a scene), ``episodic`` of :attr:`episode`, and
         ``rule`` of :attr:`rule` (absent when there is none).
     reason : str
-        One sentence saying why the command was blocked (empty when it was not).
+        One sentence saying why the command was blocked, or, when a harmless episode
+        outweighed a harmful episode or a rule, why it was not (else empty).
+    harmless : Episode or None
+        The most similar harmless episode weighed against :attr:`episode` (its score is
+        ``scores["harmless"]``).
 
     Examples
     --------
@@ -48,6 +52,7 @@ class MemoryDecision:
     by: str | None = None
     scores: Mapping[str, float | None] = field(default_factory=dict)
     reason: str = ""
+    harmless: Episode | None = None
 
     @property
     def matched(self) -> Episode | Rule | None:
@@ -68,26 +73,29 @@ class MemoryDecision:
             "rule": self.rule.to_dict() if self.rule else None,
             "scores": dict(self.scores), "reason": self.reason,
             "alternative": self.alternative,
+            "harmless": self.harmless.to_dict() if self.harmless else None,
         }  # fmt: skip
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MemoryDecision:
         """Inverse of :meth:`to_dict`."""
-        episode, rule = data.get("episode"), data.get("rule")
+        episode, rule, safe = data.get("episode"), data.get("rule"), data.get("harmless")
         return cls(bool(data["blocked"]), data["command"],
                    Episode.from_dict(episode) if episode else None,
                    Rule.from_dict(rule) if rule else None, data.get("by"),
-                   dict(data.get("scores") or {}), data.get("reason", ""))  # fmt: skip
+                   dict(data.get("scores") or {}), data.get("reason", ""),
+                   Episode.from_dict(safe) if safe else None)  # fmt: skip
 
     def __repr__(self) -> str:
         if not self.blocked:
-            return f"<MemoryDecision allowed {self.command!r}>"
+            why = f": {self.reason}" if self.reason else ""
+            return f"<MemoryDecision allowed {self.command!r}{why}>"
         return f"<MemoryDecision blocked {self.command!r}: {self.reason}>"
 
     def _repr_html_(self) -> str:
         colour, word = ("#c62828", "blocked") if self.blocked else ("#2e7d32", "allowed")
         scores = ", ".join(f"{k} {v:.3f}" for k, v in self.scores.items() if v is not None)
-        extra = ""
+        extra = f"<br>{html.escape(self.reason)}" if self.reason else ""
         if self.blocked:
             extra = (f"<br>{html.escape(self.reason)}<br>try instead: "
                      f"<i>{html.escape(self.alternative or '')}</i>")  # fmt: skip

@@ -26,10 +26,10 @@ from collections.abc import Mapping
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import Any
 
+from ._harms import ALTERNATIVES, harm_name
 from ._scene import HAZARDS, SceneGraph, SceneObject, check_text
 
 __all__ = [
-    "ALTERNATIVES",
     "MAX_COMMAND",
     "SOURCES",
     "VERBS",
@@ -43,16 +43,6 @@ __all__ = [
     "check_unit",
     "acted_object",
 ]
-
-#: The safe alternative suggested for each harm type when a command is blocked.
-ALTERNATIVES: Mapping[str, str] = {
-    "breakage": "move it slowly with both hands",
-    "collision": "navigate around the person",
-    "cut": "grasp by the handle",
-    "burn": "grasp by the handle after it has cooled, or use an oven mitt",
-    "crush": "push it slowly with both hands, keeping clear of feet",
-    "spill": "carry it upright and slowly",
-}
 
 #: How far each detection source is trusted: the default confidence of its episodes.
 SOURCES: Mapping[str, float] = {"sensor": 0.9, "person": 0.8, "model": 0.6}
@@ -157,7 +147,11 @@ def acted_object(command: str, scene: SceneGraph | None) -> SceneObject | None:
 
 @dataclass(frozen=True)
 class Episode:
-    """An unsafe experience: a command the robot carried out and the harm it caused.
+    """An experience: a command the robot carried out and the harm it caused, if any.
+
+    A harmless episode (``harm=None``) is evidence too: a check weighs the harmful episodes
+    most like a command against the harmless ones (an override stores the overridden
+    command as one).
 
     Attributes
     ----------
@@ -165,8 +159,10 @@ class Episode:
         The command as given (``"push the vase"``).
     scene : SceneGraph
         The scene it was carried out in.
-    harm : str
-        The harm type, a key of :data:`ALTERNATIVES`.
+    harm : str or None
+        The harm type, a name of :data:`~safetychip.memory.HARMS` or a free-text name
+        :func:`~safetychip.memory.harm_name` reads (stored as the canonical name); None for
+        a harmless run.
     time : float
         When it happened (seconds since the epoch; now by default).
     source : str
@@ -183,7 +179,7 @@ class Episode:
 
     command: str
     scene: SceneGraph = field(default_factory=SceneGraph)
-    harm: str = "breakage"
+    harm: str | None = "breakage"
     time: float = field(default_factory=clock.time)
     source: str = "sensor"
     confidence: float | None = None
@@ -193,7 +189,8 @@ class Episode:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "command", check_command(self.command))
-        _check_choice("Episode.harm", self.harm, ALTERNATIVES)
+        if self.harm is not None:
+            object.__setattr__(self, "harm", harm_name(self.harm, "Episode.harm"))
         _check_choice("Episode.source", self.source, SOURCES)
         if not isinstance(self.scene, SceneGraph):
             raise TypeError(f"Episode.scene must be a SceneGraph, got {type(self.scene).__name__}")
@@ -207,9 +204,14 @@ class Episode:
         check_unit("Episode.confidence", self.confidence)
 
     @property
+    def harmful(self) -> bool:
+        """Whether the run caused harm."""
+        return self.harm is not None
+
+    @property
     def alternative(self) -> str:
-        """The safe alternative for the episode's harm."""
-        return ALTERNATIVES[self.harm]
+        """The safe alternative for the episode's harm (empty for a harmless episode)."""
+        return "" if self.harm is None else ALTERNATIVES[self.harm]
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form.
@@ -231,11 +233,12 @@ class Episode:
 
     def __repr__(self) -> str:
         name = f"{self.id} " if self.id else ""
-        return f"<Episode {name}{self.command!r}: {self.harm}, {self.source} {self.confidence}>"
+        harm = self.harm or "harmless"
+        return f"<Episode {name}{self.command!r}: {harm}, {self.source} {self.confidence}>"
 
     def _repr_html_(self) -> str:
         return (f"<div><b>{html.escape(self.id or 'episode')}</b> "
-                f"<code>{html.escape(self.command)}</code>: {html.escape(self.harm)} "
+                f"<code>{html.escape(self.command)}</code>: {html.escape(self.harm or 'harmless')} "
                 f"({html.escape(self.source)}, confidence {self.confidence})"
                 f"{self.scene._repr_html_()}</div>")  # fmt: skip
 
@@ -251,7 +254,8 @@ class Rule:
     target : str
         An object class (``"vase"``) or attribute (``"fragile"``).
     harm : str
-        The harm it prevents, a key of :data:`ALTERNATIVES`.
+        The harm it prevents, a name of :data:`~safetychip.memory.HARMS` (or a free-text
+        name :func:`~safetychip.memory.harm_name` reads).
     confidence : float
         θ, in [0, 1].
     action : str
@@ -281,7 +285,7 @@ class Rule:
     def __post_init__(self) -> None:
         _check_choice("Rule.verb", self.verb, VERBS)
         _check_choice("Rule.action", self.action, ("block",))
-        _check_choice("Rule.harm", self.harm, ALTERNATIVES)
+        object.__setattr__(self, "harm", harm_name(self.harm, "Rule.harm"))
         if not isinstance(self.target, str) or not self.target.strip():
             raise ValueError(f"Rule.target must be a class or attribute, got {self.target!r:.80}")
         target = check_text("Rule.target", self.target)

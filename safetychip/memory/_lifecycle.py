@@ -77,7 +77,8 @@ def load_seeds(path: str | os.PathLike[str] = SEEDS) -> list[Episode]:
 
 def cluster_episodes(episodes: Sequence[Episode], vectors: np.ndarray, *,
                      similarity: float = 0.4, min_size: int = 3) -> list[list[int]]:  # fmt: skip
-    """Clusters of *episodes* (indices, ascending): one harm, one verb, linked by cosine.
+    """Clusters of *episodes* (indices, ascending): one harm, one verb, linked by cosine
+    (harmless episodes cluster among themselves; consolidation gives it harmful ones only).
 
     Parameters
     ----------
@@ -94,7 +95,7 @@ def cluster_episodes(episodes: Sequence[Episode], vectors: np.ndarray, *,
     list of list of int
         Ordered by their first index.
     """
-    groups: dict[tuple[str, str | None], list[int]] = {}
+    groups: dict[tuple[str | None, str | None], list[int]] = {}
     for i, episode in enumerate(episodes):
         groups.setdefault((episode.harm, command_verb(episode.command)), []).append(i)
     clusters = []
@@ -193,7 +194,7 @@ def split_rule(rule: Rule, positives: Sequence[_Example], negatives: Sequence[_E
     words = _distinguishing_words(positives, negatives) if same else set()
     if words:
         return [replace(rule, id="", exclude=tuple(sorted({*rule.exclude, *words})),
-                        confidence=min(len(positives) / max(total, 1), 1.0))]  # fmt: skip
+                        confidence=round(min(len(positives) / max(total, 1), 1.0), 6))]  # fmt: skip
     banned = {rule.target}.union(*(o.attributes | {o.cls} for o in bad))
     exclude = tuple(sorted(set(rule.exclude) | {o.cls for o in bad}))
     if not positives:
@@ -205,8 +206,9 @@ def split_rule(rule: Rule, positives: Sequence[_Example], negatives: Sequence[_E
         kept = sorted(features - banned, key=lambda a: (-common[a], a))
         if kept:
             covered.setdefault(kept[0], set()).add(command)
-    return [Rule(rule.verb, target, rule.harm, len(commands) / max(total, 1), exclude=exclude,
-                 stamp=rule.stamp) for target, commands in sorted(covered.items())]  # fmt: skip
+    return [Rule(rule.verb, target, rule.harm, round(len(commands) / max(total, 1), 6),
+                 exclude=exclude, stamp=rule.stamp)
+            for target, commands in sorted(covered.items())]  # fmt: skip
 
 
 def _distinguishing_words(positives: Sequence[_Example], negatives: Sequence[_Example]

@@ -1,4 +1,5 @@
-"""The episodic safety memory: add unsafe episodes and rules, check new commands against them.
+"""The episodic safety memory: add unsafe and harmless episodes and rules, check new commands
+against them.
 
 Retrieval is vectorised: the stored embeddings form one unit-norm matrix, so the text
 similarity of a command to every episode is one matrix-vector product, on one BLAS thread (it
@@ -11,24 +12,39 @@ the episodes that could still exceed δ_ep (``alpha * text + 1 - alpha > delta_e
 per group of episodes sharing a scene and a target, the groups in order of their best bound
 until none can beat the best so far; so the result is exact. Each episode's score is
 weighted: 1 while live, :attr:`MemoryConfig.consolidated_weight` once a rule summarises it,
-0 once archived (unless ``include_archived``, which weighs archived episodes like live ones).
+0 once archived (unless ``include_archived``, which weighs archived episodes like live ones),
+times :attr:`MemoryConfig.verb_weight` when its command's canonical verb differs from the
+checked command's.
+
+**Harmful against harmless.** The search runs twice: over the harmful episodes, then over the
+harmless ones (runs without harm, and the commands people overrode). A harmful episode above
+δ_ep blocks unless a harmless one is at least as similar; a rule above δ_sem blocks unless a
+harmless episode is at least ``delta_safe`` similar and more similar than every harmful one.
+The decision names both neighbours and their scores (``episodic``, ``harmless``), and its
+reason the confidence of the harmful one.
 
 Lifecycle
 ---------
 * :meth:`EpisodicMemory.seed` adds the seed violations (:func:`load_seeds`).
 * :meth:`EpisodicMemory.report_harm` adds an episode of harm someone reported, with the
   confidence of its source (:data:`SOURCES`: sensor 0.9 > person 0.8 > model 0.6).
+  A report archives the live harmless episodes of the same command.
 * :meth:`EpisodicMemory.record` counts one interaction (a command that ran, with the harm it
-  caused if any); every ``consolidate_every`` interactions it runs
-  :meth:`EpisodicMemory.consolidate`: clusters of at least ``min_cluster`` live episodes (one
-  harm, one verb, similar commands) with at least one episode not yet consolidated become
-  rules ``verb × target`` with θ = |cluster| / |live episodes| (an existing rule of that
-  pattern is reinforced to that θ instead); their episodes stay, marked consolidated; every
-  rule not reinforced decays (:func:`decay`).
-* Beyond ``capacity`` live episodes, :meth:`EpisodicMemory.add` archives: consolidated
-  episodes first (a rule keeps their lesson), then the least confident, then the oldest.
+  caused if any; a harmless run is stored as a harmless episode); every
+  ``consolidate_every`` interactions it runs :meth:`EpisodicMemory.consolidate`: clusters of
+  at least ``min_cluster`` live harmful episodes (one harm, one verb, similar commands) with
+  at least one episode not yet consolidated become rules ``verb × target`` with θ =
+  |cluster| / |live harmful episodes| (an existing rule of that pattern is reinforced to that
+  θ instead; a rule that live harmless runs would match is split at once by
+  :func:`split_rule`); their episodes stay, marked consolidated; every rule not reinforced
+  decays (:func:`decay`).
+* Beyond ``capacity`` live episodes, :meth:`EpisodicMemory.add` archives, warning once
+  (:class:`~safetychip.errors.MemoryCapacityWarning`; :attr:`EpisodicMemory.archived` and
+  the ``repr`` count them): consolidated episodes first (a rule keeps their lesson), then
+  harmless ones, then the least confident, then the oldest.
 * :meth:`EpisodicMemory.override` is a person's override of a block: a negative example is
-  stored for the rule or episode, whose θ (confidence) is multiplied by
+  stored for the rule or episode, and the command as a harmless episode (so the next check
+  of it is allowed, and says why); the blocker's θ (confidence) is multiplied by
   ``override_factor``; at ``split_after`` overrides a rule is retired and replaced by
   :func:`split_rule`'s specific rules, an episode archived.
 
@@ -50,7 +66,9 @@ False
 from __future__ import annotations
 
 import functools
+import html
 import os
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -60,10 +78,11 @@ from typing import Any, TypeVar
 import numpy as np
 from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
 
+from ..errors import MemoryCapacityWarning
 from ..llm import Embedder
 from ._config import MemoryConfig
 from ._decision import MemoryDecision
-from ._episode import Episode, Rule, acted_object, check_command
+from ._episode import VERBS, Episode, Rule, acted_object, check_command, command_verb
 from ._lifecycle import SEEDS, cluster_episodes, decay, load_seeds, rule_pattern, split_rule
 from ._scene import SceneGraph, scene_similarity
 from ._store import MemoryStore, open_store
@@ -78,6 +97,12 @@ def _blas() -> ThreadpoolController:
 
 
 _Item = TypeVar("_Item", Episode, Rule)
+_VERB_INDEX = {verb: i for i, verb in enumerate(VERBS)}
+
+
+def _verb_index(command: str) -> int:
+    """The index of *command*'s canonical verb in :data:`VERBS`, -1 without one."""
+    return _VERB_INDEX.get(command_verb(command) or "", -1)
 
 
 class EpisodicMemory:
@@ -122,10 +147,12 @@ class EpisodicMemory:
         self._episodes = episodes
         self._rows = vectors
         self._matrix: np.ndarray | None = None
-        self._weights: dict[tuple[bool, float], np.ndarray] = {}
+        self._weights: dict[tuple[bool, float, bool], np.ndarray] = {}
         self._rules = self.store.load_rules()
         self._grouping: tuple[np.ndarray, list[tuple[SceneGraph, str | None]]] | None = None
         self._negatives = self.store.load_negatives()
+        self._warned = False
+        self._verbs = np.zeros(0, np.int64)
 
     @property
     def episodes(self) -> tuple[Episode, ...]:
@@ -186,40 +213,84 @@ class EpisodicMemory:
         """Add the episode of *command*, which ran in *scene* and caused *harm*, as *source*
         (a key of :data:`SOURCES`) detected it: its confidence is the source's.
 
+        The report corrects what was recorded of the same command before: its live harmless
+        episodes (a run that seemed harmless when it was committed, in any scene) are
+        archived in the same transaction, so they do not outweigh the harm. (An override
+        later stores a harmless episode again: the latest word on a command wins.)
+
         Raises
         ------
         ValueError
             If the command is empty or too long, or *harm* or *source* unknown.
+
+        Examples
+        --------
+        >>> from safetychip.memory import WordEmbedder
+        >>> with EpisodicMemory(embedder=WordEmbedder()) as memory:
+        ...     memory.record("drop the statue")
+        ...     memory.report_harm("drop the statue", None, "breakage")
+        ...     memory.check("drop the statue").blocked, memory.archived
+        <Episode e1 'drop the statue': harmless, sensor 0.9>
+        <Episode e2 'drop the statue': breakage, sensor 0.9>
+        (True, 1)
         """
-        return self.add(Episode(command, scene or SceneGraph(), harm, source=source))
+        episode = Episode(command, scene or SceneGraph(), harm, source=source)
+        with self._transaction():
+            for seemed in [e for e in self._episodes if not e.archived and not e.harmful
+                           and e.command == episode.command]:  # fmt: skip
+                self._put(seemed, functools.partial(replace, archived=True))
+            return self.add(episode)
 
     def record(self, command: str, scene: SceneGraph | None = None, *, harm: str | None = None,
                source: str = "sensor") -> Episode | None:  # fmt: skip
         """Count one interaction: *command* ran in *scene*, causing *harm* (None: no harm).
 
-        Harm is reported with :meth:`report_harm`; every ``consolidate_every`` interactions
-        the memory consolidates. Returns the new episode, if any.
+        Harm is reported with :meth:`report_harm`; a harmless run is stored as a harmless
+        episode (evidence a check weighs against the harmful ones), unless a live harmless
+        episode of the same command and scene is already stored. Every
+        ``consolidate_every`` interactions the memory consolidates. Returns the new episode,
+        if any.
 
         Examples
         --------
         >>> from safetychip.memory import WordEmbedder
         >>> with EpisodicMemory(embedder=WordEmbedder()) as memory:
         ...     memory.record("walk to the kitchen")
+        ...     memory.record("walk to the kitchen") is None  # nothing new
         ...     memory.record("lift the kettle", harm="burn", source="model")
         ...     memory.interactions
-        <Episode e1 'lift the kettle': burn, model 0.6>
-        2
+        <Episode e1 'walk to the kitchen': harmless, sensor 0.9>
+        True
+        <Episode e2 'lift the kettle': burn, model 0.6>
+        3
         """
         with self._transaction():
-            episode = None if harm is None else self.report_harm(command, scene, harm, source)
+            if harm is None:
+                episode = self._harmless(command, scene, source)
+            else:
+                episode = self.report_harm(command, scene, harm, source)
             count = self.store.interactions + 1
             self.store.set_interactions(count)
             if count % self.config.consolidate_every == 0:
                 self.consolidate()
         return episode
 
+    def _harmless(self, command: str, scene: SceneGraph | None, source: str) -> Episode | None:
+        """Store the harmless episode of *command* in *scene*, unless a live one is stored."""
+        episode = Episode(command, scene or SceneGraph(), None, source=source)
+        if any(not e.harmful and not e.archived and (e.command, e.scene) ==
+               (episode.command, episode.scene) for e in self._episodes):  # fmt: skip
+            return None
+        return self.add(episode)
+
     def consolidate(self) -> list[Rule]:
-        """Write a rule for each cluster of similar live episodes; decay the other rules.
+        """Write a rule for each cluster of similar live harmful episodes; decay the other
+        rules.
+
+        A rule that the commands of live harmless episodes would fully match is split at
+        once, those runs taken as its negative examples (:func:`split_rule`): a cluster of
+        "put the soap in the bowl" learns no "place × fragile" that "put the vase on the
+        table", which ran without harm, contradicts.
 
         Returns
         -------
@@ -227,8 +298,9 @@ class EpisodicMemory:
             The rules written or reinforced, in cluster order.
         """
         config, now = self.config, self.store.interactions
-        live = [i for i, e in enumerate(self._episodes) if not e.archived]
+        live = [i for i, e in enumerate(self._episodes) if not e.archived and e.harmful]
         episodes = [self._episodes[i] for i in live]
+        harmless = [e for e in self._episodes if not e.archived and not e.harmful]
         clusters = cluster_episodes(episodes, self._vectors()[live],
                                     similarity=config.cluster_similarity,
                                     min_size=config.min_cluster)  # fmt: skip
@@ -240,12 +312,16 @@ class EpisodicMemory:
                 if pattern is None or all(e.rule for e in members):  # nothing new
                     continue
                 theta = round(len(cluster) / len(episodes), 6)
-                rule = self._learn(Rule(*pattern, members[0].harm, theta, stamp=now))
-                if rule is None:
-                    continue
-                learned[rule.id] = rule
-                for episode in members:
-                    self._put(episode, functools.partial(replace, rule=rule.id))
+                rule = Rule(*pattern, str(members[0].harm), theta, stamp=now)
+                against = [(e.command, e.scene) for e in harmless
+                           if rule.match(e.command, e.scene) == 1.0]  # fmt: skip
+                split = split_rule(rule, [(e.command, e.scene) for e in members], against,
+                                   total=len(episodes)) if against else [rule]  # fmt: skip
+                for stored in filter(None, map(self._learn, split)):
+                    learned[stored.id] = stored
+                    for episode in members:
+                        if stored.match(episode.command, episode.scene) == 1.0:
+                            self._put(episode, functools.partial(replace, rule=stored.id))
             for rule in self._rules:
                 if rule.id not in learned and not rule.retired:
                     self._put(rule, functools.partial(decay, now=now, half_life=config.half_life))
@@ -268,14 +344,17 @@ class EpisodicMemory:
                  ) -> list[Episode | Rule]:  # fmt: skip
         """A person overrode the block *decision* (of a command in *scene*).
 
-        Stores the negative example for the rule or episode that blocked, and lowers its θ
-        (confidence) by ``override_factor``; at ``split_after`` overrides a rule is retired
-        and replaced by specific rules (:func:`split_rule`), an episode archived.
+        Stores the negative example for the rule or episode that blocked, and the command as
+        a harmless episode (of source ``"person"``), so that the next check of it weighs
+        that harmless episode against what blocked it; lowers the blocker's θ (confidence)
+        by ``override_factor``; at ``split_after`` overrides a rule is retired and replaced
+        by specific rules (:func:`split_rule`), an episode archived.
 
         Returns
         -------
         list of Episode or Rule
-            What changed: the overridden item, then any new rules.
+            What changed: the overridden item, then any new rules, then the new harmless
+            episode (none when the same command and scene is already one).
 
         Raises
         ------
@@ -295,6 +374,8 @@ class EpisodicMemory:
         with self._transaction():
             self.store.add_negative(item_id, *example)
             self._negatives.setdefault(item_id, []).append(example)
+            safe = self._harmless(*example, "person")
+            harmless: list[Episode | Rule] = [] if safe is None else [safe]
             final = len(self._negatives[item_id]) >= self.config.split_after
             stamp = self.store.interactions
 
@@ -305,18 +386,19 @@ class EpisodicMemory:
                 return replace(now, confidence=theta, stamp=stamp, retired=final)
 
             if isinstance(item, Episode):
-                return [self._put(item, lower)]
+                return [self._put(item, lower), *harmless]
             lowered = self._put(item, lower)
             if not final:
-                return [lowered]
+                return [lowered, *harmless]
             positives = [
                 (e.command, e.scene)
                 for e in self._episodes
                 if e.harm == item.harm and item.match(e.command, e.scene) == 1.0
             ]
+            total = sum(e.harmful for e in self.live)
             children = split_rule(item, positives, self._negatives[item_id],
-                                  total=max(len(self.live), 1))  # fmt: skip
-            return [lowered, *(self.add_rule(r) for r in children)]
+                                  total=max(total, 1))  # fmt: skip
+            return [lowered, *(self.add_rule(r) for r in children), *harmless]
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
@@ -345,11 +427,24 @@ class EpisodicMemory:
         return stored
 
     def _archive_beyond_capacity(self) -> None:
+        """Archive the live episodes beyond the capacity (consolidated ones first, then
+        harmless ones, then the least confident, then the oldest), warning once per memory
+        (:class:`~safetychip.errors.MemoryCapacityWarning`)."""
         live = [e for e in self._episodes if not e.archived]
         excess = len(live) - self.config.capacity
-        order = sorted(live, key=lambda e: (not e.rule, e.confidence, e.time, int(e.id[1:])))
-        for episode in order[: max(excess, 0)]:
+        if excess <= 0:
+            return
+        order = sorted(live, key=lambda e: (not e.rule, e.harmful, e.confidence, e.time,
+                                            int(e.id[1:])))  # fmt: skip
+        for episode in order[:excess]:
             self._put(episode, functools.partial(replace, archived=True))
+        if not self._warned:
+            self._warned = True
+            warnings.warn(
+                f"{self!r}: beyond its capacity of {self.config.capacity} live episodes it "
+                "archives the oldest; archived episodes block nothing unless checked with "
+                "include_archived=True (raise MemoryConfig.capacity to keep them live)",
+                MemoryCapacityWarning, stacklevel=2)  # fmt: skip
 
     def add_rule(self, rule: Rule) -> Rule:
         """Store *rule*; returns it with its id."""
@@ -372,14 +467,16 @@ class EpisodicMemory:
             self._matrix = np.stack(self._rows) if self._rows else np.zeros((0, 0), np.float32)
         return self._matrix
 
-    def _weight(self, include_archived: bool) -> np.ndarray:
-        """Each episode's retrieval weight (see the module's docstring)."""
+    def _weight(self, include_archived: bool, *, harmful: bool) -> np.ndarray:
+        """Each episode's retrieval weight (see the module's docstring); 0 for the
+        harmless episodes when *harmful*, for the harmful ones otherwise."""
         consolidated = self.config.consolidated_weight
-        key = (include_archived, consolidated)  # the config may be replaced
+        key = (include_archived, consolidated, harmful)  # the config may be replaced
         if key not in self._weights:
             self._weights[key] = np.array(
-                [0.0 if e.archived and not include_archived else consolidated if e.rule else 1.0
-                 for e in self._episodes], np.float32)  # fmt: skip
+                [0.0 if (e.archived and not include_archived) or e.harmful != harmful
+                 else consolidated if e.rule else 1.0 for e in self._episodes],
+                np.float32)  # fmt: skip
         return self._weights[key]
 
     def check(self, command: str, scene: SceneGraph | None = None, *,
@@ -411,42 +508,67 @@ class EpisodicMemory:
 
     def check_vector(self, command: str, vector: np.ndarray, scene: SceneGraph | None = None,
                      *, include_archived: bool = False) -> MemoryDecision:  # fmt: skip
-        """:meth:`check` with the command's embedding *vector* already computed."""
+        """:meth:`check` with the command's embedding *vector* already computed.
+
+        The harmful episode most like the command blocks it when its episodic similarity
+        exceeds δ_ep and no harmless episode is at least as similar; a matching rule blocks
+        it unless a harmless episode is at least ``delta_safe`` similar (and more similar
+        than every harmful one). The decision names both neighbours it weighed.
+        """
         config = self.config
+        vector = self._fitting(np.asarray(vector, np.float32))
         episode, text, similar, episodic = self._nearest(
-            command,
-            self._fitting(np.asarray(vector, np.float32)),
-            scene,
-            self._weight(include_archived),
+            command, vector, scene, self._weight(include_archived, harmful=True), config.delta_ep
         )
+        safe, _, _, harmless = self._nearest(
+            command, vector, scene, self._weight(include_archived, harmful=False),
+            episodic - 1e-9 if episode is not None else -np.inf,
+        )  # fmt: skip
         scores: dict[str, float | None] = {}
         if episode is not None:
             scores = {"text": text, "scene": similar, "episodic": episodic}
+        if safe is not None:
+            scores["harmless"] = harmless
         active = [r for r in self._rules if not r.retired and r.confidence >= config.theta_min]
         rule = max(active, key=lambda r: r.match(command, scene), default=None)
         match = 0.0 if rule is None else rule.match(command, scene)
         if rule is not None:
             scores["rule"] = match
+        found = functools.partial(MemoryDecision, command=command, episode=episode, rule=rule,
+                                  scores=scores, harmless=safe)  # fmt: skip
+        outweighs = safe is not None and (episode is None or harmless >= episodic)
+        note = ""
         if episode is not None and episodic > config.delta_ep:
-            reason = (f"it resembles unsafe episode {episode.id} {episode.command!r} "
-                      f"({episode.harm}): similarity {episodic:.2f} > "
-                      f"δ_ep = {config.delta_ep}")  # fmt: skip
-            return MemoryDecision(True, command, episode, rule, "episode", scores, reason)
+            said = (f"unsafe episode {episode.id} {episode.command!r} ({episode.harm}, "
+                    f"confidence {episode.confidence}): similarity {episodic:.2f}")  # fmt: skip
+            if not outweighs:
+                against = "" if safe is None else (
+                    f", above the nearest harmless episode {safe.id} {safe.command!r} "
+                    f"({harmless:.2f})")  # fmt: skip
+                reason = f"it resembles {said} > δ_ep = {config.delta_ep}{against}"
+                return found(blocked=True, by="episode", reason=reason)
+            assert safe is not None
+            note = (f"harmless episode {safe.id} {safe.command!r} ({harmless:.2f}) is at "
+                    f"least as similar as {said}")  # fmt: skip
         if rule is not None and match > config.delta_sem:
-            reason = (f"it matches rule {rule.id} ({rule.verb} × {rule.target}, {rule.harm}, "
-                      f"θ = {rule.confidence}): match {match:.2f} > "
-                      f"δ_sem = {config.delta_sem}")  # fmt: skip
-            return MemoryDecision(True, command, episode, rule, "rule", scores, reason)
-        return MemoryDecision(False, command, episode, rule, None, scores)
+            said = (f"rule {rule.id} ({rule.verb} × {rule.target}, {rule.harm}, "
+                    f"θ = {rule.confidence}): match {match:.2f}")  # fmt: skip
+            if safe is None or not outweighs or harmless < config.delta_safe:
+                reason = f"it matches {said} > δ_sem = {config.delta_sem}"
+                return found(blocked=True, by="rule", reason=reason)
+            note = (f"harmless episode {safe.id} {safe.command!r} ({harmless:.2f} ≥ "
+                    f"δ_safe = {config.delta_safe}) outweighs {said}")  # fmt: skip
+        return found(blocked=False, reason=note)
 
     def _nearest(self, command: str, vector: np.ndarray, scene: SceneGraph | None,
-                 weight: np.ndarray
+                 weight: np.ndarray, floor: float
                  ) -> tuple[Episode | None, float, float | None, float]:  # fmt: skip
         """The episode of highest weighted episodic similarity among the nearest one by text
-        and those that could exceed δ_ep, with its text, scene and (weighted) episodic
+        and those that could exceed *floor*, with its text, scene and (weighted) episodic
         similarities; the scene similarity is centred on the objects the command and the
         episode's command act on, computed once per group of episodes sharing a scene and a
         target, the groups in order of their best bound until none can beat the best."""
+        weight = weight * self._verb_factor(command)
         if not weight.any():
             return None, 0.0, None, 0.0
         with _blas().limit(limits=1, user_api="blas"):  # memory-bound: threads only wait
@@ -454,7 +576,7 @@ class EpisodicMemory:
         alpha = self.config.alpha
         bound = weight * (text if scene is None else alpha * text + (1 - alpha))
         nearest = int(np.argmax(np.where(weight > 0, text, -np.inf)))
-        candidates = np.union1d(np.flatnonzero(bound > self.config.delta_ep), [nearest])
+        candidates = np.union1d(np.flatnonzero(bound > floor), [nearest])
         if scene is None:
             scores = weight[candidates] * text[candidates]
             i = int(candidates[np.argmax(scores)])
@@ -485,6 +607,16 @@ class EpisodicMemory:
         score, i, similar = best
         return self._episodes[i], float(text[i]), similar, score
 
+    def _verb_factor(self, command: str) -> np.ndarray:
+        """Each episode's factor for *command*: ``verb_weight`` when both have a canonical
+        verb (:func:`~safetychip.memory.command_verb`) and the two differ, else 1 ("throw
+        the bat" is not "place the bat", however alike the sentences)."""
+        if len(self._verbs) != len(self._episodes):  # the verbs' indices, -1 for none
+            self._verbs = np.array([_verb_index(e.command) for e in self._episodes], np.int64)
+        verb = _verb_index(command)
+        differs = (self._verbs != verb) & (self._verbs >= 0) & (verb >= 0)
+        return np.where(differs, np.float32(self.config.verb_weight), np.float32(1.0))
+
     def _groups(self) -> tuple[np.ndarray, list[tuple[SceneGraph, str | None]]]:
         """Each episode's group, -1 for an episode without a scene, and the groups: the
         distinct pairs of a scene and the id of the object the command acts on there."""
@@ -510,11 +642,20 @@ class EpisodicMemory:
                  traceback: TracebackType | None) -> None:  # fmt: skip
         self.close()
 
+    @property
+    def archived(self) -> int:
+        """How many stored episodes are archived (beyond capacity, or overridden)."""
+        return sum(e.archived for e in self._episodes)
+
+    def _summary(self) -> str:
+        harmless = sum(not e.harmful for e in self._episodes)
+        return (f"{len(self._episodes)} episodes ({harmless} harmless, {self.archived} "
+                f"archived), {len(self._rules)} rules")  # fmt: skip
+
     def __repr__(self) -> str:
-        return (f"<EpisodicMemory {self.store.path}: {len(self._episodes)} episodes, "
-                f"{len(self._rules)} rules>")  # fmt: skip
+        return f"<EpisodicMemory {self.store.path}: {self._summary()}>"
 
     def _repr_html_(self) -> str:
         rows = "".join(e._repr_html_() for e in self._episodes)
         rows += "".join(r._repr_html_() for r in self._rules)
-        return f"<div><b>{len(self._episodes)} episodes, {len(self._rules)} rules</b>{rows}</div>"
+        return f"<div><b>{html.escape(self._summary())}</b>{rows}</div>"

@@ -25,7 +25,7 @@ from typing import Any
 
 from .._redact import redact, secret_forms
 from ..errors import missing
-from ._store import _TABLES, _UNSUMMED, FORMAT, MemoryStore
+from ._store import _HARMFUL, _TABLES, _UNSUMMED, FORMAT, MemoryStore
 
 __all__ = ["PostgresStore"]
 
@@ -145,7 +145,7 @@ class PostgresStore(MemoryStore):
             if "meta" in found:
                 form = self._db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
             lacking = sorted(set(_TABLES) - found)
-            if form not in ((FORMAT,), (_UNSUMMED,)) or lacking:
+            if form not in ((FORMAT,), (_UNSUMMED,), (_HARMFUL,)) or lacking:
                 raise self.error(
                     f"has tables {', '.join(sorted(found))} that are not a {FORMAT!r} memory"
                     f"{' (it lacks ' + ', '.join(lacking) + ')' if lacking else ''}: pass "
@@ -155,8 +155,8 @@ class PostgresStore(MemoryStore):
                 raise self.error(f"is of the format before checksums, {_UNSUMMED!r}: open it "
                                  "once for writing (any `safetychip memory add`) to add "
                                  "them")  # fmt: skip
-            if form == (_UNSUMMED,):
-                self._upgrade(_UNSUMMED)
+            if form in ((_UNSUMMED,), (_HARMFUL,)) and not self.readonly:
+                self._upgrade(form[0])
 
     def _has_checksums(self, table: str) -> bool:
         return bool(self._run("SELECT 1 FROM information_schema.columns WHERE table_schema = "

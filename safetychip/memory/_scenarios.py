@@ -34,7 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from ..paths import DATA_DIR
-from ._episode import ALTERNATIVES, acted_object
+from ._episode import acted_object
+from ._harms import ALTERNATIVES
 from ._scene import SceneGraph, SceneObject
 
 __all__ = [

@@ -15,7 +15,9 @@ finite, non-zero and as long as the others. A file that is empty (0 bytes), cut 
 an SQLite database, corrupt, an SQLite database of something else, or that holds a row
 whose checksum does not match raises :class:`~safetychip.errors.MemoryStoreError` naming
 the file; it is never replaced. A file of an older format (``safetychip-memory 1``, without
-negative examples; ``safetychip-memory 2``, without checksums) is migrated in place, in one
+negative examples; ``safetychip-memory 2``, without checksums; ``safetychip-memory 3``,
+whose episodes are all harmful and whose harms are the six of its time, every one still a
+harm of :data:`~safetychip.memory.HARMS`) is migrated in place, in one
 transaction, when opened for writing; opened ``readonly`` it is migrated in a copy in memory,
 and the file is left as it was. A read-only store never creates a file: a missing one is an
 error.
@@ -57,7 +59,7 @@ __all__ = ["FORMAT", "MemoryStore", "SQLiteStore", "open_store"]
 _Item = TypeVar("_Item", Episode, Rule)
 
 #: The value of the ``format`` key in a memory file's ``meta`` table.
-FORMAT = "safetychip-memory 3"
+FORMAT = "safetychip-memory 4"
 
 #: The memory's tables, in every backend.
 _TABLES = ("meta", "episodes", "rules", "negatives")
@@ -68,8 +70,9 @@ _SUMMED = {
     "rules": ("id", "data"),
     "negatives": ("id", "target", "data"),
 }
-#: The formats migrated when opened: without negative examples, without checksums.
-_OLD, _UNSUMMED = "safetychip-memory 1", "safetychip-memory 2"
+#: The formats migrated when opened: without negative examples, without checksums, without
+#: harmless episodes (its rows read as they are: the change is in what may be written).
+_OLD, _UNSUMMED, _HARMFUL = "safetychip-memory 1", "safetychip-memory 2", "safetychip-memory 3"
 _NEGATIVES = """
 CREATE TABLE negatives (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -175,7 +178,8 @@ class MemoryStore:
 
     def _upgrade(self, form: str) -> None:
         """Migrate the tables of format *form* (inside the caller's transaction) to
-        :data:`FORMAT`: the negative examples' table and the rows' checksums."""
+        :data:`FORMAT`: the negative examples' table and the rows' checksums (a format-3
+        memory only changes its format's name)."""
         if form == _OLD:
             self._run(_NEGATIVES)
         self._run("UPDATE meta SET value = ? WHERE key = 'format'", (FORMAT,))
@@ -450,7 +454,7 @@ class SQLiteStore(MemoryStore):
         form = None
         if "meta" in tables:
             form = self._db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
-        if form not in ((FORMAT,), (_OLD,), (_UNSUMMED,)):
+        if form not in ((FORMAT,), (_OLD,), (_UNSUMMED,), (_HARMFUL,)):
             raise self.error(f"is an SQLite database but not a {FORMAT!r} file")
         return str(form[0])
 
