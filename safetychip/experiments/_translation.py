@@ -134,6 +134,16 @@ SETS: tuple[LabelledSet, ...] = (
         "another hand; scored once (87.8 %, coverage 92.3 %), then development",
         True,
     ),
+    LabelledSet(
+        "fresh_21/sentences.jsonl",
+        "another hand; scored once (74.2 %, coverage 81.4 %), then development",
+        True,
+    ),
+    LabelledSet(
+        "fresh_22/sentences.jsonl",
+        "another hand; scored once (74.7 %, coverage 84.2 %), then development",
+        True,
+    ),
 )
 
 #: The local model's replies to the translator over ``utterances.jsonl``, under ``data/``.
