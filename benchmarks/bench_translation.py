@@ -127,9 +127,9 @@ def speed(rows: list[dict]) -> None:
 def _cold() -> None:
     """Forget the cleaned sentences, so that a timed pass pays for cleaning as a new sentence
     does (the grammar caches them: each reader and check cleans a sentence again)."""
-    from safetychip.translate._grammar import _clean
+    from safetychip.translate._grammar import clean
 
-    _clean.cache_clear()
+    clean.cache_clear()
 
 
 def frames_speed() -> None:

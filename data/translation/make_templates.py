@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from safetychip.ltl import Formula, Not, ap  # noqa: E402
 from safetychip.ltl import build_pattern as build  # noqa: E402
-from safetychip.translate._grammar import _no_double_negation  # noqa: E402
+from safetychip.translate._reading import no_double_negation  # noqa: E402
 from safetychip.translate._retrieve import write_library  # noqa: E402
 
 OUT = ROOT / "data" / "translation"
@@ -680,7 +680,7 @@ def _sample(
                 args = (lit["A"], lit["B"])
             if text in rows:
                 continue
-            formula = _no_double_negation(build(name, *args))
+            formula = no_double_negation(build(name, *args))
             roles = {letter: str(lit[role]) for role, letter in letters.items()}
             rows[text] = {"text": text, "formula": str(formula), "pattern": name, "roles": roles}
             made += 1

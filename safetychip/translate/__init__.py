@@ -50,13 +50,15 @@ from ..monitor import Specification
 from ._assemble import assemble, ground_formula, rename_atoms
 from ._backtranslate import BackTranslation, back_translate, describe, literal_text
 from ._candidates import Candidate
+from ._clauses import Clause, read_clause
 from ._evaluate import UTTERANCES, EvaluationResult, evaluate, load_utterances
-from ._grammar import Clause, LiftedTranslation, PatternTranslator, normalize, read_clause
+from ._grammar import PatternTranslator, normalize
 from ._ground import Grounder, Grounding
 from ._lift import LiftedSentence, lift
 from ._llm import LLMTranslator, read_formula_reply
 from ._match import match_pattern
 from ._pipeline import CONFIDENCE, MAX_SENTENCE, Translation, Translator
+from ._reading import LiftedTranslation
 from ._recognize import Expression, LLMRecognizer, recognize
 from ._retrieve import Reading, RetrievalTranslator
 from ._review import (

@@ -50,7 +50,7 @@ from ..errors import DataFileError
 from ..ltl import Formula
 from ..monitor import Constraint
 from ..paths import DATA_DIR
-from ._grammar import LiftedTranslation
+from ._reading import LiftedTranslation
 
 __all__ = [
     "FEATURES",

@@ -136,16 +136,16 @@ from dataclasses import dataclass
 from ..errors import OutOfGrammarError
 from ..ltl import And, Formula, Not, ap, build_pattern
 from ._grammar import (
-    _ANY_ORDER,
-    _NO_RETURN,
+    ANY_ORDER,
+    NO_RETURN,
     Clause,
     LiftedTranslation,
-    _count_value,
-    _lit,
-    _no_double_negation,
-    _unchat,
+    count_value,
+    lit,
+    no_double_negation,
     normalize,
     read_clause,
+    unchat,
 )
 
 __all__ = ["CUES", "PRIORITY", "TERSE", "FrameReader", "cue_classes", "prepare"]
@@ -701,7 +701,7 @@ _NORMALIZED_PHRASES = _phrases(
             r"required|mandatory) to) (?=(?:go|visit|enter|get|reach|open|turn|switch|check)\b)",
             r"\1",
         ),
-        (_ANY_ORDER.pattern, "in any order"),
+        (ANY_ORDER.pattern, "in any order"),
         (r"^in any order[.;,:]\s+(?:just\s+)?(.*)$", r"\1, in any order"),
         (r"[.;]\s+(?:and )?(the \S+|\[[a-z]\]) (?:as well|too)\b", r" and \1"),
         (r"(?<=\])\s+(?:dear|love|hon|honey|sweetie|mate|pal|buddy)\b(?=[,.;]|\s+and\b|$)", ""),
@@ -712,7 +712,7 @@ _NORMALIZED_PHRASES = _phrases(
             r"\1, then ",
         ),
         (  # "i do not care which first"
-            rf"{_ANY_ORDER.pattern}|"
+            rf"{ANY_ORDER.pattern}|"
             r"\b(?:i do not care|it does not matter|(?:it )?does not matter|never mind|"
             r"no matter),? (?:which (?:one )?(?:first|comes first|is first)|(?:about |in )?"
             r"(?:the |what |which )order)",
@@ -829,7 +829,7 @@ def prepare(lifted: str) -> str:
         text = pattern.sub(replacement, text)
     for pattern, rewrite in _AGENT_YOU:
         text = pattern.sub(rewrite, text)
-    return _later_steps(_unchat(re.sub(r"\s+", " ", text).strip()))
+    return _later_steps(unchat(re.sub(r"\s+", " ", text).strip()))
 
 
 # -- step 2: cue classes ---------------------------------------------------------------------------
@@ -1056,7 +1056,7 @@ def _items(text: str, like: Clause | None = None) -> list[Formula]:
     out = []
     for i, c in enumerate(clauses):
         near = [d for d in clauses[i::-1] + clauses[i:] if d.literal is not None]
-        out.append(_lit(c, near[0] if near else like))
+        out.append(lit(c, near[0] if near else like))
     return out
 
 
@@ -1176,7 +1176,7 @@ def _unexplained(remarks: list[str]) -> str | None:
 
 def _result(reading: _Reading) -> LiftedTranslation:
     parts = tuple(
-        _no_double_negation(build_pattern(reading.pattern, *args)) for args in reading.items
+        no_double_negation(build_pattern(reading.pattern, *args)) for args in reading.items
     )
     formula = parts[0] if len(parts) == 1 else And(*parts)
     args = reading.items[0] if len(reading.items) == 1 else ()
@@ -1481,7 +1481,7 @@ def _frame_sequence(text: str) -> _Reading:
     >>> _frame_sequence("[a] -> [b], in order, no [a] visit in between").pattern
     'strictly_ordered_visit'
     """
-    if _ANY_ORDER.search(text):
+    if ANY_ORDER.search(text):
         raise _Refusal("a route in any order")
     clauses = _sequence_clauses(text)
     route_at = next((i for i, c in enumerate(clauses) if len(_letters(c)) >= 2), None)
@@ -1584,7 +1584,7 @@ def _specs(text: str, header: str) -> set[tuple[str, int]]:
     if closing:  # "two [a] visits, max", "2 visits to [a] at most": it closes the statement
         text, header = text[: closing.start()], f"{header} {closing.group(1)}"
     for m in _SPEC.finditer(text):
-        n = _count_value(_count_word(m.group("n")))
+        n = count_value(_count_word(m.group("n")))
         words = [w for w in (m.group("before"), m.group("after")) if w and w != "each"]
         if not words and re.search(r"\bnot\s*$", text[: m.start()]):
             continue
@@ -1659,7 +1659,7 @@ def _counted(text: str) -> list[Formula]:
     c = _clause(rest)
     if c is None or c.avoid or len(c.letters) != 1:
         raise _Refusal(f"cannot read {rest!r}")
-    return [_lit(c)]
+    return [lit(c)]
 
 
 def _count_word(amount: str) -> str:
@@ -1709,7 +1709,7 @@ def _frame_count(text: str) -> _Reading:
     remarks = [r for r in remarks if not _EXCESS.fullmatch(r)]
     # the bound said again: "not one more", "do not exceed", "not zero, not two"
     said = {kind for r in remarks for kind, again in _RESTATED if again.fullmatch(r)}
-    denied = [_count_value(_count_word(n)) for r in remarks if _DENIED.fullmatch(r)
+    denied = [count_value(_count_word(n)) for r in remarks if _DENIED.fullmatch(r)
               for n in re.findall(_NUMBER, r)]  # fmt: skip
     restated = [r for r in remarks if any(a.fullmatch(r) for _, a in _RESTATED)]
     remarks = [r for r in remarks if not _DENIED.fullmatch(r) and r not in restated]
@@ -1728,7 +1728,7 @@ def _frame_count(text: str) -> _Reading:
     if len({k for k, _, _ in items}) != 1:
         raise _Refusal("no single kind of count")
     kind = items[0][0]
-    too_many = [_count_value(_count_word(m.group(1))) for m in excess]
+    too_many = [count_value(_count_word(m.group(1))) for m in excess]
     if too_many and (kind != "at_most" or any(k <= n for k in too_many for _, n, _ in items)):
         raise _Refusal("a number said to be too many that the bound allows")
     if any(n < 0 for _, n, _ in items):
@@ -1985,7 +1985,7 @@ def _frame_condition(text: str) -> _Reading:
     bound = _BOUND.search(main) or _BOUND.search(condition)
     steps = None
     if bound:
-        steps = _count_value(_count_word(next(g for g in bound.groups() if g)))
+        steps = count_value(_count_word(next(g for g in bound.groups() if g)))
         main = _BOUND.sub(" ", main)
         condition = _BOUND.sub(" ", condition).strip()
     soon = (
@@ -2027,7 +2027,7 @@ def _frame_condition(text: str) -> _Reading:
     if cond.avoid and not thing_state:
         raise _Refusal(f"cannot read the condition {condition!r}")
     if cond.literal is None:  # a bare place: "after [a]: no [b]"
-        cond = Clause(_lit(cond), False, cond.letters)
+        cond = Clause(lit(cond), False, cond.letters)
     mains = _main_items(main_text, cond)
     if negated and any(c.avoid for c in mains):
         raise _Refusal("a double negation")
@@ -2035,7 +2035,7 @@ def _frame_condition(text: str) -> _Reading:
     if negative and not re.search(rf"\b{_NEGATION}\b|{_KEPT}", main):
         raise _Refusal("a prohibition without a negation")
     p = cond.literal
-    qs = [_lit(c) for c in mains]
+    qs = [lit(c) for c in mains]
     letters = set(cond.letters) | {x for c in mains for x in c.letters}
     if letters != set(_letters(text)):
         raise _Refusal("a thing without a role")
@@ -2098,7 +2098,7 @@ def _main_items(text: str, other: Clause) -> list[Clause]:
     return [
         c
         if c.literal is not None
-        else Clause(_lit(c, near[0] if near else None), c.avoid, c.letters)
+        else Clause(lit(c, near[0] if near else None), c.avoid, c.letters)
         for c in out
     ]
 
@@ -2116,7 +2116,7 @@ def _precedence(text: str) -> _Reading | None:
         if c2 is None or (c2.literal is None and len(c2.letters) != 1):
             raise _Refusal(f"cannot read {m.group(1)!r}")
         firsts = _items(m.group(2))
-        return _Reading("not_before", tuple((q, _lit(c2)) for q in firsts), "not before C2: C1")
+        return _Reading("not_before", tuple((q, lit(c2)) for q in firsts), "not before C2: C1")
     m = re.fullmatch(
         r"(.+?)\s*,?\s+(?:but )?(?:until|till|before|only after|only once|is permitted only after|"
         r"is only allowed after|unless (?:you have|it has|the robot has|the agent has) "
@@ -2153,8 +2153,8 @@ def _precedence(text: str) -> _Reading | None:
         return None  # "C1 before C2" without a prohibition is no precedence
     if negated and c1.avoid:
         raise _Refusal("a double negation")
-    q = _lit(c1, c2)
-    return _Reading("not_before", ((q, _lit(c2, c1)),), "do not C1 before C2")
+    q = lit(c1, c2)
+    return _Reading("not_before", ((q, lit(c2, c1)),), "do not C1 before C2")
 
 
 #: The forms of "unless": (regular expression, whether the condition comes first).
@@ -2310,7 +2310,7 @@ def _frame_list(text: str, negation: bool) -> _Reading:
     ):
         raise _Refusal("no visit form")
     pieces = [p for p in _LIST_SPLIT.split(plain) if p.strip(" ,;:")]
-    in_any_order = _ANY_ORDER.search(everything)
+    in_any_order = ANY_ORDER.search(everything)
     if not (in_any_order or asked) and all(p.lstrip().startswith("[") for p in pieces):
         raise _Refusal("a state is no instruction")  # "[a] on and grab [b]" is a to-do list
     return _Reading("visit", tuple((q,) for q in _items(plain)), "do each at some point")
@@ -2518,7 +2518,7 @@ def _order_and_visits(text: str) -> _Reading | None:
     >>> [str(f) for f in _order_and_visits("go to [a] and [b], but no [b] until [a]").items[0]]
     ['"agent_at(a)"', '"agent_at(b)"']
     """
-    if _NO_RETURN.search(text) or len(_letters(text)) != 2:
+    if NO_RETURN.search(text) or len(_letters(text)) != 2:
         return None
     pairs: set[tuple[str, str]] = set()  # (first, then) by letter
     literal: dict[str, Formula] = {}
@@ -2654,7 +2654,7 @@ def _visit_both(text: str) -> _Reading | None:
 
 def _decide(text: str) -> _Reading:
     cues = cue_classes(text)
-    if _ANY_ORDER.search(text):  # "[a], [b] (in any order)": things to do, no route
+    if ANY_ORDER.search(text):  # "[a], [b] (in any order)": things to do, no route
         cues = cues - {"sequence"}
     elif _is_multi_route(text):
         cues = cues | {"sequence"}

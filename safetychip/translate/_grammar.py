@@ -69,6 +69,8 @@ from dataclasses import dataclass
 
 from ..errors import OutOfGrammarError
 from ..ltl import And, Formula, Not, Or, ap, build_pattern
+from ._clauses import Clause, read_clause
+from ._reading import LiftedTranslation, no_double_negation, renamed, substitute
 
 __all__ = [
     "Clause",
@@ -239,290 +241,16 @@ _HOLD = rf"(?:{_GRAB}|{_v('pick', 'lift')}\s+up)"
 _HAND = r"(?:with|in|using)\s+(?:your\s+|the\s+|one's\s+|its\s+)?"
 _ON = r"(?:back\s+)?(?:on|onto|on top of|upon|on to)"
 
-# Clause grammar: (regex over a cleaned clause, builder from the placeholder letters).
-Builder = Callable[..., "Clause"]
-
-
-@dataclass(frozen=True)
-class Clause:
-    """One clause read as a literal over a placeholder.
-
-    Attributes
-    ----------
-    literal : Formula or None
-        An atom or a negated atom; None for a bare placeholder (``[a]`` alone), whose
-        predicate comes from a neighbouring clause (``go to [a] before [b]``).
-    avoid : bool
-        True when the clause itself says "never" (``stay out of [a]``, ``keep [a] shut``):
-        the literal is what must not happen.
-    letters : tuple of str
-        The placeholders it mentions.
-    """
-
-    literal: Formula | None
-    avoid: bool = False
-    letters: tuple[str, ...] = ()
-
 
 def _atom(predicate: str, *letters: str) -> Formula:
     return ap(f"{predicate}({','.join(letters)})")
-
-
-def _pos(predicate: str) -> Builder:
-    return lambda *xs: Clause(_atom(predicate, *xs), False, xs)
-
-
-def _neg(predicate: str) -> Builder:
-    return lambda *xs: Clause(Not(_atom(predicate, *xs)), False, xs)
-
-
-def _avoid(predicate: str) -> Builder:
-    return lambda *xs: Clause(_atom(predicate, *xs), True, xs)
-
-
-_CLAUSES: list[tuple[re.Pattern[str], Builder]] = [
-    (re.compile(p), b)
-    for p, b in [
-        # two places: in and on
-        (rf"{_PUT}\s+{X}\s+{_IN}\s+{X}", _pos("is_in")),
-        (rf"{_PUT}\s+{X}\s+{_ON}\s+{X}", _pos("is_on")),
-        (
-            rf"{X}\s+{MODAL}(?:{BE}|{_v('end')} up|{_v('stay', 'remain', 'get', 'go', 'end')})\s+"
-            rf"(?:(?:placed|put|left|kept|stored|back)\s+)*{_IN}\s+{X}",
-            _pos("is_in"),
-        ),
-        (
-            rf"{X}\s+{MODAL}(?:{BE}|{_v('end')} up|{_v('stay', 'remain', 'get', 'go', 'end')})\s+"
-            rf"(?:(?:placed|put|left|kept|stored|back)\s+)*{_ON}\s+{X}",
-            _pos("is_on"),
-        ),
-        # being somewhere
-        (rf"{_GO}\s+{_ADV}{_TO}\s+{X}", _pos("agent_at")),
-        (rf"(?:in|inside|at|into)\s+{X}", _pos("agent_at")),
-        (rf"{_v('look', 'glance', 'stare')}\s+(?:at|into)\s+{X}", _pos("agent_at")),
-        (rf"{_v('go', 'walk', 'head', 'come')}\s+{X}", _pos("agent_at")),
-        (rf"{_ENTER}\s+(?:through\s+|by\s+|into\s+)?{X}", _pos("agent_at")),
-        (
-            rf"{_v('stop', 'call', 'drop', 'swing', 'pop')}\s+(?:at|by|in|into)\s+{X}",
-            _pos("agent_at"),
-        ),
-        (rf"{_v('set')}\s+foot\s+(?:in|into|on|inside)\s+{X}", _pos("agent_at")),
-        (
-            rf"{_v('step', 'walk', 'move', 'go', 'get', 'come')}\s+(?:into|in|inside)\s+{X}",
-            _pos("agent_at"),
-        ),
-        (
-            rf"(?:{BE}|{_v('stay', 'remain', 'stand', 'wait', 'end')}(?:\s+up)?)\s+{_AT}\s+{X}",
-            _pos("agent_at"),
-        ),
-        (
-            rf"{X}\s+{MODAL}{BE}\s+(?:visited|entered|reached|occupied|gone to|walked into)",
-            _pos("agent_at"),
-        ),
-        (rf"{_v('leave', 'exit', 'quit')}\s+{X}", _neg("agent_at")),
-        (
-            rf"{_v('get', 'go', 'walk', 'step', 'move', 'come', 'run')}\s+out\s+of\s+{X}",
-            _neg("agent_at"),
-        ),
-        (
-            rf"{_v('stay', 'keep', 'remain')}\s+(?:out of|away from|clear of|outside of|outside|"
-            rf"far from|well away from)\s+{X}",
-            _avoid("agent_at"),
-        ),
-        (
-            rf"{_v('avoid')}\s+(?:going to\s+|entering\s+|visiting\s+|being in\s+)?{X}",
-            _avoid("agent_at"),
-        ),
-        (
-            rf"{X}\s+{BE}\s+(?:off limits|off-limits|out of bounds|forbidden|prohibited|banned)",
-            _avoid("agent_at"),
-        ),
-        # holding, in one hand
-        (
-            rf"{_HOLD}\s+{X}\s+{_HAND}right\s+hand",
-            _pos("is_grabbed_rh"),
-        ),
-        (
-            rf"{_HOLD}\s+{X}\s+{_HAND}left\s+hand",
-            _pos("is_grabbed_lh"),
-        ),
-        # holding
-        (
-            rf"(?:{_v('keep', 'take', 'get')}\s+your\s+)?hands?\s+(?:off|away from)\s+{X}",
-            _avoid("is_grabbed"),
-        ),
-        (rf"{_v('pick', 'lift', 'take')}\s+up\s+{X}", _pos("is_grabbed")),
-        (rf"{_v('take', 'get', 'pull')}\s+out\s+{X}", _pos("is_grabbed")),
-        (rf"{_v('pick', 'lift', 'take')}\s+{X}\s+up", _pos("is_grabbed")),
-        (
-            rf"{_GRAB}\s+(?:hold of\s+)?{X}(?:\s+(?:out|away|along|with you|in your hands?))?",
-            _pos("is_grabbed"),
-        ),
-        (  # "keep hold of [a]", "hold on to [a]", "hang onto [a]"
-            rf"(?:{_v('keep', 'get', 'take')}\s+(?:a\s+)?hold\s+of|"
-            rf"{_v('hold', 'hang')}\s+on\s*to)\s+{X}",
-            _pos("is_grabbed"),
-        ),
-        (
-            rf"{X}\s+{MODAL}{BE}\s+(?:picked up|grabbed|taken|held|carried|lifted|in hand|"
-            r"in your hands?)",
-            _pos("is_grabbed"),
-        ),
-        (rf"{_v('put', 'set', 'lay', 'place')}\s+(?:down\s+{X}|{X}\s+down)", _neg("is_grabbed")),
-        (rf"{_v('drop', 'release')}\s+{X}", _neg("is_grabbed")),
-        (rf"{_v('let')}\s+go\s+of\s+{X}", _neg("is_grabbed")),
-        # open and closed
-        (rf"{_v('keep', 'leave')}\s+{X}\s+(?:closed|shut)", _avoid("is_open")),
-        (
-            rf"{X}\s+{MODAL}(?:{_v('stay', 'remain')}|{BE}\s+kept)\s+(?:closed|shut)",
-            _avoid("is_open"),
-        ),
-        (rf"{_v('open')}\s+(?:up\s+)?{X}", _pos("is_open")),
-        (rf"{_v('keep')}\s+{X}\s+open", _pos("is_open")),
-        (rf"{_v('keep')}\s+{X}\s+(?:on|switched on|turned on|running)", _pos("is_switchedon")),
-        # "run the hair dryer" operates it; running somewhere takes "to" or "into" (above)
-        (rf"{_v('run', 'operate')}\s+{X}", _pos("is_switchedon")),
-        (rf"{_v('keep')}\s+(?:holding|carrying)\s+{X}", _pos("is_grabbed")),
-        (rf"{_v('leave')}\s+{X}\s+open", _pos("is_open")),
-        (rf"{X}\s+{MODAL}{BE}\s+(?:open|opened|left open)", _pos("is_open")),
-        (rf"{_v('close', 'shut')}\s+{X}(?:\s+(?:again|up))?", _neg("is_open")),
-        (rf"{_v('close', 'shut')}\s+{X}", _neg("is_open")),
-        (rf"{X}\s+{MODAL}{BE}\s+(?:closed|shut)", _neg("is_open")),
-        # switched on and off
-        (
-            rf"{_v('keep', 'leave')}\s+{X}\s+(?:off|switched off|turned off)",
-            _avoid("is_switchedon"),
-        ),
-        (
-            rf"{X}\s+{MODAL}(?:{_v('stay', 'remain')}|{BE}\s+kept)\s+(?:off|switched off|"
-            r"turned off)",
-            _avoid("is_switchedon"),
-        ),
-        (rf"{_v('turn', 'switch', 'power', 'flip')}\s+on\s+{X}", _pos("is_switchedon")),
-        (rf"{_v('turn', 'switch', 'power', 'flip')}\s+{X}\s+on", _pos("is_switchedon")),
-        (rf"{_v('start', 'activate', 'power', 'fire')}\s+(?:up\s+)?{X}", _pos("is_switchedon")),
-        (
-            rf"{X}\s+{MODAL}{BE}\s+(?:on|switched on|turned on|running|powered on)",
-            _pos("is_switchedon"),
-        ),
-        (rf"{_v('turn', 'switch', 'power', 'flip')}\s+off\s+{X}", _neg("is_switchedon")),
-        (rf"{_v('turn', 'switch', 'power', 'flip')}\s+{X}\s+off", _neg("is_switchedon")),
-        (rf"{_v('deactivate')}\s+{X}", _neg("is_switchedon")),
-        (
-            rf"{X}\s+{MODAL}{BE}\s+(?:off|switched off|turned off|powered off)",
-            _neg("is_switchedon"),
-        ),
-        # a thing that changes state by itself: "until [a] turns off", "once [a] gets switched on"
-        (
-            rf"{X}\s+{MODAL}(?:{_v('turn', 'switch', 'power', 'go', 'come', 'click')}|{_v('get')}"
-            r"\s+(?:turned|switched|powered))\s+on",
-            _pos("is_switchedon"),
-        ),
-        (
-            rf"{X}\s+{MODAL}(?:{_v('turn', 'switch', 'power', 'go', 'shut', 'click')}|{_v('get')}"
-            r"\s+(?:turned|switched|powered|shut))\s+off",
-            _neg("is_switchedon"),
-        ),
-        # touching
-        (rf"{_v('touch')}\s+{X}", _pos("is_touched")),
-        (rf"{X}\s+{MODAL}{BE}\s+touched", _pos("is_touched")),
-        # the predicates of VirtualHome's other actions: sitting, lying, facing
-        (rf"{_v('sit')}\s+(?:down\s+)?(?:on|in|upon|onto)\s+{X}", _pos("agent_sitting_on")),
-        (rf"{_v('lie', 'lay')}\s+(?:down\s+)?(?:on|in|upon|onto)\s+{X}", _pos("agent_lying_on")),
-        (
-            rf"(?:{_v('face')}|{_v('turn')}\s+(?:to face|to|towards|toward))\s+{X}",
-            _pos("agent_facing"),
-        ),
-        (rf"{_v('stand', 'get')}\s+up\s+(?:from|off)\s+{X}", _neg("agent_sitting_on")),
-        # wearing
-        (rf"(?:{_v('wear')}|{_v('put')}\s+on|{_v('dress')}\s+in)\s+{X}", _pos("is_worn")),
-        (rf"{_v('put')}\s+{X}\s+on", _pos("is_worn")),
-        (rf"{X}\s+{MODAL}{BE}\s+(?:worn|put on)", _pos("is_worn")),
-        (rf"{_v('take')}\s+(?:off\s+{X}|{X}\s+off)", _neg("is_worn")),
-        # clean and dirty
-        (rf"{_v('keep', 'leave')}\s+{X}\s+clean", _avoid("is_dirty")),
-        (rf"{_v('wash', 'clean', 'rinse', 'scrub', 'wipe')}\s+(?:up\s+)?{X}", _pos("is_clean")),
-        (rf"{X}\s+{MODAL}{BE}\s+(?:clean|washed|cleaned)", _pos("is_clean")),
-        (rf"{_v('get', 'make')}\s+{X}\s+dirty", _pos("is_dirty")),
-        (rf"{X}\s+{MODAL}(?:{BE}|{_v('get')})\s+dirty", _pos("is_dirty")),
-        # plugged in
-        (rf"{_v('plug')}\s+(?:in\s+{X}|{X}\s+in)(?:\s+(?:again|back))?", _pos("is_pluggedin")),
-        (rf"{X}\s+{MODAL}{BE}\s+plugged in", _pos("is_pluggedin")),
-        (rf"{_v('unplug', 'disconnect')}\s+{X}", _neg("is_pluggedin")),
-        (rf"{_v('keep', 'leave')}\s+{X}\s+unplugged", _avoid("is_pluggedin")),
-        (rf"{X}\s+{MODAL}{BE}\s+unplugged", _neg("is_pluggedin")),
-        # pouring
-        (rf"{_v('pour')}\s+(?:out\s+)?{X}(?:\s+out)?", _pos("is_poured")),
-        # a bare placeholder: its predicate comes from the context
-        (rf"{X}", lambda x: Clause(None, False, (x,))),
-    ]
-]
-
-_LEAD = re.compile(
-    r"^(?:please|and|so|then|also|firstly|first|always|still|just|really|actually|already|even|"
-    r"(?:after some time|after a while|sooner or later|some time later|later on|later|"
-    r"eventually|at some point|at a later point),?|"
-    r"(?:have|has|had) (?:already|just|ever|previously)|"
-    r"definitely|to|make sure(?: that)?|be sure(?: to)?|ensure(?: that)?|remember(?: to)?|"
-    r"do not forget(?: to)?|you|the robot|the agent|robot|we|i|one|ever|yourself|"
-    r"must|should|need to|needs to|have to|has to|had to|will|would|can|could|may|might|"
-    r"shall|ought to|are to|is to|got to|are going to|is going to|are supposed to|"
-    r"are required to|are allowed to|are permitted to|get to(?= [a-z])|want to|will have to|"
-    r"(?:need|want|would like|like) you to|on(?= to \[)|"
-    r"(?:are|is|am)(?= [a-z]+ing\b)|"
-    r"(?:have|has|had)(?= (?:been|gone|taken|put|held|left|got|gotten|seen|come|set|run|kept|"
-    r"shut|made|done|brought|laid|[a-z]+ed)\b))\s+"
-)
-_TRAIL = re.compile(
-    r"\s*,?\s+(?:again|later on|later|afterwards|afterward|eventually|at some point|anymore|"
-    r"at some stage|some time|sometime|"
-    r"any more|too|as well|first|at all|under any circumstances|in any case|whatsoever|"
-    r"at any time|ever again|ever|in the end|after that|then|please|at the end|from now on|"
-    r"from then on|for good|at any point|at all times|thereafter|subsequently|"
-    r"in the future|from that point on|sometime|some time|before you finish|"
-    r"before finishing|by the end|at one point|one day|at some stage|at all costs|no matter what|"
-    r"whatever happens|in any event|for any reason|for safety|for safety reasons|"
-    r"during the task|while working|during your task|at (?:some|a) later (?:point|time|stage)|"
-    r"after some time|after a while|some time later|sooner or later)$"
-)
-
-
-def read_clause(text: str) -> Clause | None:
-    """Read one clause about placeholders, or None.
-
-    Leading subjects, modals and fillers (``you must``, ``make sure you have``) and trailing
-    adverbs (``again``, ``later``) are ignored.
-
-    Examples
-    --------
-    >>> read_clause("you have been to [b]").literal
-    Formula('"agent_at(b)"')
-    >>> read_clause("[a] must stay closed")
-    Clause(literal=Formula('"is_open(a)"'), avoid=True, letters=('a',))
-    >>> read_clause("putting [a] back on [b] later").literal
-    Formula('"is_on(a,b)"')
-    >>> read_clause("juggle [a]") is None
-    True
-    """
-    text = text.strip(" ,;:")
-    while True:
-        before = text
-        text = _LEAD.sub("", text).strip(" ,")
-        text = _TRAIL.sub("", text).strip(" ,")
-        if text == before:
-            break
-    for pattern, make in _CLAUSES:
-        m = pattern.fullmatch(text)
-        if m:
-            return make(*(g for g in m.groups() if g is not None))
-    return None
 
 
 # -- normalisation -------------------------------------------------------------------------------
 
 #: Words that say the order of the visits does not matter ("in any order", "which one first is
 #: no problem", "no worries which one's first").
-_ANY_ORDER = re.compile(
+ANY_ORDER = re.compile(
     r"\b(?:(?:in )?(?:any|whatever|whichever|either|no particular) order|"
     r"(?:the )?(?:order|sequence) (?:does not|doesn't|doesnt|do not|don't) matter|"
     r"(?:the )?(?:order|sequence)(?: it)? is (?:not important|unimportant|irrelevant|immaterial|"
@@ -864,18 +592,18 @@ _PRONOUN = re.compile(
 _TIME_BEFORE = re.compile(r"\b(?:before|ahead of|after|until|till|prior to)\s+$")
 _CLAUSE_START = re.compile(r"[,;.]|\b(?:and|but)\b")
 # Words against a second entry before the next step: a strictly ordered visit.
-_NO_RETURN = re.compile(
+NO_RETURN = re.compile(
     r"\b(?:once|one time|single|just the one|only the one|again|back|return\w*|re-?ent\w*|"
     r"revisit\w*|repeat\w*|twice|second|in between|between|meantime|interim|strict\w*|"
     r"more than one|1 times?|x ?1|1 ?x)\b"
 )
 
 
-def _own_letters(text: str, end: int) -> set[str]:
+def own_letters(text: str, end: int) -> set[str]:
     """The placeholders of the clause of *text* that runs up to *end* ("… and never enter [b]
     ahead of it": {"b"}).
 
-    >>> sorted(_own_letters("see to [a], and never enter [b] ahead of it", 41))
+    >>> sorted(own_letters("see to [a], and never enter [b] ahead of it", 41))
     ['b']
     """
     return set(re.findall(r"\[([a-z])\]", _CLAUSE_START.split(text[:end])[-1]))
@@ -914,10 +642,10 @@ _POLITE_END = re.compile(
 )
 
 
-def _unchat(text: str) -> str:
+def unchat(text: str) -> str:
     """*text* (normalised) without the politeness and chat around the constraint.
 
-    >>> _unchat("could you please never go into [a], ok")
+    >>> unchat("could you please never go into [a], ok")
     'never go into [a]'
     """
     while True:
@@ -941,7 +669,7 @@ def normalize(text: str) -> str:
 
 
 @functools.lru_cache(maxsize=4096)
-def _clean(text: str) -> str:
+def clean(text: str) -> str:
     """*text* lower-cased, contractions expanded, spaces and end punctuation tidied; pronouns
     kept (:func:`readings` resolves them). Cached: one sentence is cleaned many times over
     (by each reader and each check), and the hundred rewrites cost a third of a millisecond."""
@@ -950,7 +678,7 @@ def _clean(text: str) -> str:
     for pattern, repl in _CONTRACTIONS:
         t = re.sub(pattern, repl, t)
     t = re.sub(r"\s+", " ", t)
-    t = _ASKED.sub(r"\1 whether", t)
+    t = ASKED.sub(r"\1 whether", t)
     t = _NO_TIME.sub("", t)
     t = re.sub(r"\s*([,;:])\s*", r"\1 ", t)
     t = t.strip().rstrip(".!?;: ").strip()
@@ -1000,7 +728,7 @@ _NO_TIME = re.compile(
     r"wish|can))(?=\s*(?:[,;.]|$))|(?:during|in) the (?:day|run|task)|(?:there is )?no rush)\b"
 )
 # A question the speaker asks, not a condition: "I want to know if it's dry".
-_ASKED = re.compile(r"\b(know|see|tell|wonder|ask|find out) if\b")
+ASKED = re.compile(r"\b(know|see|tell|wonder|ask|find out) if\b")
 # A sentence whose subject is the robot, and its "it is in …" (the robot, not the thing).
 _AGENT_SUBJECT = re.compile(r"^(?:the )?(?:robot|agent|unit|device|bot)\b")
 _IT_IS_THERE = re.compile(
@@ -1026,7 +754,7 @@ def readings(text: str, limit: int = 6) -> list[str]:
     >>> readings("Close [a] right after you put [b] in it")
     ['close [a] right after you put [b] in [b]', 'close [a] right after you put [b] in [a]']
     """
-    t = _clean(text)
+    t = clean(text)
 
     def choices(m: re.Match[str]) -> list[str]:
         found = [(x.group(1), x.start()) for x in re.finditer(r"\[([a-z])\]", t[: m.start()])]
@@ -1042,7 +770,7 @@ def readings(text: str, limit: int = 6) -> list[str]:
         order = list(dict.fromkeys(objects + others))
         if _TIME_BEFORE.search(t[: m.start()]):
             # "do not enter [b] ahead of it": not the thing of its own clause
-            own = _own_letters(t, m.start())
+            own = own_letters(t, m.start())
             order = [x for x in order if x not in own] + [x for x in order if x in own]
         return [f"[{x}]" for x in order]
 
@@ -1090,7 +818,7 @@ _Q_AFTER = (
 )
 
 
-def _count_value(times: str) -> int:
+def count_value(times: str) -> int:
     times = times.strip()
     if times == "once":
         return 1
@@ -1102,7 +830,7 @@ def _count_value(times: str) -> int:
     return int(word) if word.isdigit() else _NUMBERS[word]
 
 
-def _count_kind(qualifier: str) -> tuple[str, int]:
+def count_kind(qualifier: str) -> tuple[str, int]:
     """(pattern, adjustment of n) for a qualifier word."""
     q = qualifier.strip(" ,")
     if q in (
@@ -1148,32 +876,6 @@ def _count_kind(qualifier: str) -> tuple[str, int]:
 # -- results ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class LiftedTranslation:
-    """A lifted formula, with the pattern and the form that produced it.
-
-    Attributes
-    ----------
-    formula : Formula
-        Over atoms such as ``is_grabbed(a)``.
-    pattern : str or None
-        The specification pattern (a key of :data:`~safetychip.ltl.PATTERNS`), when known.
-    args : tuple
-        The pattern's arguments (the count first, for counting patterns).
-    form : str
-        Which form of the grammar read the sentence, or the translator's name.
-    parts : tuple of Formula
-        For a sentence about a list of things ("never enter [a], [b] or [c]"), one formula per
-        thing, whose conjunction is *formula*; empty otherwise.
-    """
-
-    formula: Formula
-    pattern: str | None = None
-    args: tuple = ()
-    form: str = ""
-    parts: tuple[Formula, ...] = ()
-
-
 class _NoReading(Exception):
     """A form matched the words, but one of its clauses is not readable."""
 
@@ -1196,7 +898,7 @@ def _read(text: str, form: str) -> Clause:
     return c
 
 
-def _lit(c: Clause, like: Clause | None = None) -> Formula:
+def lit(c: Clause, like: Clause | None = None) -> Formula:
     """The literal of *c*; a bare placeholder borrows *like*'s predicate (else agent_at)."""
     if c.literal is not None:
         return c.literal
@@ -1211,7 +913,7 @@ def _lit(c: Clause, like: Clause | None = None) -> Formula:
 
 def _positive(c: Clause, like: Clause | None = None) -> Formula:
     """The thing a clause is about, for forms that negate it themselves."""
-    return _lit(c, like)
+    return lit(c, like)
 
 
 _NEG = (
@@ -1352,7 +1054,7 @@ class PatternTranslator:
     def _read(lifted: str, failures: list[_NoReading]) -> LiftedTranslation | None:
         # Each way of resolving the pronouns, best first; a reading that puts a thing in or
         # on itself ("put [b] in [b]") resolved a pronoun wrongly.
-        texts = [_unchat(x) for x in readings(lifted)]
+        texts = [unchat(x) for x in readings(lifted)]
         texts += [a for a in map(_rephrase, texts) if a is not None]
         for text in texts:
             letters = set(re.findall(r"\[([a-z])\]", text))
@@ -1396,7 +1098,7 @@ _CONDITION_LEAD = re.compile(
 # Where one clause of a sentence ends and another begins: ";", a dash, or "and"/"but" before
 # a new constraint ("…, and do not return to [a]"), not before a condition of the same one
 # ("…, but not before [b]") nor a reminder ("…, and do not forget to close it").
-_CLAUSE_BREAK = re.compile(
+CLAUSE_BREAK = re.compile(
     r"\s*(?:;|—|–|--|\s-\s)\s*|\.\s+(?!(?:until|till|then|after|before|unless|while|when|"
     r"and|but|or|except|only)\b)|\s*,?\s+(?:and|but)\s+(?:also\s+)?"
     r"(?=(?:do not|does not|never|no|not|avoid|stay|keep|make sure|be sure)\b)"
@@ -1421,7 +1123,7 @@ def constraint_clauses(text: str) -> list[str]:
     >>> constraint_clauses("Open [a], but not before [b] is closed, ok")
     ['open [a], but not before [b] is closed, ok']
     """
-    pieces = (p.strip(" ,") for p in _CLAUSE_BREAK.split(_clean(text)))
+    pieces = (p.strip(" ,") for p in CLAUSE_BREAK.split(clean(text)))
     return [p for p in pieces if p and _CONSTRAINT_CUE.search(p)]
 
 
@@ -1478,9 +1180,9 @@ class ListReading:
             def jointly(atom: Formula) -> Formula:
                 if not re.search(rf"[(,]{self.first}[),]", atom.name or ""):
                     return atom
-                return And(atom, *(_renamed(atom, self.first, x) for x in self.others))
+                return And(atom, *(renamed(atom, self.first, x) for x in self.others))
 
-            formula = _no_double_negation(_substitute(result.formula, jointly))
+            formula = no_double_negation(substitute(result.formula, jointly))
             return LiftedTranslation(formula, None, (), result.form + " (things together)")
         return _spread(result, self.first, list(self.others), self.disjunctive)
 
@@ -1500,7 +1202,7 @@ def collapse_list(lifted: str) -> ListReading | None:
     >>> collapse_list("Whenever you open [a] or [b], close it").text
     'whenever you open [a], close it'
     """
-    text = _clean(lifted)
+    text = clean(lifted)
     found = _LIST.search(text)
     if found is None or found.group(1) == "either":
         return None
@@ -1670,37 +1372,13 @@ _LIST = re.compile(
 )
 
 
-def _substitute(f: Formula, replace: Callable[[Formula], Formula]) -> Formula:
-    """*f* with every atom ``x`` replaced by ``replace(x)``."""
-    memo: dict[Formula, Formula] = {}
-    for s in f.subformulas():
-        if s.op == "ap":
-            memo[s] = replace(s)
-            continue
-        kids = tuple(memo[c] for c in s.children)
-        if kids == s.children:
-            memo[s] = s
-        else:
-            memo[s] = (
-                And(*kids) if s.op == "&" else Or(*kids) if s.op == "|" else Formula(s.op, kids)
-            )
-    return memo[f]
-
-
-def _renamed(f: Formula, old: str, new: str) -> Formula:
-    def swap(atom: Formula) -> Formula:
-        return ap(re.sub(rf"(?<=[(,]){old}(?=[),])", new, atom.name or ""))
-
-    return _substitute(f, swap)
-
-
 def _spread(
     result: LiftedTranslation, first: str, others: list[str], disjunctive: bool
 ) -> LiftedTranslation:
     """The reading about [first] spread over a list: one formula per thing ("and", or an "or"
     whose conjunction means the same, as in "never [a] or [b]"), else one formula with the
     things as alternatives ("after you visit [a] or [b]" reads either)."""
-    parts = (result.formula, *(_renamed(result.formula, first, x) for x in others))
+    parts = (result.formula, *(renamed(result.formula, first, x) for x in others))
     together = And(*parts)
     if disjunctive:
         from ..automata import equivalent
@@ -1708,9 +1386,9 @@ def _spread(
         def either(atom: Formula) -> Formula:
             if not re.search(rf"[(,]{first}[),]", atom.name or ""):
                 return atom
-            return Or(atom, *(_renamed(atom, first, x) for x in others))
+            return Or(atom, *(renamed(atom, first, x) for x in others))
 
-        alternatives = _substitute(result.formula, either)
+        alternatives = substitute(result.formula, either)
         if not equivalent(together, alternatives):
             return LiftedTranslation(
                 alternatives, result.pattern, result.args, result.form + " (a list: any of them)"
@@ -1719,24 +1397,8 @@ def _spread(
                              result.form + " (a list: each of them)", parts)  # fmt: skip
 
 
-def _no_double_negation(f: Formula) -> Formula:
-    """*f* with every ``!!g`` replaced by ``g`` (from negating a negative clause)."""
-    memo: dict[Formula, Formula] = {}
-    for s in f.subformulas():
-        kids = tuple(memo[c] for c in s.children)
-        if s.op == "!" and kids[0].op == "!":
-            memo[s] = kids[0].children[0]
-        elif kids != s.children:
-            memo[s] = (
-                And(*kids) if s.op == "&" else Or(*kids) if s.op == "|" else Formula(s.op, kids)
-            )
-        else:
-            memo[s] = s
-    return memo[f]
-
-
 def _result(pattern: str, *args, form: str) -> LiftedTranslation:
-    formula = _no_double_negation(build_pattern(pattern, *args))
+    formula = no_double_negation(build_pattern(pattern, *args))
     return LiftedTranslation(formula, pattern, tuple(args), form)
 
 
@@ -1806,12 +1468,12 @@ def spread_anything(result: LiftedTranslation, names: list[str]) -> LiftedTransl
     >>> print(spread_anything(r, ["milk", "juice"]).formula)
     G("agent_at(a)" -> !"is_poured(milk)") & G("agent_at(a)" -> !"is_poured(juice)")
     """
-    first = _renamed(result.formula, ANYTHING, names[0])
+    first = renamed(result.formula, ANYTHING, names[0])
     one = LiftedTranslation(first, result.pattern, result.args, result.form)
     return _spread(one, names[0], names[1:], False)
 
 
-def _find_count(t: str) -> tuple[re.Match[str], str, str] | None:
+def find_count(t: str) -> tuple[re.Match[str], str, str] | None:
     """Where *t* says how many times: (match, qualifier, the times phrase), or None."""
     m = re.search(rf"(?:^|\s)({_TIMES})\s+and only\s+{_TIMES}(?=$|[\s,])", t)
     if m:
@@ -1833,12 +1495,12 @@ def _find_count(t: str) -> tuple[re.Match[str], str, str] | None:
 
 
 def _form_count(t: str) -> LiftedTranslation | None:
-    found = _find_count(t)
+    found = find_count(t)
     if found is None:
         return None
     m, qualifier, times = found
-    n = _count_value(times)
-    kind, shift = _count_kind(qualifier)
+    n = count_value(times)
+    kind, shift = count_kind(qualifier)
     if qualifier.strip(" ,").startswith("and only") or "no less" in qualifier:
         kind, shift = "exactly", 0
     rest = (t[: m.start()] + " " + t[m.end() :]).strip(" ,")
@@ -1878,7 +1540,7 @@ def _form_count(t: str) -> LiftedTranslation | None:
     n += shift
     if n < 0:
         return None
-    return _result(kind, n, _lit(clause), form=f"… {kind.replace('_', ' ')} n times")
+    return _result(kind, n, lit(clause), form=f"… {kind.replace('_', ' ')} n times")
 
 
 def _form_only_after(t: str) -> LiftedTranslation | None:
@@ -1892,8 +1554,8 @@ def _form_only_after(t: str) -> LiftedTranslation | None:
     c1, c2 = _read(m.group(1), "only C1 after C2"), _read(m.group(2), "only C1 after C2")
     word = re.search(r"only\s+(?:\S+\s+)*?(after|once|when|while|if)\s", t)
     if word and word.group(1) in ("when", "while", "if") and _is_state(m.group(2)):
-        return _result("avoid_unless", _lit(c2, c1), _lit(c1, c2), form="only C1 while C2")
-    return _result("not_before", _lit(c1, c2), _lit(c2, c1), form="only C1 after C2")
+        return _result("avoid_unless", lit(c2, c1), lit(c1, c2), form="only C1 while C2")
+    return _result("not_before", lit(c1, c2), lit(c2, c1), form="only C1 after C2")
 
 
 def _form_wait_until(t: str) -> LiftedTranslation | None:
@@ -1904,7 +1566,7 @@ def _form_wait_until(t: str) -> LiftedTranslation | None:
         _read(m.group(1), "wait until C2 before C1"),
         _read(m.group(2), "wait until C2 before C1"),
     )
-    return _result("not_before", _lit(c1, c2), _lit(c2, c1), form="wait until C2 before C1")
+    return _result("not_before", lit(c1, c2), lit(c2, c1), form="wait until C2 before C1")
 
 
 def _form_not_before(t: str) -> LiftedTranslation | None:
@@ -1920,13 +1582,13 @@ def _form_not_before(t: str) -> LiftedTranslation | None:
         c1 = _read(m.group(1), "do not C1 before C2")
         c2 = _read(m.group(3), "do not C1 before C2")
         if m.group(2).startswith(("unless", "except")) and _is_state(m.group(3)):
-            return _result("avoid_unless", _lit(c2, c1), _lit(c1, c2), form="never C1 unless C2")
+            return _result("avoid_unless", lit(c2, c1), lit(c1, c2), form="never C1 unless C2")
         if m.group(2) in ("until", "till") and c1.literal is not None and c1.literal.op == "!":
             # "do not leave [a] until C2", "do not put [a] down until C2": keep it so until
             # C2, which must come (wait)
             stay = c1.literal.children[0]
-            return _result("wait", stay, _lit(c2, c1), form="do not stop C1 until C2")
-        return _result("not_before", _lit(c1, c2), _lit(c2, c1), form="do not C1 before C2")
+            return _result("wait", stay, lit(c2, c1), form="do not stop C1 until C2")
+        return _result("not_before", lit(c1, c2), lit(c2, c1), form="do not C1 before C2")
     m = re.fullmatch(r"(.+?)\s+(until|till|unless|except when|except while)\s+(.+)", t)
     if m:
         avoided = read_clause(m.group(1))
@@ -1934,9 +1596,9 @@ def _form_not_before(t: str) -> LiftedTranslation | None:
             c2 = _read(m.group(3), "stay out of [a] until C2")
             if m.group(2) not in ("until", "till") and _is_state(m.group(3)):
                 return _result(
-                    "avoid_unless", _lit(c2, avoided), _lit(avoided), form="avoid C1 unless C2"
+                    "avoid_unless", lit(c2, avoided), lit(avoided), form="avoid C1 unless C2"
                 )
-            return _result("not_before", _lit(avoided), _lit(c2, avoided), form="avoid C1 until C2")
+            return _result("not_before", lit(avoided), lit(c2, avoided), form="avoid C1 until C2")
     return None
 
 
@@ -1948,8 +1610,8 @@ def _form_never_after(t: str) -> LiftedTranslation | None:
     if c1 is None or c2 is None:
         return None
     if " when " in f" {t} " and _is_state(m.group(2)) and not _HISTORY.search(m.group(1)):
-        return _result("avoid_while", _lit(c1, c2), _lit(c2, c1), form="never C2 when C1")
-    return _result("absence_after", _lit(c1, c2), _lit(c2, c1), form="never C2 after C1")
+        return _result("avoid_while", lit(c1, c2), lit(c2, c1), form="never C2 when C1")
+    return _result("absence_after", lit(c1, c2), lit(c2, c1), form="never C2 after C1")
 
 
 def _form_before(t: str) -> LiftedTranslation | None:
@@ -1962,7 +1624,7 @@ def _form_before(t: str) -> LiftedTranslation | None:
     )
     if m:
         c1, c2 = _read(m.group(1), "C1 before C2"), _read(m.group(2), "C1 before C2")
-        return _result("before", _lit(c1, c2), _lit(c2, c1), form="C1 before C2")
+        return _result("before", lit(c1, c2), lit(c2, c1), form="C1 before C2")
     m = re.fullmatch(
         r"(?:first\s*,?\s+)(.+?)\s*,?\s+(?:and\s+)?then\s*,?\s+(.+)", t
     ) or re.fullmatch(r"(.+?)\s+first\s*,?\s+(?:and\s+)?then\s*,?\s+(.+)", t)
@@ -1972,7 +1634,7 @@ def _form_before(t: str) -> LiftedTranslation | None:
         c1, c2 = _read(m.group(1), "first C1, then C2"), _read(m.group(2), "first C1, then C2")
         if c1.avoid or c2.avoid:
             return None
-        return _result("sequenced_visit", _lit(c1, c2), _lit(c2, c1), form="first C1, then C2")
+        return _result("sequenced_visit", lit(c1, c2), lit(c2, c1), form="first C1, then C2")
     return None
 
 
@@ -2029,8 +1691,8 @@ def timing_cues(text: str) -> frozenset[str]:
     >>> timing_cues("the next time you open [a], close it")
     frozenset()
     """
-    t = _clean(text)
-    delay, rest = _within(t)
+    t = clean(text)
+    delay, rest = within(t)
     # a number of steps said in words the reader does not know ("withn 3 steps") still
     # says that the reaction is bounded
     steps = re.search(rf"\b(?:{_N}|{_TIMES})\s+{_STEPS}\b", t) is not None
@@ -2042,7 +1704,7 @@ def timing_cues(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def _within(text: str) -> tuple[int | None, str]:
+def within(text: str) -> tuple[int | None, str]:
     """The n of "within n steps" in *text* (or None), and *text* without it."""
     m = re.search(
         rf"(?:^|\s)(?:within|in at most|in no more than|in under|not later than|no later than|"
@@ -2058,7 +1720,7 @@ def _within(text: str) -> tuple[int | None, str]:
     if not m:
         return None, text
     word = m.group(1)
-    n = _count_value(word if word.split()[0] != "a" else "one")
+    n = count_value(word if word.split()[0] != "a" else "one")
     return n, (text[: m.start()] + " " + text[m.end() :]).strip(" ,")
 
 
@@ -2084,7 +1746,7 @@ def _response(
     if len(timing) > 1:
         # "right after C1, C2 within two steps": next step, or within two? Not said.
         raise _NoReading(form, response_text)
-    delay, r = _within(r)
+    delay, r = within(r)
     if "bounded" in timing and delay is None:
         raise _NoReading(form, response_text)  # a number of steps it cannot read
     if re.search(rf"(?:^|\s){_SOON}(?=$|[\s,])", r):
@@ -2103,15 +1765,15 @@ def _response(
         if re.match(rf"(?:you\s+)?{_v('stay', 'remain', 'linger', 'wait')}\b", r):
             raise _NoReading(form, response_text)  # "do not stay there" is not "never again"
     c2 = _read(r, form)
-    p = _lit(trigger)
+    p = lit(trigger)
     if negated or c2.avoid:
-        q = _lit(c2, trigger)
+        q = lit(c2, trigger)
         if negated and c2.avoid:
             raise _NoReading(form, response_text)
         if state and not soon and not _HISTORY.search(response_text):
             return _result("avoid_while", p, q, form=form + " (a state condition)")
         return _result("absence_after", p, q, form=form)
-    q = _lit(c2, trigger)
+    q = lit(c2, trigger)
     if (
         state
         and not soon
@@ -2142,8 +1804,8 @@ def _permission(permitted: str, condition: str) -> LiftedTranslation:
     c2 = _read(_PERMISSION.sub("", permitted, count=1), "you may C2 once C1")
     c1 = _read(condition, "you may C2 once C1")
     if _is_state(condition):
-        return _result("avoid_unless", _lit(c1, c2), _lit(c2, c1), form="you may C2 while C1")
-    return _result("not_before", _lit(c2, c1), _lit(c1, c2), form="you may C2 once C1")
+        return _result("avoid_unless", lit(c1, c2), lit(c2, c1), form="you may C2 while C1")
+    return _result("not_before", lit(c2, c1), lit(c1, c2), form="you may C2 once C1")
 
 
 def _state_condition(word: str, condition: str) -> bool:
@@ -2181,7 +1843,7 @@ def _form_trigger(t: str) -> LiftedTranslation | None:
         )
         if needing.avoid or needed.avoid:
             return None
-        return _result("not_before", _lit(needing), _lit(needed), form="C1 requires C2 first")
+        return _result("not_before", lit(needing), lit(needed), form="C1 requires C2 first")
     # C1 means C2
     m = re.fullmatch(r"(.+?)\s+(?:means|implies|obliges you to|requires)\s+(?:that\s+)?(.+)", t)
     if m:
@@ -2257,12 +1919,12 @@ def _form_never(t: str) -> LiftedTranslation | None:
             return None
         if _AGAIN.match(m.group(1)):
             # "never come back to [a]": you may be there once, not again
-            return _result("at_most", 1, _lit(c), form="never come back to C")
-        return _result("never", _lit(c), form="never C")
+            return _result("at_most", 1, lit(c), form="never come back to C")
+        return _result("never", lit(c), form="never C")
     m = re.fullmatch(r"(?:avoid|no)\s+(.+)", t)
     if m:
         c = _read(m.group(1), "avoid C")
-        return _result("never", _lit(c), form="avoid C")
+        return _result("never", lit(c), form="avoid C")
     m = re.fullmatch(
         r"(.+?)\s+(?:is|are)\s+(?:forbidden|not allowed|prohibited|banned|"
         r"not permitted|off limits|off-limits|out of bounds)",
@@ -2270,10 +1932,10 @@ def _form_never(t: str) -> LiftedTranslation | None:
     )
     if m:
         c = _read(m.group(1), "C is forbidden")
-        return _result("never", _lit(c), form="C is forbidden")
+        return _result("never", lit(c), form="C is forbidden")
     avoided = read_clause(t)
     if avoided is not None and avoided.avoid:
-        return _result("never", _lit(avoided), form="stay out of [a] / keep [a] shut")
+        return _result("never", lit(avoided), form="stay out of [a] / keep [a] shut")
     return None
 
 
@@ -2323,7 +1985,7 @@ def _form_eventually(t: str) -> LiftedTranslation | None:
     c = _read(m.group(1), "make sure you C")
     if c.avoid:
         return None
-    return _result("at_least", 1, _lit(c), form="make sure you C")
+    return _result("at_least", 1, lit(c), form="make sure you C")
 
 
 _PARTICIPLES = {
@@ -2378,7 +2040,7 @@ def _form_precedence(t: str) -> LiftedTranslation | None:
             if not avoided.avoid:
                 return None
             c1 = avoided
-        return _result("not_before", _lit(c1, c2), _lit(c2, c1), form="if not yet C2, never C1")
+        return _result("not_before", lit(c1, c2), lit(c2, c1), form="if not yet C2, never C1")
     m = (
         re.fullmatch(
             r"(?:only\s+)?(?:after|once|when)\s+(.+?)\s*,?\s+(?:may|can|should|are allowed to)\s+"
@@ -2401,15 +2063,15 @@ def _form_precedence(t: str) -> LiftedTranslation | None:
         c1 = _read(m.group(2), "only after C2 may you C1")
         if re.match(r"(?:only\s+)?(?:when|while|if)\s", t) and _is_state(m.group(1)):
             # "only when you are in [b], C1": a condition on the current state (unless)
-            return _result("avoid_unless", _lit(c2, c1), _lit(c1, c2), form="only when C2, C1")
-        return _result("not_before", _lit(c1, c2), _lit(c2, c1), form="only after C2, C1")
+            return _result("avoid_unless", lit(c2, c1), lit(c1, c2), form="only when C2, C1")
+        return _result("not_before", lit(c1, c2), lit(c2, c1), form="only after C2, C1")
     m = re.fullmatch(
         r"(.+?)\s+(?:unlocks|opens up|enables|allows|permits|gives access to)\s+(.+)", t
     )
     if m:
         c2 = _read(m.group(1), "C2 unlocks C1")
         c1 = _read(m.group(2), "C2 unlocks C1")
-        return _result("not_before", _lit(c1, c2), _lit(c2, c1), form="C2 unlocks C1")
+        return _result("not_before", lit(c1, c2), lit(c2, c1), form="C2 unlocks C1")
     m = re.fullmatch(
         r"(.+?)\s+(?:is|are)\s+(?:only\s+)?(?:allowed|permitted|ok|okay|fine|possible)\s+"
         r"(?:only\s+)?(?:after|once)\s+(.+)",
@@ -2417,7 +2079,7 @@ def _form_precedence(t: str) -> LiftedTranslation | None:
     )
     if m:
         c1, c2 = _read(m.group(1), "C1 is allowed only after C2"), _read(m.group(2), "")
-        return _result("not_before", _lit(c1, c2), _lit(c2, c1), form="C1 allowed after C2")
+        return _result("not_before", lit(c1, c2), lit(c2, c1), form="C1 allowed after C2")
     return None
 
 
@@ -2435,7 +2097,7 @@ def _form_unless_first(t: str) -> LiftedTranslation | None:
         avoided = _read(m.group(2), "unless C1, never C2")
         if not avoided.avoid:
             return None
-    p, q = _lit(condition, avoided), _lit(avoided, condition)
+    p, q = lit(condition, avoided), lit(avoided, condition)
     if _is_state(m.group(1)):
         return _result("avoid_unless", p, q, form="unless C1, never C2")
     return _result("not_before", q, p, form="unless C1, never C2")
@@ -2478,7 +2140,7 @@ def _form_wait(t: str) -> LiftedTranslation | None:
     )
     if m:
         q = _read(m.group(2), "stay in [a] until C2")
-        return _result("wait", _atom("agent_at", m.group(1)), _lit(q), form="stay in [a] until C2")
+        return _result("wait", _atom("agent_at", m.group(1)), lit(q), form="stay in [a] until C2")
     # "keep [a] open until C2", "keep holding [a] until C2": the state kept until C2
     m = re.fullmatch(
         rf"((?:you\s+)?(?:must\s+|should\s+)?{_v('keep')}\s+.+?)\s+(?:until|till)\s+(.+)", t
@@ -2487,7 +2149,7 @@ def _form_wait(t: str) -> LiftedTranslation | None:
     if m is None or kept is None or kept.literal is None or kept.avoid:
         return None
     q = _read(m.group(2), "keep C1 until C2")
-    return _result("wait", kept.literal, _lit(q, kept), form="keep C1 until C2")
+    return _result("wait", kept.literal, lit(q, kept), form="keep C1 until C2")
 
 
 _REPEAT = (
@@ -2548,7 +2210,7 @@ def _form_sequence(t: str) -> LiftedTranslation | None:
     first = next((c for c in clauses if c is not None and c.literal is not None), None)
     if first is None:
         first = Clause(_atom("agent_at", "a"))  # "[a], then [b]": places
-    lits = [_lit(c, first) for c in clauses if c is not None]
+    lits = [lit(c, first) for c in clauses if c is not None]
     strict = order is not None and re.search(r"strict", order.group()) is not None
     name = ("strictly_ordered_visit" if strict else "ordered_visit") if order else "sequenced_visit"
     return _result(name, *lits, form=name.replace("_", " "))

@@ -41,7 +41,7 @@ from .._names import close_names
 from ..errors import GroundingError
 from ..llm import Embedder
 from ._recognize import Expression
-from ._spelling import _english_words
+from ._spelling import english_words
 from ._vocabulary import Vocabulary, phrase_key
 
 __all__ = ["Grounder", "Grounding"]
@@ -233,7 +233,7 @@ class Grounder:
 
         names = self.vocabulary.names
         scene = {w for phrase in self.vocabulary.phrases for w in phrase}
-        if all(w in _english_words() and w not in scene for w in key.split()):
+        if all(w in english_words() and w not in scene for w in key.split()):
             return None  # "the cat" is a cat, never a misspelt coat
         near = close_names(key.replace(" ", "_"), names, n=3, cutoff=SPELLING)
         if not near:

@@ -31,8 +31,8 @@ from typing import Any
 from ..errors import SafetyChipError, TranslationReplyError
 from ..llm import ChatModel, fill, load_prompt
 from ..ltl import PATTERNS, Formula, Proposition, ap, parse, parse_prefix, to_str
-from ._grammar import LiftedTranslation
 from ._match import match_pattern
+from ._reading import LiftedTranslation
 from ._vocabulary import PREDICATES
 
 __all__ = ["LLMTranslator", "formula_schema", "read_formula_reply"]

@@ -24,9 +24,9 @@ from ..ltl import MISSIONS, PATTERNS, Formula, Not
 
 
 def _clean(f: Formula) -> Formula:
-    from ._grammar import _no_double_negation
+    from ._reading import no_double_negation
 
-    return _no_double_negation(f)
+    return no_double_negation(f)
 
 
 __all__ = ["match_pattern"]

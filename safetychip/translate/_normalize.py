@@ -24,8 +24,10 @@ from pathlib import Path
 from ..errors import DataFileError
 from ..paths import DATA_DIR
 
-__all__ = ["NORMALIZE_TABLE", "Rule", "load_rules", "normalise"]
+__all__ = ["NORMALIZE_TABLE", "NUMBER", "Rule", "load_rules", "normalise"]
 
+#: A number, in digits or words, as written before normalisation ("3", "three", "twice").
+NUMBER = r"(?:\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|once|twice|thrice)"
 #: The normalisation table shipped with safetychip.
 NORMALIZE_TABLE = DATA_DIR / "translation" / "normalize.tsv"
 

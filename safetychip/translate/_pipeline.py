@@ -64,7 +64,7 @@ from ._ground import MARGIN, THRESHOLD, Grounder, Grounding
 from ._lift import LiftedSentence, lift, on_as_switched
 from ._llm import LLMTranslator
 from ._permission import only_permits
-from ._recognize import _SENTENCE_END, Expression, LLMRecognizer, Remark, recognize, remarks
+from ._recognize import SENTENCE_END, Expression, LLMRecognizer, Remark, recognize, remarks
 from ._retrieve import RetrievalTranslator
 from ._review import Distinction
 from ._slots import SlotReader
@@ -365,7 +365,7 @@ def _foreign_sentences(
     ()
     """
     out = []
-    ends = [m.end() for m in _SENTENCE_END.finditer(text)]
+    ends = [m.end() for m in SENTENCE_END.finditer(text)]
     for start, end in zip([0, *ends], [*ends, len(text)]):
         piece = text[start:end]
         held = [e for e in kept if start <= e.start and e.end <= end]

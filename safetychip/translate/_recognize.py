@@ -43,7 +43,15 @@ from ._frames import cue_classes
 from ._grammar import normalize, timing_cues
 from ._vocabulary import Vocabulary, singular
 
-__all__ = ["NON_REFERRING", "Expression", "LLMRecognizer", "Remark", "recognize", "remarks"]
+__all__ = [
+    "NON_REFERRING",
+    "SENTENCE_END",
+    "Expression",
+    "LLMRecognizer",
+    "Remark",
+    "recognize",
+    "remarks",
+]
 
 
 @dataclass(frozen=True)
@@ -398,7 +406,8 @@ _RULE = re.compile(
     r"\b(?:do|does|will|would|can|could|shall|should|must) not\b",
     re.I,
 )
-_SENTENCE_END = re.compile(r"[.!?;]+(?:\s|$)")
+#: The end of a sentence: a full stop, a question or exclamation mark or a semicolon.
+SENTENCE_END = re.compile(r"[.!?;]+(?:\s|$)")
 # The joint between a preamble and its rule: "…, so", "…, but anyway,", "… - anyway", "…:".
 _PREAMBLE = re.compile(
     r"(?:(?:,|\s[-—–]+)\s*(?:(?:but|and)\s+)?(?:so|but|anyway|anyhow|still|regardless)\b,?|:)"
@@ -454,7 +463,7 @@ def remarks(sentence: str) -> list[Remark]:
     """
     found: list[Remark] = []
     offset = 0
-    for n, piece in enumerate(_SENTENCE_END.split(sentence)):
+    for n, piece in enumerate(SENTENCE_END.split(sentence)):
         start = sentence.index(piece, offset) if piece else offset
         offset = start + len(piece)
         if not piece.strip():

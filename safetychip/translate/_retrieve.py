@@ -54,27 +54,27 @@ from ..paths import DATA_DIR
 from ._assemble import misused_room, placed_at_thing
 from ._frames import FrameReader
 from ._grammar import (
-    _ANY_ORDER,
-    _ASKED,
-    _CLAUSE_BREAK,
-    _NO_RETURN,
+    ANY_ORDER,
+    ASKED,
+    CLAUSE_BREAK,
+    NO_RETURN,
     LiftedTranslation,
     PatternTranslator,
-    _clean,
-    _count_kind,
-    _count_value,
-    _find_count,
-    _no_double_negation,
-    _own_letters,
-    _substitute,
-    _unchat,
-    _within,
+    clean,
     collapse_list,
     constraint_clauses,
+    count_kind,
+    count_value,
+    find_count,
+    no_double_negation,
     normalize,
+    own_letters,
     read_clause,
+    substitute,
     timing_cues,
     unaccounted_clauses,
+    unchat,
+    within,
 )
 
 __all__ = [
@@ -158,7 +158,7 @@ def _skeleton(formula: Formula, roles: dict[str, str]) -> Formula:
                 return Not(ap(f"_{x}"))
         return atom
 
-    return _no_double_negation(_substitute(formula, abstract))
+    return no_double_negation(substitute(formula, abstract))
 
 
 def _fill(skeleton: Formula, literals: dict[str, Formula]) -> Formula:
@@ -168,7 +168,7 @@ def _fill(skeleton: Formula, literals: dict[str, Formula]) -> Formula:
         name = atom.name or ""
         return literals.get(name[1:], atom) if name.startswith("_") else atom
 
-    return _no_double_negation(_substitute(skeleton, concrete))
+    return no_double_negation(substitute(skeleton, concrete))
 
 
 def clause_literals(lifted: str) -> dict[str, Formula]:
@@ -438,7 +438,7 @@ _TIME_PRONOUN = re.compile(r"\b(before|ahead of|prior to) (?:it|that)(?=\s*(?:[,
 
 def _other_thing(text: str, m: re.Match[str]) -> str:
     """The pronoun of *m* as the one thing of *text* its own clause does not name, if one."""
-    rest = set(_LETTERS.findall(text)) - _own_letters(text, m.start())
+    rest = set(_LETTERS.findall(text)) - own_letters(text, m.start())
     return f"{m.group(1)} [{rest.pop()}]" if len(rest) == 1 else m.group()
 
 
@@ -520,7 +520,7 @@ def order_conflict(lifted: str, formula: Formula, pattern: str) -> str | None:
     ...                parse('G(!"is_touched(a)" -> !"agent_at(b)")'), "avoid_unless")
     'the condition is about [b], the reading makes it about [a]'
     """
-    text = _clean(lifted)  # pronouns kept: "before it has visited [b]" is about [b]
+    text = clean(lifted)  # pronouns kept: "before it has visited [b]" is about [b]
     text = _TIME_PRONOUN.sub(lambda m: _other_thing(text, m), text)
     if formula.op == "W" and pattern in ("not_before", "before"):
         firsts = set(_FIRST_AFTER.findall(text))
@@ -528,8 +528,8 @@ def order_conflict(lifted: str, formula: Formula, pattern: str) -> str | None:
         seconds: set[str] = set()
         for m in _BEFORE.finditer(text):
             # "not … before [a]" and "before [a], you cannot …" put [a] first
-            clause = _CLAUSE_BREAK.split(text[: m.start()])[-1] + next(
-                c for c in _CLAUSE_BREAK.split(text[m.start() :]) if c and c.strip()
+            clause = CLAUSE_BREAK.split(text[: m.start()])[-1] + next(
+                c for c in CLAUSE_BREAK.split(text[m.start() :]) if c and c.strip()
             )
             (firsts if _NEGATION.search(clause) else seconds).add(m.group(1))
         if firsts & seconds or len(firsts) > 1:
@@ -601,7 +601,7 @@ def cues(text: str) -> frozenset[str]:
     # "don't forget / skip / miss [a]" asks for it
     t = re.sub(r"\b(?:do not|don't|dont|never) (?:forget|skip|miss|neglect|fail)\b", "remember",
                _text(text))  # fmt: skip
-    t = _ANY_ORDER.sub("", t)
+    t = ANY_ORDER.sub("", t)
     return frozenset(name for name, pattern in _CUES.items() if pattern.search(t))
 
 
@@ -622,22 +622,22 @@ def _with_counts(
     'F("agent_at(a)" & ("agent_at(a)" U (!"agent_at(a)" & (!"agent_at(a)" U F"agent_at(a)"))))'
     """
     if pattern in ("at_most", "at_least", "exactly"):
-        found = _find_count(text)
+        found = find_count(text)
         if found is None or len(literals) != 1:
             return None
-        kind, shift = _count_kind(found[1])
-        times = _count_value(found[2]) + (shift if kind == pattern else 0)
+        kind, shift = count_kind(found[1])
+        times = count_value(found[2]) + (shift if kind == pattern else 0)
         if times < 0 or (times == 0 and pattern != "at_most"):
             return None
-        return _no_double_negation(build_pattern(pattern, times, *literals.values()))
+        return no_double_negation(build_pattern(pattern, times, *literals.values()))
     if pattern == "bounded_delay":
-        n, _ = _within(text)
+        n, _ = within(text)
         if n is None or formula.op != "G" or formula.children[0].op != "->":
             return None
         p, q = formula.children[0].children  # G(p -> (q | X[!](q | …)))
         while q.op == "|":
             q = next(k for k in q.children if k.op != "X[!]")
-        return _no_double_negation(build_pattern(pattern, n, p, q))
+        return no_double_negation(build_pattern(pattern, n, p, q))
     return formula
 
 
@@ -759,18 +759,18 @@ def _retimed(
     if q.op in ("F", "X", "X[!]"):
         q = q.children[0]
     if want == "bounded_delay":
-        n, _ = _within(text)
+        n, _ = within(text)
         if n is None:
             return pattern, formula  # steps in words it cannot read: refused (misfit)
-        return want, _no_double_negation(build_pattern(want, n, p, q))
-    return want, _no_double_negation(build_pattern(want, p, q))
+        return want, no_double_negation(build_pattern(want, n, p, q))
+    return want, no_double_negation(build_pattern(want, p, q))
 
 
 def _count_conflict(text: str, pattern: str) -> str | None:
     """Why a reading of *pattern* misses the sentence's count, or None: a count said
     ("twice", "not exceed two") needs a count reading, of the kind the words say (at most,
     at least, or both: exactly)."""
-    found = _find_count(text)
+    found = find_count(text)
     said = (
         "exceed" in text
         or _COUNTED_UNITS.search(text) is not None
@@ -962,7 +962,7 @@ class RetrievalTranslator:
         both = _both_ways(lifted, own)
         timing = timing_cues(lifted)
         query = embedder.encode([text])[0]
-        found = cues(_unchat(normalize(lifted)))  # "if it's not too much trouble" forbids nothing
+        found = cues(unchat(normalize(lifted)))  # "if it's not too much trouble" forbids nothing
         negative = "negation" in found or bool(_RESTRICTIVE.search(text))
         # "nobody opens [a]" asks for nothing ("with nobody in it" is no subject)
         nobody = _NOBODY.search(text) is not None
@@ -1049,19 +1049,19 @@ class RetrievalTranslator:
         timing = timing_cues(lifted)
         if len(timing) > 1 and reading.pattern in _REACTIONS.values():
             return f"it says both {' and '.join(sorted(timing))} for when the reaction is due"
-        if "bounded" in timing and _within(_text(lifted))[0] is None:
+        if "bounded" in timing and within(_text(lifted))[0] is None:
             return "it names a number of steps in words the translator does not read"
         text = _text(lifted)
         if _PROMPT.search(text) and not any(
             f.op in ("X", "X[!]") for f in reading.formula.subformulas()
         ):
             return "it says the very next step, and the reading has no next step"
-        if reading.pattern in _SEQUENCES and _ANY_ORDER.search(text):
+        if reading.pattern in _SEQUENCES and ANY_ORDER.search(text):
             return "it says the order does not matter, and the reading orders the visits"
         if (
             reading.pattern == "before"
             and re.search(r"\b(?:then|after that|afterwards|and later)\b", text)
-            and "negation" not in cues(_unchat(normalize(lifted)))
+            and "negation" not in cues(unchat(normalize(lifted)))
         ):
             # "first [a], then [b]" asks for both, in order (as the grammar reads it)
             return "it asks for both, one after the other, and the reading only forbids one first"
@@ -1069,11 +1069,11 @@ class RetrievalTranslator:
             return "it states no condition, and the reading has one"
         if reading.pattern == "never" and _GIVEN_ORDER.search(text):
             return "it puts visits in an order, and the reading forbids them"
-        if reading.pattern == "strictly_ordered_visit" and not _NO_RETURN.search(text):
+        if reading.pattern == "strictly_ordered_visit" and not NO_RETURN.search(text):
             return "it says nothing against going back, and the reading forbids it"
         # a question the speaker asks ("to see if …") is no condition, as the grammar reads it
         condition = _ANY_CONDITION.search(
-            _POLITE_CONDITION.sub(" ", _ASKED.sub(r"\1 whether", text))
+            _POLITE_CONDITION.sub(" ", ASKED.sub(r"\1 whether", text))
         )
         if condition and reading.pattern in _UNCONDITIONAL:
             return f"it states a condition ({condition.group()!r} …), and the reading has none"
@@ -1089,7 +1089,7 @@ class RetrievalTranslator:
         if (
             reading.pattern == "visit"
             and len(set(_LETTERS.findall(text))) > 1
-            and not _ANY_ORDER.search(text)
+            and not ANY_ORDER.search(text)
             and _ORDERED.search(text)
         ):
             return "it puts the visits in an order, and the reading does not"

@@ -57,8 +57,9 @@ from ..errors import DataFileError, OutOfGrammarError, SafetyChipError
 from ..ltl import And, Formula, Not, Or, ap, build_pattern
 from ..paths import DATA_DIR
 from ._assemble import ground_formula
-from ._grammar import LiftedTranslation, read_clause
+from ._clauses import read_clause
 from ._normalize import normalise
+from ._reading import LiftedTranslation
 
 __all__ = ["MAX_LENGTH", "SIGNATURES", "SLOT_TABLE", "Cue", "SlotReader", "load_cues"]
 

@@ -34,7 +34,7 @@ from .._names import close_names
 from ..paths import DATA_DIR
 from ._vocabulary import Vocabulary, singular
 
-__all__ = ["respell"]
+__all__ = ["english_words", "respell"]
 
 #: Least similarity (difflib ratio) for a scene word and for one of the translator's words.
 NAME_CUTOFF = 0.8
@@ -89,7 +89,7 @@ def _translator_words() -> frozenset[str]:
 
 
 @cache
-def _english_words() -> frozenset[str]:
+def english_words() -> frozenset[str]:
     """Words left as they are: the translator's, and the MiniLM vocabulary's whole words."""
     words = set(_translator_words())
     try:
@@ -120,7 +120,7 @@ def _best(word: str, candidates: frozenset[str] | set[str], cutoff: float) -> st
 
 def respell(sentence: str, vocabulary: Vocabulary) -> tuple[str, tuple[tuple[str, str], ...]]:
     """*sentence* with its clearly misspelt words replaced, and the replacements made."""
-    known = _english_words()
+    known = english_words()
     scene = {w for phrase in vocabulary.phrases for w in phrase}
     fixes: list[tuple[str, str]] = []
 

@@ -31,8 +31,8 @@ from __future__ import annotations
 import re
 from types import MappingProxyType
 
-from ._frames import _NUMBER
 from ._lift import LETTERS, LiftedSentence
+from ._normalize import NUMBER
 
 __all__ = ["take_back", "taken_back"]
 
@@ -54,7 +54,7 @@ _QUALIFIER = (
 )
 _UNIT = r"times?|visits?|entries|entry|trips?|steps?|occasions?"
 _COUNT = re.compile(
-    rf"\b(?:(?P<q>{_QUALIFIER})\s+)?(?P<n>{_NUMBER}|a single)\b(?:\s+(?P<u>{_UNIT})\b)?", re.I
+    rf"\b(?:(?P<q>{_QUALIFIER})\s+)?(?P<n>{NUMBER}|a single)\b(?:\s+(?P<u>{_UNIT})\b)?", re.I
 )
 _PLACEHOLDER = re.compile(r"\[[a-z]\]")
 _OPENERS = (
