@@ -79,7 +79,7 @@ def run(name: str, rows: list[dict], embedder, misses: int) -> dict:
         return vocabularies[scene]
 
     old = evaluate(
-        lambda s: Translator(vocabulary(s), embedder=embedder, frames=True, retrieval=False),
+        lambda s: Translator(vocabulary(s), embedder=embedder, retrieval=False),
         rows,
         name="offline-grammar+frames",
     )
@@ -88,7 +88,7 @@ def run(name: str, rows: list[dict], embedder, misses: int) -> dict:
 
     def slots(scene: str):
         t = Translator(vocabulary(scene), embedder=embedder, lifted_translator=recorder,
-                       frames=False, retrieval=False)  # fmt: skip
+                       retrieval=False)  # fmt: skip
 
         def call(sentence: str):
             recorder.seen = []

@@ -5,12 +5,11 @@ translator, split into dev and test by paraphrase group) by *language equivalenc
 translated and labelled formulas (``safetychip.automata.equivalent``), per pattern and per
 family. As an independent check it also translates the constraint sentences of the
 VirtualHome task suites (written by another session for the environment), against their
-formulas. Refusals (out of grammar, ungroundable) count as wrong.
+formulas. Refusals (no reading, ungroundable) count as wrong.
 
 Speed: the median and worst time to translate one constraint offline, after the vocabulary is
-loaded: without an embedder (the grammar step by itself, target < 1 ms, and the whole
-candidate set of the grammar and the frame reader on a first pass with cold automaton caches
-and a second), the frame reader alone on the development sentences the grammar refuses, and,
+loaded: without an embedder (the slot reader by itself, target < 1 ms, and the whole
+candidate set of the slot reader on a first pass with cold caches and a second), and,
 unless ``--no-embed``, the whole candidate set with the retrieval translator once MiniLM is
 loaded (target: median <= 20 ms, p90 <= 50 ms), with the time to find the distinguishing
 trace of each pair of candidates (target <= 10 ms a pair). Then the
@@ -90,10 +89,10 @@ def _report(label: str, times: list[float]) -> None:
 
 
 def speed(rows: list[dict]) -> None:
-    from safetychip.translate import PatternTranslator
+    from safetychip.translate import SlotReader
 
     translators = {scene: offline(scene) for scene in {r["scene"] for r in rows}}
-    grammar = PatternTranslator()
+    reader = SlotReader()
     lifted = []
     for r in rows:
         try:
@@ -104,13 +103,10 @@ def speed(rows: list[dict]) -> None:
     _cold()
     for text in lifted:
         start = time.perf_counter()
-        try:
-            grammar(text)
-        except Exception:
-            pass
+        reader.readings(text)
         times.append(time.perf_counter() - start)
-    _report("the grammar step alone (lifted sentence -> lifted formula)", times)
-    for label in ("whole pipeline, first pass (cold automaton caches)", "second pass"):
+    _report("the slot reader alone (lifted sentence -> its readings)", times)
+    for label in ("whole pipeline, first pass (cold caches)", "second pass"):
         if label.startswith("whole"):
             _cold()
         times = []
@@ -125,56 +121,16 @@ def speed(rows: list[dict]) -> None:
 
 
 def _cold() -> None:
-    """Forget the cleaned sentences, so that a timed pass pays for cleaning as a new sentence
-    does (the grammar caches them: each reader and check cleans a sentence again)."""
-    from safetychip.translate._grammar import clean
+    """Forget the sentences read and normalised, so that a timed pass pays for reading as a
+    new sentence does (the slot reader and the normaliser cache them)."""
+    from safetychip.translate import SlotReader, normalize
 
-    clean.cache_clear()
-
-
-def frames_speed() -> None:
-    """The frame reader alone, on the lifted development sentences by other hands
-    (``heldout/``, ``dev_other/``) that the grammar refuses: the step it adds before retrieval."""
-    from safetychip.errors import OutOfGrammarError, SafetyChipError
-    from safetychip.translate import PatternTranslator
-    from safetychip.translate._evaluate import UTTERANCES
-    from safetychip.translate._frames import FrameReader
-
-    rows = [
-        r
-        for folder in ("heldout", "dev_other")
-        for r in load_utterances(UTTERANCES.with_name(folder) / "sentences.jsonl")
-    ]
-    translators = {scene: offline(scene) for scene in {r["scene"] for r in rows}}
-    grammar, frames = PatternTranslator(), FrameReader()
-    refused = []
-    for r in rows:
-        try:
-            text = translators[r["scene"]].lift(r["sentence"]).text
-        except SafetyChipError:
-            continue
-        try:
-            grammar(text)
-        except OutOfGrammarError:
-            refused.append(text)
-    for label in ("first pass (cold regular-expression caches)", "second pass"):
-        if label.startswith("first"):
-            _cold()
-        times = []
-        for text in refused:
-            start = time.perf_counter()
-            try:
-                frames(text)
-            except OutOfGrammarError:
-                pass
-            times.append(time.perf_counter() - start)
-        _report(
-            f"the frame reader alone, {len(refused)} sentences the grammar refuses, {label}", times
-        )
+    SlotReader._read.cache_clear()
+    normalize.cache_clear()
 
 
 def retrieval_speed(rows: list[dict]) -> None:
-    """Grammar, then retrieval, with MiniLM and the template vectors loaded; each sentence
+    """The slot reader and retrieval, with MiniLM and the template vectors loaded; each sentence
     seen once (the embedder caches vectors by text, so a second pass would flatter it)."""
     from safetychip.llm import MiniLMEmbedder
 
@@ -287,12 +243,11 @@ def main() -> int:
     from safetychip.translate._evaluate import UTTERANCES
 
     paraphrases = load_utterances(UTTERANCES.with_name("paraphrases.jsonl"))
-    print("== offline translation speed, grammar path (vocabulary loaded; target: < 1 ms)")
+    print("== offline translation speed, the slot reader (vocabulary loaded; target: < 1 ms)")
     speed(load_utterances() + paraphrases)
-    frames_speed()
     if not args.no_embed:
         print(
-            "\n== with the retrieval translator beside the grammar (target: median <= 20 ms, "
+            "\n== with the retrieval translator beside the slot reader (target: median <= 20 ms, "
             "p90 <= 50 ms)"
         )
         retrieval_speed(load_utterances() + paraphrases)
@@ -302,7 +257,7 @@ def main() -> int:
         f"\n== offline translator on data/translation/utterances.jsonl ({args.split}, "
         f"{len(rows)} utterances)"
     )
-    result = evaluate(offline, rows, name="offline-pattern-grammar")
+    result = evaluate(offline, rows, name="offline-slots")
     print(result.table())
     if args.verbose:
         for r in result.rows:
@@ -315,14 +270,14 @@ def main() -> int:
             f"\n== offline translator on the task suites' constraints ({len(tasks)} sentences; "
             "their immediate_response uses the weak X, absence_from is G(p -> G!q))"
         )
-        found = evaluate(offline, tasks, name="offline-pattern-grammar")
+        found = evaluate(offline, tasks, name="offline-slots")
         for value, (ok, n) in found.by("pattern").items():
             print(f"    {value:<20} {ok:>4} / {n:<4} {ok / n:6.1%}")
         print(
             f"    {'all':<20} {sum(r['correct'] for r in found.rows):>4} / "
             f"{len(found.rows):<4} {found.accuracy:6.1%}"
         )
-        mapped = evaluate(offline, task_rows("ours"), name="offline-pattern-grammar")
+        mapped = evaluate(offline, task_rows("ours"), name="offline-slots")
         print(
             f"    with the labels rebuilt under safetychip.ltl's conventions (strong next; "
             f"absence_after): {sum(r['correct'] for r in mapped.rows)} / {len(mapped.rows)} "
@@ -339,7 +294,7 @@ def main() -> int:
             return Translator(scene_vocabulary(scene))
 
         for label, labelled in (("utterances.jsonl", rows), ("paraphrases.jsonl", paraphrases)):
-            print(f"\n== grammar + retrieval on {label} ({len(labelled)} sentences)")
+            print(f"\n== slot reader + retrieval on {label} ({len(labelled)} sentences)")
             print(evaluate(with_retrieval, labelled).scores())
         print("\n== grounding by embedding (all-MiniLM-L6-v2, CPU)")
         embedding_speed()

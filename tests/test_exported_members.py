@@ -195,7 +195,7 @@ SUBPACKAGES: dict[str, set[str]] = {
     "translate": {
         "BackTranslation", "CONFIDENCE", "Candidate", "Clause", "Distinction", "EvaluationResult", "Expression", "Grounder",
         "Grounding", "LLMRecognizer", "LLMTranslator", "LiftedSentence",
-        "LiftedTranslation", "MAX_SENTENCE", "PREDICATES", "PatternTranslator",
+        "LiftedTranslation", "MAX_SENTENCE", "PREDICATES",
         "Reading", "RetrievalTranslator", "Review",
         "ReviewCard", "ReviewWidget", "SYNONYMS", "SlotReader", "Specification", "Translation",
         "Translator", "UTTERANCES", "Vocabulary", "Witness", "assemble", "back_translate",

@@ -108,7 +108,7 @@ def test_a_sentence_that_reads_as_true_is_refused(offline, sentence):
 
 
 def test_a_reading_as_true_is_no_candidate_beside_other_readings(offline):
-    # the grammar's reading forbids nothing and is dropped; the slot reader's reading (the
+    # a reading that forbids nothing is dropped; the slot reader's other reading (the
     # strong until) is offered alone, below the confidence: a person decides
     t = offline("Do not enter the bathroom until you have entered the bathroom.")
     assert [c.readers for c in t.candidates] == [("offline-slots",)]

@@ -22,8 +22,8 @@ NAMES = ["kitchen", "bathroom", "bedroom", "fridge", "knife"]
 
 @pytest.fixture(scope="module")
 def offline():
-    """The offline readers without an embedder (grammar and frame reader only)."""
-    return Translator(Vocabulary.from_names(NAMES), embedder=None, slots=False)
+    """The offline readers without an embedder (the slot reader only)."""
+    return Translator(Vocabulary.from_names(NAMES), embedder=None)
 
 
 def open_scores(**weights: float) -> Scores:
@@ -55,14 +55,14 @@ def test_a_missing_or_broken_score_file_names_itself(tmp_path):
         Scores.load(tmp_path / "nothing.json")
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"alpha": 0.05, "with_retrieval": {"weights": {}}}))
-    with pytest.raises(DataFileError, match=r"calibrate\.py"):
+    with pytest.raises(DataFileError, match=r"calibrate_candidates\.py"):
         Scores.load(bad)
 
 
-def test_the_shipped_scores_rank_agreeing_precise_readers_above_a_lone_retrieval_reading():
+def test_the_shipped_scores_rank_agreeing_readers_above_a_lone_retrieval_reading():
     scores = Scores.load()
-    agreed = scores.probability({"grammar": 1, "frames": 1, "retrieval": 1, "share": 0.9,
-                                 "similarity": 0.9, "first": 1, "fits": 1})  # fmt: skip
+    agreed = scores.probability({"slots": 1, "slots_first": 1, "slots_exact": 1, "retrieval": 1,
+                                 "share": 0.9, "similarity": 0.9, "first": 1, "fits": 1})  # fmt: skip
     lone = scores.probability({"retrieval": 1, "share": 0.2, "similarity": 0.6, "fits": 0,
                                "overruled": 1})  # fmt: skip
     assert 0 <= lone < agreed <= 1
@@ -73,8 +73,8 @@ def test_equivalent_readings_pool_into_one_candidate_that_remembers_its_readers(
     t = offline("Never go to the kitchen.")
     assert len(t.candidates) == 1
     first = t.candidates[0]
-    assert set(first.readers) == {"offline-pattern-grammar", "offline-frames"}
-    assert first.features["grammar"] == first.features["frames"] == 1.0
+    assert first.readers == ("offline-slots",)
+    assert first.features["slots"] == first.features["slots_exact"] == 1.0
     assert equivalent(t.formula, parse('G!"agent_at(kitchen)"'))
 
 
@@ -144,13 +144,21 @@ def test_the_translation_tells_its_candidates_apart_in_its_json():
     assert data["settled"] is False and data["picked"] is None
 
 
-def test_the_slot_reader_reads_beside_the_grammar_and_can_be_left_out():
+def test_beside_a_model_the_slot_reader_reads_too_and_can_be_left_out():
+    from safetychip.llm import ScriptedModel
+
     vocabulary = Vocabulary.from_names(NAMES)
-    t = Translator(vocabulary, embedder=None)("Never go to the kitchen.")
+
+    def model():
+        return ScriptedModel(["Expressions: the kitchen", "LTL: G ! agent_at(a)"] * 2)
+
+    t = Translator(vocabulary, model=model(), embedder=None)("Never go to the kitchen.")
     assert "offline-slots" in t.candidates[0].readers
     assert t.candidates[0].features["slots"] == t.candidates[0].features["slots_first"] == 1.0
-    alone = Translator(vocabulary, embedder=None, slots=False)("Never go to the kitchen.")
-    assert all("offline-slots" not in c.readers for c in alone.candidates)
+    alone = Translator(vocabulary, model=model(), embedder=None, offline_readers=False)
+    assert all(
+        "offline-slots" not in c.readers for c in alone("Never go to the kitchen.").candidates
+    )
 
 
 def _cli(args):

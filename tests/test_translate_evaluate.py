@@ -25,7 +25,7 @@ def rows():
 def test_the_set_is_large_and_covers_every_family_and_three_vocabularies(rows):
     assert len(rows) >= 150
     # next_response and absence_from name the task suites' state-predicate variants; the
-    # offline grammar and this set cover the other nine.
+    # offline readers and this set cover the other nine.
     assert {r["pattern"] for r in rows} - {None} == set(PATTERNS) - {
         "next_response",
         "absence_from",
@@ -278,5 +278,5 @@ def test_cli_evaluate_on_a_small_file(tmp_path):
     code, out, err = run(["translate", "--evaluate", str(f), "--no-embed"])
     summary = json.loads(out)
     assert code == 0 and summary["total"] == 6
-    assert summary["translator"] == "offline-pattern-grammar" and summary["stand_in"] is False
+    assert summary["translator"] == "offline-slots" and summary["stand_in"] is False
     assert "correct / total" in err

@@ -5,14 +5,14 @@ from __future__ import annotations
 import pytest
 
 from safetychip.errors import DataFileError
-from safetychip.translate._normalize import load_rules, normalise
+from safetychip.translate._normalize import load_rules, normalize
 
 RULES = load_rules()
 
 
 @pytest.mark.parametrize("rule", RULES, ids=[f"line{r.line}" for r in RULES])
 def test_each_rule_example(rule):
-    assert normalise(rule.example) == rule.expected
+    assert normalize(rule.example) == rule.expected
 
 
 def test_every_rule_changes_its_example():
@@ -33,17 +33,17 @@ def test_every_rule_changes_its_example():
     ],
 )
 def test_sentences(text, expected):
-    assert normalise(text) == expected
+    assert normalize(text) == expected
 
 
 def test_placeholders_are_kept():
-    assert normalise("[u] and [r] and [n]") == "[u] and [r] and [n]"
+    assert normalize("[u] and [r] and [n]") == "[u] and [r] and [n]"
 
 
 def test_deterministic_and_idempotent_on_its_output():
     for rule in RULES:
-        once = normalise(rule.example)
-        assert normalise(rule.example) == once
+        once = normalize(rule.example)
+        assert normalize(rule.example) == once
 
 
 @pytest.mark.parametrize(

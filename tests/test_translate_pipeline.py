@@ -20,6 +20,7 @@ from safetychip.errors import (
     LLMTimeoutError,
     OutOfGrammarError,
     PickNeededError,
+    SafetyChipError,
     SentenceError,
     SpecificationError,
     TranslationReplyError,
@@ -54,7 +55,7 @@ def test_offline_translation_keeps_every_step(offline):
     assert (t.pattern, t.family, t.translator, t.stand_in) == (
         "response",
         "trigger",
-        "offline-pattern-grammar",
+        "offline-slots",
         False,
     )
     data = t.to_dict()
@@ -117,14 +118,13 @@ def test_hidden_characters_are_refused_by_code_point_and_position(offline, char)
 
 
 def test_no_known_pattern(offline):
-    # no precise reader reads it; the slot reader's guess is offered, never settled
+    # the slot reader's guess, with words left out, is offered, never settled
     assert not offline("The phone is nice.").settled
-    no_slots = Translator(offline.vocabulary, embedder=None, slots=False)
     with pytest.raises(OutOfGrammarError) as caught:
-        no_slots("The phone is nice.")
+        offline("Dance with the phone.")
     assert str(caught.value).startswith(
-        "'The phone is nice.' (lifted: '[a] is nice.') is outside the offline translator's "
-        "grammar: no form reads it."
+        "'Dance with the phone.' (lifted: 'Dance with [a].') is outside the offline "
+        "translator's grammar: no response clause could be read."
     )
 
 
@@ -408,21 +408,12 @@ def test_cli_translate_with_a_model_over_loopback(loopback, monkeypatch, capsys)
     )
 
 
-def test_not_first_goes_past_the_grammar_to_the_frame_reader(offline):
-    # the grammar once read "not [b] first" as "never [b]"; it refuses it now, and the frame
-    # reader's reading (a route with [b] not before [a]) is taken
-    sentence = "Go to the hallway and then the kitchen, not the kitchen first."
-    with pytest.raises(OutOfGrammarError):
-        offline.read_pattern("Go to [a] and then [b], not [b] first.")
-    t = offline(sentence)
-    assert t.translator == "offline-frames"
-    assert equivalent(
-        t.formula,
-        parse(
-            'F("agent_at(hallway)" & F"agent_at(kitchen)") & !"agent_at(kitchen)" W '
-            '"agent_at(hallway)"'
-        ),  # fmt: skip
+def test_not_first_after_a_route_keeps_both_visits_in_order(offline):
+    t = offline("Go to the hallway and then the kitchen, not the kitchen first.", keep_all=True)
+    expected = parse(
+        'F("agent_at(hallway)" & F"agent_at(kitchen)") & !"agent_at(kitchen)" W "agent_at(hallway)"'
     )
+    assert any(equivalent(c.formula, expected) for c in t.candidates)
 
 
 def test_when_every_reader_fails_the_first_failure_is_raised():
@@ -437,7 +428,7 @@ def test_when_every_reader_fails_the_first_failure_is_raised():
         lifted_translator=unsatisfiable,
     )
     with pytest.raises(ConflictError, match="unsatisfiable on its own") as caught:
-        t("Blorp the kitchen zzyx.")  # the frame reader refuses it
+        t("Blorp the kitchen zzyx.")  # the slot reader refuses it
     assert caught.value.conflict == ("new",)
 
 
@@ -528,8 +519,11 @@ def test_the_only_clause_naming_nothing_of_the_scene_is_refused(offline, sentenc
 )
 def test_a_clause_naming_nothing_of_the_scene_is_never_read_silently(offline, sentence, unknown):
     # beside things of the scene, it stays as words; a reading without it is offered, said so,
-    # and never enforced without a person's pick
-    t = offline(sentence)
+    # and never enforced without a person's pick (or the sentence is refused)
+    try:
+        t = offline(sentence)
+    except OutOfGrammarError:
+        return
     assert ("unnamed", unknown) in t.set_aside and not t.settled
     assert "names nothing in the scene" in t.to_dict()["set_aside"][-1]["note"]
     with pytest.raises(PickNeededError):
@@ -538,8 +532,8 @@ def test_a_clause_naming_nothing_of_the_scene_is_never_read_silently(offline, se
 
 def test_a_list_the_reason_may_have_swallowed_is_no_reason(offline):
     # a thing of the scene that ends a list stays: "the kitchen" is not dropped with the reason
-    with pytest.raises(OutOfGrammarError, match="and \\[b\\]"):
-        offline("Stay out of the bedroom because the kids are asleep and the kitchen.")
+    t = offline("Stay out of the bedroom because the kids are asleep and the kitchen.")
+    assert "[b]" in t.lifted.text and not t.settled
 
 
 def test_a_reason_naming_a_thing_of_the_scene_is_kept(offline):
@@ -621,38 +615,19 @@ def test_an_emoji_joined_by_a_zero_width_joiner_is_no_hidden_text(offline):
         offline("never go to the kitch\u200den")
 
 
-def test_the_frame_reader_reads_a_list_one_thing_at_a_time(offline):
+def test_a_list_is_read_one_thing_at_a_time(offline):
     t = offline(
         "The robot shall not open the fridge or the microwave prior to having entered the kitchen."
     )
     expected = (
         '(!"is_open(fridge)" W "agent_at(kitchen)") & (!"is_open(microwave)" W "agent_at(kitchen)")'
     )
-    assert t.translator == "offline-frames"
+    assert t.translator == "offline-slots"
     assert equivalent(t.formula, parse(expected)), str(t.formula)
-
-
-def test_a_list_reading_never_names_a_thing_of_the_list_twice():
-    from safetychip.translate import LiftedTranslation
-    from safetychip.translate._pipeline import _listwise
-
-    lists = {"Never enter [a] or [b].", "Go to [a] and [b], but go into [b] only after [a]."}
-    asked = []
-
-    def read(text: str) -> LiftedTranslation:  # refuses the sentences as said, reads the rest
-        asked.append(text)
-        if text in lists:
-            raise OutOfGrammarError("a list", text)
-        return LiftedTranslation(parse('G!"agent_at(a)"'), "never", (), "stub")
-
-    # the list read about its first thing, spread over the rest
-    spread = _listwise(read, "Never enter [a] or [b].")
-    assert equivalent(spread.formula, parse('G!"agent_at(a)" & G!"agent_at(b)"'))
-    # "[b]" named again after the list: spreading would make [b] react to itself
-    asked.clear()
-    with pytest.raises(OutOfGrammarError):
-        _listwise(read, "Go to [a] and [b], but go into [b] only after [a].")
-    assert len(asked) == 1  # the list was never read about its first thing
+    assert [str(c.formula) for c in t.parts] == [
+        '!"is_open(fridge)" W "agent_at(kitchen)"',
+        '!"is_open(microwave)" W "agent_at(kitchen)"',
+    ]
 
 
 def test_a_polite_question_is_no_permission(offline):
@@ -676,12 +651,39 @@ def test_open_said_of_a_thing_with_a_switch_means_switch_on(offline):
 def test_a_remark_naming_nothing_is_left_out_when_the_whole_sentence_is_refused(offline):
     t = offline("While you're in the kitchen don't open the fridge, she's resting.")
     assert t.formula == offline("While you're in the kitchen, don't open the fridge.").formula
-    assert t.set_aside == (("remark", "she's resting"),)
+    assert not t.settled  # words left out to read it: a person checks
     # a remark that still asks something of the route is never left out
     route = offline(
         "Route: kitchen, bathroom, hallway. Any order you like, as long as you hit all three."
     )
     assert route.set_aside == () and not route.settled
+
+
+#: Phrasings the former grammar and frame reader read that the slot reader does not (issue 34:
+#: the rule pile was deleted): refused, or offered without settling, never enforced unpicked.
+NOT_READ_NOW = {
+    "The bathroom's out until you've been to the kitchen.",
+    "Without going to the hallway first, don't go to the bedroom.",
+    "Both the kitchen and the bedroom are compulsory. Bedroom only after kitchen, not before.",
+    "Do the hallway and the bathroom on this round, both of them. Bathroom's not to be done "
+    "ahead of the hallway.",
+    "Sit in the living room till the television is on.",
+    "Only in the bedroom you can open the wardrobe, anywhere else no.",
+    "When you in the bedroom, don't on the computer.",
+    "Leave the toaster alone until you've looked in on the bedroom.",
+    "The kitchen's closed to you until you've cleared the hallway.",
+    "Rotate: bathroom, bedroom, kitchen, repeat.",
+    "Proceed hallway, then bedroom. Hallway one time only before bedroom, no re-entry. Negative "
+    "bedroom first.",
+    "No more than two trips into the bedroom please, I've just put the blanket on the bed.",
+}
+
+
+def _unsettled_or_refused(offline, sentence: str) -> bool:
+    try:
+        return not offline(sentence).settled
+    except SafetyChipError:
+        return True
 
 
 @pytest.mark.parametrize(
@@ -732,7 +734,21 @@ def test_a_remark_naming_nothing_is_left_out_when_the_whole_sentence_is_refused(
     ],
 )  # fmt: skip
 def test_ordinary_phrasings_read_as_their_plain_forms(offline, sentence, plain):
-    assert equivalent(offline(sentence).formula, offline(plain).formula)
+    if sentence in NOT_READ_NOW:
+        assert _unsettled_or_refused(offline, sentence)
+        return
+    # the plain form's reading is the first candidate, or among those of a set that waits
+    want = offline(plain).formula
+    t = offline(sentence, keep_all=True)
+    assert any(equivalent(c.formula, want) for c in t.candidates), sentence
+    assert equivalent(t.formula, want) or not t.settled
+
+
+def test_a_remark_naming_things_of_the_scene_is_never_dropped_silently(offline):
+    sentence = (
+        "No more than two trips into the bedroom please, I've just put the blanket on the bed."
+    )
+    assert _unsettled_or_refused(offline, sentence)
 
 
 @pytest.mark.parametrize(
@@ -747,9 +763,6 @@ def test_ordinary_phrasings_read_as_their_plain_forms(offline, sentence, plain):
         ("Don't leave the kitchen before the toaster is on; my sister needs to eat.",
          "Don't leave the kitchen before the toaster is switched on.",
          ("remark", "my sister needs to eat")),
-        # a remark about what the speaker did may name things of the scene, when refused whole
-        ("No more than two trips into the bedroom please, I've just put the blanket on the bed.",
-         "Go into the bedroom at most twice.", ("remark", "I've just put the blanket on the bed")),
     ],
 )  # fmt: skip
 def test_remarks_of_purpose_and_of_others_are_set_aside(offline, sentence, plain, aside):
@@ -823,10 +836,17 @@ def test_remarks_of_purpose_and_of_others_are_set_aside(offline, sentence, plain
     ],
 )  # fmt: skip
 def test_phrasings_of_other_writers_read_as_their_plain_forms(offline, sentence, plain):
-    assert equivalent(offline(sentence).formula, offline(plain).formula)
+    if sentence in NOT_READ_NOW:
+        assert _unsettled_or_refused(offline, sentence)
+        return
+    # the plain form's reading is the first candidate, or among those of a set that waits
+    want = offline(plain).formula
+    t = offline(sentence, keep_all=True)
+    assert any(equivalent(c.formula, want) for c in t.candidates), sentence
+    assert equivalent(t.formula, want) or not t.settled
 
 
 def test_a_likeness_naming_nothing_of_the_scene_is_set_aside(offline):
     t = offline("Come back to the bedroom at least twice, like returning to your mat.")
     assert equivalent(t.formula, offline("Go to the bedroom at least twice.").formula)
-    assert ("remark", "like returning to your mat") in t.set_aside
+    assert ("unnamed", "your mat") in t.set_aside and not t.settled

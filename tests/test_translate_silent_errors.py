@@ -9,21 +9,30 @@ import pytest
 
 from safetychip.automata import equivalent
 from safetychip.envs import load_scene
+from safetychip.errors import OutOfGrammarError
 from safetychip.ltl import ap, at_least, at_most, parse
-from safetychip.translate import Reading, RetrievalTranslator, Translator, Vocabulary
-from safetychip.translate._retrieve import reversed_reaction
+from safetychip.translate import RetrievalTranslator, Translator, Vocabulary
+from safetychip.translate._slots import modifiers
+
+#: Read by the deleted grammar and frame reader only (issue 34).
+NOT_READ_NOW = {
+    "If the television is on: don't open the window, don't touch the lamp.",
+    "When in the bedroom: don't touch the lamp, don't open the window.",
+    "Once you opened the fridge, the stove is forbidden to switch on.",
+    "When you pick up the knife, put it down immediately, in next step.",
+}
 
 
 @pytest.fixture(scope="module")
 def offline():
-    """The grammar and the frame reader (no embedder, so no retrieval)."""
-    return Translator(Vocabulary.from_scene(load_scene("apartment_1")), embedder=None, slots=False)
+    """The slot reader (no embedder, so no retrieval)."""
+    return Translator(Vocabulary.from_scene(load_scene("apartment_1")), embedder=None)
 
 
 @pytest.fixture(scope="module")
 def grounded():
-    """The grammar and the frame reader, grounding with MiniLM (no retrieval)."""
-    return Translator(Vocabulary.from_scene(load_scene("apartment_1")), slots=False)
+    """The slot reader, grounding with MiniLM (no retrieval)."""
+    return Translator(Vocabulary.from_scene(load_scene("apartment_1")), retrieval=False)
 
 
 def test_the_tail_of_a_list_is_never_set_aside_as_a_remark(grounded):
@@ -98,7 +107,14 @@ def test_the_tail_of_a_list_is_never_set_aside_as_a_remark(grounded):
     ],
 )
 def test_phrasings_once_misread_now_read_as_meant(offline, sentence, expected):
-    # the reading is the first candidate, or among those of a set that waits for a pick
+    # the reading is the first candidate, or among those of a set that waits for a pick; the
+    # phrasings only the deleted readers read are refused or offered unsettled
+    if sentence in NOT_READ_NOW:
+        try:
+            assert not offline(sentence).settled
+        except OutOfGrammarError:
+            pass
+        return
     t = offline(sentence)
     want = parse(expected) if isinstance(expected, str) else expected
     if not equivalent(t.formula, want):
@@ -106,64 +122,19 @@ def test_phrasings_once_misread_now_read_as_meant(offline, sentence, expected):
         assert any(equivalent(c.formula, want) for c in t.candidates), sentence
 
 
-def test_a_count_read_at_the_grammar_and_by_retrieval_alike(offline):
-    # the grammar's reading is the reference for "more than once"
+def test_a_count_read_by_the_slot_reader_and_by_retrieval_alike(offline):
+    # the slot reader's reading is the reference for "more than once"
     twice = at_least(2, ap("agent_at(bedroom)"))
     assert equivalent(offline("Visit the bedroom more than once.").formula, twice)
     from safetychip.translate._retrieve import _with_counts
 
     a = ap("agent_at(a)")
-    rebuilt = _with_counts("at_least", a, {"a": a}, "look in on [a] more than once, would you", "")
-    assert equivalent(rebuilt, at_least(2, a))
-    at_most_two = _with_counts("at_most", a, {"a": a}, "enter [a] fewer than three times", "")
-    assert equivalent(at_most_two, at_most(2, a))
-
-
-def _reading(formula: str, pattern: str, example: str) -> Reading:
-    return Reading(parse(formula), pattern, 1.0, 0.9, example, 0.0)
-
-
-@pytest.mark.parametrize(
-    ("lifted", "formula", "pattern", "example", "why"),
-    [
-        (
-            "after you enter [a], go to [b] as your very next move",
-            'F("agent_at(a)" & F"agent_at(b)")',
-            "sequenced_visit",
-            "go to [a] and afterwards go to [b]",
-            "very next step",
-        ),
-        (
-            "except [a], [b] you do not open anywhere",
-            'G("agent_at(a)" -> !"is_open(b)")',
-            "avoid_while",
-            "when you are in [a], do not open [b]",
-            "condition round",
-        ),
-        (
-            "[a] opened means [a] closed before the end",
-            'G(!"is_open(a)" -> F"is_open(a)")',
-            "response",
-            "on open([a]): eventually close([a])",
-            "reacts to [a] not open",
-        ),
-    ],
-)
-def test_the_retrieval_translator_refuses_a_reading_the_words_contradict(
-    lifted, formula, pattern, example, why
-):
-    found = RetrievalTranslator.misfit(lifted, _reading(formula, pattern, example))
-    assert found is not None and why in found
-
-
-def test_a_reaction_is_not_reversed_when_a_word_says_which_side_comes_first():
-    # "close [a] straight after opening it": closing is named first, opening sets it off
-    right = parse('G("is_open(a)" -> X[!]!"is_open(a)")')
-    assert reversed_reaction("close [a] straight after opening it", right) is None
-    assert reversed_reaction("[a] opened means [a] closed", right) is None
-    assert reversed_reaction(
-        "[a] on, then [a] off", parse('G(!"is_switchedon(a)" -> F"is_switchedon(a)")')
-    )
+    found = modifiers("look in on [a] more than once, would you")
+    assert equivalent(_with_counts("at_least", a, {"a": a}, found, False), at_least(2, a))
+    found = modifiers("enter [a] fewer than three times")
+    assert equivalent(_with_counts("at_most", a, {"a": a}, found, False), at_most(2, a))
+    found = modifiers("never enter [a] more than twice")
+    assert equivalent(_with_counts("at_most", a, {"a": a}, found, True), at_most(2, a))
 
 
 def test_nobody_as_a_subject_asks_for_nothing():

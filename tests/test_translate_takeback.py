@@ -8,6 +8,7 @@ import pytest
 
 from safetychip.automata import equivalent
 from safetychip.envs import load_scene
+from safetychip.errors import OutOfGrammarError
 from safetychip.ltl import parse
 from safetychip.translate import Translator, Vocabulary
 from safetychip.translate._recognize import recognize
@@ -107,5 +108,8 @@ def test_words_about_the_rule_are_no_things(offline, sentence):
 )  # fmt: skip
 def test_never_first_is_not_never(offline, sentence):
     # "never [b] first" is about order: reading it as "never [b]" forbade the whole visit; the
-    # grammar and the frame reader refuse it, and what the slot reader offers never settles
-    assert not offline(sentence).settled
+    # slot reader offers both readings, or the order alone, and none settles (or it refuses)
+    try:
+        assert not offline(sentence).settled
+    except OutOfGrammarError:
+        pass

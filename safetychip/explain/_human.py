@@ -70,7 +70,7 @@ def _question_body(text: str, question: str, translator) -> str:
             f"{question!r} is not a question about the plan; ask like 'Will you go to the kitchen "
             "before the bathroom?'"
         )
-    return t[m.end() :].strip()
+    return t[m.end() :].strip(" ?.!")
 
 
 def _read(text: str, question: str, translator):
@@ -135,8 +135,8 @@ def question_formula(question: str, translator) -> Formula:
         The question.
     translator : Translator
         Supplies the steps of reading a sentence: :meth:`~safetychip.translate.Translator.lift`
-        (recognise, ground, lift), the grammar's ``normalize``, ``read_clause`` and
-        ``read_pattern``, and :meth:`~safetychip.translate.Translator.ground`.
+        (recognise, ground, lift), ``normalize``, ``read_clause`` and ``read_pattern`` (the
+        slot reader's), and :meth:`~safetychip.translate.Translator.ground`.
 
     Raises
     ------

@@ -10,12 +10,10 @@ referring expressions           :func:`recognize` (offline), :class:`LLMRecogniz
 grounding                       :class:`Grounder` (exact match, else cosine similarity)
 lifting                         :func:`lift`, :class:`LiftedSentence`
 lifted translation              :class:`SlotReader` (offline, declarative: cue phrases fill the
-                                slots of structured English, ``data/translation/slots.tsv``;
-                                every reading the slots defend), :class:`PatternTranslator`
-                                (offline grammar),
-                                :class:`RetrievalTranslator` (offline, behind the grammar:
-                                nearest paraphrase templates, calibrated, refuses when
-                                unsure), :class:`LLMTranslator`
+                                slots of structured English, ``data/translation/slots.tsv``,
+                                over the clause lexicon, :func:`read_clause`; every reading
+                                the slots defend), :class:`RetrievalTranslator` (offline:
+                                nearest paraphrase templates vote), :class:`LLMTranslator`
 patterns                        :data:`~safetychip.ltl.PATTERNS` and the mission patterns
                                 :data:`~safetychip.ltl.MISSIONS` (visit, sequenced visit,
                                 patrolling, wait, state conditions…) live in ``ltl``
@@ -52,11 +50,11 @@ from ._backtranslate import BackTranslation, back_translate, describe, literal_t
 from ._candidates import Candidate
 from ._clauses import Clause, read_clause
 from ._evaluate import UTTERANCES, EvaluationResult, evaluate, load_utterances
-from ._grammar import PatternTranslator, normalize
 from ._ground import Grounder, Grounding
 from ._lift import LiftedSentence, lift
 from ._llm import LLMTranslator, read_formula_reply
 from ._match import match_pattern
+from ._normalize import normalize
 from ._pipeline import CONFIDENCE, MAX_SENTENCE, Translation, Translator
 from ._reading import LiftedTranslation
 from ._recognize import Expression, LLMRecognizer, recognize
@@ -93,7 +91,6 @@ __all__ = [
     "LLMTranslator",
     "LiftedSentence",
     "LiftedTranslation",
-    "PatternTranslator",
     "Reading",
     "RetrievalTranslator",
     "Review",

@@ -1,16 +1,16 @@
 """Candidate sets: every reader's readings of a sentence, pooled, scored and cut to a set
 that holds the right formula with a stated probability.
 
-A sentence is read by several readers (the offline grammar, the frame reader, the retrieval
-translator, a chat model when one is configured). Each reading that assembles into a checked
+A sentence is read by several readers (the slot reader, the retrieval translator, a chat
+model when one is configured). Each reading that assembles into a checked
 constraint is a :class:`Proposal`; readings with the same meaning (language-equivalent
 formulas, :func:`safetychip.automata.equivalent`) are pooled into one :class:`Candidate`,
 which remembers every reader that proposed it.
 
 **The score.** A candidate's probability of being the right formula is a logistic function
-of what the readers said about it (:data:`FEATURES`): which readers proposed it, the
-retrieval translator's vote share and similarity, whether its reading fits the sentence's
-own words, and whether a precise reader read the sentence some other way. The weights are
+of what the readers said about it (:data:`FEATURES`): which readers proposed it, how the slot
+reader ranked it, the retrieval translator's vote share and similarity, and whether its
+pattern is one the sentence's slots defend. The weights are
 fitted on the development sentences (:func:`fit`), each set by other hands read without its
 own examples, as a new writer's sentences are.
 
@@ -31,7 +31,7 @@ they always enter the set, with ``probability`` None, and are never accepted wit
 Examples
 --------
 >>> scores = Scores.load()
->>> p = scores.probability({"grammar": 1.0, "frames": 1.0})
+>>> p = scores.probability({"slots": 1.0, "slots_first": 1.0, "slots_exact": 1.0, "fits": 1.0})
 >>> 0.5 < p <= 1.0, scores.keeps(p)
 (True, True)
 """
@@ -63,30 +63,32 @@ __all__ = [
 ]
 
 #: The fitted weights and the conformal threshold (JSON, written by
-#: ``data/translation/calibrate.py``).
+#: ``data/translation/calibrate_candidates.py``).
 SCORES = DATA_DIR / "translation" / "candidates.json"
 
 #: What a candidate's probability is computed from, in the order of the fitted weights:
-#: which offline readers proposed it (the grammar, the frame reader, the same two with the
-#: remarks that name nothing left out, the retrieval translator), the retrieval translator's
-#: vote share and best similarity for it, whether it was the retrieval translator's first
-#: reading and fits the sentence's own words, whether a precise reader (grammar or frames)
-#: read the sentence but not as this candidate, whether a thing the sentence names is
-#: nothing of the scene and was read as plain words, and whether the slot reader proposed it
-#: (as its first reading).
+#: whether the slot reader proposed it, as its first reading, as its first reading of a
+#: sentence it read without leaving a word out (:meth:`SlotReader.exact
+#: <safetychip.translate.SlotReader.exact>`), and whether it read the sentence so at all
+#: (``exact``, for every candidate); whether the
+#: retrieval translator proposed it, its vote share and best similarity, whether as its first
+#: reading, the share of placeholders whose own clause it did not read (``unread``); whether
+#: its pattern is one the slot reader's fills defend (``fits``); whether the
+#: slot reader read the sentence but not as this candidate (``overruled``); and whether a
+#: thing the sentence names is nothing of the scene and was read as plain words.
 FEATURES = (
-    "grammar",
-    "frames",
-    "quiet",
+    "slots",
+    "slots_first",
+    "slots_exact",
+    "exact",
     "retrieval",
     "share",
     "similarity",
     "first",
+    "unread",
     "fits",
     "overruled",
     "unnamed",
-    "slots",
-    "slots_first",
 )
 
 
@@ -99,27 +101,27 @@ class Proposal:
     reading : LiftedTranslation
         The lifted formula.
     reader : str
-        ``"grammar"``, ``"frames"``, ``"slots"``, ``"retrieval"`` or ``"model"``.
-    quiet : tuple
-        The remarks left out to read it (:func:`~safetychip.translate._recognize.remarks`).
+        ``"slots"``, ``"retrieval"`` or ``"model"``.
     share, similarity : float
         For the retrieval translator: the reading's vote share and its nearest template's
         score; 0 for the other readers.
     rank : int
         For the retrieval translator and the slot reader: 1 for the first reading, 2 for the
         next…; 0 otherwise.
-    fits : bool
-        False when the retrieval translator found the reading at odds with the sentence's
-        own words (:meth:`~safetychip.translate.RetrievalTranslator.misfit`).
+    exact : bool
+        For the slot reader: it read the sentence without leaving a word out.
+    unread : float
+        For the retrieval translator: the share of placeholders whose own clause the clause
+        lexicon did not read (:attr:`~safetychip.translate.Reading.unread`).
     """
 
     reading: LiftedTranslation
     reader: str
-    quiet: tuple = ()
     share: float = 0.0
     similarity: float = 0.0
     rank: int = 0
-    fits: bool = True
+    exact: bool = False
+    unread: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -176,34 +178,35 @@ class Candidate:
 
 
 def features(
-    proposals: Sequence[Proposal], overruled: bool, unnamed: bool = False
-) -> dict[str, float]:
-    """The :data:`FEATURES` of a candidate proposed by *proposals*; *overruled*: a precise
-    reader read the sentence as another candidate; *unnamed*: the sentence names something
-    that is nothing of the scene, read as plain words.
+    proposals: Sequence[Proposal], patterns: frozenset[str | None] = frozenset(),
+    unnamed: bool = False, exact: bool = False,
+) -> dict[str, float]:  # fmt: skip
+    """The :data:`FEATURES` of a candidate proposed by *proposals*; *patterns*: those of the
+    slot reader's readings of the sentence; *unnamed*: the sentence names something that is
+    nothing of the scene, read as plain words; *exact*: the slot reader read the sentence
+    without leaving a word out.
 
     >>> from safetychip.ltl import ap
     >>> r = LiftedTranslation(ap("a"), "never")
-    >>> f = features([Proposal(r, "retrieval", share=0.7, similarity=0.8, rank=1)], False)
-    >>> f["retrieval"], f["share"], f["first"], f["grammar"]
-    (1.0, 0.7, 1.0, 0.0)
+    >>> f = features([Proposal(r, "retrieval", 0.7, 0.8, rank=1)], frozenset({"never"}))
+    >>> f["retrieval"], f["share"], f["first"], f["fits"], f["overruled"], f["slots"]
+    (1.0, 0.7, 1.0, 1.0, 1.0, 0.0)
     """
-    readers = {p.reader for p in proposals if not p.quiet}
-    quiet = {p.reader for p in proposals if p.quiet}
+    slots = [p for p in proposals if p.reader == "slots"]
     found = [p for p in proposals if p.reader == "retrieval"]
     return {
-        "grammar": float("grammar" in readers),
-        "frames": float("frames" in readers),
-        "quiet": float(bool(quiet & {"grammar", "frames"}) and not readers & {"grammar", "frames"}),
+        "slots": float(bool(slots)),
+        "slots_first": float(any(p.rank == 1 for p in slots)),
+        "slots_exact": float(any(p.rank == 1 and p.exact for p in slots)),
+        "exact": float(exact),
         "retrieval": float(bool(found)),
         "share": max((p.share for p in found), default=0.0),
         "similarity": max((p.similarity for p in found), default=0.0),
         "first": float(any(p.rank == 1 for p in found)),
-        "fits": float(any(p.fits for p in found)),
-        "overruled": float(overruled),
+        "unread": min((p.unread for p in found), default=0.0),
+        "fits": float(proposals[0].reading.pattern in patterns),
+        "overruled": float(bool(patterns) and not slots),
         "unnamed": float(unnamed),
-        "slots": float("slots" in readers),
-        "slots_first": float(any(p.reader == "slots" and p.rank == 1 for p in proposals)),
     }
 
 
@@ -222,7 +225,7 @@ class Scores:
     alpha : float
         The miscoverage the threshold was chosen for.
     report : dict
-        What the fit measured (see ``data/translation/calibrate.py``).
+        What the fit measured (see ``data/translation/calibrate_candidates.py``).
     """
 
     weights: Mapping[str, float]
@@ -260,7 +263,7 @@ class Scores:
         except (KeyError, TypeError, ValueError) as err:
             raise DataFileError(
                 str(path), f"not a candidate score file (missing or bad {err}); rerun "
-                "data/translation/calibrate.py"
+                "data/translation/calibrate_candidates.py"
             ) from None  # fmt: skip
 
     def to_dict(self) -> dict:
@@ -301,10 +304,10 @@ def fit(rows: Sequence[tuple[Mapping[str, float], bool]], *, c: float = 1.0) -> 
 
     Examples
     --------
-    >>> rows = [({"grammar": 1.0}, True)] * 9 + [({"grammar": 1.0}, False)]
+    >>> rows = [({"slots": 1.0}, True)] * 9 + [({"slots": 1.0}, False)]
     >>> rows += [({"retrieval": 1.0}, False)] * 5 + [({"retrieval": 1.0}, True)]
     >>> weights, intercept = fit(rows)
-    >>> weights["grammar"] > weights["retrieval"]
+    >>> weights["slots"] > weights["retrieval"]
     True
     """
     import numpy as np

@@ -12,7 +12,7 @@ Examples
 >>> read_clause("you have been to [b]").literal
 Formula('"agent_at(b)"')
 >>> read_clause("[a] must stay closed")
-Clause(literal=Formula('"is_open(a)"'), avoid=True, letters=('a',))
+Clause(literal=Formula('"is_open(a)"'), avoid=True, letters=('a',), left=False)
 >>> read_clause("putting [a] back on [b] later").literal
 Formula('"is_on(a,b)"')
 >>> read_clause("juggle [a]") is None
@@ -37,7 +37,7 @@ __all__ = ["CLAUSE_TABLE", "Clause", "Lexicon", "load_lexicon", "read_clause", "
 CLAUSE_TABLE = DATA_DIR / "translation" / "clauses.tsv"
 
 _KINDS = ("verb", "word", "clause", "lead", "trail")
-_BUILDS = ("pos", "neg", "avoid", "bare")
+_BUILDS = ("pos", "neg", "avoid", "left", "bare")
 
 
 @dataclass(frozen=True)
@@ -54,11 +54,14 @@ class Clause:
         the literal is what must not happen.
     letters : tuple of str
         The placeholders it mentions.
+    left : bool
+        True when the literal is how a thing is left (``leave [a] open``).
     """
 
     literal: Formula | None
     avoid: bool = False
     letters: tuple[str, ...] = ()
+    left: bool = False
 
 
 @dataclass(frozen=True)
@@ -165,5 +168,6 @@ def read_clause(text: str, lexicon: Lexicon | None = None) -> Clause | None:
             if build == "bare":
                 return Clause(None, False, letters)
             atom = ap(f"{predicate}({','.join(letters)})")
-            return Clause(Not(atom) if build == "neg" else atom, build == "avoid", letters)
+            literal = Not(atom) if build == "neg" else atom
+            return Clause(literal, build == "avoid", letters, build == "left")
     return None

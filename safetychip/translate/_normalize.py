@@ -5,11 +5,11 @@ replacement, an example and what the whole table makes of it). They cover what i
 English, never a phrasing: contractions (*don't*, *won't*, *'ll*, *'ve*), number words
 (*three* → ``3``, *twice* → ``2 times``), chat spellings that carry meaning (*u*, *ur*, *b4*,
 *dont*), typos of the cue words (*nver*, *befor*, *untill*), quotes, dashes, arrows and
-spaces. :func:`normalise` lower-cases the text and applies the rules in order.
+spaces. :func:`normalize` lower-cases the text and applies the rules in order.
 
 Examples
 --------
->>> normalise("U can't open [a] more than TWICE b4 ur in [b]!!")
+>>> normalize("U can't open [a] more than TWICE b4 ur in [b]!!")
 'you cannot open [a] more than 2 times before you are in [b]!'
 """
 
@@ -24,7 +24,7 @@ from pathlib import Path
 from ..errors import DataFileError
 from ..paths import DATA_DIR
 
-__all__ = ["NORMALIZE_TABLE", "NUMBER", "Rule", "load_rules", "normalise"]
+__all__ = ["NORMALIZE_TABLE", "NUMBER", "Rule", "load_rules", "normalize"]
 
 #: A number, in digits or words, as written before normalisation ("3", "three", "twice").
 NUMBER = r"(?:\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|once|twice|thrice)"
@@ -47,7 +47,7 @@ class Rule:
     replacement : str
         What it puts instead.
     example, expected : str
-        An input the rule is for, and :func:`normalise` of it (the whole table applied).
+        An input the rule is for, and :func:`normalize` of it (the whole table applied).
     line : int
         Its line in the file.
 
@@ -123,14 +123,14 @@ def load_rules(path: str | os.PathLike[str] = NORMALIZE_TABLE) -> tuple[Rule, ..
 
 
 @functools.lru_cache(maxsize=4096)
-def normalise(text: str) -> str:
+def normalize(text: str) -> str:
     """*text* lower-cased, with every rule of the normalisation table applied in order.
 
     Examples
     --------
-    >>> normalise("Once you've opened [a], DON'T touch [b] thrice")
+    >>> normalize("Once you've opened [a], DON'T touch [b] thrice")
     'once you have opened [a], do not touch [b] 3 times'
-    >>> normalise("nver go 2 [a] untill u r done")
+    >>> normalize("nver go 2 [a] untill u r done")
     'never go 2 [a] until you are done'
     """
     text = text.lower()

@@ -4,10 +4,10 @@ time, all or nothing.
 :class:`Translator` runs the steps and returns a :class:`Translation` holding every
 intermediate result (for the notebook and ``safetychip translate``) and the checked
 :class:`~safetychip.monitor.Constraint`. Offline (no model) it uses the vocabulary
-recogniser, exact grounding (embedding only what matches no name) and the
-:class:`~safetychip.translate.PatternTranslator`; with a chat model, the model recognises
-expressions and translates the lifted sentence. A failure at any step raises a
-:class:`~safetychip.errors.TranslationError` (or the model's
+recogniser, exact grounding (embedding only what matches no name), the
+:class:`~safetychip.translate.SlotReader` and the retrieval translator; with a chat model, the
+model recognises expressions and translates the lifted sentence, beside the offline readers.
+A failure at any step raises a :class:`~safetychip.errors.TranslationError` (or the model's
 :class:`~safetychip.errors.LLMError`) and leaves nothing behind: acceptance is a separate,
 explicit step (:class:`~safetychip.monitor.Specification`).
 
@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
@@ -46,24 +46,17 @@ from ..errors import (
     VocabularyError,
 )
 from ..llm import ChatModel, Embedder
-from ..ltl import Formula, pattern_family
+from ..ltl import And, Formula, pattern_family
 from ..monitor import Constraint
 from ._assemble import assemble, ground_formula, opened_as_switched
 from ._candidates import Candidate, Proposal, Scores, features
-from ._frames import FrameReader
-from ._grammar import (
-    ANYTHING,
-    LiftedTranslation,
-    PatternTranslator,
-    collapse_list,
-    normalize,
-    read_clause,
-    spread_anything,
-)
+from ._clauses import read_clause
 from ._ground import MARGIN, THRESHOLD, Grounder, Grounding
-from ._lift import LiftedSentence, lift, on_as_switched
+from ._lift import LETTERS, LiftedSentence, lift, on_as_switched
 from ._llm import LLMTranslator
+from ._normalize import normalize
 from ._permission import only_permits
+from ._reading import LiftedTranslation, renamed
 from ._recognize import SENTENCE_END, Expression, LLMRecognizer, Remark, recognize, remarks
 from ._retrieve import RetrievalTranslator
 from ._review import Distinction
@@ -101,9 +94,8 @@ class Translation:
     pattern : str or None
         Its specification pattern, when known.
     translator : str
-        Which reader answered: ``"offline-pattern-grammar"``, ``"offline-frames"`` (the frame
-        reader, for a sentence outside the grammar), ``"offline-retrieval-minilm"`` or the chat
-        model's name.
+        Which reader answered: ``"offline-slots"`` (the slot reader),
+        ``"offline-retrieval-minilm"`` or the chat model's name.
     stand_in : bool
         True if an offline stand-in answered any step: never report this as an LLM result.
     vocabulary : Vocabulary
@@ -385,47 +377,30 @@ _JOINED = re.compile(r"(?:\b(?:and|or|nor)|,)\s*$")
 _LIST_GOES_ON = re.compile(r"\s*(?:,|\b(?:and|or|nor)\b)\s*\S")
 
 
-def _listwise(read: Callable[[str], LiftedTranslation], lifted: str) -> LiftedTranslation:
-    """*read*'s reading of *lifted*, or, when it refuses and the sentence has a list of things
-    ("never open [a] or [b] until …"), its reading about the first thing spread over the list
-    (:func:`~safetychip.translate._grammar.collapse_list`); the first refusal otherwise."""
-    try:
-        return read(lifted)
-    except OutOfGrammarError:
-        found = collapse_list(lifted)
-        if found is None or any(f"[{x}]" in found.text for x in found.others):
-            raise  # no list, or a thing of the list named again elsewhere
-        try:
-            return found.spread(read(found.text))
-        except OutOfGrammarError:
-            pass
-        raise
+#: The name of the placeholder of "anything" ("do not pour anything near [a]"): each thing of
+#: the scene the predicate can hold of (:meth:`Vocabulary.able
+#: <safetychip.translate.Vocabulary.able>`), one part per thing.
+ANYTHING = "anything"
+_ANYTHING = re.compile(
+    r"(?<!before )(?<!after )(?<!than )\b(?:anything|any (?:liquids?|drinks?))\b(?! else)", re.I
+)
 
 
-def _nameless_remarks(lifted: str) -> tuple[Remark, ...]:
-    """The reasons and remarks of *lifted* that name nothing of the scene ("…, she's
-    resting"): left out when the readers refuse the whole sentence.
+def _anything_placeholder(lifted: LiftedSentence) -> LiftedSentence:
+    """*lifted* with "anything" a placeholder of its own, beside the things it names.
 
-    >>> [r.text for r in _nameless_remarks("Don't switch on [a], she's resting.")]
-    ["she's resting"]
-    >>> [r.text for r in _nameless_remarks("Never open [a], I've just put [b] in it.")]
-    ["I've just put [b] in it"]
+    >>> _anything_placeholder(LiftedSentence("Never pour anything on [a]", {"a": "tv"}, {})).text
+    'Never pour [b] on [a]'
     """
-    return tuple(
-        r
-        for r in remarks(lifted)
-        if r.kind in ("reason", "remark")
-        and ("[" not in r.text or _SPEAKER.match(r.text))
-        and not _ASKS_MORE.search(r.text)
+    found = _ANYTHING.search(lifted.text)
+    if found is None or not lifted.placeholders:
+        return lifted
+    x = next(y for y in LETTERS if y not in lifted.placeholders)
+    return LiftedSentence(
+        f"{lifted.text[: found.start()]}[{x}]{lifted.text[found.end() :]}",
+        MappingProxyType({**lifted.placeholders, x: ANYTHING}),
+        MappingProxyType({**lifted.expressions, x: found.group()}),
     )
-
-
-# A remark about what the speaker did or does, addressed to no one, may name things of the
-# scene: "…, I've just laid [b] out on [c]".
-_SPEAKER = re.compile(r"(?i)(?:i|i've|i'm|i'd|i'll|ill|we|we've|we're)\b(?!.*\byou)")
-# Words by which a remark still asks something of the route: "any order, as long as you hit
-# all three".
-_ASKS_MORE = re.compile(r"\b(?:order|first|all|both|each|every|again|back)\b", re.I)
 
 
 def _aside(kind: str, text: str) -> str:
@@ -472,14 +447,9 @@ class Translator:
         Longest sentence accepted, in characters.
     recognizer, lifted_translator : callable, optional
         Replace one step: ``recognizer(sentence) -> list[Expression]``,
-        ``lifted_translator(lifted_text) -> LiftedTranslation``.
-    frames : bool
-        Offline, also read the sentence with the frame reader
-        (:class:`~safetychip.translate._frames.FrameReader`: headers, lists, arrows, terse
-        counts, several clauses).
-    slots : bool
-        Offline, also read the sentence with the slot reader
-        (:class:`~safetychip.translate._slots.SlotReader`): every reading its slots defend.
+        ``lifted_translator(lifted_text) -> LiftedTranslation`` (default: the slot reader,
+        :class:`~safetychip.translate.SlotReader`, every reading its slots defend; with a
+        model, the model).
     retrieval : bool or RetrievalTranslator
         Offline, also read the sentence with the retrieval translator (over the same embedder
         as grounding; none without one): its most voted readings join the candidates.
@@ -494,20 +464,20 @@ class Translator:
         How many of the retrieval translator's most voted readings become candidates.
     offline_readers : bool
         Beside a chat model (or a given *lifted_translator*), also read with the offline
-        readers (grammar, frame reader, retrieval translator): a model's reading gets a
+        readers (slot reader, retrieval translator): a model's reading gets a
         calibrated probability only where they agree with it. False reads with the model
         alone (its readings are then never settled without a pick).
 
     Notes
     -----
     Readers of other sentence forms (the human queries' questions) use the steps one by one:
-    :meth:`lift`, the grammar's :meth:`normalize`, :meth:`read_clause` and
-    :meth:`read_pattern`, then :meth:`ground`.
+    :meth:`lift`, :meth:`normalize`, :meth:`read_clause` and :meth:`read_pattern`, then
+    :meth:`ground`.
     """
 
-    #: The offline grammar's text normaliser (:func:`safetychip.translate.normalize`).
+    #: The slot reader's text normaliser (:func:`safetychip.translate.normalize`).
     normalize = staticmethod(normalize)
-    #: The offline grammar's clause reader (:func:`safetychip.translate.read_clause`).
+    #: The clause lexicon's reader (:func:`safetychip.translate.read_clause`).
     read_clause = staticmethod(read_clause)
 
     def __init__(
@@ -522,13 +492,11 @@ class Translator:
         max_length: int = MAX_SENTENCE,
         recognizer=None,
         lifted_translator=None,
-        frames: bool = True,
         retrieval: bool | RetrievalTranslator = True,
         confidence: float = CONFIDENCE,
         scores: Scores | None = None,
         retrieval_readings: int = 3,
         offline_readers: bool = True,
-        slots: bool = True,
     ) -> None:
         self.vocabulary = load_vocabulary(vocabulary)
         self.model = model
@@ -546,18 +514,15 @@ class Translator:
                     model, max_attempts=max_attempts, predicates=self.vocabulary.predicates
                 )
                 if model is not None
-                else PatternTranslator()
+                else SlotReader()
             )
         self.recognizer = recognizer
         self.lifted_translator = lifted_translator
         # the offline readers read beside any other: their agreement is what is calibrated
         self.offline_readers = offline_readers
-        self._primary = "grammar" if isinstance(lifted_translator, PatternTranslator) else "model"
-        alone = self._primary == "grammar" or not offline_readers
-        self.grammar = None if alone else PatternTranslator()
+        offline = isinstance(lifted_translator, SlotReader)
+        self.slots = lifted_translator if offline else SlotReader() if offline_readers else None
         self._retrieval = retrieval if embedder is not None and offline_readers else False
-        self.frames = FrameReader() if frames and offline_readers else None
-        self.slots = SlotReader() if slots and offline_readers else None
         if not 0.0 <= confidence <= 1.0:
             raise ValueError(f"confidence must be between 0 and 1, got {confidence}")
         self.confidence = confidence
@@ -634,17 +599,28 @@ class Translator:
         text, expressions, groundings, lifted, set_aside, corrections = self._front(sentence)
         built: list[tuple[Proposal, Translation]] = []
         first: TranslationError | None = None
-        for proposal in self._proposals(text, lifted):
+        try:
+            proposals = self._proposals(text, lifted)
+        except OutOfGrammarError:  # read again without the remarks that name nothing
+            quiet = tuple(r for r in remarks(lifted.text)
+                          if r.kind in ("reason", "remark") and "[" not in r.text)  # fmt: skip
+            if not quiet:
+                raise
+            shorter = lifted.text
+            for r in sorted(quiet, key=lambda r: -r.start):
+                shorter = shorter[: r.start] + shorter[r.end :]
+            proposals = self._proposals(text, replace(lifted, text=shorter.strip()))
+            set_aside += quiet
+        for proposal in proposals:
             same = next((t for p, t in built if p.reading.formula is proposal.reading.formula
-                         and p.reading.parts == proposal.reading.parts
-                         and p.quiet == proposal.quiet), None)  # fmt: skip
+                         and p.reading.parts == proposal.reading.parts), None)  # fmt: skip
             if same is not None:  # the same reading by another reader: checked already
                 built.append((proposal, same))
                 continue
             try:
                 translation = self._build(text, expressions, groundings, lifted,
                                           proposal.reading, self._reader_name(proposal),
-                                          corrections, set_aside + proposal.quiet, accepted,
+                                          corrections, set_aside, accepted,
                                           invariants, name)  # fmt: skip
             except (VocabularyError, ConflictError, OutOfGrammarError,
                     VacuousConstraintError) as err:  # fmt: skip
@@ -679,6 +655,7 @@ class Translator:
             set_aside += (Remark("correction", retaken[1], 0, 0),)
         if self.model is None:  # the offline readers: "kettle on at most twice"
             lifted = on_as_switched(lifted, self.vocabulary)
+        lifted = _anything_placeholder(lifted)
         if not lifted.placeholders:
             words = sorted(set(re.findall(r"[a-z]{3,}", text.lower())))
             hints = [f"{', '.join(close_names(w, self.vocabulary.names))} for {w!r}"
@@ -714,22 +691,17 @@ class Translator:
 
     def _reader_name(self, proposal: Proposal) -> str:
         """The name of the reader behind *proposal*, as :attr:`Translation.translator` shows."""
-        if proposal.reader == "frames" and self.frames is not None:
-            return self.frames.name
         if proposal.reader == "retrieval" and self.retrieval is not None:
             return self.retrieval.name
-        if proposal.reader == "grammar" and self.grammar is not None:
-            return self.grammar.name
         if proposal.reader == "slots" and self.slots is not None:
             return self.slots.name
         return self.name
 
     def _proposals(self, text: str, sentence: LiftedSentence) -> list[Proposal]:
-        """Every reader's readings of *sentence*: the grammar's (or the model's, and then the
-        grammar's beside it), the frame reader's, the same two without the remarks that name
-        nothing ("…, she's resting") when the first refuses, then the retrieval translator's
-        most voted readings (at most :attr:`retrieval_readings`). A model's reply that reads
-        as no formula adds none.
+        """Every reader's readings of *sentence*: the model's (or a given lifted
+        translator's), the slot reader's, every one it defends, most specific first, then the
+        retrieval translator's most voted readings (at most :attr:`retrieval_readings`). A
+        model's reply that reads as no formula adds none.
 
         Raises
         ------
@@ -737,47 +709,31 @@ class Translator:
             When no reader reads the sentence: the first reader's refusal.
         """
         lifted = sentence.text
-        primary = self._primary
         out: list[Proposal] = []
         refusal: TranslationError | None = None
-        readers: list[tuple[Callable[[str], LiftedTranslation], str]] = [
-            (self.lifted_translator, primary)
-        ]
-        if self.grammar is not None:
-            readers.append((self.grammar, "grammar"))
-        if self.frames is not None:
-            readers.append((self.frames, "frames"))
-        for read, reader in readers:
+        if self.slots is not self.lifted_translator:
             try:
-                out.append(Proposal(_listwise(read, lifted) if reader == "frames"
-                                    else read(lifted), reader))  # fmt: skip
+                out.append(Proposal(self.lifted_translator(lifted), "model"))
             except (OutOfGrammarError, TranslationReplyError) as err:
-                refusal = refusal or err
-        read_first = any(p.reader in (primary, "grammar") for p in out)  # before the slots
-        quiet = _nameless_remarks(lifted) if not read_first else ()
-        if quiet:
-            shorter = lifted
-            for r in sorted(quiet, key=lambda r: -r.start):
-                shorter = shorter[: r.start] + shorter[r.end :]
-            # as written: "I've just laid the flowers out"
-            quiet = tuple(replace(r, text=sentence.written(r.text)) for r in quiet)
-            for read, reader in readers:
-                try:
-                    out.append(Proposal(_listwise(read, shorter.strip()), reader, quiet))
-                except (OutOfGrammarError, TranslationReplyError):
-                    continue
+                refusal = err
         if self.slots is not None:  # every reading the slots defend, most specific first
-            out += [Proposal(reading, "slots", rank=k)
+            exact = self.slots.exact(lifted)
+            out += [Proposal(reading, "slots", rank=k, exact=exact)
                     for k, reading in enumerate(self.slots.readings(lifted), 1)]  # fmt: skip
         retrieval = self.retrieval
         if retrieval is not None:
             rooms = [x for x, n in sentence.placeholders.items() if n in self.vocabulary.rooms]
             things = [x for x in sentence.placeholders if x not in rooms]
             found = retrieval.candidates(lifted, rooms, things, self.retrieval_readings)
-            out += [Proposal(reading, "retrieval", (), share, similar, rank, fits)
-                    for rank, (reading, share, similar, fits) in enumerate(found, 1)]  # fmt: skip
+            out += [Proposal(reading, "retrieval", share, similar, rank, unread=unread)
+                    for rank, (reading, share, similar, unread) in enumerate(found, 1)]  # fmt: skip
         if out:
             return out
+        if refusal is None and self.slots is not None:
+            try:
+                self.slots(lifted)
+            except OutOfGrammarError as err:
+                refusal = err
         if isinstance(refusal, OutOfGrammarError):
             raise self._refusal(text, lifted, refusal, retrieval)
         assert refusal is not None  # every reader either reads or refuses
@@ -811,18 +767,15 @@ class Translator:
                     break
             else:
                 pools.append([(proposal, translation)])
-        precise = {"grammar", "frames"}
-        read_precisely = any(p.reader in precise for p, _ in built)
+        patterns = frozenset(p.reading.pattern for p, _ in built if p.reader == "slots")
+        exact = any(p.exact for p, _ in built)
         scores = self.scores
         candidates = []
         for pool in pools:
             proposals = [p for p, _ in pool]
             first = pool[0][1]
-            values = features(
-                proposals,
-                read_precisely and not any(p.reader in precise for p in proposals),
-                any(kind == "unnamed" for kind, _ in first.set_aside),
-            )
+            unnamed = any(kind == "unnamed" for kind, _ in first.set_aside)
+            values = features(proposals, patterns, unnamed, exact)
             unscored = all(p.reader == "model" for p in proposals)
             candidates.append(
                 Candidate(
@@ -838,7 +791,7 @@ class Translator:
             )
         # the chosen reader's reading first (a chat model's, or one given), then the most
         # probable
-        chosen = self.name if self._primary == "model" else None
+        chosen = self.name if self.slots is not self.lifted_translator else None
         candidates.sort(key=lambda c: (chosen not in c.readers, -(c.probability or 0.0)))
         kept = tuple(c for c in candidates if keep_all or scores.keeps(c.probability))
         if not kept:
@@ -923,30 +876,33 @@ class Translator:
     def _anything(
         self, text: str, result: LiftedTranslation, lifted: LiftedSentence
     ) -> tuple[LiftedTranslation, LiftedSentence]:
-        """*result* with the argument :data:`ANYTHING` ("pour anything near [a]") read as each
-        thing of the scene the predicate can hold of, one part per thing."""
-        found = re.compile(rf"^(\w+)\((?:.*,)?{ANYTHING}[,)]")
-        predicates = {m.group(1) for a in result.formula.atoms() if (m := found.match(a))}
-        if not predicates:
-            return result, lifted
-        names = [n for n in self.vocabulary.names
-                 if self.vocabulary.properties.get(n) is not None
-                 and all(self.vocabulary.able(p, n) for p in predicates)]  # fmt: skip
-        if not names or any(p not in NEEDS for p in predicates):
-            what = ", ".join(sorted(predicates))
-            raise OutOfGrammarError(
-                f"{text!r} is about anything that {what}(…) can hold of, but "
-                f"{self.vocabulary.name} does not say which things those are"
-                + ("" if names else " (no thing has the property it needs)")
-                + ": name the things instead",
-                lifted.text,
-            )
-        spread = spread_anything(result, names)
-        placeholders = {**lifted.placeholders, **{n: n for n in names}}
-        expressions = {**lifted.expressions, **{n: n.replace("_", " ") for n in names}}
-        return spread, LiftedSentence(
-            lifted.text, MappingProxyType(placeholders), MappingProxyType(expressions)
-        )
+        """*result* with the placeholder of "anything" (:data:`ANYTHING`: "pour anything near
+        [a]") read as each thing of the scene the predicate can hold of, one part per thing."""
+        for x in [x for x, name in lifted.placeholders.items() if name == ANYTHING]:
+            found = re.compile(rf"^(\w+)\((?:.*,)?{x}[,)]")
+            predicates = {m.group(1) for a in result.formula.atoms() if (m := found.match(a))}
+            if not predicates:
+                raise OutOfGrammarError(f"{text!r}: the reading leaves out 'anything'", lifted.text)
+            names = [n for n in self.vocabulary.names
+                     if self.vocabulary.properties.get(n) is not None
+                     and all(self.vocabulary.able(p, n) for p in predicates)]  # fmt: skip
+            if not names or any(p not in NEEDS for p in predicates):
+                what = ", ".join(sorted(predicates))
+                raise OutOfGrammarError(
+                    f"{text!r} is about anything that {what}(…) can hold of, but "
+                    f"{self.vocabulary.name} does not say which things those are"
+                    + ("" if names else " (no thing has the property it needs)")
+                    + ": name the things instead",
+                    lifted.text,
+                )
+            parts = tuple(renamed(result.formula, x, n) for n in names)
+            result = LiftedTranslation(And(*parts), result.pattern, (), result.form, parts)
+            placeholders = {**{y: n for y, n in lifted.placeholders.items() if y != x},
+                            **{n: n for n in names}}  # fmt: skip
+            expressions = {**lifted.expressions, **{n: n.replace("_", " ") for n in names}}
+            lifted = LiftedSentence(lifted.text, MappingProxyType(placeholders),
+                                    MappingProxyType(expressions))  # fmt: skip
+        return result, lifted
 
     @property
     def scores(self) -> Scores:
@@ -1097,15 +1053,15 @@ class Translator:
 
     @staticmethod
     def read_pattern(lifted: str) -> LiftedTranslation:
-        """The offline grammar's reading of a lifted sentence
-        (:class:`~safetychip.translate.PatternTranslator`), whatever the lifted translator.
+        """The slot reader's first reading of a lifted sentence
+        (:class:`~safetychip.translate.SlotReader`), whatever the lifted translator.
 
         Raises
         ------
         OutOfGrammarError
-            If the grammar does not read it.
+            If the slot reader does not read it.
         """
-        return PatternTranslator()(lifted)
+        return SlotReader()(lifted)
 
     def __repr__(self) -> str:
         return f"<Translator {self.name} over {self.vocabulary!r}>"

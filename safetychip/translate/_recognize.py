@@ -39,8 +39,8 @@ from types import MappingProxyType
 
 from ..errors import TranslationReplyError
 from ..llm import ChatModel, fill, load_prompt
-from ._frames import cue_classes
-from ._grammar import normalize, timing_cues
+from ._normalize import normalize
+from ._slots import cue_slots
 from ._vocabulary import Vocabulary, singular
 
 __all__ = [
@@ -397,12 +397,13 @@ _MARKERS = (
     ("remark", re.compile(rf"(?:\s*(?:—|–|--|\s-)\s*|,\s+)(?={_SUBJECT} [a-z']+)", re.I)),
     ("remark", re.compile(rf"\s*\(\s*(?={_SUBJECT} [a-z']+[^()]*\))", re.I)),
 )
-# Words of a rule a clause set aside may not hold, besides the frame reader's constraint cues
-# (:data:`~safetychip.translate._frames.CUES`): an obligation, a request, an exception, a
+# Words of a rule a clause set aside may not hold, besides the slot reader's cues
+# (:func:`~safetychip.translate._slots.cue_slots`): an obligation, a request, an exception, a
 # number, a repetition.
 _RULE = re.compile(
     r"\b(?:must|shall|should|ought|has to|have to|needs? to|make sure|be sure|remember|forget|"
-    r"please|only|always|again|allowed|permitted|may|let|keep|stay|leave|\d+)\b|"
+    r"please|only|always|again|allowed|permitted|may|let|keep|stay|leave|avoid|forbidden|"
+    r"prohibited|banned|off limits|off-limits|out of bounds|\d+)\b|"
     r"\b(?:do|does|will|would|can|could|shall|should|must) not\b",
     re.I,
 )
@@ -433,12 +434,11 @@ def remarks(sentence: str) -> list[Remark]:
     instruction: "— turn [a] off"), or a bracket around one ("(the kids are asleep)"). It
     runs to the end of its sentence; a leading "Because …," to its comma (a leading "Since
     …," is a time, never a reason), a bracket to its bracket. It holds no constraint cue of
-    the frame reader (:func:`~safetychip.translate._frames.cue_classes`: negation, order,
-    counts, triggers …), no timing of the grammar's
-    (:func:`~safetychip.translate._grammar.timing_cues`: "later", "right away") and no word
-    of a rule (an obligation, a request, an exception, a number). The first clause of a
-    sentence is never one; a whole sentence after the first one is ("… Just a thought."), and
-    so is a lead before a colon ("A wild idea: …").
+    the slot reader (:func:`~safetychip.translate._slots.cue_slots`: conditions, scopes,
+    timings, counts, orders, negation …) and no word of a rule (an obligation, a request, an
+    exception, a number). The first clause of a sentence is never one; a whole sentence
+    after the first one is ("… Just a thought."), and so is a lead before a colon ("A wild
+    idea: …").
     Whether a remark is set aside is the pipeline's decision: only when the things it names
     ground in nothing.
 
@@ -533,9 +533,7 @@ def _aside(text: str) -> bool:
     words = re.sub(r"\bnext (?:room|door|house|flat)\b", "", normalize(text))  # no timing
     # what someone else needs or cannot do is no rule for the robot: "my watch needs to sync"
     words = _OTHERS_NEED.sub("", words)
-    return bool(words.strip(" ,—–-()")) and not (
-        cue_classes(words) - {"visit"} or timing_cues(words) or _RULE.search(words)
-    )
+    return bool(words.strip(" ,—–-()")) and not (cue_slots(words) or _RULE.search(words))
 
 
 class LLMRecognizer:

@@ -18,7 +18,7 @@ response   the literals, by :func:`read_clause`, with a polarity     "never go i
 sequence   steps in order, with an order (any / ordered / strict)    "[a] 1 times, then [b]"
 =========  =======================================================  ===========================
 
-How a sentence is read: :func:`~safetychip.translate._normalize.normalise`; sentences
+How a sentence is read: :func:`~safetychip.translate._normalize.normalize`; sentences
 split, a question before an instruction read as its condition, pronouns resolved; chat
 between commas that names nothing reduced to its cue phrases; then the modifier slots
 (count, timing, order) taken out, and each structure cue in turn (condition, scope,
@@ -39,7 +39,7 @@ Examples
 --------
 >>> reader = SlotReader()
 >>> [r.pattern for r in reader.readings("After you open [a], never enter [b].")]
-['absence_after', 'absence_from', 'avoid_while']
+['absence_after', 'avoid_while']
 >>> print(reader("Don't go to [a] before you have been to [b].").formula)
 !"agent_at(a)" W "agent_at(b)"
 """
@@ -58,10 +58,20 @@ from ..ltl import And, Formula, Not, Or, ap, build_pattern
 from ..paths import DATA_DIR
 from ._assemble import ground_formula
 from ._clauses import read_clause
-from ._normalize import normalise
+from ._normalize import normalize
 from ._reading import LiftedTranslation
 
-__all__ = ["MAX_LENGTH", "SIGNATURES", "SLOT_TABLE", "Cue", "SlotReader", "load_cues"]
+__all__ = [
+    "MAX_LENGTH",
+    "SIGNATURES",
+    "SLOT_TABLE",
+    "Cue",
+    "Mods",
+    "SlotReader",
+    "cue_slots",
+    "load_cues",
+    "modifiers",
+]
 
 #: Longest lifted sentence read, in characters (the pipeline's limit on a sentence).
 MAX_LENGTH = 400
@@ -74,12 +84,15 @@ SLOT_TABLE = DATA_DIR / "translation" / "slots.tsv"
 #: reading is a pattern name and its arguments: ``c`` the condition, ``r`` the response as
 #: said (the thing forbidden when negated), ``R`` the response with its polarity, ``~`` a
 #: negation, ``*R`` every item of a list or sequence in order, ``n`` the number (``n-1``
-#: one less, ``1`` one).
+#: one less, ``1`` one). Readings that differ only by the project's conventions are not
+#: offered twice: the next step is the strong next (``X[!]``, not ``next_response``), and
+#: "once C, never R" holds from the step after C (``absence_after``, not ``absence_from``).
 SIGNATURES: dict[tuple[str, str, str], tuple[str, ...]] = {
     ("plain", "neg", ""): ("never r",),
     ("plain", "neg", "again"): ("never r",),
     ("plain", "neg", "later"): ("never r",),
     ("plain", "pos", ""): ("visit R",),
+    ("plain", "pos", "always"): ("never ~R",),
     ("plain", "pos", "later"): ("visit R",),
     ("plain", "pos", "any"): ("visit R",),
     ("plain", "pos", "repeat"): ("patrolling R",),
@@ -88,6 +101,7 @@ SIGNATURES: dict[tuple[str, str, str], tuple[str, ...]] = {
     ("plain", "pos", "exactly"): ("exactly n R", "at_least n R"),
     ("plain", "pos", "only"): ("at_most n R", "exactly n R"),
     ("plain", "neg", "back"): ("at_most 1 r", "never r"),
+    ("plain", "neg", "left"): ("response r ~r",),
     ("plain", "neg", "at_least"): ("at_most n-1 r",),
     ("plain", "neg", "exactly"): ("at_most n-1 r",),
     ("plain", "neg", "at_most"): ("at_most n r",),
@@ -99,27 +113,27 @@ SIGNATURES: dict[tuple[str, str, str], tuple[str, ...]] = {
     ("sequence", "pos", "strict"): ("strictly_ordered_visit *R", "ordered_visit *R"),
     ("sequence", "pos", "any"): ("visit R",),
     ("sequence", "pos", "repeat"): ("patrolling R",),
-    ("sequence", "pos", "next"): ("immediate_response c R", "next_response c R"),
+    ("sequence", "pos", "next"): ("immediate_response c R",),
     ("sequence", "pos", "within"): ("bounded_delay n c R", "immediate_response c R"),
     ("when", "neg", ""): ("avoid_while c r", "absence_after c r"),
-    ("when", "neg", "again"): ("absence_after c r", "absence_from c r"),
-    ("when", "neg", "later"): ("absence_after c r", "absence_from c r"),
+    ("when", "neg", "again"): ("absence_after c r",),
+    ("when", "neg", "later"): ("absence_after c r",),
     ("when", "pos", ""): ("response c R", "instantaneous_reaction c R"),
     ("when", "pos", "later"): ("response c R",),
     ("when", "pos", "again"): ("response c R",),
-    ("when", "pos", "next"): ("immediate_response c R", "next_response c R"),
+    ("when", "pos", "next"): ("immediate_response c R",),
     ("when", "pos", "within"): ("bounded_delay n c R", "immediate_response c R"),
     ("while", "neg", ""): ("avoid_while c r",),
     ("while", "pos", ""): ("instantaneous_reaction c R",),
-    ("after", "neg", ""): ("absence_after c r", "absence_from c r", "avoid_while c r"),
-    ("after", "neg", "again"): ("absence_after c r", "absence_from c r"),
-    ("after", "neg", "later"): ("absence_after c r", "absence_from c r"),
+    ("after", "neg", ""): ("absence_after c r", "avoid_while c r"),
+    ("after", "neg", "again"): ("absence_after c r",),
+    ("after", "neg", "later"): ("absence_after c r",),
     ("after", "pos", ""): ("response c R", "sequenced_visit c R"),
     ("after", "pos", "later"): ("response c R", "sequenced_visit c R"),
-    ("after", "pos", "next"): ("immediate_response c R", "next_response c R"),
+    ("after", "pos", "next"): ("immediate_response c R",),
     ("after", "pos", "within"): ("bounded_delay n c R", "immediate_response c R"),
-    ("soon", "pos", ""): ("immediate_response c R", "next_response c R", "response c R"),
-    ("soon", "pos", "next"): ("immediate_response c R", "next_response c R"),
+    ("soon", "pos", ""): ("immediate_response c R", "response c R"),
+    ("soon", "pos", "next"): ("immediate_response c R",),
     ("soon", "neg", ""): ("immediate_response c R", "absence_after c r"),
     ("unless", "neg", ""): ("avoid_unless c r",),
     ("unless", "pos", ""): ("instantaneous_reaction ~c R",),
@@ -135,6 +149,8 @@ SIGNATURES: dict[tuple[str, str, str], tuple[str, ...]] = {
 }
 # A timing said with a fill whose signature has no row for it reads as the fill without it.
 _FALLBACK = {
+    "always": "",
+    "left": "",
     "end": "later",
     "back": "again",
     "later": "",
@@ -146,12 +162,17 @@ _FALLBACK = {
 }
 
 _STRUCTURE = ("condition", "scope", "sequence")
-_TIMING_RANK = ("repeat", "within", "next", "back", "again", "later", "end")
+_TIMING_RANK = ("repeat", "within", "next", "back", "again", "later", "end", "always")
 _PLACEHOLDER = re.compile(r"\[([a-z])\]")
 _SENTENCES = re.compile(r"(?<=[.!?;])\s+|\s*;\s*")
-_CLAUSES = re.compile(r"[.!?;]\s+|\s*;\s*|,\s*(?:and\s+|but\s+)?|\s+but\s+|:\s+")
+_CLAUSES = re.compile(r"[.!?;]\s+|\s*;\s*|,\s*(?:and\s+|but\s+)?|\s+(?:but|and)\s+|:\s+")
 _PRONOUN = re.compile(r"\b(?:it|them|they|him|that one|this one)\b(?! is \w+ to\b)|\bthere\b")
+_BOUNDARY = re.compile(
+    r"[,;:]|\b(?:and|or|but|then|until|before|after|once|when|whenever|if|unless|while|so)\b"
+)
 _PREPOSITION = re.compile(r"\b(?:in|into|inside|on|onto|to|at|from|near|by|of|through)\s+$")
+_ROBOT = re.compile(r"\bthe (?:robot|agent)\b")
+_AT_PLACE = re.compile(r" (?:is|are) (?:in|at|inside|near)\b")
 _REQUEST = re.compile(r"(?:\w+ )?(?:could|can|would|will|may|might|shall)\b")
 _NAMED = re.compile(r"\[[a-z]\]|\b(?:it|them|they|there)\b")
 _SUBJECT = re.compile(r" (?!is\b|are\b|was\b|were\b|has been\b)[a-z]+\b")
@@ -160,6 +181,8 @@ _LIST = re.compile(
 )
 _JOINS = re.compile(r"\s*,\s*(?:and |or |nor )?|\s+(?:and|or|nor)\s+")
 _TOPIC = re.compile(r"^(?:to |in |into |at |on )?\[([a-z])\]\s*[,:]?\s+")
+# A condition in the perfect is about the past: "only if you have visited [a]" is "only after".
+_PERFECT = re.compile(r"\b(?:have|has) (?:already |just |previously |ever )?(?:been|\w+ed|\w+en)\b")
 _MAX_DROPPED = 5
 _MAX_CUES = 6
 _MAX_PREFIXES = 2
@@ -167,6 +190,11 @@ _MAX_CLAUSES = 8
 _TIMES = (
     r"(?:separate |different |single |more )?(?:times?|visits?|entries|entry|trips?|passes|"
     r"rounds?|goes|laps?|runs?|occasions?)"
+)
+# Nouns of an event a count may stand before, left to the clause ("2 openings of [a]").
+_EVENTS = (
+    r"(?:openings?|closings?|activations?|deactivations?|pickups?|pick-ups?|uses?|"
+    r"switching on|turning on)"
 )
 # A clause that is only a place: "(three visits) to [a]", "(keep circling) back to [a]".
 _ONLY_PLACE = re.compile(
@@ -232,6 +260,7 @@ def load_cues(path: str | os.PathLike[str] = SLOT_TABLE) -> tuple[Cue, ...]:
             )
         slot, value, phrase = fields
         phrase = phrase.replace("{n}", r"(\d+)").replace("{times}", _TIMES)
+        phrase = phrase.replace("{events}", _EVENTS)
         try:
             re.compile(phrase)
             # one cue per alternative, so that the longest phrase wins wherever it starts
@@ -292,8 +321,22 @@ def _tidy(text: str) -> str:
 
 
 @dataclass(frozen=True)
-class _Mods:
-    """What the modifier slots say: the timing, a count and an order."""
+class Mods:
+    """What the modifier slots of a sentence say (:func:`modifiers`).
+
+    Attributes
+    ----------
+    timing : str
+        A timing value of the cue table (``next``, ``within``, ``later``…), or ``""``.
+    steps : int
+        The bound of ``within n steps``.
+    count, n : str, int
+        A count kind (``at_most``, ``at_least``, ``exactly``, ``only``) and its number.
+    order : str
+        An order value (``ordered``, ``any``, ``strict``).
+    only : bool
+        An "only" narrowing a condition or a scope.
+    """
 
     timing: str = ""
     steps: int = 0
@@ -302,8 +345,8 @@ class _Mods:
     order: str = ""
     only: bool = False
 
-    def merged(self, other: _Mods) -> _Mods:
-        return _Mods(
+    def merged(self, other: Mods) -> Mods:
+        return Mods(
             self.timing or other.timing,
             self.steps or other.steps,
             self.count or other.count,
@@ -313,7 +356,7 @@ class _Mods:
         )
 
 
-def _modifiers(text: str, later: bool = True) -> tuple[_Mods, str]:
+def _modifiers(text: str, later: bool = True) -> tuple[Mods, str]:
     """The modifier slots of *text*, and *text* without their phrases (the timing *later*
     too, unless *later* is False: there it may be a step of a sequence)."""
     for cue in _cues("count"):
@@ -329,7 +372,8 @@ def _modifiers(text: str, later: bool = True) -> tuple[_Mods, str]:
             text = _tidy(f"{before} {text[m.end() :]}")
             if kind == "times":  # "twice, max": a bound said apart from the count
                 bound = _find(text, ("bound",))
-                kind, text = (bound[0].value, _cut(text, bound[1])) if bound else ("exactly", text)
+                bare = "only" if _find(text, ("only",)) else "exactly"  # "may only enter [a] twice"
+                kind, text = (bound[0].value, _cut(text, bound[1])) if bound else (bare, text)
             count = (kind, n)
             break
     else:
@@ -347,7 +391,35 @@ def _modifiers(text: str, later: bool = True) -> tuple[_Mods, str]:
     only = False
     while (hit := _find(text, ("only",))) is not None:
         only, text = True, _cut(text, hit[1])
-    return _Mods(timing, timings.get("within", 0), *count, order, only), text
+    return Mods(timing, timings.get("within", 0), *count, order, only), text
+
+
+def modifiers(lifted: str) -> Mods:
+    """The modifier slots of a lifted sentence: its timing, count and order.
+
+    >>> modifiers("Never open [a] more than twice")
+    Mods(timing='', steps=0, count='at_least', n=3, order='', only=False)
+    >>> modifiers("If [a] is open, close it within three steps").steps
+    3
+    """
+    return _modifiers(_tidy(_without_fillers(normalize(lifted))))[0]
+
+
+#: The slots whose cues say something of a rule (not the fillers and kept words).
+_RULE_SLOTS = frozenset({*_STRUCTURE, "timing", "count", "bound", "order", "polarity", "only"})
+
+
+def cue_slots(text: str) -> frozenset[str]:
+    """The slot values (``slot:value``) whose cue phrases occur in *text*, normalised.
+
+    >>> sorted(cue_slots("Whenever you open [a], don't go near [b] again"))
+    ['condition:when', 'polarity:neg', 'timing:again']
+    >>> cue_slots("because the kids are asleep")
+    frozenset()
+    """
+    text = normalize(text)
+    return frozenset(f"{c.slot}:{c.value}" for c in load_cues()
+                     if c.slot in _RULE_SLOTS and c.pattern.search(text))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -359,6 +431,9 @@ class _Part:
     neg: bool = False
     disjunctive: bool = False
     things: tuple[str, ...] = ()
+    loose: bool = False  # words of the clause were left out to read it
+    left: bool = False  # how a thing is left: "(do not) leave [a] open"
+    bare: str = ""  # the letter of a bare placeholder, whose predicate was borrowed
 
     def said(self) -> Formula:
         """The condition this part states (its literals with its polarity)."""
@@ -391,8 +466,9 @@ def _borrow(letter: str, like: Formula | None) -> Formula:
 
 
 @functools.lru_cache(maxsize=8192)
-def _clause(text: str) -> tuple[Formula | None, bool, str] | None:
-    """(literal or None for a bare placeholder, avoid, letter) of one clause, or None.
+def _clause(text: str) -> tuple[Formula | None, bool, str, bool, bool] | None:
+    """(literal or None for a bare placeholder, avoid, letter, words left out, left) of one
+    clause, or None.
 
     When the whole does not read, the longest run of its words that does, if the words left
     out name no thing, are not :data:`kept <load_cues>` words and leave more than a bare
@@ -415,7 +491,7 @@ def _clause(text: str) -> tuple[Formula | None, bool, str] | None:
                 continue
             found = read_clause(" ".join(span))
             if found is not None:
-                return found.literal, found.avoid, found.letters[0]
+                return found.literal, found.avoid, found.letters[0], dropped > 0, found.left
     return None
 
 
@@ -458,19 +534,25 @@ def _items(text: str, topic: str = "") -> _Part | None:
 def _one_or_list(text: str, clauses: bool = True) -> _Part | None:
     single = _clause(text)
     if single is not None:
-        literal, avoid, letter = single
-        return _Part((literal if literal is not None else _borrow(letter, None),), avoid)
+        literal, avoid, letter, loose, left = single
+        bare = letter if literal is None else ""
+        literal = literal if literal is not None else _borrow(letter, None)
+        return _Part((literal,), avoid, loose=loose, left=left, bare=bare)
+    together = _find(text, ("together",))  # "[a] and [b] at the same time": at once
+    text = _cut(text, together[1]) if together is not None else text
     things = _LIST.search(text)
     if things is not None:
         first = things.group(1)
         others = _PLACEHOLDER.findall(things.group(2))
         one = _clause(text[: things.start()] + f"[{first}]" + text[things.end() :])
         if one is not None:
-            literal, avoid, _ = one
+            literal, avoid, _, loose, _ = one
             literal = literal if literal is not None else _borrow(first, None)
             listed = (literal, *(_renamed(literal, first, x) for x in others))
+            if together is not None:
+                return _Part((And(*listed),), avoid, loose=loose)
             disjunctive = bool(re.search(r"\b(?:or|nor)\b", things.group(2)))
-            return _Part(listed, avoid, disjunctive, (first, *others))
+            return _Part(listed, avoid, disjunctive, (first, *others), loose)
     pieces = [p for p in _JOINS.split(text) if p.strip()]
     if not clauses or not 2 <= len(pieces) <= 4:
         return None
@@ -478,12 +560,13 @@ def _one_or_list(text: str, clauses: bool = True) -> _Part | None:
     if any(r is None for r in read) or len({r[1] for r in read if r}) != 1:
         return None
     literals: list[Formula] = []
-    for k, (literal, _, letter) in enumerate(r for r in read if r):
+    for k, (literal, _, letter, _, _) in enumerate(r for r in read if r):
         if literal is None:
             near = [x[0] for x in read[k + 1 :] + read[:k][::-1] if x and x[0] is not None]
             literal = _borrow(letter, near[0] if near else None)
         literals.append(literal)
-    return _Part(tuple(literals), read[0][1] if read[0] else False)
+    return _Part(tuple(literals), read[0][1] if read[0] else False,
+                 loose=any(r[3] for r in read if r))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -493,10 +576,17 @@ class _Fill:
     structure: str
     response: _Part
     condition: _Part | None = None
-    mods: _Mods = field(default_factory=_Mods)
+    mods: Mods = field(default_factory=Mods)
     steps: tuple[Formula, ...] = ()
     others: tuple[_Fill, ...] = ()
     together: bool = False
+    loose: bool = False  # words of the sentence were left out to fill it
+
+    def left_out(self) -> bool:
+        """Whether any word of the sentence was left out to read this fill."""
+        parts = (self.response, self.condition)
+        return (self.loose or any(p is not None and p.loose for p in parts)
+                or any(o.left_out() for o in self.others))  # fmt: skip
 
     def key(self) -> tuple[str, str, str]:
         """The row of :data:`SIGNATURES` this fill asks for."""
@@ -512,6 +602,8 @@ class _Fill:
             single = self.structure == "plain" and len(self.response.literals) < 2
             if single and detail in ("ordered", "strict", "any"):
                 detail = ""
+            if self.structure == "plain" and self.response.left and not detail:
+                detail = "left"  # "do not leave [a] open": undo it, sooner or later
         return self.structure, polarity, detail
 
     def describe(self) -> str:
@@ -621,7 +713,7 @@ def _splits(text: str) -> list[tuple[str, str]]:
 
 def _split_rank(pair: tuple[str, str]) -> tuple[bool, bool]:
     """Word splits in order: a response that opens with its polarity first ("after [a] |
-    do not go to [b]"), a bare placeholder as the condition last."""
+    do not go to [b]",), a bare placeholder as the condition last."""
     polarity = _find(pair[1], ("polarity",))
     opens = polarity is not None and polarity[1].start() == 0
     return bool(_PLACEHOLDER.fullmatch(pair[0].strip())), not opens
@@ -639,9 +731,13 @@ def _without_fillers(text: str) -> str:
     return text
 
 
-def _frame(text: str, outer: _Mods, topic: str = "") -> list[_Fill]:
-    """The fills of one clause sequence *text*: by its first structure cue that leaves
-    readable clauses (a condition, a scope, a sequence), else as one response."""
+def _frame(text: str, outer: Mods, topic: str = "") -> list[_Fill]:
+    """The fills of one clause sequence *text*: each counted item on its own (:func:`_counted`),
+    by its first structure cue that leaves readable clauses (a condition, a scope, a sequence),
+    else as one response."""
+    fills = _counted(text, outer, topic)
+    if fills:
+        return fills
     mods, text = _modifiers(_tidy(_without_fillers(text)), later=False)
     mods = mods.merged(outer)
     for cue, m in _structure_cues(text):
@@ -665,6 +761,33 @@ def _frame(text: str, outer: _Mods, topic: str = "") -> list[_Fill]:
     return [_Fill("plain", part, None, mods)] if part is not None else []
 
 
+def _counted(text: str, outer: Mods, topic: str) -> list[_Fill]:
+    """Items joined by commas or "and", each with a count of its own (``go to [a] at least 2
+    times and to [b] at most 1 times``), read one by one and conjoined; an item that only
+    names its thing takes the first item's verb (``[b] at least 1 times``)."""
+    pieces: list[str] = []
+    for piece in re.split(r"\s*(?:[,;]|\band\b)\s*", text):
+        if pieces and not _PLACEHOLDER.search(piece):
+            pieces[-1] += f" {piece}"  # "[a], at least 2 times"
+        elif piece.strip():
+            pieces.append(piece)
+    if len(pieces) < 2 or sum(_find(p, ("count",)) is not None for p in pieces) < 2:
+        return []
+    first = _PLACEHOLDER.search(pieces[0])
+    verb = pieces[0][: first.start()] if first else ""
+    fills = []
+    for piece in pieces:
+        if _PLACEHOLDER.match(piece):  # "[b] at least 1 times": the first item's verb
+            piece = f"{verb} {piece}"
+        elif re.match(r"(?:to|into|in|at)\s+\[", piece):  # "to [b] …": its verb of going
+            piece = _PREPOSITION.sub("", verb) + " " + piece
+        found = _frame(piece, outer, topic)
+        if not found or _find(piece, ("count",)) is None:
+            return []
+        fills.append(found[0])
+    return [replace(fills[0], others=tuple(fills[1:]))]
+
+
 def _structure_cues(text: str) -> list[tuple[Cue, re.Match[str]]]:
     """The structure cues of *text* left to right (the longest where several start)."""
     found = sorted((m.start(), -len(m.group()), k, c, m)
@@ -678,7 +801,7 @@ def _structure_cues(text: str) -> list[tuple[Cue, re.Match[str]]]:
     return out[:_MAX_CUES]
 
 
-def _conditional(text: str, cue: Cue, m: re.Match[str], mods: _Mods, topic: str) -> list[_Fill]:
+def _conditional(text: str, cue: Cue, m: re.Match[str], mods: Mods, topic: str) -> list[_Fill]:
     """The fill of a condition or scope cue *m*: leading (``if C, R``) or in the middle
     (``R if C``)."""
     structure = cue.value
@@ -686,18 +809,28 @@ def _conditional(text: str, cue: Cue, m: re.Match[str], mods: _Mods, topic: str)
         structure = {"when": "only_when", "while": "only_when", "after": "only_after"}.get(
             structure, structure
         )
-    if m.start() == 0 or not (topic or _PLACEHOLDER.search(text[: m.start()])):
+    if structure == "means":  # "opening [a] means closing it later": the condition first
+        structure, pairs = "when", [(text[: m.start()], text[m.end() :])]
+    elif m.start() == 0 or not (topic or _PLACEHOLDER.search(text[: m.start()])):
         pairs = _splits(text[m.end() :])  # a leading condition, perhaps after chat
     else:
         pairs = [(text[m.end() :], text[: m.start()])]
     for said, then in pairs:
+        if structure in ("when", "only_when") and _PERFECT.search(said):
+            structure = {"when": "after", "only_when": "only_after"}[structure]  # history
         if not _PLACEHOLDER.search(said):  # "if possible, …": a condition on nothing named
-            return _frame(then, mods, topic)
+            return [replace(f, loose=True) for f in _frame(then, mods, topic)]
         rest, then = _modifiers(re.sub(r"^\s*(?:,\s*)?then\b", "", then))
         named = _PLACEHOLDER.findall(said)
         condition, response = _items(said), _items(then, topic or named[-1])
         if condition is None or response is None:
             continue
+        if (
+            cue.slot == "scope"
+            and _PLACEHOLDER.fullmatch(said.strip(" ,.;:!?"))
+            and len(response.literals) == 1
+        ):  # "open [a] before [b]": open [b]
+            condition = _Part((_borrow(condition.bare, response.literals[0]),), condition.neg)
         if condition.said() in response.literals and (structure == "while" or not response.neg):
             continue  # not "while in [a], … in [a]", nor "once in [a], go to [a]"
         return _each(_Fill(structure, response, condition, mods.merged(rest)))
@@ -708,6 +841,10 @@ def _each(fill: _Fill) -> list[_Fill]:
     """*fill*, or, for a condition about a list of things whose response names one of them
     (``whenever you open [a] or [b], close it``), one fill per thing read together."""
     condition, response = fill.condition, fill.response
+    if condition is not None and len(condition.things) > 1 and response.things == condition.things:
+        each = [replace(fill, condition=_Part((c,)), response=replace(response, literals=(r,)))
+                for c, r in zip(condition.literals, response.literals)]  # fmt: skip
+        return [replace(each[0], others=tuple(each[1:]), together=True)]
     if condition is None or len(condition.things) < 2 or len(response.literals) != 1:
         return [fill]
     named = [x for x in condition.things if x in _letters(response.literals[0])]
@@ -722,7 +859,7 @@ def _each(fill: _Fill) -> list[_Fill]:
     return [replace(each[0], others=tuple(each[1:]), together=True)]
 
 
-def _sequence(text: str, mods: _Mods, topic: str, commas: bool = False) -> list[_Fill]:
+def _sequence(text: str, mods: Mods, topic: str, commas: bool = False) -> list[_Fill]:
     """Steps in order, split at the sequence cues and at the timing *later* between two
     clauses (``go to [a] and at some later point [b]``), or (*commas*) at commas."""
     if commas:
@@ -738,19 +875,20 @@ def _sequence(text: str, mods: _Mods, topic: str, commas: bool = False) -> list[
         pieces.append(rest[: m.start()])
         rest = rest[m.end() :]
     steps: list[Formula] = []
-    last, read = topic, 0
+    last, read, loose = topic, 0, False
     for piece in [*pieces, rest]:
         named = _PLACEHOLDER.findall(piece)
         part = _items(piece, topic if named else last)  # "open [a], then close (it)"
         if part is None and not named:
+            loose = loose or bool(piece.strip(" ,"))
             continue
         if part is None or part.neg:
             return []
         steps += part.literals
-        last, read = named[-1] if named else last, read + 1
+        last, read, loose = named[-1] if named else last, read + 1, loose or part.loose
     if len(steps) < 2 or read < (1 if ordered else 2):  # "[a] first, [b] after that"
         return []
-    return [_Fill("sequence", _Part(tuple(steps)), None, mods, tuple(steps))]
+    return [_Fill("sequence", _Part(tuple(steps)), None, mods, tuple(steps), loose=loose)]
 
 
 def _questions(sentences: list[str]) -> list[str]:
@@ -780,10 +918,22 @@ def _resolve(sentences: list[str], agent: bool = False) -> list[str]:
         pieces, cursor = [], 0
         for m in _PRONOUN.finditer(sentence):
             before = list(_PLACEHOLDER.finditer(sentence[: m.start()]))
+            # never the subject or object of its own clause ("until [b] is on it": not [b])
+            lists = [x.span() for x in _LIST.finditer(sentence)  # "[a] and [b]" is one
+                     if re.search(r"\b(?:and|or|nor)\b", x.group())]  # fmt: skip
+            start = max((b.end() for b in _BOUNDARY.finditer(sentence[: m.start()])
+                         if not any(i <= b.start() < j for i, j in lists)), default=0)  # fmt: skip
+            before = [x for x in before if x.start() < start] or before
             things = [x for x in before if not _PREPOSITION.search(sentence[: x.start()])]
             letter = (things or before)[-1].group(1) if before else last
-            if agent and m.group() in ("it", "they") and _SUBJECT.match(sentence, m.end()):
+            listed = [x for x in _LIST.finditer(sentence[: m.start()])
+                      if before and x.end() == (things or before)[-1].end()]  # fmt: skip
+            verb = _SUBJECT.match(sentence, m.end()) or _AT_PLACE.match(sentence, m.end())
+            if agent and m.group() in ("it", "they") and verb:
                 pieces += [sentence[cursor : m.start()], "you"]
+                cursor = m.end()
+            elif listed and m.group() == "them":  # "open [a] and [b], then close them"
+                pieces += [sentence[cursor : m.start()], listed[-1].group()]
                 cursor = m.end()
             elif letter:
                 word = f"in [{letter}]" if m.group() == "there" else f"[{letter}]"
@@ -829,41 +979,54 @@ class SlotReader:
         OutOfGrammarError
             When no reading fits; the message names the sentence and the slot left empty.
         """
-        found, why = self._read(lifted)
+        found, why, _ = self._read(lifted)
         if found:
             return found[0]
         raise OutOfGrammarError(
-            f"{lifted!r} is outside the slot reader: {why}. It reads a response (never / "
-            "must … a thing), with a condition (if / when / while / after / unless …), a "
+            f"{lifted!r} is outside the offline translator's grammar: {why}. It reads a "
+            "response (never / must … a thing), with a condition (if / when / while / after / "
+            "unless …), a "
             "scope (before / until …), a timing (immediately / within n steps / eventually), "
             "a count (at most / at least / exactly n times) or a sequence (…, then …). "
             "Rephrase the sentence, or translate it with a language model.",
             lifted if isinstance(lifted, str) else "",
         )
 
+    def exact(self, lifted: str) -> bool:
+        """Whether the first reading of *lifted* left none of its words out: no chat reduced
+        to its cue phrases, no word dropped around a clause, no condition on nothing named.
+
+        >>> SlotReader().exact("Never go to [a]."), SlotReader().exact("Pls, I beg, no [a] ok")
+        (True, False)
+        """
+        return self._read(lifted)[2]
+
     @staticmethod
     @functools.lru_cache(maxsize=2048)
-    def _read(lifted: str) -> tuple[tuple[LiftedTranslation, ...], str]:
+    def _read(lifted: str) -> tuple[tuple[LiftedTranslation, ...], str, bool]:
         if not isinstance(lifted, str) or not lifted.strip():
-            return (), "the sentence is empty"
+            return (), "the sentence is empty", False
         if len(lifted) > MAX_LENGTH:
-            return (), f"the sentence is {len(lifted)} characters long (at most {MAX_LENGTH})"
+            why = f"the sentence is {len(lifted)} characters long (at most {MAX_LENGTH})"
+            return (), why, False
         if any((ord(ch) < 32 and ch not in "\t\n\r") or 0x7F <= ord(ch) < 0xA0 for ch in lifted):
-            return (), "the sentence holds a control character"
+            return (), "the sentence holds a control character", False
         wanted = set(_PLACEHOLDER.findall(lifted))
         if not wanted:
-            return (), "no placeholder ([a], [b]…) names a thing, so no response clause"
-        text = normalise(lifted)
+            return (), "no placeholder ([a], [b]…) names a thing, so no response clause", False
+        text = normalize(lifted)
         heading = _HEADING.match(text)
         if heading is not None:  # its cue phrases only ("patrol route:")
             rest = text[heading.end() :]
             text = _tidy(f"{_said(heading.group().strip(' :'), '', rest)}, {rest}")
         raw = _questions([s for s in _SENTENCES.split(text) if s.strip(" .!?")])
         filled = False
-        # "it" as the nearest thing, else as the robot; the whole first, then clause by clause
-        for whole, agent in itertools.product((True, False), (False, True)):
+        # "it" as the nearest thing, else as the robot (first, where the robot is named: "the
+        # robot may open [a] only while it is in [b]"); the whole first, then clause by clause
+        agents = (True, False) if _ROBOT.search(text) else (False, True)
+        for whole, agent in itertools.product((True, False), agents):
             resolved = _resolve(raw, agent)
-            outer = _Mods()
+            outer = Mods()
             for s, r in zip(raw, resolved):
                 if not _PLACEHOLDER.search(s):
                     outer = outer.merged(_modifiers(_tidy(r))[0])
@@ -874,24 +1037,40 @@ class SlotReader:
             fills = _whole(", ".join(core), outer) if whole else _clauses(core, outer)
             filled = filled or bool(fills)
             out: dict[str, LiftedTranslation] = {}
+            # exact: no word left out but cue phrases (a sentence or chunk naming nothing)
+            exact = heading is None and all(
+                _PLACEHOLDER.search(c) or _only_cues(c)
+                for s, r in zip(raw, resolved) for c in (r.split(",") if _PLACEHOLDER.search(s)
+                                                         else [s])
+            )  # fmt: skip
             for fill in fills:
                 for reading in _build(fill):
                     if wanted <= _letters(reading.formula):
+                        if not out:
+                            exact = exact and not fill.left_out()
                         out.setdefault(str(reading.formula), reading)
             if out:
-                return tuple(out.values()), ""
+                return tuple(out.values()), "", exact
         if filled:
-            return (), "the slots filled leave out a placeholder or fit no pattern"
+            return (), "the slots filled leave out a placeholder or fit no pattern", False
         cues = _structure_cues(text)
         if cues:
             cue, m = cues[0]
             sides = {"condition": "the condition and the response", "scope": "the response "
                      "and the clause of its scope", "sequence": "the steps"}[cue.slot]  # fmt: skip
-            return (), f"the {cue.slot} cue {m.group()!r} was found, but not {sides} around it"
-        return (), "no response clause could be read"
+            why = f"the {cue.slot} cue {m.group()!r} was found, but not {sides} around it"
+            return (), why, False
+        return (), "no response clause could be read", False
 
 
-def _whole(text: str, outer: _Mods) -> list[_Fill]:
+def _only_cues(text: str) -> bool:
+    """Whether *text* holds no word but those of cue phrases ("ever", "at most twice")."""
+    for cue in load_cues():
+        text = cue.pattern.sub(" ", text)
+    return not re.search(r"[a-z0-9]", text)
+
+
+def _whole(text: str, outer: Mods) -> list[_Fill]:
     fills = _frame(text, outer)
     topic = _TOPIC.match(text)
     if not fills and topic is not None:
@@ -923,7 +1102,7 @@ def _said(chunk: str, before: str, after: str) -> str:
     return " ".join(kept)
 
 
-def _clauses(sentences: list[str], outer: _Mods) -> list[_Fill]:
+def _clauses(sentences: list[str], outer: Mods) -> list[_Fill]:
     """Sentences or clauses: the two longest runs of the first ones that read, each other
     either restating the order of its steps (``do not go back to [a] in between``, ``[b]
     not before [a]``) or a constraint of its own, conjoined."""
@@ -953,7 +1132,7 @@ def _after(main: list[_Fill], said: list[str], rest: list[str]) -> list[_Fill]:
             order = "strict" if again or mods.order == "strict" or mods.count else order
             order = order or "ordered"
             continue
-        fills = _whole(clause, _Mods())
+        fills = _whole(clause, Mods())
         if not fills:
             return []
         own.append(fills[0])
