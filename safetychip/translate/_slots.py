@@ -1,42 +1,23 @@
 """The slot reader: a lifted sentence read into slots, each filled slot set into patterns.
 
-Structured English in the style of FRETish: a sentence fills a few slots, and the filled
-slots decide the pattern.
+Structured English in the style of FRETish. A sentence fills a few slots: a *scope* (before /
+until / only after C), a *condition* (when / while / after / soon / unless / means C), a
+*timing* (next / within n steps / later / again / back / repeat / always), a *count* (at most /
+at least / exactly / only n times), an *order* (any / ordered / strict), and the *response*:
+the literals of :func:`read_clause`, with a polarity and a list of things (each, or together).
+The filled slots decide the patterns (:data:`SIGNATURES`).
 
-=========  =======================================================  ===========================
-slot       fills                                                    e.g.
-=========  =======================================================  ===========================
-scope      globally (nothing said) / before C / until C / only       "until you are in [b], …"
-           after C
-condition  when / while / after / soon / unless / only when C        "whenever you open [a], …"
-timing     next / within n steps / later / end / again / back /      "… within 3 steps"
-           repeat
-count      at most / at least / exactly / only n times, and a bound  "… at most 2 times"
-           said apart ("twice, max")
-response   the literals, by :func:`read_clause`, with a polarity     "never go into [a]"
-           (never / do not / keep … closed) and a list of things
-sequence   steps in order, with an order (any / ordered / strict)    "[a] 1 times, then [b]"
-=========  =======================================================  ===========================
+Reading: the sentence is normalised (:func:`normalize`) and split; a question before an
+instruction is its condition; pronouns are resolved; chat between commas that names nothing
+is reduced to its cue phrases; the modifier slots are taken out, and each structure cue in
+turn is tried until the clauses on both sides read, else the whole is one response (or each
+item counted on its own). A sentence read in no such way is read clause by clause.
 
-How a sentence is read: :func:`~safetychip.translate._normalize.normalize`; sentences
-split, a question before an instruction read as its condition, pronouns resolved; chat
-between commas that names nothing reduced to its cue phrases; then the modifier slots
-(count, timing, order) taken out, and each structure cue in turn (condition, scope,
-sequence) tried until the clauses on both sides read, else the whole as one response. A
-sentence that reads in no such way is read clause by clause: the leading clauses that read,
-and each other clause either restating the order of their steps ("[b] not before [a]") or
-a constraint of its own.
+Everything a phrase says is data, one rule a line: the cue phrases (``slots.tsv``,
+:func:`load_cues`), the readings of each slot set (``signatures.tsv``), the normalisation
+(``normalize.tsv``) and the clause lexicon (``clauses.tsv``). :meth:`SlotReader.readings`
+gives every reading the slots defend, most specific first; none leaves out a placeholder.
 
-The cue phrases of every slot are rows of one table, ``data/translation/slots.tsv``
-(:func:`load_cues`); the pattern of each filled slot set is a row of :data:`SIGNATURES`. To
-read a new phrasing, add a row to the table; to read a new slot combination, add a row to
-:data:`SIGNATURES`. A sentence that supports several fills keeps them all:
-:meth:`SlotReader.readings` returns every reading the slots defend, most specific first,
-and a separate stage ranks them. A reading that leaves out a placeholder of the sentence is
-never returned.
-
-Examples
---------
 >>> reader = SlotReader()
 >>> [r.pattern for r in reader.readings("After you open [a], never enter [b].")]
 ['absence_after', 'avoid_while']
@@ -64,6 +45,7 @@ from ._reading import LiftedTranslation
 __all__ = [
     "MAX_LENGTH",
     "SIGNATURES",
+    "SIGNATURE_TABLE",
     "SLOT_TABLE",
     "Cue",
     "Mods",
@@ -75,93 +57,30 @@ __all__ = [
 
 #: Longest lifted sentence read, in characters (the pipeline's limit on a sentence).
 MAX_LENGTH = 400
-#: The cue table shipped with safetychip.
+#: The cue table and the readings of each slot set shipped with safetychip.
 SLOT_TABLE = DATA_DIR / "translation" / "slots.tsv"
+SIGNATURE_TABLE = DATA_DIR / "translation" / "signatures.tsv"
 
-#: Filled slots → readings, most specific first. The key is (structure, polarity, timing):
-#: the structure is ``plain``, ``sequence``, a condition or a scope value of the cue table;
-#: the timing is a timing value, a count kind or an order value (``""``: none said). Each
-#: reading is a pattern name and its arguments: ``c`` the condition, ``r`` the response as
-#: said (the thing forbidden when negated), ``R`` the response with its polarity, ``~`` a
-#: negation, ``*R`` every item of a list or sequence in order, ``n`` the number (``n-1``
-#: one less, ``1`` one). Readings that differ only by the project's conventions are not
-#: offered twice: the next step is the strong next (``X[!]``, not ``next_response``), and
-#: "once C, never R" holds from the step after C (``absence_after``, not ``absence_from``).
-SIGNATURES: dict[tuple[str, str, str], tuple[str, ...]] = {
-    ("plain", "neg", ""): ("never r",),
-    ("plain", "neg", "again"): ("never r",),
-    ("plain", "neg", "later"): ("never r",),
-    ("plain", "pos", ""): ("visit R",),
-    ("plain", "pos", "always"): ("never ~R",),
-    ("plain", "pos", "later"): ("visit R",),
-    ("plain", "pos", "any"): ("visit R",),
-    ("plain", "pos", "repeat"): ("patrolling R",),
-    ("plain", "pos", "at_most"): ("at_most n R",),
-    ("plain", "pos", "at_least"): ("at_least n R",),
-    ("plain", "pos", "exactly"): ("exactly n R", "at_least n R"),
-    ("plain", "pos", "only"): ("at_most n R", "exactly n R"),
-    ("plain", "neg", "back"): ("at_most 1 r", "never r"),
-    ("plain", "neg", "left"): ("response r ~r",),
-    ("plain", "neg", "at_least"): ("at_most n-1 r",),
-    ("plain", "neg", "exactly"): ("at_most n-1 r",),
-    ("plain", "neg", "at_most"): ("at_most n r",),
-    ("plain", "pos", "ordered"): ("ordered_visit *R", "strictly_ordered_visit *R"),
-    ("plain", "pos", "strict"): ("strictly_ordered_visit *R", "ordered_visit *R"),
-    ("sequence", "pos", ""): ("sequenced_visit *R", "ordered_visit *R"),
-    ("sequence", "pos", "later"): ("sequenced_visit *R", "ordered_visit *R"),
-    ("sequence", "pos", "ordered"): ("ordered_visit *R", "strictly_ordered_visit *R"),
-    ("sequence", "pos", "strict"): ("strictly_ordered_visit *R", "ordered_visit *R"),
-    ("sequence", "pos", "any"): ("visit R",),
-    ("sequence", "pos", "repeat"): ("patrolling R",),
-    ("sequence", "pos", "next"): ("immediate_response c R",),
-    ("sequence", "pos", "within"): ("bounded_delay n c R", "immediate_response c R"),
-    ("when", "neg", ""): ("avoid_while c r", "absence_after c r"),
-    ("when", "neg", "again"): ("absence_after c r",),
-    ("when", "neg", "later"): ("absence_after c r",),
-    ("when", "pos", ""): ("response c R", "instantaneous_reaction c R"),
-    ("when", "pos", "later"): ("response c R",),
-    ("when", "pos", "again"): ("response c R",),
-    ("when", "pos", "next"): ("immediate_response c R",),
-    ("when", "pos", "within"): ("bounded_delay n c R", "immediate_response c R"),
-    ("while", "neg", ""): ("avoid_while c r",),
-    ("while", "pos", ""): ("instantaneous_reaction c R",),
-    ("after", "neg", ""): ("absence_after c r", "avoid_while c r"),
-    ("after", "neg", "again"): ("absence_after c r",),
-    ("after", "neg", "later"): ("absence_after c r",),
-    ("after", "pos", ""): ("response c R", "sequenced_visit c R"),
-    ("after", "pos", "later"): ("response c R", "sequenced_visit c R"),
-    ("after", "pos", "next"): ("immediate_response c R",),
-    ("after", "pos", "within"): ("bounded_delay n c R", "immediate_response c R"),
-    ("soon", "pos", ""): ("immediate_response c R", "response c R"),
-    ("soon", "pos", "next"): ("immediate_response c R",),
-    ("soon", "neg", ""): ("immediate_response c R", "absence_after c r"),
-    ("unless", "neg", ""): ("avoid_unless c r",),
-    ("unless", "pos", ""): ("instantaneous_reaction ~c R",),
-    ("only_when", "pos", ""): ("avoid_unless c r",),
-    ("only_when", "neg", ""): ("avoid_while c r",),
-    ("before", "neg", ""): ("not_before r c",),
-    ("before", "pos", ""): ("before R c", "ordered_visit R c", "sequenced_visit R c"),
-    ("before", "pos", "ordered"): ("ordered_visit R c", "before R c"),
-    ("before", "pos", "strict"): ("strictly_ordered_visit R c", "ordered_visit R c"),
-    ("until", "neg", ""): ("not_before r c", "wait ~r c"),
-    ("until", "pos", ""): ("wait R c", "not_before ~R c"),
-    ("only_after", "pos", ""): ("not_before R c",),
-}
-# A timing said with a fill whose signature has no row for it reads as the fill without it.
-_FALLBACK = {
-    "always": "",
-    "left": "",
-    "end": "later",
-    "back": "again",
-    "later": "",
-    "again": "",
-    "next": "",
-    "any": "",
-    "repeat": "",
-    "only": "exactly",
-}
+
+def _signatures() -> tuple[dict[tuple[str, str, str], tuple[str, ...]], dict[str, str]]:
+    rows, fallback = {}, {}
+    for line in SIGNATURE_TABLE.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            structure, polarity, timing, readings = line.split("\t")
+            said = "" if readings == "-" else readings
+            if structure == "fallback":
+                fallback[timing] = said
+            else:
+                rows[structure, polarity, timing.strip("-")] = tuple(said.split("; "))
+    return rows, fallback
+
+
+#: Filled slots (structure, polarity, timing) → readings, most specific first
+#: (``signatures.tsv``); a timing with no row of its own reads as its fallback.
+SIGNATURES, _FALLBACK = _signatures()
 
 _STRUCTURE = ("condition", "scope", "sequence")
+_RULE_SLOTS = frozenset({*_STRUCTURE, "timing", "count", "bound", "order", "polarity", "only"})
 _TIMING_RANK = ("repeat", "within", "next", "back", "again", "later", "end", "always")
 _PLACEHOLDER = re.compile(r"\[([a-z])\]")
 _SENTENCES = re.compile(r"(?<=[.!?;])\s+|\s*;\s*")
@@ -183,19 +102,6 @@ _JOINS = re.compile(r"\s*,\s*(?:and |or |nor )?|\s+(?:and|or|nor)\s+")
 _TOPIC = re.compile(r"^(?:to |in |into |at |on )?\[([a-z])\]\s*[,:]?\s+")
 # A condition in the perfect is about the past: "only if you have visited [a]" is "only after".
 _PERFECT = re.compile(r"\b(?:have|has) (?:already |just |previously |ever )?(?:been|\w+ed|\w+en)\b")
-_MAX_DROPPED = 5
-_MAX_CUES = 6
-_MAX_PREFIXES = 2
-_MAX_CLAUSES = 8
-_TIMES = (
-    r"(?:separate |different |single |more )?(?:times?|visits?|entries|entry|trips?|passes|"
-    r"rounds?|goes|laps?|runs?|occasions?)"
-)
-# Nouns of an event a count may stand before, left to the clause ("2 openings of [a]").
-_EVENTS = (
-    r"(?:openings?|closings?|activations?|deactivations?|pickups?|pick-ups?|uses?|"
-    r"switching on|turning on)"
-)
 # A clause that is only a place: "(three visits) to [a]", "(keep circling) back to [a]".
 _ONLY_PLACE = re.compile(
     r"^(?:(?:entry|entries|visits?|trips?|access|going|back|over|down|up|on)\s+)?"
@@ -205,21 +111,14 @@ _ONLY_PLACE = re.compile(
 _HEADING = re.compile(r"^[^\[\]:,.;]{1,40}:\s+(?=.*\[[a-z]\])")
 _LEAD_JUNK = re.compile(r"^(?:(?:and|but|so|then|also|,)\s+)+")
 _TRAIL_JUNK = re.compile(r"(?:\s+(?:and|but|or|so|then))+$")
+_MAX_DROPPED, _MAX_CUES, _MAX_PREFIXES, _MAX_CLAUSES = 5, 6, 2, 8
 
 
 @dataclass(frozen=True)
 class Cue:
-    """One row of the cue table: a phrase family that fills a slot with a value.
+    """One row of the cue table: a phrase family (``pattern``, between word boundaries; a
+    number is group 1) that fills ``slot`` with ``value``.
 
-    Attributes
-    ----------
-    slot, value : str
-        E.g. ``"condition"``, ``"while"``.
-    pattern : re.Pattern
-        The phrases, compiled between word boundaries; a number is group 1.
-
-    Examples
-    --------
     >>> [c.value for c in load_cues() if c.pattern.search("within 3 steps")]
     ['within']
     """
@@ -231,25 +130,20 @@ class Cue:
 
 @functools.lru_cache(maxsize=4)
 def load_cues(path: str | os.PathLike[str] = SLOT_TABLE) -> tuple[Cue, ...]:
-    """The rows of a cue table, in order.
+    """The rows of a cue table, in order, one cue per top-level alternative of a phrase.
 
     Raises
     ------
     DataFileError
-        If the file cannot be read, a row has not three tab-separated fields or its phrase
-        does not compile; the message names the line.
-
-    Examples
-    --------
-    >>> sorted({c.slot for c in load_cues()})[:3]
-    ['bound', 'condition', 'count']
+        If the file cannot be read, a row has not three tab-separated fields, names an
+        unknown word or does not compile; the message names the line.
     """
     source = Path(path)
     try:
         lines = source.read_text(encoding="utf-8").splitlines()
     except OSError as err:
         raise DataFileError(str(source), f"cannot read the cue table: {err}") from None
-    cues = []
+    cues, words = [], {"n": r"(\d+)"}
     for number, line in enumerate(lines, 1):
         if not line.strip() or line.startswith("#"):
             continue
@@ -259,13 +153,17 @@ def load_cues(path: str | os.PathLike[str] = SLOT_TABLE) -> tuple[Cue, ...]:
                 str(source), f"line {number}: needs 3 tab-separated fields, has {len(fields)}"
             )
         slot, value, phrase = fields
-        phrase = phrase.replace("{n}", r"(\d+)").replace("{times}", _TIMES)
-        phrase = phrase.replace("{events}", _EVENTS)
         try:
+            phrase = re.sub(r"\{([a-z]+)\}", lambda m: words[m.group(1)], phrase)
             re.compile(phrase)
+            if slot == "word":
+                words[value] = phrase
+                continue
             # one cue per alternative, so that the longest phrase wins wherever it starts
             cues += [Cue(slot, value, re.compile(rf"(?<![\w\[])(?:{one})(?![\w\]])"))
                      for one in _alternatives(phrase)]  # fmt: skip
+        except KeyError as err:
+            raise DataFileError(str(source), f"line {number}: no word {err}") from None
         except re.error as err:
             raise DataFileError(str(source), f"line {number}: {err}") from None
     return tuple(cues)
@@ -298,15 +196,11 @@ def _cues(slot: str) -> tuple[Cue, ...]:
 
 
 def _find(text: str, slots: tuple[str, ...], skip: str = "") -> tuple[Cue, re.Match[str]] | None:
-    """The leftmost cue of *slots* in *text* (the longest at that place), not of value
-    *skip*."""
+    """The leftmost cue of *slots* in *text* (the longest there), not of value *skip*."""
     found = [(m.start(), -len(m.group()), k, c, m)
              for k, c in enumerate(load_cues()) if c.slot in slots and c.value != skip
              for m in [c.pattern.search(text)] if m]  # fmt: skip
-    if not found:
-        return None
-    _, _, _, cue, match = min(found, key=lambda t: t[:3])
-    return cue, match
+    return min(found, key=lambda t: t[:3])[3:] if found else None
 
 
 def _cut(text: str, match: re.Match[str]) -> str:
@@ -316,27 +210,15 @@ def _cut(text: str, match: re.Match[str]) -> str:
 def _tidy(text: str) -> str:
     text = re.sub(r"\s+", " ", text)
     text = re.sub(r"\s*,(?:\s*,)+", ",", text)
-    text = re.sub(r"\s+([,.;:!?])", r"\1", text)
-    return text.strip(" ,;:.!?")
+    return re.sub(r"\s+([,.;:!?])", r"\1", text).strip(" ,;:.!?")
 
 
 @dataclass(frozen=True)
 class Mods:
-    """What the modifier slots of a sentence say (:func:`modifiers`).
-
-    Attributes
-    ----------
-    timing : str
-        A timing value of the cue table (``next``, ``within``, ``later``…), or ``""``.
-    steps : int
-        The bound of ``within n steps``.
-    count, n : str, int
-        A count kind (``at_most``, ``at_least``, ``exactly``, ``only``) and its number.
-    order : str
-        An order value (``ordered``, ``any``, ``strict``).
-    only : bool
-        An "only" narrowing a condition or a scope.
-    """
+    """What the modifier slots of a sentence say (:func:`modifiers`): a ``timing`` value
+    (``next``, ``within``…) with the ``steps`` of "within n steps", a ``count`` kind
+    (``at_most``, ``at_least``, ``exactly``, ``only``) with its number ``n``, an ``order``
+    (``ordered``, ``any``, ``strict``) and ``only`` (narrowing a condition or a scope)."""
 
     timing: str = ""
     steps: int = 0
@@ -346,44 +228,34 @@ class Mods:
     only: bool = False
 
     def merged(self, other: Mods) -> Mods:
-        return Mods(
-            self.timing or other.timing,
-            self.steps or other.steps,
-            self.count or other.count,
-            self.n or other.n,
-            self.order or other.order,
-            self.only or other.only,
-        )
+        """Each slot of *self*, or of *other* where *self* says nothing."""
+        return Mods(*(a or b for a, b in zip(self.__dict__.values(), other.__dict__.values())))
 
 
 def _modifiers(text: str, later: bool = True) -> tuple[Mods, str]:
     """The modifier slots of *text*, and *text* without their phrases (the timing *later*
     too, unless *later* is False: there it may be a step of a sequence)."""
+    count: tuple[str, int] = ("", 0)
     for cue in _cues("count"):
         m = cue.pattern.search(text)
         if m:
             kind, n = cue.value, int(next(g for g in m.groups() if g is not None))
-            kind, n = {"more_than": ("at_least", n + 1), "fewer_than": ("at_most", n - 1)}.get(
-                kind, (kind, n)
-            )
+            kind, n = {"more_than": ("at_least", n + 1),
+                       "fewer_than": ("at_most", n - 1)}.get(kind, (kind, n))  # fmt: skip
             before = text[: m.start()]
             if m.group().endswith(("occasion", "occasions")):  # "on two occasions"
                 before = re.sub(r"\bon\s*$", "", before)
             text = _tidy(f"{before} {text[m.end() :]}")
-            if kind == "times":  # "twice, max": a bound said apart from the count
+            if kind == "times":  # "twice, max": a bound said apart; "may only enter [a] twice"
                 bound = _find(text, ("bound",))
-                bare = "only" if _find(text, ("only",)) else "exactly"  # "may only enter [a] twice"
+                bare = "only" if _find(text, ("only",)) else "exactly"
                 kind, text = (bound[0].value, _cut(text, bound[1])) if bound else (bare, text)
             count = (kind, n)
             break
-    else:
-        count = ("", 0)
     timings: dict[str, int] = {}
     while (hit := _find(text, ("timing",), skip="" if later else "later")) is not None:
-        cue, m = hit
-        number = next((g for g in m.groups() if g is not None), "0")
-        timings.setdefault(cue.value, int(number))
-        text = _cut(text, m)
+        timings.setdefault(hit[0].value, int(next((g for g in hit[1].groups() if g), "0")))
+        text = _cut(text, hit[1])
     timing = next((t for t in _TIMING_RANK if t in timings), "")
     order = ""
     while (hit := _find(text, ("order",))) is not None:
@@ -405,12 +277,8 @@ def modifiers(lifted: str) -> Mods:
     return _modifiers(_tidy(_without_fillers(normalize(lifted))))[0]
 
 
-#: The slots whose cues say something of a rule (not the fillers and kept words).
-_RULE_SLOTS = frozenset({*_STRUCTURE, "timing", "count", "bound", "order", "polarity", "only"})
-
-
 def cue_slots(text: str) -> frozenset[str]:
-    """The slot values (``slot:value``) whose cue phrases occur in *text*, normalised.
+    """The slot values (``slot:value``) of a rule whose cue phrases occur in *text*.
 
     >>> sorted(cue_slots("Whenever you open [a], don't go near [b] again"))
     ['condition:when', 'polarity:neg', 'timing:again']
@@ -424,16 +292,17 @@ def cue_slots(text: str) -> frozenset[str]:
 
 @dataclass(frozen=True)
 class _Part:
-    """A clause read: its literals (what is said, before the polarity), the polarity,
-    whether a list was joined by *or*, and the letters of a list of things in one role."""
+    """A clause read: its literals (before the polarity), the polarity, an *or* list, the
+    letters of a list of things in one role, words left out, how a thing is left ("do not
+    leave [a] open"), and the letter of a bare placeholder."""
 
     literals: tuple[Formula, ...]
     neg: bool = False
     disjunctive: bool = False
     things: tuple[str, ...] = ()
-    loose: bool = False  # words of the clause were left out to read it
-    left: bool = False  # how a thing is left: "(do not) leave [a] open"
-    bare: str = ""  # the letter of a bare placeholder, whose predicate was borrowed
+    loose: bool = False
+    left: bool = False
+    bare: str = ""
 
     def said(self) -> Formula:
         """The condition this part states (its literals with its polarity)."""
@@ -450,41 +319,32 @@ def _letters(f: Formula) -> set[str]:
 
 
 def _renamed(f: Formula, old: str, new: str) -> Formula:
-    letters = _letters(f)
-    return ground_formula(f, {x: new if x == old else x for x in letters})
+    return ground_formula(f, {x: new if x == old else x for x in _letters(f)})
 
 
 def _borrow(letter: str, like: Formula | None) -> Formula:
     """A bare placeholder as a literal of its neighbour's one-place predicate (else a place)."""
-    predicate = "agent_at"
-    if like is not None:
-        atom = like.children[0] if like.op == "!" else like
-        name = atom.name or ""
-        if name.count(",") == 0 and "(" in name:
-            predicate = name.split("(")[0]
+    name = ((like.children[0] if like.op == "!" else like).name or "") if like is not None else ""
+    predicate = name.split("(")[0] if "(" in name and "," not in name else "agent_at"
     return ap(f"{predicate}({letter})")
 
 
 @functools.lru_cache(maxsize=8192)
 def _clause(text: str) -> tuple[Formula | None, bool, str, bool, bool] | None:
     """(literal or None for a bare placeholder, avoid, letter, words left out, left) of one
-    clause, or None.
-
-    When the whole does not read, the longest run of its words that does, if the words left
-    out name no thing, are not :data:`kept <load_cues>` words and leave more than a bare
-    placeholder (``when the robot is in [a]`` reads ``in [a]``).
-    """
-    text = _LEAD_JUNK.sub("", text).strip(" ,;:.!?")
-    if not text or not _PLACEHOLDER.search(text):
+    clause, or None: when the whole does not read, the longest run of its words that does,
+    if the words left out name no thing, are not kept words and leave more than a bare
+    placeholder (``when the robot is in [a]`` reads ``in [a]``)."""
+    text = _ONLY_PLACE.sub(r"\1", _LEAD_JUNK.sub("", text).strip(" ,;:.!?"))
+    if not _PLACEHOLDER.search(text):
         return None
-    text = _ONLY_PLACE.sub(r"\1", text)
     words = text.split()
     for dropped in range(min(len(words), _MAX_DROPPED + 1)):
         for lead in range(dropped + 1):
             before, span = words[:lead], words[lead : len(words) - (dropped - lead)]
             after = words[len(words) - (dropped - lead) :]
-            out = " ".join(before + after)
-            if not span or (dropped and (_PLACEHOLDER.search(out) or len(span) < 2)):
+            if not span or (dropped and (_PLACEHOLDER.search(" ".join(before + after))
+                                         or len(span) < 2)):  # fmt: skip
                 continue
             place = span[0] in ("in", "into", "inside", "at", "to")  # "be back | in [b]"
             if (_completes(before[-2:][::-1]) and not place) or _completes(after[:2]):
@@ -496,9 +356,7 @@ def _clause(text: str) -> tuple[Formula | None, bool, str, bool, bool] | None:
 
 
 def _completes(words: list[str]) -> bool:
-    """Whether *words* (one or two, nearest the clause first) would complete it: a kept word
-    ("leave [a] open", "switch [a] off again"); a longer phrase after a preposition ("in
-    the day") does not."""
+    """Whether *words* (nearest the clause first) complete it: a kept word ("leave [a] open")."""
     return 0 < len(words) <= 2 and any(c.pattern.fullmatch(words[0]) for c in _cues("kept"))
 
 
@@ -521,10 +379,9 @@ def _items(text: str, topic: str = "") -> _Part | None:
     if not text or re.search(r"\bbut\b", text) or len(letters) != len(set(letters)):
         return None
     candidates = [text]
-    if topic and not _PLACEHOLDER.search(text):
+    if topic and not letters:
         candidates = [f"{text} [{topic}]", f"{text} in [{topic}]", f"{text} to [{topic}]"]
-    for candidate in candidates:
-        # a negation after a thing is named negates one clause, not a list of clauses
+    for candidate in candidates:  # a negation after a thing is named negates one clause
         part = _one_or_list(candidate, clauses=not late)
         if part is not None:
             return replace(part, neg=part.neg != neg)
@@ -542,17 +399,15 @@ def _one_or_list(text: str, clauses: bool = True) -> _Part | None:
     text = _cut(text, together[1]) if together is not None else text
     things = _LIST.search(text)
     if things is not None:
-        first = things.group(1)
-        others = _PLACEHOLDER.findall(things.group(2))
+        first, others = things.group(1), _PLACEHOLDER.findall(things.group(2))
         one = _clause(text[: things.start()] + f"[{first}]" + text[things.end() :])
         if one is not None:
-            literal, avoid, _, loose, _ = one
-            literal = literal if literal is not None else _borrow(first, None)
+            literal = one[0] if one[0] is not None else _borrow(first, None)
             listed = (literal, *(_renamed(literal, first, x) for x in others))
             if together is not None:
-                return _Part((And(*listed),), avoid, loose=loose)
+                return _Part((And(*listed),), one[1], loose=one[3])
             disjunctive = bool(re.search(r"\b(?:or|nor)\b", things.group(2)))
-            return _Part(listed, avoid, disjunctive, (first, *others), loose)
+            return _Part(listed, one[1], disjunctive, (first, *others), one[3])
     pieces = [p for p in _JOINS.split(text) if p.strip()]
     if not clauses or not 2 <= len(pieces) <= 4:
         return None
@@ -565,13 +420,13 @@ def _one_or_list(text: str, clauses: bool = True) -> _Part | None:
             near = [x[0] for x in read[k + 1 :] + read[:k][::-1] if x and x[0] is not None]
             literal = _borrow(letter, near[0] if near else None)
         literals.append(literal)
-    return _Part(tuple(literals), read[0][1] if read[0] else False,
+    return _Part(tuple(literals), bool(read[0] and read[0][1]),
                  loose=any(r[3] for r in read if r))  # fmt: skip
 
 
 @dataclass(frozen=True)
 class _Fill:
-    """One filled slot set."""
+    """One filled slot set (with ``others``: the other clauses' fills, conjoined)."""
 
     structure: str
     response: _Part
@@ -580,7 +435,7 @@ class _Fill:
     steps: tuple[Formula, ...] = ()
     others: tuple[_Fill, ...] = ()
     together: bool = False
-    loose: bool = False  # words of the sentence were left out to fill it
+    loose: bool = False
 
     def left_out(self) -> bool:
         """Whether any word of the sentence was left out to read this fill."""
@@ -590,11 +445,9 @@ class _Fill:
 
     def key(self) -> tuple[str, str, str]:
         """The row of :data:`SIGNATURES` this fill asks for."""
-        polarity = "neg" if self.response.neg else "pos"
         detail = self.mods.timing
         if self.structure in ("plain", "sequence", "before"):
-            count = self.mods.count
-            order = self.mods.order
+            count, order = self.mods.count, self.mods.order
             if count and self.structure != "plain":
                 count = "strict"  # "[a] once, then [b]": the first visit once
                 order = "strict" if order == "ordered" else order
@@ -604,7 +457,7 @@ class _Fill:
                 detail = ""
             if self.structure == "plain" and self.response.left and not detail:
                 detail = "left"  # "do not leave [a] open": undo it, sooner or later
-        return self.structure, polarity, detail
+        return self.structure, "neg" if self.response.neg else "pos", detail
 
     def describe(self) -> str:
         """The fill in a few words, for :attr:`LiftedTranslation.form`."""
@@ -674,9 +527,7 @@ def _instance(fill: _Fill, name: str, tokens: list[str]) -> LiftedTranslation:
         return {"c": c, "~c": _not(c) if c is not None else None, "r": r, "R": big_r,
                 "~r": _not(r), "~R": _not(big_r), "n": n, "n-1": n - 1, "1": 1}[token]  # fmt: skip
 
-    literals = items
-    if response.disjunctive and not response.neg:
-        literals = (Or(*items),)
+    literals = (Or(*items),) if response.disjunctive and not response.neg else items
     parts = []
     for r in literals:
         args = [argument(t, r) for t in tokens]
@@ -684,44 +535,35 @@ def _instance(fill: _Fill, name: str, tokens: list[str]) -> LiftedTranslation:
         if any(a is None for a in args) or any(isinstance(a, int) and a < least for a in args):
             raise ValueError("a count or delay too small")
         parts.append((build_pattern(name, *args), tuple(args)))
-    formula = And(*(p for p, _ in parts))
+    formulas = tuple(p for p, _ in parts)
     many = len(parts) > 1
-    return LiftedTranslation(
-        formula,
-        name,
-        () if many else parts[0][1],
-        fill.describe(),
-        tuple(p for p, _ in parts) if many else (),
-    )
+    return LiftedTranslation(And(*formulas), name, () if many else parts[0][1], fill.describe(),
+                             formulas if many else ())  # fmt: skip
 
 
 def _splits(text: str) -> list[tuple[str, str]]:
-    """Where a leading condition may end and its response begin: at *then* or a comma,
-    else (none there) between words after a placeholder, before a clause that names one
-    (``when holding [a] do not go in [b]``), a bare placeholder as the condition last."""
+    """Where a leading condition may end and its response begin: at *then* or a comma, else
+    between words after a placeholder, before a clause that names one (``when holding [a] do
+    not go in [b]``), a response opening with its polarity first, a bare placeholder last."""
     marks = re.finditer(r",?\s*\bthen\b\s*|\s*,\s*", text)
-    out = [(text[: m.start()], text[m.end() :]) for m in marks]
-    out = [(a, b) for a, b in out if b.strip()]  # "if, …" (chat left out): no condition
+    out = [(text[: m.start()], text[m.end() :]) for m in marks if text[m.end() :].strip()]
     first = _PLACEHOLDER.search(text)
     if out or first is None:
         return out[:16]
     gaps = (m.start() for m in re.finditer(r"(?<=\S) (?=\S)", text))
     out = [(text[:k], text[k:]) for k in gaps
            if k >= first.end() and _PLACEHOLDER.search(text[k:])]  # fmt: skip
-    return sorted(out, key=_split_rank)[:16]
 
+    def rank(pair: tuple[str, str]) -> tuple[bool, bool]:
+        polarity = _find(pair[1], ("polarity",))
+        opens = polarity is not None and polarity[1].start() == 0
+        return bool(_PLACEHOLDER.fullmatch(pair[0].strip())), not opens
 
-def _split_rank(pair: tuple[str, str]) -> tuple[bool, bool]:
-    """Word splits in order: a response that opens with its polarity first ("after [a] |
-    do not go to [b]",), a bare placeholder as the condition last."""
-    polarity = _find(pair[1], ("polarity",))
-    opens = polarity is not None and polarity[1].start() == 0
-    return bool(_PLACEHOLDER.fullmatch(pair[0].strip())), not opens
+    return sorted(out, key=rank)[:16]
 
 
 def _without_fillers(text: str) -> str:
-    """*text* without its filler words, except inside a phrase of another slot ("in either
-    order" keeps "either")."""
+    """*text* without its filler words, but inside a phrase of another slot ("either order")."""
     taken = [m.span() for c in load_cues() if c.slot not in ("filler", "kept")
              for m in c.pattern.finditer(text)]  # fmt: skip
     spans = sorted({m.span() for c in _cues("filler") for m in c.pattern.finditer(text)})
@@ -732,19 +574,16 @@ def _without_fillers(text: str) -> str:
 
 
 def _frame(text: str, outer: Mods, topic: str = "") -> list[_Fill]:
-    """The fills of one clause sequence *text*: each counted item on its own (:func:`_counted`),
-    by its first structure cue that leaves readable clauses (a condition, a scope, a sequence),
-    else as one response."""
+    """The fills of one clause sequence *text*: each counted item on its own, by its first
+    structure cue that leaves readable clauses, else as one response."""
     fills = _counted(text, outer, topic)
     if fills:
         return fills
     mods, text = _modifiers(_tidy(_without_fillers(text)), later=False)
     mods = mods.merged(outer)
     for cue, m in _structure_cues(text):
-        if cue.slot == "sequence":
-            fills = _sequence(text, mods, topic)
-        else:
-            fills = _conditional(text, cue, m, mods, topic)
+        fills = (_sequence(text, mods, topic) if cue.slot == "sequence"
+                 else _conditional(text, cue, m, mods, topic))  # fmt: skip
         if fills:
             return fills
     fills = _sequence(text, mods, topic)
@@ -764,7 +603,7 @@ def _frame(text: str, outer: Mods, topic: str = "") -> list[_Fill]:
 def _counted(text: str, outer: Mods, topic: str) -> list[_Fill]:
     """Items joined by commas or "and", each with a count of its own (``go to [a] at least 2
     times and to [b] at most 1 times``), read one by one and conjoined; an item that only
-    names its thing takes the first item's verb (``[b] at least 1 times``)."""
+    names its thing takes the first item's verb."""
     pieces: list[str] = []
     for piece in re.split(r"\s*(?:[,;]|\band\b)\s*", text):
         if pieces and not _PLACEHOLDER.search(piece):
@@ -802,14 +641,14 @@ def _structure_cues(text: str) -> list[tuple[Cue, re.Match[str]]]:
 
 
 def _conditional(text: str, cue: Cue, m: re.Match[str], mods: Mods, topic: str) -> list[_Fill]:
-    """The fill of a condition or scope cue *m*: leading (``if C, R``) or in the middle
-    (``R if C``)."""
+    """The fill of a condition or scope cue *m*: leading (``if C, R``), in the middle (``R if
+    C``), or first (``C means R``)."""
     structure = cue.value
     if mods.only:
         structure = {"when": "only_when", "while": "only_when", "after": "only_after"}.get(
             structure, structure
         )
-    if structure == "means":  # "opening [a] means closing it later": the condition first
+    if structure == "means":
         structure, pairs = "when", [(text[: m.start()], text[m.end() :])]
     elif m.start() == 0 or not (topic or _PLACEHOLDER.search(text[: m.start()])):
         pairs = _splits(text[m.end() :])  # a leading condition, perhaps after chat
@@ -825,11 +664,8 @@ def _conditional(text: str, cue: Cue, m: re.Match[str], mods: Mods, topic: str) 
         condition, response = _items(said), _items(then, topic or named[-1])
         if condition is None or response is None:
             continue
-        if (
-            cue.slot == "scope"
-            and _PLACEHOLDER.fullmatch(said.strip(" ,.;:!?"))
-            and len(response.literals) == 1
-        ):  # "open [a] before [b]": open [b]
+        if (cue.slot == "scope" and _PLACEHOLDER.fullmatch(said.strip(" ,.;:!?"))
+                and len(response.literals) == 1):  # fmt: skip
             condition = _Part((_borrow(condition.bare, response.literals[0]),), condition.neg)
         if condition.said() in response.literals and (structure == "while" or not response.neg):
             continue  # not "while in [a], … in [a]", nor "once in [a], go to [a]"
@@ -839,33 +675,29 @@ def _conditional(text: str, cue: Cue, m: re.Match[str], mods: Mods, topic: str) 
 
 def _each(fill: _Fill) -> list[_Fill]:
     """*fill*, or, for a condition about a list of things whose response names one of them
-    (``whenever you open [a] or [b], close it``), one fill per thing read together."""
+    (or the same list), one fill per thing (``whenever you open [a] or [b], close it``)."""
     condition, response = fill.condition, fill.response
-    if condition is not None and len(condition.things) > 1 and response.things == condition.things:
-        each = [replace(fill, condition=_Part((c,)), response=replace(response, literals=(r,)))
-                for c, r in zip(condition.literals, response.literals)]  # fmt: skip
-        return [replace(each[0], others=tuple(each[1:]), together=True)]
-    if condition is None or len(condition.things) < 2 or len(response.literals) != 1:
+    if condition is None or len(condition.things) < 2:
         return [fill]
-    named = [x for x in condition.things if x in _letters(response.literals[0])]
-    if len(named) != 1:
+    if response.things == condition.things:
+        pairs = list(zip(condition.literals, response.literals))
+    elif len(response.literals) == 1:
+        named = [x for x in condition.things if x in _letters(response.literals[0])]
+        if len(named) != 1:
+            return [fill]
+        pairs = [(c, _renamed(response.literals[0], named[0], x))
+                 for c, x in zip(condition.literals, condition.things)]  # fmt: skip
+    else:
         return [fill]
-    each = [
-        replace(fill, condition=_Part((c,)),
-                response=replace(response, literals=(_renamed(response.literals[0], named[0],
-                                                               x),)))
-        for c, x in zip(condition.literals, condition.things)
-    ]  # fmt: skip
+    each = [replace(fill, condition=_Part((c,)), response=replace(response, literals=(r,)))
+            for c, r in pairs]  # fmt: skip
     return [replace(each[0], others=tuple(each[1:]), together=True)]
 
 
 def _sequence(text: str, mods: Mods, topic: str, commas: bool = False) -> list[_Fill]:
     """Steps in order, split at the sequence cues and at the timing *later* between two
     clauses (``go to [a] and at some later point [b]``), or (*commas*) at commas."""
-    if commas:
-        pieces, rest = text.split(",")[:-1], text.split(",")[-1]
-    else:
-        pieces, rest = [], text
+    pieces, rest = (text.split(",")[:-1], text.split(",")[-1]) if commas else ([], text)
     ordered = False  # a sequence cue, not only a timing
     while not commas and (hit := _find(rest, ("sequence", "timing"))) is not None:
         cue, m = hit
@@ -892,8 +724,7 @@ def _sequence(text: str, mods: Mods, topic: str, commas: bool = False) -> list[_
 
 
 def _questions(sentences: list[str]) -> list[str]:
-    """A question about a thing followed by an instruction is its condition: ``[a] open?
-    shut it.`` reads ``if [a] open, shut it``.
+    """A question about a thing followed by an instruction is its condition.
 
     >>> _questions(["in [a]?", "do not open [b]."])
     ['if in [a], do not open [b].']
@@ -910,17 +741,16 @@ def _questions(sentences: list[str]) -> list[str]:
 
 def _resolve(sentences: list[str], agent: bool = False) -> list[str]:
     """Each pronoun replaced by the nearest placeholder before it (in its sentence or an
-    earlier one) that is not the object of a preposition (``once [a] is on [b], never pick
-    it up``: [a]), else the nearest; ``there`` by ``in`` that placeholder. With *agent*,
-    *it* and *they* before a verb are the robot (``carry [a] until it gets to [b]``)."""
+    earlier one) outside its own clause and not the object of a preposition, else the
+    nearest; "them" after a list by the list; ``there`` by ``in`` that placeholder. With
+    *agent*, *it* and *they* before a verb are the robot (``carry [a] until it gets to [b]``)."""
     out, last = [], ""
     for sentence in sentences:
         pieces, cursor = [], 0
+        lists = [x.span() for x in _LIST.finditer(sentence)  # "[a] and [b]" is one
+                 if re.search(r"\b(?:and|or|nor)\b", x.group())]  # fmt: skip
         for m in _PRONOUN.finditer(sentence):
             before = list(_PLACEHOLDER.finditer(sentence[: m.start()]))
-            # never the subject or object of its own clause ("until [b] is on it": not [b])
-            lists = [x.span() for x in _LIST.finditer(sentence)  # "[a] and [b]" is one
-                     if re.search(r"\b(?:and|or|nor)\b", x.group())]  # fmt: skip
             start = max((b.end() for b in _BOUNDARY.finditer(sentence[: m.start()])
                          if not any(i <= b.start() < j for i, j in lists)), default=0)  # fmt: skip
             before = [x for x in before if x.start() < start] or before
@@ -930,18 +760,17 @@ def _resolve(sentences: list[str], agent: bool = False) -> list[str]:
                       if before and x.end() == (things or before)[-1].end()]  # fmt: skip
             verb = _SUBJECT.match(sentence, m.end()) or _AT_PLACE.match(sentence, m.end())
             if agent and m.group() in ("it", "they") and verb:
-                pieces += [sentence[cursor : m.start()], "you"]
-                cursor = m.end()
+                word = "you"
             elif listed and m.group() == "them":  # "open [a] and [b], then close them"
-                pieces += [sentence[cursor : m.start()], listed[-1].group()]
-                cursor = m.end()
+                word = listed[-1].group()
             elif letter:
                 word = f"in [{letter}]" if m.group() == "there" else f"[{letter}]"
-                pieces += [sentence[cursor : m.start()], word]
-                cursor = m.end()
+            else:
+                continue
+            pieces += [sentence[cursor : m.start()], word]
+            cursor = m.end()
         resolved = "".join(pieces) + sentence[cursor:]
-        found = _PLACEHOLDER.findall(resolved)
-        last = found[-1] if found else last
+        last = ([last, *_PLACEHOLDER.findall(resolved)])[-1]
         out.append(resolved)
     return out
 
@@ -953,8 +782,6 @@ class SlotReader:
     calling the reader returns the first, or raises
     :class:`~safetychip.errors.OutOfGrammarError` saying which slot could not be filled.
 
-    Examples
-    --------
     >>> reader = SlotReader()
     >>> [r.pattern for r in reader.readings("Stay in [a] until [b] is switched off.")]
     ['wait', 'not_before']
@@ -972,23 +799,17 @@ class SlotReader:
         return self._read(lifted)[0]
 
     def __call__(self, lifted: str) -> LiftedTranslation:
-        """The first reading of *lifted*.
-
-        Raises
-        ------
-        OutOfGrammarError
-            When no reading fits; the message names the sentence and the slot left empty.
-        """
+        """The first reading of *lifted*; an :class:`~safetychip.errors.OutOfGrammarError`
+        naming the sentence and the slot left empty when none fits."""
         found, why, _ = self._read(lifted)
         if found:
             return found[0]
         raise OutOfGrammarError(
             f"{lifted!r} is outside the offline translator's grammar: {why}. It reads a "
             "response (never / must … a thing), with a condition (if / when / while / after / "
-            "unless …), a "
-            "scope (before / until …), a timing (immediately / within n steps / eventually), "
-            "a count (at most / at least / exactly n times) or a sequence (…, then …). "
-            "Rephrase the sentence, or translate it with a language model.",
+            "unless …), a scope (before / until …), a timing (immediately / within n steps / "
+            "eventually), a count (at most / at least / exactly n times) or a sequence (…, "
+            "then …). Rephrase the sentence, or translate it with a language model.",
             lifted if isinstance(lifted, str) else "",
         )
 
@@ -1007,8 +828,11 @@ class SlotReader:
         if not isinstance(lifted, str) or not lifted.strip():
             return (), "the sentence is empty", False
         if len(lifted) > MAX_LENGTH:
-            why = f"the sentence is {len(lifted)} characters long (at most {MAX_LENGTH})"
-            return (), why, False
+            return (
+                (),
+                f"the sentence is {len(lifted)} characters long (at most {MAX_LENGTH})",
+                False,
+            )
         if any((ord(ch) < 32 and ch not in "\t\n\r") or 0x7F <= ord(ch) < 0xA0 for ch in lifted):
             return (), "the sentence holds a control character", False
         wanted = set(_PLACEHOLDER.findall(lifted))
@@ -1036,31 +860,28 @@ class SlotReader:
                     for cs in [r.split(",")]]  # fmt: skip
             fills = _whole(", ".join(core), outer) if whole else _clauses(core, outer)
             filled = filled or bool(fills)
-            out: dict[str, LiftedTranslation] = {}
             # exact: no word left out but cue phrases (a sentence or chunk naming nothing)
             exact = heading is None and all(
-                _PLACEHOLDER.search(c) or _only_cues(c)
-                for s, r in zip(raw, resolved) for c in (r.split(",") if _PLACEHOLDER.search(s)
-                                                         else [s])
+                _PLACEHOLDER.search(c) or _only_cues(c) for s, r in zip(raw, resolved)
+                for c in (r.split(",") if _PLACEHOLDER.search(s) else [s])
             )  # fmt: skip
+            out: dict[str, LiftedTranslation] = {}
             for fill in fills:
                 for reading in _build(fill):
                     if wanted <= _letters(reading.formula):
-                        if not out:
-                            exact = exact and not fill.left_out()
+                        exact = exact and (bool(out) or not fill.left_out())
                         out.setdefault(str(reading.formula), reading)
             if out:
                 return tuple(out.values()), "", exact
         if filled:
             return (), "the slots filled leave out a placeholder or fit no pattern", False
         cues = _structure_cues(text)
-        if cues:
-            cue, m = cues[0]
-            sides = {"condition": "the condition and the response", "scope": "the response "
-                     "and the clause of its scope", "sequence": "the steps"}[cue.slot]  # fmt: skip
-            why = f"the {cue.slot} cue {m.group()!r} was found, but not {sides} around it"
-            return (), why, False
-        return (), "no response clause could be read", False
+        if not cues:
+            return (), "no response clause could be read", False
+        cue, m = cues[0]
+        sides = {"condition": "the condition and the response", "scope": "the response and the "
+                 "clause of its scope", "sequence": "the steps"}[cue.slot]  # fmt: skip
+        return (), f"the {cue.slot} cue {m.group()!r} was found, but not {sides} around it", False
 
 
 def _only_cues(text: str) -> bool:
@@ -1071,23 +892,20 @@ def _only_cues(text: str) -> bool:
 
 
 def _whole(text: str, outer: Mods) -> list[_Fill]:
-    fills = _frame(text, outer)
     topic = _TOPIC.match(text)
-    if not fills and topic is not None:
-        fills = _frame(text[topic.end() :], outer, topic.group(1))
-    return fills
+    fills = _frame(text, outer)
+    return fills or (_frame(text[topic.end() :], outer, topic.group(1)) if topic else [])
 
 
 def _said(chunk: str, before: str, after: str) -> str:
     """*chunk* of a sentence (between commas, *before* and *after* it) if it names a thing
     or reads as a clause about the last thing named (``open [a], then close``); else only
-    the phrases in it that fill a structure, timing, count or order slot (and the polarity,
-    in a chunk before a thing is named: ``the robot shall not, at any time, enter [a]``),
-    so that chat does not fill the clause beside it (``I beg``: nothing)."""
+    its phrases of a structure, timing, count or order slot (and the polarity, before a thing
+    is named: ``the robot shall not, at any time, enter [a]``): chat fills no clause."""
     named = _PLACEHOLDER.findall(before)
-    if _PLACEHOLDER.search(chunk):
-        return chunk
-    if named and read_clause(f"{_modifiers(chunk)[1]} [{named[-1]}]") is not None:
+    if _PLACEHOLDER.search(chunk) or (
+        named and read_clause(f"{_modifiers(chunk)[1]} [{named[-1]}]") is not None
+    ):
         return chunk
     leading = bool(_PLACEHOLDER.search(after))
     slots = (*_STRUCTURE, "timing", "count", "bound", "order", "filler", *(("polarity",) * leading))
@@ -1104,15 +922,14 @@ def _said(chunk: str, before: str, after: str) -> str:
 
 def _clauses(sentences: list[str], outer: Mods) -> list[_Fill]:
     """Sentences or clauses: the two longest runs of the first ones that read, each other
-    either restating the order of its steps (``do not go back to [a] in between``, ``[b]
-    not before [a]``) or a constraint of its own, conjoined."""
+    either restating the order of its steps (``[b] not before [a]``) or a constraint of its
+    own, conjoined."""
     clauses = [c for s in sentences for c in _CLAUSES.split(s) if c.strip(" ,")]
     if len(clauses) > _MAX_CLAUSES:
         return []
-    found: list[list[_Fill]] = []
-    for end in range(len(clauses) - 1, 0, -1):
-        fills = _after(_whole(", ".join(clauses[:end]), outer), clauses[:end], clauses[end:])
-        found += [fills] if fills else []
+    found = [f for end in range(len(clauses) - 1, 0, -1)
+             if (f := _after(_whole(", ".join(clauses[:end]), outer), clauses[:end],
+                             clauses[end:]))]  # fmt: skip
     return [f for fills in found[:_MAX_PREFIXES] for f in fills]
 
 
@@ -1121,12 +938,10 @@ def _after(main: list[_Fill], said: list[str], rest: list[str]) -> list[_Fill]:
     if not main:
         return []
     seen = set(_PLACEHOLDER.findall(" ".join(said)))
-    steps = any(len(f.steps or f.response.literals) > 1 or f.structure == "before"
-                for f in main)  # fmt: skip
+    steps = any(len(f.steps or f.response.literals) > 1 or f.structure == "before" for f in main)
     order, own = "", []
     for clause in rest:
-        letters = set(_PLACEHOLDER.findall(clause))
-        if steps and letters <= seen:  # about the places of the steps: their order
+        if steps and set(_PLACEHOLDER.findall(clause)) <= seen:  # the order of the steps
             mods, _ = _modifiers(clause)
             again = _find(clause, ("reentry",)) is not None
             order = "strict" if again or mods.order == "strict" or mods.count else order
@@ -1138,6 +953,4 @@ def _after(main: list[_Fill], said: list[str], rest: list[str]) -> list[_Fill]:
         own.append(fills[0])
     if order:
         main = [replace(f, mods=replace(f.mods, order=order)) for f in main]
-    if not own:
-        return main
-    return [replace(f, others=tuple(own)) for f in main]
+    return [replace(f, others=tuple(own)) for f in main] if own else main
