@@ -1,19 +1,15 @@
-"""The translation pipeline: recognise, ground, lift, translate, assemble — one sentence at a
-time, all or nothing.
+"""The translation pipeline: recognise, ground, lift, read, assemble — one sentence at a time,
+all or nothing.
 
-:class:`Translator` runs the steps and returns a :class:`Translation` holding every
-intermediate result (for the notebook and ``safetychip translate``) and the checked
-:class:`~safetychip.monitor.Constraint`. Offline (no model) it uses the vocabulary
-recogniser, exact grounding (embedding only what matches no name), the
+:class:`Translator` runs the steps and returns a :class:`Translation`: every intermediate
+result and a candidate set of checked constraints. Offline it uses the vocabulary recogniser,
+exact grounding (embedding only what matches no name), the
 :class:`~safetychip.translate.SlotReader` and the retrieval translator; with a chat model, the
-model recognises expressions and translates the lifted sentence, beside the offline readers.
-A failure at any step raises a :class:`~safetychip.errors.TranslationError` (or the model's
-:class:`~safetychip.errors.LLMError`) and leaves nothing behind: acceptance is a separate,
-explicit step (:class:`~safetychip.monitor.Specification`).
+model recognises expressions and reads the lifted sentence, beside the offline readers. A
+failure raises a :class:`~safetychip.errors.TranslationError` (or the model's
+:class:`~safetychip.errors.LLMError`) and leaves nothing behind: acceptance is a separate step
+(:class:`~safetychip.monitor.Specification`).
 
-Examples
---------
->>> from safetychip.translate import Translator, Vocabulary
 >>> t = Translator(Vocabulary.from_names(["phone", "kitchen", "bathroom"]))
 >>> tr = t("Don't go to the kitchen before you have been to the bathroom.")
 >>> print(tr.formula), tr.pattern, tr.lifted.text
@@ -55,8 +51,7 @@ from ._ground import MARGIN, THRESHOLD, Grounder, Grounding
 from ._lift import LETTERS, LiftedSentence, lift, on_as_switched
 from ._llm import LLMTranslator
 from ._normalize import normalize
-from ._permission import only_permits
-from ._reading import LiftedTranslation, renamed
+from ._reading import LiftedTranslation, letters, renamed
 from ._recognize import SENTENCE_END, Expression, LLMRecognizer, Remark, recognize, remarks
 from ._retrieve import RetrievalTranslator
 from ._review import Distinction
@@ -65,12 +60,15 @@ from ._spelling import respell
 from ._takeback import taken_back
 from ._vocabulary import NEEDS, Vocabulary, load_vocabulary
 
-__all__ = ["CONFIDENCE", "MAX_SENTENCE", "Translation", "Translator"]
+__all__ = ["ANYTHING", "CONFIDENCE", "MAX_SENTENCE", "Translation", "Translator", "only_permits"]
 
 #: Longest sentence accepted, in characters.
 MAX_SENTENCE = 400
 #: The least probability at which a candidate set of one is accepted without a pick.
 CONFIDENCE = 0.9
+#: The name of the placeholder of "anything" ("do not pour anything near [a]"): each thing of
+#: the scene the predicate can hold of (:meth:`Vocabulary.able`), one part per thing.
+ANYTHING = "anything"
 
 
 @dataclass(frozen=True)
@@ -79,60 +77,30 @@ class Translation:
 
     Attributes
     ----------
-    sentence : str
-        As given.
-    expressions : tuple of Expression
-        The referring expressions recognised.
-    groundings : tuple of Grounding
-        One per expression.
-    lifted : LiftedSentence
-        The sentence with placeholders.
-    lifted_formula : Formula
-        The formula over placeholders.
-    constraint : Constraint
-        The grounded, checked constraint (not accepted anywhere yet).
-    pattern : str or None
-        Its specification pattern, when known.
+    sentence, expressions, groundings, lifted, lifted_formula : …
+        The sentence as given, its referring expressions, their groundings, the sentence with
+        placeholders and the formula over them.
+    constraint, pattern : Constraint, str or None
+        The grounded, checked constraint (accepted nowhere yet) and its pattern.
     translator : str
-        Which reader answered: ``"offline-slots"`` (the slot reader),
-        ``"offline-retrieval-minilm"`` or the chat model's name.
-    stand_in : bool
-        True if an offline stand-in answered any step: never report this as an LLM result.
-    vocabulary : Vocabulary
-        The vocabulary used.
+        The reader of the first candidate: ``"offline-slots"``, ``"offline-retrieval-minilm"``
+        or the chat model's name; *stand_in* is True if an offline stand-in answered a step.
     parts : tuple of Constraint
-        For a sentence about a list of things ("never enter the kitchen or the bathroom"),
-        one checked constraint per thing, whose conjunction is :attr:`constraint`; accept
-        these one by one (``for c in t.parts: spec.accept(c)``) so that the monitor names
-        the very thing a violation is about. Empty for a sentence about one thing.
+        For a sentence about a list of things, one constraint per thing (their conjunction is
+        :attr:`constraint`): accept these one by one so that a violation names its thing.
     corrections : tuple of (str, str)
-        Misspelt words read as another word before translation ("kitchn" as *kitchen*), by
-        string similarity (:func:`~safetychip.translate._spelling.respell`), and "open"
-        said of a thing that has a switch but cannot be opened, read as "switch on" ("open
-        the TV"; :func:`~safetychip.translate._assemble.opened_as_switched`); shown in the
-        read-back. The spans of :attr:`expressions` refer to the sentence so corrected.
+        Words read as others: misspellings ("kitchn": *kitchen*) and "open" said of a thing
+        with a switch ("switch on"); :attr:`expressions` refer to the corrected sentence.
     set_aside : tuple of (str, str)
-        Clauses left out of the translation, as (kind, clause): a reason (``("reason",
-        "because the kids are asleep")``) or a remark about the world (``("remark", "the cat
-        will get out")``) that holds no constraint cue and names only things that ground in
-        nothing of the vocabulary (:func:`~safetychip.translate._recognize.remarks`); shown
-        in the read-back; a whole sentence that only states something about such things,
-        beside one that names something of the scene (``("remark", "I'm on a call till
-        then.")``); or a self-correction (``("correction", "sorry, I meant the
-        bedroom")``), whose words replaced what they take back
-        (:func:`~safetychip.translate._takeback.take_back`). The spans of
-        :attr:`expressions` refer to the sentence without the reasons and remarks;
-        :attr:`lifted` is also corrected.
+        What was left out of the reading, as (kind, text): a reason, remark or context that
+        names nothing of the scene (:func:`~safetychip.translate._recognize.remarks`), a
+        self-correction (``"correction"``), or a thing the sentence names that is nothing of
+        the scene, kept as words (``"unnamed"``: never settled without a pick).
     candidates : tuple of Candidate
-        The candidate set: every formula the readers proposed that is probable enough to be
-        the right one (:mod:`~safetychip.translate._candidates`), language-equivalent
-        readings pooled, most probable first. The translation's own formula is the first
-        candidate's until another is picked (:meth:`choose`).
-    picked : int or None
-        The index in :attr:`candidates` a person picked, or None.
+        The candidate set, most probable first (:mod:`~safetychip.translate._candidates`);
+        the translation is the first's until another is picked (:meth:`choose`, *picked*).
     confidence : float
-        The least probability at which a set of one is accepted without a pick
-        (:attr:`settled`).
+        The least probability at which a set of one is :attr:`settled`.
     """
 
     sentence: str
@@ -160,10 +128,9 @@ class Translation:
     @property
     def settled(self) -> bool:
         """Whether the formula may be enforced: a person picked it, or the set holds one
-        candidate whose probability is at least :attr:`confidence` and the sentence names
-        nothing outside the scene (read as words, see :attr:`set_aside`). An unsettled
-        translation is refused by :meth:`Specification.accept
-        <safetychip.monitor.Specification.accept>` until :meth:`choose` is called."""
+        candidate of probability at least :attr:`confidence` and the sentence names nothing
+        outside the scene. :meth:`Specification.accept
+        <safetychip.monitor.Specification.accept>` refuses an unsettled translation."""
         if self.picked is not None:
             return True
         if any(kind == "unnamed" for kind, _ in self.set_aside):
@@ -175,15 +142,9 @@ class Translation:
 
     def choose(self, index: int) -> Translation:
         """Pick candidate *index* (0 for the first): its formula, pattern, parts and readers
-        become the translation's, in a new :class:`Translation`.
+        become the translation's; a :class:`~safetychip.errors.TranslationError` if there is
+        no such candidate.
 
-        Raises
-        ------
-        TranslationError
-            If there is no candidate *index*.
-
-        Examples
-        --------
         >>> t = Translator(Vocabulary.from_names(["kitchen"]), embedder=None)
         >>> chosen = t("Never go to the kitchen.").choose(0)
         >>> chosen.settled, chosen.picked
@@ -197,16 +158,10 @@ class Translation:
                 else f"{self.sentence!r} has no candidates to pick from"
             )
         c = self.candidates[index]
-        return replace(
-            self,
-            constraint=replace(c.constraint, name=self.constraint.name),
-            lifted_formula=c.lifted_formula,
-            pattern=c.pattern,
-            translator=c.readers[0],
-            parts=c.parts,
-            set_aside=c.set_aside,
-            picked=index,
-        )
+        return replace(self, constraint=replace(c.constraint, name=self.constraint.name),
+                       lifted_formula=c.lifted_formula, pattern=c.pattern,
+                       translator=c.readers[0], parts=c.parts, set_aside=c.set_aside,
+                       picked=index)  # fmt: skip
 
     @property
     def family(self) -> str | None:
@@ -215,6 +170,16 @@ class Translation:
 
     def to_dict(self) -> dict:
         """The JSON that ``safetychip translate`` prints."""
+        from ._backtranslate import back_translate
+
+        told = self.distinctions()
+        candidates = [{
+            "number": i + 1, **c.to_dict(),
+            "back_translation": back_translate(c.formula, vocabulary=self.vocabulary).text,
+            "distinguishing": [{"other": (b if i == a else a) + 1,
+                                "trace": d.text(f"reading {a + 1}", f"reading {b + 1}")}
+                               for (a, b), d in told.items() if i in (a, b)],
+        } for i, c in enumerate(self.candidates)]  # fmt: skip
         return {
             "sentence": self.sentence,
             "translator": self.translator,
@@ -225,7 +190,7 @@ class Translation:
                 "sentence": self.lifted.text,
                 "formula": str(self.lifted_formula),
                 "placeholders": dict(self.lifted.placeholders),
-            },
+            },  # fmt: skip
             "formula": str(self.formula),
             "parts": [{"sentence": c.sentence, "formula": str(c.formula)} for c in self.parts],
             "corrections": [{"written": a, "read": b} for a, b in self.corrections],
@@ -234,42 +199,20 @@ class Translation:
             "family": self.family,
             "settled": self.settled,
             "picked": self.picked,
-            "candidates": self._candidates_dict(),
+            "candidates": candidates,
         }
 
     def distinctions(self) -> dict[tuple[int, int], Distinction]:
         """For each pair ``(i, j)``, ``i < j``, of :attr:`candidates`, the shortest trace on
-        which the two disagree, in the scene's words
-        (:func:`~safetychip.translate.distinguish`): what a person picks by."""
+        which the two disagree, in the scene's words (:func:`~safetychip.translate.distinguish`):
+        what a person picks by."""
         from ._review import distinguish
 
         rooms = tuple(self.vocabulary.rooms) if self.vocabulary is not None else ()
-        out = {}
-        for i, a in enumerate(self.candidates):
-            for j in range(i + 1, len(self.candidates)):
-                found = distinguish(a.formula, self.candidates[j].formula, rooms=rooms)
-                if found is not None:
-                    out[i, j] = found
-        return out
-
-    def _candidates_dict(self) -> list[dict]:
-        from ._backtranslate import back_translate
-
-        told = self.distinctions()
-        out = []
-        for i, c in enumerate(self.candidates):
-            apart = []
-            for (a, b), d in told.items():
-                if i in (a, b):
-                    text = d.text(f"reading {a + 1}", f"reading {b + 1}")
-                    apart.append({"other": (b if i == a else a) + 1, "trace": text})
-            out.append({
-                "number": i + 1,
-                **c.to_dict(),
-                "back_translation": back_translate(c.formula, vocabulary=self.vocabulary).text,
-                "distinguishing": apart,
-            })  # fmt: skip
-        return out
+        found = {(i, j): distinguish(a.formula, b.formula, rooms=rooms)
+                 for i, a in enumerate(self.candidates)
+                 for j, b in enumerate(self.candidates) if i < j}  # fmt: skip
+        return {k: d for k, d in found.items() if d is not None}
 
     def review(self, **options):
         """Verify with a person in a script; see :func:`safetychip.translate.review`."""
@@ -288,40 +231,55 @@ class Translation:
         return f"<Translation{label} {self.sentence!r} -> {self.formula} ({self.pattern})>"
 
     def _repr_html_(self) -> str:
+        said = ", ".join(f"{g.expression} → {g.name} ({g.method}, {g.score:.2f})"
+                         for g in self.groundings)  # fmt: skip
+        code = "<code>{}</code>".format
         rows = [
             ("sentence", html.escape(self.sentence)),
-            (
-                "expressions",
-                html.escape(
-                    ", ".join(
-                        f"{g.expression} → {g.name} ({g.method}, {g.score:.2f})"
-                        for g in self.groundings
-                    )
-                    or "none"
-                ),
-            ),
+            ("expressions", html.escape(said or "none")),
             ("lifted", html.escape(self.lifted.text)),
-            ("lifted formula", f"<code>{html.escape(str(self.lifted_formula))}</code>"),
-            ("formula", f"<code>{html.escape(str(self.formula))}</code>"),
+            ("lifted formula", code(html.escape(str(self.lifted_formula)))),
+            ("formula", code(html.escape(str(self.formula)))),
             ("pattern", html.escape(f"{self.pattern} ({self.family})" if self.pattern else "none")),
             *(("set aside", html.escape(_aside(kind, text))) for kind, text in self.set_aside),
-            (
-                "translator",
-                html.escape(
-                    self.translator + (" — offline stand-in, not an LLM" if self.stand_in else "")
-                ),
-            ),
-        ]
-        body = "".join(
-            f"<tr><th style='text-align:left'>{k}</th><td style='text-align:left'>{v}</td></tr>"
-            for k, v in rows
-        )
-        return f"<table>{body}</table>"
+            ("translator", html.escape(self.translator + (" — offline stand-in, not an LLM"
+                                                           if self.stand_in else ""))),
+        ]  # fmt: skip
+        cell = "<tr><th style='text-align:left'>{}</th><td style='text-align:left'>{}</td></tr>"
+        return f"<table>{''.join(cell.format(k, v) for k, v in rows)}</table>"
 
 
-# A statement by the speaker or about someone or something else ("I'm on a call till then",
-# "the twins will be straight out"), with no word by which it could ask anything of the robot
-# or keep it from anything ("the settee is off limits" may be about the sofa).
+_PERMITS = re.compile(
+    r"\b(you (?:may|can|are (?:allowed|permitted|free|welcome) to|have permission to)|"
+    r"feel free to|(?:it is|it's) (?:fine|ok|okay|alright|all right) (?:for you )?to)\b"
+)
+_RESTRICTS = re.compile(
+    r"n't\b|\b(not|no|never|nothing|nobody|none|cannot|only|just|must|should|shall|need|"
+    r"needs|have to|has to|got to|ought|always|forbidden|prohibited|off-limits|off limits|"
+    r"avoid|stay|keep|except|unless|but|before|after|until|till|while|when|whenever|once|"
+    r"twice|times?|most|least|maximum|minimum|max|min|up to|more|less|fewer|limit|if|then|"
+    r"neither|nor|please|make sure|sometime|some point|"
+    r"as long as|during|again|first|last|later|eventually|finally|every|each|\d+)\b"
+)
+
+
+def only_permits(sentence: str) -> str | None:
+    """The permissive phrase of *sentence* if it only permits, else None: a permission says so
+    to the agent (*you may*, *feel free to* …), asks nothing ("could you …?"), and has no word
+    that restricts or obliges (a negation, *only*, *must*, a count, a time, a condition).
+
+    >>> only_permits("You may turn on the stove."), only_permits("You can't open the fridge")
+    ('you may', None)
+    """
+    text = sentence.lower().replace("\u2019", "'")
+    permit = _PERMITS.search(text)
+    if permit is None or "?" in text or _RESTRICTS.search(text):
+        return None
+    return permit.group(1)
+
+
+# A statement by the speaker or about someone or something else ("I'm on a call till then"),
+# with no word by which it could ask anything of the robot ("the settee is off limits").
 _STATEMENT = re.compile(
     r"\s*(?:i|i'm|im|i'll|i've|ive|i'd|we|we're|we'll|we've|he|he's|she|she's|my|our|his|"
     r"her|their|the|a|an)\b(?!.*(?:n't\b|\b(?:you|your|yourself|u|ur|robot|must|should|shall|"
@@ -330,60 +288,40 @@ _STATEMENT = re.compile(
     r"closed|shut|left)\b))",
     re.I,
 )
-# Words by which a sentence may go on about a thing named before it ("Off again inside 4
-# steps", "it comes down"), or count or time something: such a sentence is never set aside.
+# Words by which a sentence may go on about a thing named before it, or count or time it.
 _CARRIES_ON = re.compile(
     r"\b(?:it|its|it's|them|they|they're|both|either|neither|there|\d+|one|two|three|four|"
     r"five|six|seven|eight|nine|ten|once|twice|thrice|steps?|again)\b",
     re.I,
+)
+_JOINED = re.compile(r"(?:\b(?:and|or|nor)|,)\s*$")  # joins an expression to a list before it
+_LIST_GOES_ON = re.compile(r"\s*(?:,|\b(?:and|or|nor)\b)\s*\S")  # "[a], [b] or [c]"
+_ANYTHING = re.compile(
+    r"(?<!before )(?<!after )(?<!than )\b(?:anything|any (?:liquids?|drinks?))\b(?! else)", re.I
 )
 
 
 def _foreign_sentences(
     text: str, kept: list[Expression], unknown: Mapping[Expression, GroundingError]
 ) -> tuple[Remark, ...]:
-    """The sentences of *text* that only state something (:data:`_STATEMENT`) about things
-    that name nothing of the scene, when another sentence names something that is: "Keep the
-    radio off until you've been to the bedroom. I'm usually on a call till then." A sentence
-    that could ask anything of the robot stays (a rule about "the settee" may be a rule about
-    the sofa, under a name the grounder missed: it is refused, with the nearest names), and
-    so does one that may refer back or count (a pronoun, a number, "steps", "again").
+    """The sentences of *text* that only state something about things that name nothing of
+    the scene, beside a sentence that names something that is ("Keep the radio off. I'm on a
+    call."); never one that could ask anything of the robot, refer back or count.
 
     >>> e = [Expression("the radio", 5, 14), Expression("a call", 28, 34)]
     >>> err = GroundingError("no name", "a call")
     >>> [r.text for r in _foreign_sentences("Keep the radio off. I'm on a call.", e, {e[1]: err})]
     ["I'm on a call."]
-    >>> _foreign_sentences("Keep the radio off. Never take a call.", e, {e[1]: err})
-    ()
     """
     out = []
     ends = [m.end() for m in SENTENCE_END.finditer(text)]
     for start, end in zip([0, *ends], [*ends, len(text)]):
         piece = text[start:end]
         held = [e for e in kept if start <= e.start and e.end <= end]
-        if (
-            held
-            and all(e in unknown for e in held)
-            and _STATEMENT.match(piece)
-            and not _CARRIES_ON.search(piece)
-        ):
+        if (held and all(e in unknown for e in held) and _STATEMENT.match(piece)
+                and not _CARRIES_ON.search(piece)):  # fmt: skip
             out.append(Remark("remark", piece.strip(), start, end))
     return tuple(out) if any(e not in unknown for e in kept) else ()
-
-
-# A word that joins an expression to a list before it.
-_JOINED = re.compile(r"(?:\b(?:and|or|nor)|,)\s*$")
-# A list going on after an expression: "[a], [b] or [c]", "[a] and [b]".
-_LIST_GOES_ON = re.compile(r"\s*(?:,|\b(?:and|or|nor)\b)\s*\S")
-
-
-#: The name of the placeholder of "anything" ("do not pour anything near [a]"): each thing of
-#: the scene the predicate can hold of (:meth:`Vocabulary.able
-#: <safetychip.translate.Vocabulary.able>`), one part per thing.
-ANYTHING = "anything"
-_ANYTHING = re.compile(
-    r"(?<!before )(?<!after )(?<!than )\b(?:anything|any (?:liquids?|drinks?))\b(?! else)", re.I
-)
 
 
 def _anything_placeholder(lifted: LiftedSentence) -> LiftedSentence:
@@ -415,64 +353,39 @@ def _aside(kind: str, text: str) -> str:
     return f"as a {kind}: {text!r} (it is about something outside the scene and states no rule)"
 
 
-def _about(part: Formula, lifted: LiftedSentence) -> str:
-    """The expressions a part of a list sentence is about, as written."""
-    letters = {
-        x
-        for atom in part.atoms()
-        for x in atom.split("(", 1)[-1].rstrip(")").split(",")
-        if x in lifted.expressions
-    }
-    return ", ".join(lifted.expressions[x] for x in sorted(letters))
-
-
 class Translator:
     """English constraints to checked, grounded formulas for one vocabulary.
 
     Parameters
     ----------
     vocabulary : Vocabulary or str
-        The environment's names, as the caller built them (for a scene:
-        :meth:`Vocabulary.from_scene`), or what :func:`load_vocabulary` reads
-        (``"spot_demo"``, a file with one name per line).
+        The environment's names (for a scene: :meth:`Vocabulary.from_scene`), or what
+        :func:`load_vocabulary` reads (``"spot_demo"``, a file with one name per line).
     model : ChatModel, optional
-        Use this model for recognition and lifted translation; default: offline.
+        Recognise and read with this model (beside the offline readers); default: offline.
     embedder : Embedder, "minilm" or None
-        For expressions that match no name exactly (see :class:`Grounder`).
-    threshold, margin : float
-        Grounding thresholds (see :class:`Grounder`).
-    max_attempts : int
-        Requests per model step before an unreadable reply is an error.
-    max_length : int
-        Longest sentence accepted, in characters.
+        For expressions that match no name (see :class:`Grounder`, with *threshold* and
+        *margin*), and the retrieval translator's; None reads without either.
+    max_attempts, max_length : int
+        Requests per model step before an unreadable reply is an error; the longest
+        sentence accepted, in characters.
     recognizer, lifted_translator : callable, optional
-        Replace one step: ``recognizer(sentence) -> list[Expression]``,
-        ``lifted_translator(lifted_text) -> LiftedTranslation`` (default: the slot reader,
-        :class:`~safetychip.translate.SlotReader`, every reading its slots defend; with a
-        model, the model).
+        Replace a step: ``recognizer(sentence) -> list[Expression]``,
+        ``lifted_translator(lifted_text) -> LiftedTranslation`` (default: the slot reader
+        offline, the model with one).
     retrieval : bool or RetrievalTranslator
-        Offline, also read the sentence with the retrieval translator (over the same embedder
-        as grounding; none without one): its most voted readings join the candidates.
+        Also read with the retrieval translator (its *retrieval_readings* most voted readings).
     confidence : float
-        The least probability at which a candidate set of one is accepted without a pick
-        (:attr:`Translation.settled`).
+        The least probability at which a set of one is accepted (:attr:`Translation.settled`).
     scores : Scores, optional
-        The candidate scores and conformal threshold (default: those fitted on the
-        development sets, ``data/translation/candidates.json``, for a translator with or
-        without the retrieval translator).
-    retrieval_readings : int
-        How many of the retrieval translator's most voted readings become candidates.
+        The candidate scores (default: ``data/translation/candidates.json``).
     offline_readers : bool
-        Beside a chat model (or a given *lifted_translator*), also read with the offline
-        readers (slot reader, retrieval translator): a model's reading gets a
-        calibrated probability only where they agree with it. False reads with the model
-        alone (its readings are then never settled without a pick).
+        Beside a model (or a given *lifted_translator*), also read with the slot reader and
+        the retrieval translator: a model's reading gets a calibrated probability only where
+        they agree with it.
 
-    Notes
-    -----
     Readers of other sentence forms (the human queries' questions) use the steps one by one:
-    :meth:`lift`, :meth:`normalize`, :meth:`read_clause` and :meth:`read_pattern`, then
-    :meth:`ground`.
+    :meth:`lift`, :meth:`normalize`, :meth:`read_clause`, :meth:`read_pattern`, :meth:`ground`.
     """
 
     #: The slot reader's text normaliser (:func:`safetychip.translate.normalize`).
@@ -502,21 +415,15 @@ class Translator:
         self.model = model
         self.grounder = Grounder(self.vocabulary, embedder, threshold=threshold, margin=margin)
         self.max_length = max_length
-        if recognizer is None:
-            recognizer = (
-                LLMRecognizer(model, max_attempts=max_attempts)
-                if model is not None
-                else (lambda s: recognize(s, self.vocabulary))
-            )
+        if recognizer is None and model is not None:
+            recognizer = LLMRecognizer(model, max_attempts=max_attempts)
+        self.recognizer = recognizer or (lambda s: recognize(s, self.vocabulary))
         if lifted_translator is None:
             lifted_translator = (
-                LLMTranslator(
-                    model, max_attempts=max_attempts, predicates=self.vocabulary.predicates
-                )
-                if model is not None
-                else SlotReader()
-            )
-        self.recognizer = recognizer
+                SlotReader() if model is None else
+                LLMTranslator(model, max_attempts=max_attempts,
+                              predicates=self.vocabulary.predicates)
+            )  # fmt: skip
         self.lifted_translator = lifted_translator
         # the offline readers read beside any other: their agreement is what is calibrated
         self.offline_readers = offline_readers
@@ -535,16 +442,9 @@ class Translator:
         return getattr(self.lifted_translator, "name", type(self.lifted_translator).__name__)
 
     def check_sentence(self, sentence: object) -> str:
-        """*sentence*, stripped, if it is usable.
-
-        Raises
-        ------
-        SentenceError
-            Not a string, empty, longer than ``max_length``, or holding a character that
-            hides or reorders text on screen (a bidirectional control or a zero-width
-            character, see :mod:`safetychip._text`): the sentence shown for review would not
-            be the one translated.
-        """
+        """*sentence*, stripped, if it is usable; a :class:`~safetychip.errors.SentenceError`
+        if it is not a string, is empty, is longer than ``max_length``, or holds a character
+        that hides or reorders text on screen (the sentence shown would not be the one read)."""
         if not isinstance(sentence, str):
             raise SentenceError(f"a sentence must be a string, got {type(sentence).__name__}")
         hidden = hidden_character(sentence)
@@ -574,21 +474,10 @@ class Translator:
         name: str = "",
         keep_all: bool = False,
     ) -> Translation:
-        """Translate one sentence into a checked constraint (nothing is accepted).
-
-        Parameters
-        ----------
-        sentence : str
-            One constraint in English.
-        accepted : iterable of Constraint, Formula or str
-            Constraints already accepted; the new one must be satisfiable with them.
-        invariants : iterable of Formula or str
-            Domain facts for the satisfiability checks.
-        name : str
-            Name for the constraint.
-        keep_all : bool
-            Keep every candidate the readers considered, not only those probable enough to
-            be in the set: to pick from after a refusal.
+        """Translate one sentence into a candidate set of checked constraints (nothing is
+        accepted): *accepted* constraints and *invariants* for the satisfiability checks,
+        *name* for the constraint, *keep_all* to keep every candidate considered (to pick from
+        after a refusal).
 
         Raises
         ------
@@ -597,8 +486,6 @@ class Translator:
             See :mod:`safetychip.errors`; also any ``LLMError`` of the model.
         """
         text, expressions, groundings, lifted, set_aside, corrections = self._front(sentence)
-        built: list[tuple[Proposal, Translation]] = []
-        first: TranslationError | None = None
         try:
             proposals = self._proposals(text, lifted)
         except OutOfGrammarError:  # read again without the remarks that name nothing
@@ -611,6 +498,8 @@ class Translator:
                 shorter = shorter[: r.start] + shorter[r.end :]
             proposals = self._proposals(text, replace(lifted, text=shorter.strip()))
             set_aside += quiet
+        built: list[tuple[Proposal, Translation]] = []
+        first: TranslationError | None = None
         for proposal in proposals:
             same = next((t for p, t in built if p.reading.formula is proposal.reading.formula
                          and p.reading.parts == proposal.reading.parts), None)  # fmt: skip
@@ -620,8 +509,8 @@ class Translator:
             try:
                 translation = self._build(text, expressions, groundings, lifted,
                                           proposal.reading, self._reader_name(proposal),
-                                          corrections, set_aside, accepted,
-                                          invariants, name)  # fmt: skip
+                                          corrections, set_aside, accepted, invariants,
+                                          name)  # fmt: skip
             except (VocabularyError, ConflictError, OutOfGrammarError,
                     VacuousConstraintError) as err:  # fmt: skip
                 if isinstance(err, ConflictError) and tuple(err.conflict) != ("new",):
@@ -633,6 +522,8 @@ class Translator:
             assert first is not None  # _proposals returns at least one reading or raises
             raise first
         return self._settle(text, lifted, built, keep_all)
+
+    __call__ = translate
 
     def _front(self, sentence: str) -> tuple[str, tuple[Expression, ...], tuple[Grounding, ...],
                                              LiftedSentence, tuple[Remark, ...],
@@ -657,10 +548,10 @@ class Translator:
             lifted = on_as_switched(lifted, self.vocabulary)
         lifted = _anything_placeholder(lifted)
         if not lifted.placeholders:
-            words = sorted(set(re.findall(r"[a-z]{3,}", text.lower())))
-            hints = [f"{', '.join(close_names(w, self.vocabulary.names))} for {w!r}"
-                     for w in words if close_names(w, self.vocabulary.names, cutoff=0.75)
-                     and w not in self.vocabulary.names]  # fmt: skip
+            names = self.vocabulary.names
+            hints = [f"{', '.join(close_names(w, names))} for {w!r}"
+                     for w in sorted(set(re.findall(r"[a-z]{3,}", text.lower())))
+                     if close_names(w, names, cutoff=0.75) and w not in names]  # fmt: skip
             raise OutOfGrammarError(
                 f"{text!r} names nothing in {self.vocabulary.name}: a constraint must be "
                 "about a place or a thing of the scene"
@@ -671,15 +562,12 @@ class Translator:
 
     def prepare(self, sentences: Iterable[str]) -> None:
         """Embed the retrieval translator's queries for many *sentences* in one batch, ahead
-        of translating them one by one (an evaluation does): the embedder keeps the vectors,
-        so each translation then finds its query embedded. Sentences that do not lift are
-        skipped (translating them raises as usual).
+        of translating them one by one (the embedder keeps the vectors); sentences that do
+        not lift are skipped.
 
-        >>> t = Translator(Vocabulary.from_names(["kitchen"]), embedder=None)
-        >>> t.prepare(["Never go to the kitchen.", ""])  # no retrieval: nothing to embed
+        >>> Translator(Vocabulary.from_names(["kitchen"]), embedder=None).prepare(["Hi"])
         """
-        retrieval = self.retrieval
-        if retrieval is None:
+        if self.retrieval is None:
             return
         lifted = []
         for sentence in sentences:
@@ -687,10 +575,9 @@ class Translator:
                 lifted.append(self._front(sentence)[3].text)
             except TranslationError:
                 continue
-        retrieval.prefetch(lifted)
+        self.retrieval.prefetch(lifted)
 
     def _reader_name(self, proposal: Proposal) -> str:
-        """The name of the reader behind *proposal*, as :attr:`Translation.translator` shows."""
         if proposal.reader == "retrieval" and self.retrieval is not None:
             return self.retrieval.name
         if proposal.reader == "slots" and self.slots is not None:
@@ -699,15 +586,8 @@ class Translator:
 
     def _proposals(self, text: str, sentence: LiftedSentence) -> list[Proposal]:
         """Every reader's readings of *sentence*: the model's (or a given lifted
-        translator's), the slot reader's, every one it defends, most specific first, then the
-        retrieval translator's most voted readings (at most :attr:`retrieval_readings`). A
-        model's reply that reads as no formula adds none.
-
-        Raises
-        ------
-        OutOfGrammarError, TranslationReplyError
-            When no reader reads the sentence: the first reader's refusal.
-        """
+        translator's), every one the slot reader defends, then the retrieval translator's
+        most voted. When none reads it: the first reader's refusal."""
         lifted = sentence.text
         out: list[Proposal] = []
         refusal: TranslationError | None = None
@@ -716,7 +596,7 @@ class Translator:
                 out.append(Proposal(self.lifted_translator(lifted), "model"))
             except (OutOfGrammarError, TranslationReplyError) as err:
                 refusal = err
-        if self.slots is not None:  # every reading the slots defend, most specific first
+        if self.slots is not None:
             exact = self.slots.exact(lifted)
             out += [Proposal(reading, "slots", rank=k, exact=exact)
                     for k, reading in enumerate(self.slots.readings(lifted), 1)]  # fmt: skip
@@ -734,63 +614,46 @@ class Translator:
                 self.slots(lifted)
             except OutOfGrammarError as err:
                 refusal = err
-        if isinstance(refusal, OutOfGrammarError):
-            raise self._refusal(text, lifted, refusal, retrieval)
-        assert refusal is not None  # every reader either reads or refuses
-        raise refusal
+        if not isinstance(refusal, OutOfGrammarError):
+            assert refusal is not None  # every reader either reads or refuses
+            raise refusal
+        message = str(refusal).replace(repr(lifted), f"{text!r} (lifted: {lifted!r})", 1)
+        if retrieval is not None:
+            message += (" Beyond it, the retrieval translator has no paraphrase over the same "
+                        "placeholders.")  # fmt: skip
+        raise OutOfGrammarError(message, lifted)
 
-    def _settle(
-        self,
-        text: str,
-        lifted: LiftedSentence,
-        built: list[tuple[Proposal, Translation]],
-        keep_all: bool = False,
-    ) -> Translation:
+    def _settle(self, text: str, lifted: LiftedSentence, built: list[tuple[Proposal, Translation]],
+                keep_all: bool = False) -> Translation:  # fmt: skip
         """The candidate set of the checked readings *built*: language-equivalent readings
-        pooled, each pool scored (:class:`~safetychip.translate._candidates.Scores`), the
-        set cut at the conformal threshold, most probable first; the translation is the
-        first candidate's, with the set in :attr:`Translation.candidates`.
-
-        Raises
-        ------
-        OutOfGrammarError
-            When no candidate is probable enough to be in the set; its ``considered``
-            attribute holds every candidate considered, most probable first, to pick from.
-        """
+        pooled, each pool scored (:class:`~safetychip.translate._candidates.Scores`), cut at
+        the conformal threshold, most probable first. When no candidate is probable enough,
+        an :class:`~safetychip.errors.OutOfGrammarError` whose ``considered`` attribute
+        holds every candidate considered, to pick from."""
         from ..automata import equivalent
 
         pools: list[list[tuple[Proposal, Translation]]] = []
         for proposal, translation in built:
-            for pool in pools:
-                if equivalent(pool[0][1].formula, translation.formula):
-                    pool.append((proposal, translation))
-                    break
-            else:
+            pool = next((p for p in pools if equivalent(p[0][1].formula, translation.formula)),
+                        None)  # fmt: skip
+            if pool is None:
                 pools.append([(proposal, translation)])
+            else:
+                pool.append((proposal, translation))
         patterns = frozenset(p.reading.pattern for p, _ in built if p.reader == "slots")
         exact = any(p.exact for p, _ in built)
         scores = self.scores
         candidates = []
         for pool in pools:
-            proposals = [p for p, _ in pool]
-            first = pool[0][1]
+            proposals, first = [p for p, _ in pool], pool[0][1]
             unnamed = any(kind == "unnamed" for kind, _ in first.set_aside)
             values = features(proposals, patterns, unnamed, exact)
             unscored = all(p.reader == "model" for p in proposals)
-            candidates.append(
-                Candidate(
-                    first.constraint,
-                    first.lifted_formula,
-                    first.pattern,
-                    tuple(dict.fromkeys(self._reader_name(p) for p in proposals)),
-                    None if unscored else scores.probability(values),
-                    values,
-                    first.parts,
-                    first.set_aside,
-                )
-            )
-        # the chosen reader's reading first (a chat model's, or one given), then the most
-        # probable
+            readers = tuple(dict.fromkeys(self._reader_name(p) for p in proposals))
+            candidates.append(Candidate(first.constraint, first.lifted_formula, first.pattern,
+                                        readers, None if unscored else scores.probability(values),
+                                        values, first.parts, first.set_aside))  # fmt: skip
+        # the chosen reader's reading first (a chat model's, or one given), then most probable
         chosen = self.name if self.slots is not self.lifted_translator else None
         candidates.sort(key=lambda c: (chosen not in c.readers, -(c.probability or 0.0)))
         kept = tuple(c for c in candidates if keep_all or scores.keeps(c.probability))
@@ -801,7 +664,7 @@ class Translator:
                     f"{k}. {c.formula} ({c.pattern or 'no pattern'}, probability "
                     f"{c.probability:.2f}, by {', '.join(c.readers)})"
                     for k, c in enumerate(candidates[:3], 1)
-                )
+                )  # fmt: skip
                 + ". Pick one of them (safetychip translate --pick N; in Python: "
                 "translate(sentence, keep_all=True).choose(N - 1)), or rephrase the sentence.",
                 lifted.text,
@@ -811,73 +674,45 @@ class Translator:
         top = next(t for p, t in built if equivalent(t.formula, kept[0].formula))
         return replace(top, candidates=kept, confidence=self.confidence)
 
-    def _build(
-        self,
-        text: str,
-        expressions: tuple[Expression, ...],
-        groundings: tuple[Grounding, ...],
-        lifted: LiftedSentence,
-        result: LiftedTranslation,
-        translator: str,
-        corrections: tuple[tuple[str, str], ...],
-        set_aside: tuple[Remark, ...],
-        accepted: Iterable[Constraint | Formula | str],
-        invariants: Iterable[Formula | str],
-        name: str,
-    ) -> Translation:
+    def _build(self, text: str, expressions: tuple[Expression, ...],
+               groundings: tuple[Grounding, ...], lifted: LiftedSentence,
+               result: LiftedTranslation, translator: str, corrections: tuple[tuple[str, str], ...],
+               set_aside: tuple[Remark, ...], accepted: Iterable[Constraint | Formula | str],
+               invariants: Iterable[Formula | str], name: str) -> Translation:  # fmt: skip
         """The checked translation of one reader's *result*."""
         result, lifted = self._anything(text, result, lifted)
         formula, switched = opened_as_switched(result.formula, lifted.placeholders,
                                                self.vocabulary)  # fmt: skip
         if switched:  # "open the TV": switch it on
-            result = replace(result, formula=formula, parts=tuple(
-                opened_as_switched(p, lifted.placeholders, self.vocabulary)[0]
-                for p in result.parts))  # fmt: skip
-            things = [n.replace("_", " ") for n in switched]
-            corrections += tuple((f"open the {t}", f"switch on the {t}") for t in things)
+            each = tuple(opened_as_switched(p, lifted.placeholders, self.vocabulary)[0]
+                         for p in result.parts)  # fmt: skip
+            result = replace(result, formula=formula, parts=each)
+            corrections += tuple((f"open the {t}", f"switch on the {t}")
+                                 for t in (n.replace("_", " ") for n in switched))  # fmt: skip
 
         def check(formula: Formula, sentence: str, label: str) -> Constraint:
-            return assemble(
-                formula,
-                lifted.placeholders,
-                self.vocabulary,
-                accepted=accepted,
-                invariants=invariants,
-                sentence=sentence,
-                name=label,
-                pattern=result.pattern,
-            )
+            return assemble(formula, lifted.placeholders, self.vocabulary, accepted=accepted,
+                            invariants=invariants, sentence=sentence, name=label,
+                            pattern=result.pattern)  # fmt: skip
 
-        constraint = check(result.formula, text, name)
-        parts = tuple(
-            check(part, f"{text} [{_about(part, lifted)}]", f"{name}.{k}" if name else "")
-            for k, part in enumerate(result.parts, 1)
-        )
-        stand_in = bool(
-            getattr(self.recognizer, "stand_in", False)
-            or getattr(self.lifted_translator, "stand_in", False)
-        )
-        return Translation(
-            text,
-            expressions,
-            groundings,
-            lifted,
-            result.formula,
-            constraint,
-            result.pattern,
-            translator,
-            stand_in,
-            self.vocabulary,
-            parts,
-            corrections,
-            tuple((r.kind, r.text) for r in set_aside),
-        )
+        def about(part: Formula) -> str:  # the expressions a part is about, as written
+            return ", ".join(lifted.expressions[x] for x in sorted(letters(part))
+                             if x in lifted.expressions)  # fmt: skip
+
+        parts = tuple(check(part, f"{text} [{about(part)}]", f"{name}.{k}" if name else "")
+                      for k, part in enumerate(result.parts, 1))  # fmt: skip
+        stand_in = bool(getattr(self.recognizer, "stand_in", False)
+                        or getattr(self.lifted_translator, "stand_in", False))  # fmt: skip
+        return Translation(text, expressions, groundings, lifted, result.formula,
+                           check(result.formula, text, name), result.pattern, translator,
+                           stand_in, self.vocabulary, parts, corrections,
+                           tuple((r.kind, r.text) for r in set_aside))  # fmt: skip
 
     def _anything(
         self, text: str, result: LiftedTranslation, lifted: LiftedSentence
     ) -> tuple[LiftedTranslation, LiftedSentence]:
-        """*result* with the placeholder of "anything" (:data:`ANYTHING`: "pour anything near
-        [a]") read as each thing of the scene the predicate can hold of, one part per thing."""
+        """*result* with the placeholder of :data:`ANYTHING` read as each thing of the scene
+        the predicate can hold of, one part per thing."""
         for x in [x for x, name in lifted.placeholders.items() if name == ANYTHING]:
             found = re.compile(rf"^(\w+)\((?:.*,)?{x}[,)]")
             predicates = {m.group(1) for a in result.formula.atoms() if (m := found.match(a))}
@@ -887,10 +722,9 @@ class Translator:
                      if self.vocabulary.properties.get(n) is not None
                      and all(self.vocabulary.able(p, n) for p in predicates)]  # fmt: skip
             if not names or any(p not in NEEDS for p in predicates):
-                what = ", ".join(sorted(predicates))
                 raise OutOfGrammarError(
-                    f"{text!r} is about anything that {what}(…) can hold of, but "
-                    f"{self.vocabulary.name} does not say which things those are"
+                    f"{text!r} is about anything that {', '.join(sorted(predicates))}(…) can "
+                    f"hold of, but {self.vocabulary.name} does not say which things those are"
                     + ("" if names else " (no thing has the property it needs)")
                     + ": name the things instead",
                     lifted.text,
@@ -906,46 +740,28 @@ class Translator:
 
     @property
     def scores(self) -> Scores:
-        """The candidate scores and conformal threshold in use (the shipped ones, for a
-        translator with or without the retrieval translator, unless given)."""
+        """The candidate scores and conformal threshold in use (unless given, the shipped
+        ones for a translator with or without the retrieval translator)."""
         if self._scores is None:
             self._scores = Scores.load(retrieval=bool(self._retrieval))
         return self._scores
 
     @property
     def retrieval(self) -> RetrievalTranslator | None:
-        """The retrieval translator behind the grammar (created on first use), or None."""
+        """The retrieval translator (created on first use), or None."""
         if self._retrieval is True:
             self._retrieval = RetrievalTranslator(self.grounder.embedder)
         return self._retrieval or None
 
-    def _refusal(
-        self,
-        text: str,
-        lifted: str,
-        refusal: OutOfGrammarError,
-        retrieval: RetrievalTranslator | None,
-    ) -> OutOfGrammarError:
-        """The refusal of a sentence no reader reads: the grammar's, naming the sentence as
-        written and lifted, and saying whether the retrieval translator was asked too."""
-        message = str(refusal).replace(repr(lifted), f"{text!r} (lifted: {lifted!r})", 1)
-        if retrieval is not None:
-            message += (
-                " Beyond it, the retrieval translator has no paraphrase over the same placeholders."
-            )
-        return OutOfGrammarError(message, lifted)
-
-    __call__ = translate
-
     def _lift(
         self, text: str, set_aside_remarks: bool = True
     ) -> tuple[tuple[Expression, ...], tuple[Grounding, ...], LiftedSentence, tuple[Remark, ...]]:
-        """Recognise, ground and lift *text*, first setting aside (if *set_aside_remarks*)
-        the contexts that name nothing ("while I sleep") and the reasons, remarks and
-        contexts (:func:`~safetychip.translate._recognize.remarks`) that name something
-        outside the vocabulary ("the cat hides in the bedroom, so …"), unless a thing of the
-        scene in them ends a list or (in a context) is named at all, and as long as a
-        grounded expression stays outside them."""
+        """Recognise, ground and lift *text*, first setting aside (if *set_aside_remarks*) the
+        contexts that name nothing ("while I sleep") and the reasons, remarks and contexts
+        (:func:`~safetychip.translate._recognize.remarks`) that name something outside the
+        vocabulary ("the cat hides in the bedroom, so …"), unless a thing of the scene in
+        them ends a list or (in a context) is named at all; a thing outside the scene beside
+        things of it stays as words (``unnamed``), but never the only one."""
         expressions = tuple(self.recognizer(text))
         groundings: dict[Expression, Grounding] = {}
         unknown: dict[Expression, GroundingError] = {}
@@ -961,32 +777,23 @@ class Translator:
             return r.start <= e.start and e.end <= r.end
 
         found_remarks = remarks(text) if set_aside_remarks else []
-        # a context naming nothing at all ("while I sleep", "during the shift") goes
         set_aside = tuple(r for r in found_remarks if r.kind == "context"
                           and not any(within(e, r) for e in expressions))  # fmt: skip
+        words: tuple[Remark, ...] = ()
         if unknown:
 
             def aside(held: list[Expression], r: Remark) -> bool:
-                """A remark about something outside the scene ("the cat hides in [a]"), with
-                no thing of the scene joined to a list at its end ("… asleep and the
-                kitchen"; "… and the door creaks" is a clause of its own) and none opening
-                it (", the microwave or the bin — …" goes on with a list), and a context
-                with no thing of the scene at all ("while the front door is open" is a
-                condition)."""
+                # about something outside the scene, no thing of it joined to a list at its
+                # end or opening it; a context with no thing of the scene at all
                 grounded = [e for e in held if e not in unknown]
                 if len(grounded) == len(held) or (r.kind == "context" and grounded):
                     return False
-                first = held[0]
-                if (
-                    first in grounded
-                    and not text[r.start : first.start].strip(" ,;:—–-(")
-                    and _LIST_GOES_ON.match(text, first.end)
-                ):
+                if (held[0] in grounded and not text[r.start : held[0].start].strip(" ,;:—–-(")
+                        and _LIST_GOES_ON.match(text, held[0].end)):  # fmt: skip
                     return False
-                return not any(
-                    _JOINED.search(text[: e.start]) and not text[e.end : r.end].strip(" ,.;:!?")
-                    for e in grounded
-                )
+                return not any(_JOINED.search(text[: e.start])
+                               and not text[e.end : r.end].strip(" ,.;:!?")
+                               for e in grounded)  # fmt: skip
 
             inside = [(r, [e for e in expressions if within(e, r)]) for r in found_remarks]
             set_aside += tuple(r for r, held in inside if held and aside(held, r))
@@ -997,11 +804,7 @@ class Translator:
             if not kept or all(e in unknown for e in kept) or not self.offline_readers:
                 # never set aside the only clause; a model read alone gets no unnamed words
                 raise unknown[next((e for e in kept if e in unknown), next(iter(unknown)))]
-            # beside things of the scene, one that names nothing stays as words ("…, the mic
-            # picks up everything"): read without it, and said so
             words = tuple(Remark("unnamed", e.text, e.start, e.end) for e in kept if e in unknown)
-        else:
-            words = ()
         if set_aside:
             for r in sorted(set_aside, key=lambda r: -r.start):
                 text = text[: r.start] + text[r.end :]
@@ -1014,23 +817,15 @@ class Translator:
 
             groundings = {moved(e): groundings[e] for e in expressions if e in groundings
                           and not any(within(e, r) for r in set_aside)}  # fmt: skip
-        expressions = tuple(e for e in groundings)
+        expressions = tuple(groundings)
         found = tuple(groundings[e] for e in expressions)
-        return expressions, found, lift(text, [(e.start, e.end) for e in expressions],
-                                        found), set_aside + words  # fmt: skip
+        spans = [(e.start, e.end) for e in expressions]
+        return expressions, found, lift(text, spans, found), set_aside + words
 
     def lift(self, sentence: object) -> LiftedSentence:
         """*sentence* with its referring expressions recognised, grounded and replaced by
-        placeholders, as :meth:`translate` does first; nothing is set aside (a reason naming
-        nothing of the scene is a grounding error), since no read-back would say so.
+        placeholders, as :meth:`translate` does first (but setting nothing aside).
 
-        Raises
-        ------
-        SentenceError, GroundingError
-            See :mod:`safetychip.errors`; also any ``LLMError`` of the model.
-
-        Examples
-        --------
         >>> t = Translator(Vocabulary.from_names(["kitchen"]), embedder=None)
         >>> lifted = t.lift("Will you go to the kitchen?")
         >>> lifted.text, dict(lifted.placeholders)
@@ -1040,27 +835,16 @@ class Translator:
 
     def ground(self, formula: Formula, placeholders: Mapping[str, str]) -> Formula:
         """*formula* over placeholders, grounded by *placeholders* (letter -> name) and
-        checked against the vocabulary.
-
-        Raises
-        ------
-        VocabularyError
-            If an atom is unknown to the vocabulary, or a placeholder is unbound.
-        """
+        checked against the vocabulary (a :class:`~safetychip.errors.VocabularyError` if an
+        atom is unknown or a placeholder unbound)."""
         grounded = ground_formula(formula, placeholders)
         self.vocabulary.check(grounded)
         return grounded
 
     @staticmethod
     def read_pattern(lifted: str) -> LiftedTranslation:
-        """The slot reader's first reading of a lifted sentence
-        (:class:`~safetychip.translate.SlotReader`), whatever the lifted translator.
-
-        Raises
-        ------
-        OutOfGrammarError
-            If the slot reader does not read it.
-        """
+        """The slot reader's first reading of a lifted sentence, whatever the lifted
+        translator (an :class:`~safetychip.errors.OutOfGrammarError` if it reads none)."""
         return SlotReader()(lifted)
 
     def __repr__(self) -> str:
