@@ -1,25 +1,13 @@
 """Referring-expression recognition: which spans of a sentence name things in the world.
 
-Two recognisers return the same :class:`Expression` values:
+:func:`recognize` (offline) finds the vocabulary's names however they are written (with
+spaces or run together, in the plural, after an article, by a synonym, by a class name with a
+room: "the sink in the kitchen"), and unknown noun phrases after an article (without
+candidates: grounding embeds them or says they are unknown), unless their head refers to
+nothing in any scene (``non_referring`` in ``data/translation/words.tsv``: the robot, counts,
+times, the work itself). :class:`LLMRecognizer` asks a chat model. :func:`remarks` finds the
+clauses that only give a reason or describe the world.
 
-:func:`recognize`
-    Offline. Finds the vocabulary's names in the sentence, longest first, however they are
-    written: with spaces or run together (``book shelf``, ``bookshelf``), in the plural,
-    after an article, by a synonym (``TV``, ``coffee maker``), or by a class name with a room
-    (``the sink in the kitchen``). A noun phrase after an article that names nothing known
-    is returned too, without candidates, so that grounding can embed it or say it is unknown,
-    unless its head is one of :data:`NON_REFERRING` (the robot itself, pronouns, words of
-    counting, time and order: "the agent shall", "the number of visits", "a trip", "its
-    deactivation"), which name nothing in any scene. A class name shared by several
-    instances (``the window``) is a name of its own, meaning any of them; a room beside it
-    picks one (``the window in the bedroom`` is ``bedroom_window``).
-:class:`LLMRecognizer`
-    Asks a chat model with the prompt ``data/prompts/referring_expressions.txt``; a reply
-    that cannot be read is retried, then raises
-    :class:`~safetychip.errors.TranslationReplyError` quoting it.
-
-Examples
---------
 >>> from safetychip.translate import Vocabulary
 >>> v = Vocabulary.from_names(["book", "book_shelf", "kitchen", "television"])
 >>> [(e.text, e.candidates) for e in recognize("Put the books on the bookshelf", v)]
@@ -30,6 +18,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import re
@@ -39,6 +28,7 @@ from types import MappingProxyType
 
 from ..errors import TranslationReplyError
 from ..llm import ChatModel, fill, load_prompt
+from ..paths import DATA_DIR
 from ._normalize import normalize
 from ._slots import cue_slots
 from ._vocabulary import Vocabulary, singular
@@ -46,28 +36,55 @@ from ._vocabulary import Vocabulary, singular
 __all__ = [
     "NON_REFERRING",
     "SENTENCE_END",
+    "WORD_TABLE",
     "Expression",
     "LLMRecognizer",
     "Remark",
+    "load_words",
     "recognize",
     "remarks",
 ]
 
+#: The word lists of the recogniser and the respeller.
+WORD_TABLE = DATA_DIR / "translation" / "words.tsv"
+#: The end of a sentence: a full stop, a question or exclamation mark or a semicolon.
+SENTENCE_END = re.compile(r"[.!?;]+(?:\s|$)")
+
+
+@functools.cache
+def load_words() -> Mapping[str, Mapping[str, frozenset[str]]]:
+    """The word lists of :data:`WORD_TABLE`: list -> kind -> words.
+
+    >>> "robot" in load_words()["non_referring"]["agent"]
+    True
+    """
+    out: dict[str, dict[str, set[str]]] = {}
+    for line in WORD_TABLE.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, kind, words = line.split("\t")
+            out.setdefault(name, {}).setdefault(kind, set()).update(words.split())
+    return MappingProxyType({n: MappingProxyType({k: frozenset(w) for k, w in kinds.items()})
+                             for n, kinds in out.items()})  # fmt: skip
+
+
+def _words(name: str) -> frozenset[str]:
+    return frozenset().union(*load_words()[name].values())
+
+
+#: Heads of noun phrases that refer to nothing in a scene, by kind (``agent``, ``counting``,
+#: ``time``, ``order``); a phrase matching a name of the vocabulary is never affected.
+NON_REFERRING: Mapping[str, frozenset[str]] = load_words()["non_referring"]
+_NON_REFERRING, _NOT_THINGS, _STOP = _words("non_referring"), _words("not_things"), _words("stop")
+_DETERMINERS, _PARTS, _EVENT_VERBS = _words("determiners"), _words("parts"), _words("event_verbs")
+_TOKEN = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)?")
+_MAX_WORDS = 4
+
 
 @dataclass(frozen=True)
 class Expression:
-    """A referring expression: a span of the sentence that names an object or a place.
-
-    Attributes
-    ----------
-    text : str
-        The span as written, with its article (``"the book shelf"``).
-    start, end : int
-        Character offsets of the span in the sentence.
-    candidates : tuple of str
-        The names it means exactly (several when ambiguous); empty when it matched no
-        phrase of the vocabulary and must be grounded by similarity.
-    """
+    """A referring expression: the span ``text`` (with its article) of the sentence from
+    ``start`` to ``end``, and the names it means exactly (``candidates``; several when
+    ambiguous, none when it must be grounded by similarity)."""
 
     text: str
     start: int
@@ -76,86 +93,8 @@ class Expression:
 
     def to_dict(self) -> dict:
         """JSON-ready form."""
-        return {
-            "text": self.text,
-            "start": self.start,
-            "end": self.end,
-            "candidates": list(self.candidates),
-        }
-
-
-_TOKEN = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)?")
-_DETERMINERS = {"the", "a", "an", "your", "my", "our", "that", "this", "these", "those", "its"}
-#: Heads of noun phrases that refer to nothing in a scene, by kind. The offline recogniser
-#: leaves an unknown noun phrase alone when its last word (its head) is one of them ("the
-#: number", "a trip", "its deactivation"), or when its first word is of the ``agent`` kind
-#: ("the robot shall reach", "the agent enters"), instead of passing it on to be grounded.
-#: Besides the kinds of the frame reader's counts and times, the ``order`` kind holds the words
-#: of the text about the rule ("per the maintenance log", "a quick reminder", "the test").
-#: Phrases that match a name of the vocabulary are never affected. The set is closed and small
-#: on purpose: any other unknown noun phrase ("the baby") is still returned, so grounding
-#: refuses it by name rather than dropping a real object silently.
-NON_REFERRING: Mapping[str, frozenset[str]] = MappingProxyType({
-    # the one acting, and pronouns: never an object of the scene
-    "agent": frozenset("""
-        robot agent system bot assistant device unit droid you it itself yourself they them
-        he she i we me us
-        """.split()),
-    # counting: "the number of visits", "a couple", "twice is the absolute max"
-    "counting": frozenset("""
-        number count amount total visit visits entry entries occasion occasions trip trips
-        round rounds lap laps couple max maximum minimum limit time times once twice two
-        three dozen hundred
-        """.split()),
-    # time and events: "the moment", "its deactivation", "each activation"
-    "time": frozenset("""
-        moment instant step steps while end beginning start stage future past day morning
-        evening night second period term remainder duration activation deactivation
-        departure arrival opening closing shift hour hours minute minutes sec week weekend
-        afternoon today tonight operation course session loop cycle routine schedule interval
-        game quest voyage tour inspection interim closure completion
-        """.split()),
-    # order and the work itself: "in the order", "that's the job"
-    "order": frozenset("""
-        order sequence way point rest same first next last other one thing things task job
-        chore errand mission rule circumstance circumstances lot bit few very whole single
-        list log note reminder exception exceptions reason request instruction instructions
-        policy protocol requirement test demo scenario finding recommendation patrol
-        """.split()),
-})  # fmt: skip
-_NON_REFERRING = frozenset().union(*NON_REFERRING.values())
-# Words after an article that are not nouns of things, at either end of a phrase.
-_NOT_THINGS = frozenset(
-    """
-    time times step steps moment end way point rest same first next last beginning start
-    circumstance circumstances maximum minimum while single very whole other one thing
-    things task lot bit few day morning evening night second third once twice all each
-    every any some no more less most least hand hands eye eyes foot feet mind attention
-    mitts paws fingers place sense little latest earliest middle entire basis look hold dear
-    discretion record email message memo
-    order case future past stage costs all costs
-    go come visit enter head walk move open close take put turn switch pick grab touch leave
-    stay keep get run return
-    """.split()
-)
-# Words that end a noun phrase (verbs, prepositions, conjunctions, adverbs).
-_STOP = frozenset(
-    """
-    and or but if then before after until till when whenever once while in into on onto
-    at to of from with without by for near inside out up down off back again is are was
-    be been being has have had it them there you must should can may will never not do
-    does did later first immediately right away afterwards eventually anymore ever means
-    more than least most exactly twice times time every each always so that which who
-    over under through past next directly straight only as soon too also either nor both
-    open closed shut switched turned left put placed within shall during that's this's
-    therefrom thereafter thereof between please pls plz thx thanks yeah still already just
-    """.split()
-)
-_MAX_WORDS = 4
-# The part by which a thing opens, after its name: "the microwave door" is the microwave.
-_PARTS = frozenset({"door", "lid"})
-# Verbs of an event's start or end, after its name: "the game ends".
-_EVENT_VERBS = frozenset("ends ended starts started begins began finishes finished closes".split())
+        return {"text": self.text, "start": self.start, "end": self.end,
+                "candidates": list(self.candidates)}  # fmt: skip
 
 
 def _tokens(sentence: str) -> list[tuple[str, int, int]]:
@@ -169,32 +108,14 @@ def _tokens(sentence: str) -> list[tuple[str, int, int]]:
 
 
 def recognize(sentence: str, vocabulary: Vocabulary) -> list[Expression]:
-    """Find the referring expressions of *sentence*, offline, in order of appearance.
+    """The referring expressions of *sentence*, offline, in order of appearance: matches of
+    the vocabulary's phrases (with candidates), and unknown noun phrases after an article.
 
-    Parameters
-    ----------
-    sentence : str
-        One English sentence.
-    vocabulary : Vocabulary
-        The names to look for.
-
-    Returns
-    -------
-    list of Expression
-        Matches of the vocabulary's phrases (with candidates), and unknown noun phrases
-        after an article (without).
-
-    Examples
-    --------
     >>> v = Vocabulary.from_names(["kitchen", "bathroom", "kitchen_sink", "bathroom_sink"])
     >>> [(e.text, e.candidates) for e in recognize("Never use the sink in the kitchen", v)]
     [('the sink in the kitchen', ('kitchen_sink',))]
-    >>> [(e.text, e.candidates) for e in recognize("Don't touch the sinks", v)]
-    [('the sinks', ('sink',))]
     >>> [(e.text, e.candidates) for e in recognize("Don't touch the cooker!", v)]
     [('the cooker', ())]
-    >>> [e.text for e in recognize("The robot shall never enter the kitchen", v)]
-    ['the kitchen']
     >>> [(e.text, e.candidates) for e in recognize("Go to the bath room", v)]
     [('the bath room', ('bathroom',))]
     >>> v = Vocabulary.from_names(["fridge", "front_door"])
@@ -208,31 +129,21 @@ def recognize(sentence: str, vocabulary: Vocabulary) -> list[Expression]:
     opened: dict[str, tuple[str, ...]] = {}  # "the fridge door": a later "the door" too
     i = 0
     while i < len(toks):
-        match = None
-        for length in range(min(longest, len(toks) - i), 0, -1):
-            names = vocabulary.lookup(tuple(stems[i : i + length]))
-            if names:
-                match = (i, i + length, names)
-                break
-        # Words written apart that a name runs together ("mail box" for "mailbox", "bed room"
-        # for "bedroom" rather than "bed"): the longer match wins.
+        match = next(((i, i + n, names) for n in range(min(longest, len(toks) - i), 0, -1)
+                      if (names := vocabulary.lookup(tuple(stems[i : i + n])))), None)  # fmt: skip
+        # words written apart that a name runs together ("mail box", "bed room"): the longer
         for length in (3, 2):
             if i + length <= len(toks) and (match is None or match[1] - i < length):
                 joined = singular("".join(w for w, _, _ in toks[i : i + length]))
-                names = vocabulary.lookup((joined,))
-                if names:
+                if names := vocabulary.lookup((joined,)):
                     match = (i, i + length, names)
                     break
         if match is None:
             i += 1
             continue
         start, end, names = match
-        if (
-            end < len(toks)
-            and stems[end] in _PARTS
-            and not set(names) & set(vocabulary.rooms)
-            and all(vocabulary.able("is_open", n) for n in names)
-        ):
+        if (end < len(toks) and stems[end] in _PARTS and not set(names) & set(vocabulary.rooms)
+                and all(vocabulary.able("is_open", n) for n in names)):  # fmt: skip
             opened[stems[end]] = names
             end += 1  # "the fridge door", "the toilet lid": the thing that opens
         elif end - start == 1 and stems[start] in opened:
@@ -241,12 +152,8 @@ def recognize(sentence: str, vocabulary: Vocabulary) -> list[Expression]:
             start, end, names = _narrow(toks, stems, start, end, names, vocabulary)
         found.append((start, end, names))
         i = end
-    taken: set[int] = set()
-    for start, end, _ in found:
-        taken.update(range(start, end))
-    for span in _unknown_phrases(toks, taken):
-        found.append((*span, ()))
-    found.sort()
+    taken = {k for start, end, _ in found for k in range(start, end)}
+    found = sorted([*found, *((*span, ()) for span in _unknown_phrases(toks, taken))])
     out = []
     for start, end, names in found:
         if start > 0 and toks[start - 1][0] in _DETERMINERS and (start - 1) not in taken:
@@ -257,22 +164,19 @@ def recognize(sentence: str, vocabulary: Vocabulary) -> list[Expression]:
 
 
 def _narrow(toks, stems, start, end, names, vocabulary):
-    """Pick among several instances by a room named next to the class: "sink in the kitchen"
-    or "kitchen's sink"."""
+    """Pick among several instances by a room named next to the class ("sink in the kitchen")."""
     pool = vocabulary.instances[names[0]] if len(names) == 1 else names  # a class: its instances
     k = end
     if k < len(toks) and toks[k][0] in ("in", "of", "inside") and k + 1 < len(toks):
-        k += 1
-        if toks[k][0] in _DETERMINERS and k + 1 < len(toks):
-            k += 1
+        k += 1 + (toks[k + 1][0] in _DETERMINERS and k + 2 < len(toks))
         for length in (2, 1):
             if k + length > len(toks):
                 continue
             room = vocabulary.lookup(tuple(stems[k : k + length]))
-            if len(room) == 1 and room[0] in vocabulary.rooms:
-                chosen = tuple(n for n in pool if n.startswith(room[0] + "_"))
-                if chosen:
-                    return start, k + length, chosen
+            chosen = tuple(n for n in pool if len(room) == 1 and room[0] in vocabulary.rooms
+                           and n.startswith(room[0] + "_"))  # fmt: skip
+            if chosen:
+                return start, k + length, chosen
     return start, end, names
 
 
@@ -286,29 +190,24 @@ def _unknown_phrases(toks, taken) -> list[tuple[int, int]]:
         j = i + 1
         if j < len(toks) and toks[j][1] > toks[i][2] + 1:
             continue  # punctuation after the article: "before that. #rules"
-        while (
-            j < len(toks)
-            and j - i <= _MAX_WORDS
-            and toks[j][0] not in _STOP
-            and toks[j][0] not in _DETERMINERS
-            and j not in taken
-        ):
+        while (j < len(toks) and j - i <= _MAX_WORDS and toks[j][0] not in _STOP
+               and toks[j][0] not in _DETERMINERS and j not in taken):  # fmt: skip
             if j > i + 1 and toks[j][1] > toks[j - 1][2] + 1:  # punctuation between words
                 break
             j += 1
         if j == i + 1:
             continue
         first, head = toks[i + 1][0], toks[j - 1][0]
-        if {first, head} & _NOT_THINGS or first[0].isdigit():
-            continue  # "the 3 next steps": a count
-        if head in _NON_REFERRING or first in NON_REFERRING["agent"]:
-            continue  # "the number", "a trip", "the agent shall reach"
-        if first in NON_REFERRING["time"] and j > i + 2 and toks[i + 2][0] in _EVENT_VERBS:
-            continue  # "until the game ends", "before the session is over"
-        if j < len(toks) and j in taken:
-            continue  # an adjective before a known name, e.g. "the red book"
-        if j < len(toks) and toks[j][0] in ("time", "times"):
-            continue  # "the hole time" (whole): a time, never a thing
+        if (
+            {first, head} & _NOT_THINGS  # "the 3 next steps": a count
+            or first[0].isdigit()
+            or head in _NON_REFERRING  # "the number", "a trip"
+            or first in NON_REFERRING["agent"]  # "the agent shall reach"
+            or (first in NON_REFERRING["time"] and j > i + 2 and toks[i + 2][0] in _EVENT_VERBS)
+            or (j < len(toks) and j in taken)  # an adjective before a known name
+            or (j < len(toks) and toks[j][0] in ("time", "times"))  # "the hole time": a time
+        ):
+            continue
         spans.append((i + 1, j))
     return spans
 
@@ -317,19 +216,12 @@ def _unknown_phrases(toks, taken) -> list[tuple[int, int]]:
 class Remark:
     """A clause that only gives a reason or describes the world, with no rule in it.
 
-    Attributes
-    ----------
-    kind : str
-        ``"reason"`` ("because the kids are asleep", "to check on the baby"), ``"remark"``
-        (a statement after a comma or a dash: "the cat will get out", "— fire hazard") or
-        ``"preamble"`` (a statement before the rule, joined to it by "so", "but" or
-        "anyway": "my sister is visiting, so …") or ``"context"`` (what someone other than
-        the robot is doing meanwhile: "while I sleep", "during the party").
-    text : str
-        The clause as written, with its marker.
-    start, end : int
-        Character offsets of the clause in the sentence; ``start`` includes the comma or
-        dash before it.
+    ``kind`` is ``"reason"`` ("because the kids are asleep", "to check on the baby"),
+    ``"remark"`` (a statement after a comma or a dash: "the cat will get out"),
+    ``"preamble"`` (a statement before the rule: "my sister is visiting, so …") or
+    ``"context"`` (what someone other than the robot does meanwhile: "while I sleep");
+    ``text`` is the clause as written, ``start`` and ``end`` its offsets (with the comma or
+    dash before it).
     """
 
     kind: str
@@ -349,57 +241,25 @@ _OTHERS = (
     r"(?:the|my|our|his|her|their) (?!robot\b)[a-z]+)"
 )
 # The markers of a reason, a remark or a context: (kind, regular expression up to the clause).
-_MARKERS = (
-    (
-        "context",
-        re.compile(
-            rf"(?:^|,?\s+|\s*(?:—|–|--|\s-)\s*)(?:(?:while|whilst)(?= {_OTHERS}\b)|during\b)",
-            re.I,
-        ),
-    ),
-    (
-        "reason",
-        re.compile(
-            rf"(?:^|,?\s+)(?:(?:because|'?cause|since|as)(?= {_SUBJECT})|so that|"
-            r"in order to)\b",
-            re.I,
-        ),
-    ),  # fmt: skip
-    ("reason", re.compile(rf",\s+so(?= {_SUBJECT})\b", re.I)),
-    ("reason", re.compile(r"\s+so(?= (?:i|we)\b)", re.I)),  # "… twice so I know it works"
+_MARKERS = tuple((kind, re.compile(marker, re.I)) for kind, marker in (
+    ("context", rf"(?:^|,?\s+|\s*(?:—|–|--|\s-)\s*)(?:(?:while|whilst)(?= {_OTHERS}\b)|during\b)"),
+    ("reason", rf"(?:^|,?\s+)(?:(?:because|'?cause|since|as)(?= {_SUBJECT})|so that|"
+               r"in order to)\b"),
+    ("reason", rf",\s+so(?= {_SUBJECT})\b"),
+    ("reason", r"\s+so(?= (?:i|we)\b)"),  # "… twice so I know it works"
     # "…, for the warm-up", "…, expecting a drop": a purpose or a state of mind
-    (
-        "reason",
-        re.compile(
-            r",\s+(?:for(?= (?:the|a|an|my|our|his|her|their)\b)|"
-            r"(?:expecting|hoping|wondering|guessing|assuming)\b)",
-            re.I,
-        ),
-    ),
-    ("reason", re.compile(rf",\s+(?:otherwise|or else|or)(?= {_SUBJECT} [a-z']+)\b", re.I)),
-    (
-        "reason",
-        re.compile(
-            r"(?<=\w)\s+to(?= (?!(?:the|a|an|my|your|our|his|her|their|this|that|"
-            r"these|those|it|them|do|be|go|get|stop|happen|\w+ly)\b)[a-z]+ )",
-            re.I,
-        ),
-    ),  # fmt: skip
+    ("reason", r",\s+(?:for(?= (?:the|a|an|my|our|his|her|their)\b)|"
+               r"(?:expecting|hoping|wondering|guessing|assuming)\b)"),
+    ("reason", rf",\s+(?:otherwise|or else|or)(?= {_SUBJECT} [a-z']+)\b"),
+    ("reason", r"(?<=\w)\s+to(?= (?!(?:the|a|an|my|your|our|his|her|their|this|that|"
+               r"these|those|it|them|do|be|go|get|stop|happen|\w+ly)\b)[a-z]+ )"),
     # a likeness: "…, like the four corners of the mat", "…, like returning to your mat"
-    (
-        "remark",
-        re.compile(
-            r",\s+(?:(?:just|much|a bit|sort of|kind of)\s+)?like(?= (?:the|a|an|my|your|our|his|"
-            r"her|their|\w+ing)\b)",
-            re.I,
-        ),
-    ),
-    ("remark", re.compile(rf"(?:\s*(?:—|–|--|\s-)\s*|,\s+)(?={_SUBJECT} [a-z']+)", re.I)),
-    ("remark", re.compile(rf"\s*\(\s*(?={_SUBJECT} [a-z']+[^()]*\))", re.I)),
-)
-# Words of a rule a clause set aside may not hold, besides the slot reader's cues
-# (:func:`~safetychip.translate._slots.cue_slots`): an obligation, a request, an exception, a
-# number, a repetition.
+    ("remark", r",\s+(?:(?:just|much|a bit|sort of|kind of)\s+)?like(?= (?:the|a|an|my|your|"
+               r"our|his|her|their|\w+ing)\b)"),
+    ("remark", rf"(?:\s*(?:—|–|--|\s-)\s*|,\s+)(?={_SUBJECT} [a-z']+)"),
+    ("remark", rf"\s*\(\s*(?={_SUBJECT} [a-z']+[^()]*\))"),
+))  # fmt: skip
+# Words of a rule a clause set aside may not hold, besides the slot reader's cues.
 _RULE = re.compile(
     r"\b(?:must|shall|should|ought|has to|have to|needs? to|make sure|be sure|remember|forget|"
     r"please|only|always|again|allowed|permitted|may|let|keep|stay|leave|avoid|forbidden|"
@@ -407,59 +267,45 @@ _RULE = re.compile(
     r"\b(?:do|does|will|would|can|could|shall|should|must) not\b",
     re.I,
 )
-#: The end of a sentence: a full stop, a question or exclamation mark or a semicolon.
-SENTENCE_END = re.compile(r"[.!?;]+(?:\s|$)")
 # The joint between a preamble and its rule: "…, so", "…, but anyway,", "… - anyway", "…:".
 _PREAMBLE = re.compile(
     r"(?:(?:,|\s[-—–]+)\s*(?:(?:but|and)\s+)?(?:so|but|anyway|anyhow|still|regardless)\b,?|:)"
     r"\s*",
     re.I,
 )
-# Words before "to" that make it an obligation, a plan or what is forbidden, never a purpose
-# ("you have to close it later", "you are going to", "[a] is forbidden to switch on").
+# Words before "to" that make it an obligation, a plan or what is forbidden, never a purpose.
 _NOT_PURPOSE = frozenset(
     "have has had need needs ought want wants going got able used allowed supposed required "
     "is are am be forbidden prohibited banned permitted meant".split()
+)
+_OTHERS_NEED = re.compile(
+    r"\b(?:i|we|he|she|they|(?:my|our|his|her|their) \w+) (?:(?:needs?|has|have) to|"
+    r"(?:can|could|will|would|do|does|did) not|cannot)\b"
 )
 
 
 def remarks(sentence: str) -> list[Remark]:
     """The clauses of *sentence* that only give a reason or describe the world.
 
-    A clause qualifies when a marker opens it: *because*, *since*, *as* or *so* before a
-    subject other than "you" (unless "you will": "since you've been in [a]" is a rule's
-    time), *so that*, *in order to*, *to* before a verb of purpose (never after "have",
-    "need", "going" and the like: an obligation), a comma or a dash before a statement or a
-    noun phrase with its article ("…, the cat will get out", "— a fire hazard"; never an
-    instruction: "— turn [a] off"), or a bracket around one ("(the kids are asleep)"). It
-    runs to the end of its sentence; a leading "Because …," to its comma (a leading "Since
-    …," is a time, never a reason), a bracket to its bracket. It holds no constraint cue of
-    the slot reader (:func:`~safetychip.translate._slots.cue_slots`: conditions, scopes,
-    timings, counts, orders, negation …) and no word of a rule (an obligation, a request, an
-    exception, a number). The first clause of a sentence is never one; a whole sentence
-    after the first one is ("… Just a thought."), and so is a lead before a colon ("A wild
-    idea: …").
-    Whether a remark is set aside is the pipeline's decision: only when the things it names
-    ground in nothing.
+    A clause qualifies when a marker opens it (*because*, *since*, *as* or *so* before a
+    subject other than "you"; *so that*, *in order to*; *to* before a verb of purpose, never
+    after "have", "need" and the like; a comma or a dash before a statement; a bracket),
+    and it holds no cue of the slot reader (:func:`~safetychip.translate._slots.cue_slots`)
+    and no word of a rule. It runs to the end of its sentence (a leading "Because …," to its
+    comma, a bracket to its bracket). The first clause of a sentence is never one; a whole
+    later sentence is, and so is a lead before a colon. Whether it is set aside is the
+    pipeline's decision: only when the things it names ground in nothing.
 
     >>> [(r.kind, r.text) for r in remarks("Stay out of the bedroom because the kids are asleep.")]
     [('reason', 'because the kids are asleep')]
     >>> [(r.kind, r.text) for r in remarks("Don't open the windows, the cat will get out.")]
     [('remark', 'the cat will get out')]
-    >>> [r.text for r in remarks("Go to the living room twice to check on the baby")]
-    ['to check on the baby']
-    >>> [r.text for r in remarks("Stay out of the bedroom (the kids are asleep) and the hall.")]
-    ['the kids are asleep']
-    >>> remarks("Never open the fridge, because you must not waste the milk.")
-    []
     >>> [(r.kind, r.text) for r in remarks("My sister is visiting, so go to the kitchen")]
     [('preamble', 'My sister is visiting')]
-    >>> [(r.kind, r.text) for r in remarks("Never open the door. That is the cat's way out!")]
-    [('remark', "That is the cat's way out")]
     >>> [(r.kind, r.text) for r in remarks("Go to the hall to check on her while I sleep")]
     [('context', 'while I sleep'), ('reason', 'to check on her')]
-    >>> [(r.kind, r.text) for r in remarks("During the party, skip the bedroom, it is a mess")]
-    [('context', 'During the party'), ('remark', 'it is a mess')]
+    >>> remarks("Never open the fridge, because you must not waste the milk.")
+    []
     """
     found: list[Remark] = []
     offset = 0
@@ -478,19 +324,17 @@ def remarks(sentence: str) -> list[Remark]:
                                 start + joint.end()))  # fmt: skip
             start, piece = start + joint.end(), piece[joint.end() :]
         for kind, marker in _MARKERS:
-            # the first clause the marker opens that holds no rule ("…, it's to be shut within
-            # 2 steps, the dog's an escape artist": the second)
+            # the first clause the marker opens that holds no rule
             clause = next((c for m in marker.finditer(piece) if (c := _clause(kind, m, piece))),
                           None)  # fmt: skip
             if clause is None:
                 continue
             m, text, end = clause
-            head = piece[: m.start()]
             found.append(Remark(kind, text, start + m.start(), start + end))
             if kind != "context":
                 break
-            if head.strip(" ,"):  # the rest of the sentence around a context is read on
-                piece = head
+            if piece[: m.start()].strip(" ,"):  # the rest around a context is read on
+                piece = piece[: m.start()]
             else:
                 start, piece = start + end, piece[end:]
     return found
@@ -516,22 +360,14 @@ def _clause(kind: str, m: re.Match[str], piece: str) -> tuple[re.Match[str], str
     else:
         clause, end = piece[m.start() :], len(piece)
     text = clause.strip(" ,—–-()")
-    if not _aside(text.split(None, 1)[-1] if kind == "context" else text):
-        return None
-    return m, text, end
-
-
-_OTHERS_NEED = re.compile(
-    r"\b(?:i|we|he|she|they|(?:my|our|his|her|their) \w+) (?:(?:needs?|has|have) to|"
-    r"(?:can|could|will|would|do|does|did) not|cannot)\b"
-)
+    aside = text.split(None, 1)[-1] if kind == "context" else text
+    return (m, text, end) if _aside(aside) else None
 
 
 def _aside(text: str) -> bool:
-    """Whether *text* could be set aside: words, but no cue of a constraint, no timing and no
-    word of a rule."""
+    """Whether *text* could be set aside: words, but no cue of a rule (what someone else needs
+    or cannot do is none: "my watch needs to sync")."""
     words = re.sub(r"\bnext (?:room|door|house|flat)\b", "", normalize(text))  # no timing
-    # what someone else needs or cannot do is no rule for the robot: "my watch needs to sync"
     words = _OTHERS_NEED.sub("", words)
     return bool(words.strip(" ,—–-()")) and not (cue_slots(words) or _RULE.search(words))
 
@@ -539,23 +375,13 @@ def _aside(text: str) -> bool:
 class LLMRecognizer:
     """Referring-expression recognition by a chat model.
 
-    The prompt (``data/prompts/referring_expressions.txt``) asks for one line
-    ``Expressions: e1 | e2 | …`` (or ``none``); each request also carries a JSON schema
-    (structured output): ``{"expressions": [...]}``, each item a span of one to four words
-    of the sentence, so that a small model held to the schema by its server cannot answer in
-    prose. A reply is accepted when it is such an object or has that line, and every
-    expression occurs in the sentence; otherwise the model is asked again, with
-    what was wrong, up to *max_attempts* requests in all.
+    The prompt (``data/prompts/referring_expressions.txt``) asks for one line ``Expressions:
+    e1 | e2 | …`` (or ``none``), and each request carries a JSON schema (``{"expressions":
+    [...]}``, spans of one to four words of the sentence). A reply is accepted when every
+    expression occurs in the sentence; otherwise the model is asked again, with what was
+    wrong, up to *max_attempts* requests, then a
+    :class:`~safetychip.errors.TranslationReplyError` quotes the last reply.
 
-    Parameters
-    ----------
-    model : ChatModel
-        The model (a :class:`~safetychip.llm.StandInModel` is labelled as such downstream).
-    max_attempts : int
-        Requests before giving up.
-
-    Examples
-    --------
     >>> from safetychip.llm import ScriptedModel
     >>> llm = ScriptedModel(["Expressions: the fridge | the kitchen"])
     >>> [e.text for e in LLMRecognizer(llm)("Open the fridge before the kitchen")]
@@ -574,21 +400,13 @@ class LLMRecognizer:
 
     def messages(self, sentence: str) -> list[dict[str, str]]:
         """The conversation sent for *sentence*."""
-        return [
-            {"role": "system", "content": load_prompt("referring_expressions")},
-            {"role": "user", "content": fill("Utterance: {sentence}", sentence=sentence)},
-        ]
+        return [{"role": "system", "content": load_prompt("referring_expressions")},
+                {"role": "user",
+                 "content": fill("Utterance: {sentence}", sentence=sentence)}]  # fmt: skip
 
     def __call__(self, sentence: str) -> list[Expression]:
-        """Recognise the expressions of *sentence*.
-
-        Raises
-        ------
-        TranslationReplyError
-            If no reply could be read within *max_attempts*; the message quotes the last.
-        LLMError
-            If a request fails (timeout, HTTP error), as the model raised it.
-        """
+        """Recognise the expressions of *sentence* (a request that fails raises the model's
+        ``LLMError``)."""
         messages = self.messages(sentence)
         reply = ""
         for _ in range(self.max_attempts):
@@ -600,56 +418,30 @@ class LLMRecognizer:
             try:
                 return _read_expressions(reply, sentence)
             except ValueError as why:
-                messages = [
-                    *messages,
-                    {"role": "assistant", "content": reply},
-                    {
-                        "role": "user",
-                        "content": f"I cannot use that reply: {why}. "
-                        "Answer with one line 'Expressions: ...' listing spans copied "
-                        "from the utterance, separated by '|', or 'Expressions: none'.",
-                    },
-                ]
+                messages = [*messages, {"role": "assistant", "content": reply},
+                            {"role": "user", "content": f"I cannot use that reply: {why}. "
+                             "Answer with one line 'Expressions: ...' listing spans copied "
+                             "from the utterance, separated by '|', "
+                             "or 'Expressions: none'."}]  # fmt: skip
+        shown = repr(reply[:300]) + ("…" if len(reply) > 300 else "")
         raise TranslationReplyError(
             f"{self.model.name} gave no usable list of referring expressions for {sentence!r} "
-            f"in {self.max_attempts} attempt{'s' * (self.max_attempts > 1)}; last reply: "
-            f"{_quote(reply)}",
+            f"in {self.max_attempts} attempt{'s' * (self.max_attempts > 1)}; last reply: {shown}",
             reply,
             self.max_attempts,
         )
 
 
-def _quote(text: str, limit: int = 300) -> str:
-    return repr(text[:limit]) + ("…" if len(text) > limit else "")
-
-
-#: The most words, and the most expressions, the schema of a reply allows.
-_SPAN_WORDS = 4
-_MAX_EXPRESSIONS = 6
-
-
 def _schema(sentence: str) -> dict:
     """The JSON schema of a reply: ``{"expressions": [spans of the sentence]}``."""
     words = re.findall(r"[\w'-]+", sentence)
-    spans = {
-        " ".join(words[i:j])
-        for i in range(len(words))
-        for j in range(i + 1, min(i + _SPAN_WORDS, len(words)) + 1)
-    }
-    lower = sentence.lower()
-    items = sorted(s for s in spans if s.lower() in lower)
-    return {
-        "type": "object",
-        "properties": {
-            "expressions": {
-                "type": "array",
-                "items": {"type": "string", "enum": items} if items else {"type": "string"},
-                "maxItems": _MAX_EXPRESSIONS,
-            }
-        },
-        "required": ["expressions"],
-        "additionalProperties": False,
-    }
+    spans = {" ".join(words[i:j]) for i in range(len(words))
+             for j in range(i + 1, min(i + _MAX_WORDS, len(words)) + 1)}  # fmt: skip
+    items = sorted(s for s in spans if s.lower() in sentence.lower())
+    expressions = {"type": "array", "maxItems": 6,
+                   "items": {"type": "string", **({"enum": items} if items else {})}}  # fmt: skip
+    return {"type": "object", "properties": {"expressions": expressions},
+            "required": ["expressions"], "additionalProperties": False}  # fmt: skip
 
 
 def _reply_items(reply: str) -> list[str]:
@@ -664,15 +456,12 @@ def _reply_items(reply: str) -> list[str]:
         if not isinstance(items, list) or not all(isinstance(x, str) for x in items):
             raise ValueError('it is JSON without an "expressions" list of strings')
         return items
-    line = next(
-        (x for x in reply.splitlines() if x.strip().lower().startswith("expressions:")), None
-    )
+    line = next((x for x in reply.splitlines() if x.strip().lower().startswith("expressions:")),
+                None)  # fmt: skip
     if line is None:
         raise ValueError("it has no line starting with 'Expressions:'")
     body = line.split(":", 1)[1].strip()
-    if body.lower() in ("", "none", "-", "[]"):
-        return []
-    return body.split("|")
+    return [] if body.lower() in ("", "none", "-", "[]") else body.split("|")
 
 
 def _read_expressions(reply: str, sentence: str) -> list[Expression]:
@@ -683,15 +472,13 @@ def _read_expressions(reply: str, sentence: str) -> list[Expression]:
         if not text:
             continue
         at = lower.find(text.lower(), cursor)
-        if at < 0:
-            at = lower.find(text.lower())
+        at = at if at >= 0 else lower.find(text.lower())
         if at < 0:
             raise ValueError(f"{text!r} does not occur in the utterance")
         found = Expression(sentence[at : at + len(text)], at, at + len(text))
-        if found in out:
-            continue  # the same span named twice (a small model repeats itself)
-        out.append(found)
-        cursor = at + len(text)
+        if found not in out:  # the same span named twice (a small model repeats itself)
+            out.append(found)
+            cursor = at + len(text)
     out.sort(key=lambda e: e.start)
     for a, b in itertools.pairwise(out):
         if b.start < a.end:

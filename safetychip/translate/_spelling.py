@@ -32,6 +32,7 @@ from pathlib import Path
 
 from .._names import close_names
 from ..paths import DATA_DIR
+from ._recognize import load_words
 from ._vocabulary import Vocabulary, singular
 
 __all__ = ["english_words", "respell"]
@@ -54,20 +55,6 @@ _CONTRACTIONS = {
     "youre": "you're",
     "youve": "you've",
 }
-# Common words a constraint may use that the templates may lack.
-_COMMON = """
-a about above after again against all also always am an and any anymore anything anywhere are
-around as at away back be because been before being below between both but by can cannot
-come could did do does doing done down during each either else end ever every except first
-for from get go going gone had has have having here how i if in inside instead into is it its
-just keep kept later least leave left less let like make many may me might more most much must
-my near need neither never next no nor not nothing now of off on once one only onto or other
-our out outside over own place please put really right robot same second should since so some
-something soon still stop such take than that the their them then there these they thing this
-those through time times to too twice under unless until up us very wait want was way we well
-were what when whenever where whether which while who why will with within without would yet
-you your room area task thanks thank okay sure
-"""
 
 
 # A word that opens a clause and is followed by one of these is a verb ("mosey on over to"),
@@ -77,8 +64,8 @@ _PARTICLE = re.compile(r"(?:on|off|over|around|about|along|back|away)\b", re.IGN
 
 @cache
 def _translator_words() -> frozenset[str]:
-    """The words the translator reads: its templates' and the common words above."""
-    words = set(_COMMON.split())
+    """The words the translator reads: its templates' and the common words of words.tsv."""
+    words = set().union(*load_words()["common"].values())
     try:
         lines = (DATA_DIR / "translation" / "templates.jsonl").read_text(encoding="utf-8")
     except OSError:
