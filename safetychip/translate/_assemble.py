@@ -9,7 +9,6 @@ constraints already accepted (:func:`~safetychip.monitor.smallest_conflict`). It
 Examples
 --------
 >>> from safetychip.ltl import parse
->>> from safetychip.translate import Vocabulary
 >>> v = Vocabulary.from_names(["phone", "kitchen"])
 >>> c = assemble(parse('G!"is_grabbed(a)"'), {"a": "phone"}, v, sentence="never take it")
 >>> c
@@ -20,6 +19,11 @@ Traceback (most recent call last):
 ...
 safetychip.errors.ConflictError: G!"agent_at(kitchen)" contradicts the constraints already
 accepted: no finite trace satisfies it together with c1 (F"agent_at(kitchen)")
+>>> assemble(parse('F"is_switchedon(a)"'), {"a": "kitchen"}, v)
+Traceback (most recent call last):
+...
+safetychip.errors.VocabularyError: in 'is_switchedon(kitchen)': kitchen is a room, and of a
+room only being there (agent_at) can be said
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from collections.abc import Container, Iterable, Mapping
 from ..errors import ConflictError, VocabularyError
 from ..ltl import Formula, Proposition, ap
 from ..monitor import Constraint, as_constraints, refuse_vacuous, smallest_conflict
+from ._reading import substitute
 from ._vocabulary import Vocabulary
 
 __all__ = ["assemble", "ground_formula", "rename_atoms"]
@@ -37,44 +42,18 @@ __all__ = ["assemble", "ground_formula", "rename_atoms"]
 def rename_atoms(formula: Formula, rename) -> Formula:
     """*formula* with every atom name replaced by ``rename(name)``.
 
-    Examples
-    --------
     >>> from safetychip.ltl import parse
     >>> rename_atoms(parse("a U b"), lambda name: name + "1")
     Formula('a1 U b1')
     """
-    memo: dict[Formula, Formula] = {}
-    for f in formula.subformulas():
-        if f.op == "ap":
-            memo[f] = ap(rename(f.name))
-        elif f.children:
-            kids = tuple(memo[c] for c in f.children)
-            memo[f] = f if kids == f.children else _rebuild(f, kids)
-        else:
-            memo[f] = f
-    return memo[formula]
-
-
-def _rebuild(f: Formula, kids: tuple[Formula, ...]) -> Formula:
-    from ..ltl import And, Or
-
-    if f.op == "&":
-        return And(*kids)
-    if f.op == "|":
-        return Or(*kids)
-    return Formula(f.op, kids)
+    return substitute(formula, lambda atom: ap(rename(atom.name)))
 
 
 def ground_formula(lifted: Formula, placeholders: Mapping[str, str]) -> Formula:
-    """Replace placeholder arguments (``is_on(a,b)``) by their grounded names.
+    """Replace placeholder arguments (``is_on(a,b)``) by their grounded names (a
+    :class:`~safetychip.errors.VocabularyError` if an atom is not a predicate over
+    placeholders, or a placeholder is unbound).
 
-    Raises
-    ------
-    VocabularyError
-        If an atom is not a predicate over placeholders, or a placeholder is unbound.
-
-    Examples
-    --------
     >>> from safetychip.ltl import parse
     >>> ground_formula(parse('G("is_grabbed(a)" -> F"is_in(a,b)")'),
     ...                {"a": "book", "b": "mail_box"})
@@ -87,19 +66,14 @@ def ground_formula(lifted: Formula, placeholders: Mapping[str, str]) -> Formula:
         except Exception:
             raise VocabularyError(f"{name!r} is not a predicate such as 'agent_at(a)'") from None
         if not prop.args:
-            raise VocabularyError(
-                f"{name!r} is not a predicate over placeholders such as 'agent_at(a)'"
-            )
-        args = []
+            raise VocabularyError(f"{name!r} is not a predicate over placeholders such as "
+                                  "'agent_at(a)'")  # fmt: skip
         for arg in prop.args:
             if arg not in placeholders:
                 bound = ", ".join(f"{k}={v}" for k, v in placeholders.items()) or "none"
-                raise VocabularyError(
-                    f"in {name!r}: placeholder {arg!r} stands for nothing in the sentence "
-                    f"(bound: {bound})"
-                )
-            args.append(placeholders[arg])
-        return Proposition(prop.predicate, tuple(args)).name
+                raise VocabularyError(f"in {name!r}: placeholder {arg!r} stands for nothing "
+                                      f"in the sentence (bound: {bound})")  # fmt: skip
+        return Proposition(prop.predicate, tuple(placeholders[x] for x in prop.args)).name
 
     return rename_atoms(lifted, rename)
 
@@ -111,21 +85,13 @@ def misused_room(formula: Formula, rooms: Container[str]) -> str | None:
     >>> misused_room(parse('F"agent_at(a)" & G!"is_grabbed(a)"'), {"a"})
     'is_grabbed(a)'
     """
-    return next(
-        (
-            atom
-            for atom in sorted(formula.atoms())
-            if (prop := Proposition.parse(atom)).predicate != "agent_at"
-            and prop.args
-            and prop.args[0] in rooms
-        ),
-        None,
-    )
+    return next((atom for atom in sorted(formula.atoms())
+                 if (prop := Proposition.parse(atom)).predicate != "agent_at"
+                 and prop.args and prop.args[0] in rooms), None)  # fmt: skip
 
 
-def placed_at_thing(
-    formula: Formula, things: Container[str], own: Mapping[str, Formula]
-) -> str | None:
+def placed_at_thing(formula: Formula, things: Container[str], own: Mapping[str, Formula]
+                    ) -> str | None:  # fmt: skip
     """The first atom of *formula* that puts the robot at one of *things* (not rooms) when
     that thing's own clause (*own*: the literal the sentence says of each placeholder) does
     not, or None: a template's "[c]" may be a room where the sentence's is a cup it only
@@ -138,17 +104,10 @@ def placed_at_thing(
     >>> placed_at_thing(f, {"b"}, {"b": parse('"agent_at(b)"')}) is None
     True
     """
-    return next(
-        (
-            atom
-            for atom in sorted(formula.atoms())
-            if (prop := Proposition.parse(atom)).predicate == "agent_at"
-            and prop.args
-            and prop.args[0] in things
-            and "agent_at" not in str(own.get(prop.args[0], ""))
-        ),
-        None,
-    )
+    return next((atom for atom in sorted(formula.atoms())
+                 if (prop := Proposition.parse(atom)).predicate == "agent_at"
+                 and prop.args and prop.args[0] in things
+                 and "agent_at" not in str(own.get(prop.args[0], ""))), None)  # fmt: skip
 
 
 def opened_as_switched(
@@ -171,11 +130,8 @@ def opened_as_switched(
     def rename(name: str) -> str:
         prop = Proposition.parse(name)
         thing = placeholders.get(prop.args[0], "") if prop.args else ""
-        if (
-            prop.predicate != "is_open"
-            or vocabulary.able("is_open", thing)
-            or not vocabulary.able("is_switchedon", thing)
-        ):
+        if (prop.predicate != "is_open" or vocabulary.able("is_open", thing)
+                or not vocabulary.able("is_switchedon", thing)):  # fmt: skip
             return name
         if thing not in switched:
             switched.append(thing)
@@ -185,94 +141,46 @@ def opened_as_switched(
     return (read, tuple(switched)) if switched else (formula, ())
 
 
-def _check_rooms(formula: Formula, vocabulary: Vocabulary) -> None:
-    """Refuse a room where a thing belongs: of a room only being there (``agent_at``) can be
-    said, never ``is_open(kitchen)`` or ``is_switchedon(kitchen)`` (a clause misread, or a
-    predicate borrowed from a neighbouring clause).
-
-    >>> v = Vocabulary.from_names(["fridge", "kitchen"])
-    >>> from safetychip.ltl import parse
-    >>> _check_rooms(parse('G("is_open(fridge)" -> F"agent_at(kitchen)")'), v)
-    >>> _check_rooms(parse('F"is_switchedon(kitchen)"'), v)
-    Traceback (most recent call last):
-    ...
-    safetychip.errors.VocabularyError: in 'is_switchedon(kitchen)': kitchen is a room, and of a
-    room only being there (agent_at) can be said
-    """
-    atom = misused_room(formula, vocabulary.rooms)
-    if atom is not None:
-        raise VocabularyError(
-            f"in {atom!r}: {Proposition.parse(atom).args[0]} is a room, and of a room only "
-            "being there (agent_at) can be said"
-        )
-
-
-def assemble(
-    lifted: Formula,
-    placeholders: Mapping[str, str],
-    vocabulary: Vocabulary,
-    *,
-    accepted: Iterable[Constraint | Formula | str] = (),
-    invariants: Iterable[Formula | str] = (),
-    sentence: str = "",
-    name: str = "",
-    pattern: str | None = None,
-) -> Constraint:
-    """Ground *lifted*, check it, and return the constraint (not yet accepted anywhere).
-
-    Parameters
-    ----------
-    lifted : Formula
-        Over placeholder atoms such as ``agent_at(a)``.
-    placeholders : mapping of str to str
-        Letter -> grounded name.
-    vocabulary : Vocabulary
-        The environment's predicates and names.
-    accepted : iterable of Constraint, Formula or str
-        Constraints already accepted; the new one must be satisfiable together with them.
-    invariants : iterable of Formula or str
-        Facts of the domain every satisfiability question honours.
-    sentence, name, pattern : str
-        Carried into the constraint.
+def assemble(lifted: Formula, placeholders: Mapping[str, str], vocabulary: Vocabulary, *,
+             accepted: Iterable[Constraint | Formula | str] = (),
+             invariants: Iterable[Formula | str] = (), sentence: str = "", name: str = "",
+             pattern: str | None = None) -> Constraint:  # fmt: skip
+    """Ground *lifted* (over placeholder atoms such as ``agent_at(a)``) by *placeholders*
+    (letter -> name), check it, and return the constraint (not yet accepted anywhere), with
+    *sentence*, *name* and *pattern*. It must be satisfiable together with the constraints
+    already *accepted*, under the domain's *invariants*.
 
     Raises
     ------
     VocabularyError
-        An unknown predicate or name, or a wrong number of arguments.
+        An unknown predicate or name, a wrong number of arguments, or a room said to be more
+        than a place to be (``is_open(kitchen)``: a clause misread).
     ConflictError
         Unsatisfiable on its own, or together with *accepted*; ``conflict`` names a
         smallest conflicting set (``"new"`` is the constraint being assembled).
     VacuousConstraintError
-        Equivalent to ``true``: it holds on every trace, so it forbids nothing and is no
-        constraint (the message names the sentence).
+        It holds on every trace, so it forbids nothing (the message names the sentence).
     """
     formula = ground_formula(lifted, placeholders)
-    _check_rooms(formula, vocabulary)
+    if (atom := misused_room(formula, vocabulary.rooms)) is not None:
+        raise VocabularyError(f"in {atom!r}: {Proposition.parse(atom).args[0]} is a room, and "
+                              "of a room only being there (agent_at) can be said")  # fmt: skip
     vocabulary.check(formula)
     refuse_vacuous(formula, sentence)
     constraint = Constraint(formula, sentence, name, pattern)
-    alone = smallest_conflict([Constraint(formula, sentence, name or "new", pattern)], invariants)
-    if alone:
+    if smallest_conflict([Constraint(formula, sentence, name or "new", pattern)], invariants):
         raise ConflictError(
             f"{formula} is unsatisfiable on its own: no finite trace satisfies it"
-            + (" under the domain invariants" if invariants else ""),
-            ("new",),
-        )
+            + (" under the domain invariants" if invariants else ""), ("new",))  # fmt: skip
     before = as_constraints(accepted)
     if before:
-        label = name or "new"
-        if label in {c.name for c in before}:
-            label = "new"
-        conflict = smallest_conflict(
-            [*before, Constraint(formula, sentence, label, pattern)], invariants
-        )
+        label = "new" if (name or "new") in {c.name for c in before} else name or "new"
+        conflict = smallest_conflict([*before, Constraint(formula, sentence, label, pattern)],
+                                     invariants)  # fmt: skip
         if conflict:
-            others = "; ".join(
-                f"{c.name} ({c.sentence or c.formula})" for c in before if c.name in conflict
-            )
-            raise ConflictError(
-                f"{formula} contradicts the constraints already accepted: no finite trace "
-                f"satisfies it together with {others}",
-                tuple(conflict),
-            )
+            others = "; ".join(f"{c.name} ({c.sentence or c.formula})" for c in before
+                               if c.name in conflict)  # fmt: skip
+            raise ConflictError(f"{formula} contradicts the constraints already accepted: no "
+                                f"finite trace satisfies it together with {others}",
+                                tuple(conflict))  # fmt: skip
     return constraint

@@ -52,15 +52,7 @@ from ..monitor import Constraint
 from ..paths import DATA_DIR
 from ._reading import LiftedTranslation
 
-__all__ = [
-    "FEATURES",
-    "SCORES",
-    "Candidate",
-    "Proposal",
-    "Scores",
-    "conformal_threshold",
-    "fit",
-]
+__all__ = ["FEATURES", "SCORES", "Candidate", "Proposal", "Scores", "conformal_threshold", "fit"]
 
 #: The fitted weights and the conformal threshold (JSON, written by
 #: ``data/translation/calibrate_candidates.py``).
@@ -76,44 +68,18 @@ SCORES = DATA_DIR / "translation" / "candidates.json"
 #: its pattern is one the slot reader's fills defend (``fits``); whether the
 #: slot reader read the sentence but not as this candidate (``overruled``); and whether a
 #: thing the sentence names is nothing of the scene and was read as plain words.
-FEATURES = (
-    "slots",
-    "slots_first",
-    "slots_exact",
-    "exact",
-    "retrieval",
-    "share",
-    "similarity",
-    "first",
-    "unread",
-    "fits",
-    "overruled",
-    "unnamed",
-)
+FEATURES = ("slots", "slots_first", "slots_exact", "exact", "retrieval", "share", "similarity",
+            "first", "unread", "fits", "overruled", "unnamed")  # fmt: skip
 
 
 @dataclass(frozen=True)
 class Proposal:
-    """One reader's reading of a lifted sentence, before it is checked.
-
-    Attributes
-    ----------
-    reading : LiftedTranslation
-        The lifted formula.
-    reader : str
-        ``"slots"``, ``"retrieval"`` or ``"model"``.
-    share, similarity : float
-        For the retrieval translator: the reading's vote share and its nearest template's
-        score; 0 for the other readers.
-    rank : int
-        For the retrieval translator and the slot reader: 1 for the first reading, 2 for the
-        next…; 0 otherwise.
-    exact : bool
-        For the slot reader: it read the sentence without leaving a word out.
-    unread : float
-        For the retrieval translator: the share of placeholders whose own clause the clause
-        lexicon did not read (:attr:`~safetychip.translate.Reading.unread`).
-    """
+    """One *reader*'s (``"slots"``, ``"retrieval"`` or ``"model"``) *reading* of a lifted
+    sentence, before it is checked; *rank* 1 for a reader's first reading, 2 for the next…
+    (0 for a model). The retrieval translator's *share* of the votes, its nearest template's
+    *similarity*, and the share of placeholders whose own clause was *unread*
+    (:attr:`~safetychip.translate.Reading.unread`); the slot reader's *exact* (it read the
+    sentence without leaving a word out)."""
 
     reading: LiftedTranslation
     reader: str
@@ -126,30 +92,11 @@ class Proposal:
 
 @dataclass(frozen=True)
 class Candidate:
-    """One formula of a candidate set, with what the readers said about it.
-
-    Attributes
-    ----------
-    constraint : Constraint
-        The grounded, checked constraint.
-    lifted_formula : Formula
-        Its formula over placeholders.
-    pattern : str or None
-        Its specification pattern, when known.
-    readers : tuple of str
-        The readers that proposed it (see :class:`Proposal`), first proposer first.
-    probability : float or None
-        The calibrated probability that it is the right formula; None for a chat model's
-        reading (never fitted).
-    features : dict
-        The values of :data:`FEATURES` it was scored on.
-    parts : tuple of Constraint
-        For a sentence about a list of things, one constraint per thing.
-    set_aside : tuple of (str, str)
-        The clauses left out to read it.
-    form : str
-        How the first reader read the sentence.
-    """
+    """One formula of a candidate set: the grounded, checked *constraint*, its
+    *lifted_formula* and *pattern*, the *readers* that proposed it (first proposer first),
+    the calibrated *probability* that it is the right formula (None for a chat model's
+    reading, never fitted), the *features* it was scored on, its *parts* (one constraint per
+    thing of a list), the clauses *set_aside* to read it, and the first reader's *form*."""
 
     constraint: Constraint
     lifted_formula: Formula
@@ -168,13 +115,10 @@ class Candidate:
 
     def to_dict(self) -> dict:
         """The candidate as JSON (formula, pattern, probability, readers)."""
-        return {
-            "formula": str(self.formula),
-            "pattern": self.pattern,
-            "probability": None if self.probability is None else round(self.probability, 4),
-            "readers": list(self.readers),
-            "parts": [str(c.formula) for c in self.parts],
-        }
+        p = self.probability
+        return {"formula": str(self.formula), "pattern": self.pattern,
+                "probability": None if p is None else round(p, 4), "readers": list(self.readers),
+                "parts": [str(c.formula) for c in self.parts]}  # fmt: skip
 
 
 def features(
@@ -212,21 +156,10 @@ def features(
 
 @dataclass(frozen=True)
 class Scores:
-    """The fitted candidate score and the conformal threshold.
-
-    Attributes
-    ----------
-    weights : dict
-        One weight per name of :data:`FEATURES`.
-    intercept : float
-    threshold : float
-        The conformal threshold *q* on ``1 - p``: a candidate is in the set when
-        ``1 - p <= threshold`` (infinite: every candidate is).
-    alpha : float
-        The miscoverage the threshold was chosen for.
-    report : dict
-        What the fit measured (see ``data/translation/calibrate_candidates.py``).
-    """
+    """The fitted candidate score (*weights*, one per name of :data:`FEATURES`, and
+    *intercept*), the conformal *threshold* on ``1 - p`` (a candidate is in the set when
+    ``1 - p <= threshold``; infinite: every one is), the miscoverage *alpha* it was chosen for,
+    and the *report* of the fit (``data/translation/calibrate_candidates.py``)."""
 
     weights: Mapping[str, float]
     intercept: float
@@ -236,14 +169,10 @@ class Scores:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str] = SCORES, *, retrieval: bool = True) -> Scores:
-        """Read the fitted scores (default: the ones shipped, :data:`SCORES`) for a
-        translator with the retrieval translator (*retrieval*) or without it (no embedder).
-
-        Raises
-        ------
-        DataFileError
-            If the file is missing, not JSON, or lacks a weight of :data:`FEATURES`.
-        """
+        """Read the fitted scores (default: :data:`SCORES`) for a translator with the
+        retrieval translator (*retrieval*) or without it (no embedder); a
+        :class:`~safetychip.errors.DataFileError` if the file is missing, not JSON, or lacks
+        a weight of :data:`FEATURES`."""
         key = "with_retrieval" if retrieval else "without_retrieval"
         try:
             data = load_json(Path(path), DataFileError)
@@ -253,13 +182,10 @@ class Scores:
             fitted = data[key]
             weights = {name: float(fitted["weights"][name]) for name in FEATURES}
             threshold = fitted["threshold"]
-            return cls(
-                weights,
-                float(fitted["intercept"]),
-                math.inf if threshold is None else float(threshold),
-                float(fitted.get("alpha", data["alpha"])),
-                fitted.get("report", {}),
-            )
+            alpha = float(fitted.get("alpha", data["alpha"]))
+            return cls(weights, float(fitted["intercept"]),
+                       math.inf if threshold is None else float(threshold), alpha,
+                       fitted.get("report", {}))  # fmt: skip
         except (KeyError, TypeError, ValueError) as err:
             raise DataFileError(
                 str(path), f"not a candidate score file (missing or bad {err}); rerun "
@@ -268,13 +194,9 @@ class Scores:
 
     def to_dict(self) -> dict:
         """The scores as JSON (one entry of the file :meth:`load` reads)."""
-        return {
-            "alpha": self.alpha,
-            "weights": dict(self.weights),
-            "intercept": self.intercept,
-            "threshold": None if math.isinf(self.threshold) else self.threshold,
-            "report": dict(self.report),
-        }
+        return {"alpha": self.alpha, "weights": dict(self.weights), "intercept": self.intercept,
+                "threshold": None if math.isinf(self.threshold) else self.threshold,
+                "report": dict(self.report)}  # fmt: skip
 
     def probability(self, values: Mapping[str, float]) -> float:
         """The calibrated probability of a candidate with these feature *values* (a missing
@@ -289,21 +211,10 @@ class Scores:
 
 
 def fit(rows: Sequence[tuple[Mapping[str, float], bool]], *, c: float = 1.0) -> tuple[dict, float]:
-    """Fit the candidate score by L2-regularised logistic regression.
+    """(weights, intercept) of the candidate score, fitted by L2-regularised logistic
+    regression (inverse strength *c*) on *rows*, one (features, right) per candidate of each
+    development sentence.
 
-    Parameters
-    ----------
-    rows : sequence of (features, right)
-        One per candidate of each development sentence.
-    c : float
-        Inverse regularisation strength.
-
-    Returns
-    -------
-    (weights, intercept)
-
-    Examples
-    --------
     >>> rows = [({"slots": 1.0}, True)] * 9 + [({"slots": 1.0}, False)]
     >>> rows += [({"retrieval": 1.0}, False)] * 5 + [({"retrieval": 1.0}, True)]
     >>> weights, intercept = fit(rows)

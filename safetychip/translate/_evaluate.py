@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .._io import load_json_lines
 from ..errors import DataFileError, SafetyChipError
@@ -35,18 +36,12 @@ _FIELDS = ("scene", "sentence", "formula")
 
 
 def load_utterances(path: str | os.PathLike[str] = UTTERANCES, *, split: str = "all") -> list[dict]:
-    """Read labelled utterances (JSON lines), optionally one split.
-
-    Each line needs ``sentence``, ``scene`` and ``formula``; ``pattern``, ``id``, ``family``,
-    ``split`` and ``alternatives`` are optional (an ``id`` defaults to the line number, a
-    ``family`` to the pattern's; ``alternatives`` lists other formulas a careful reader could
-    defend, which :func:`evaluate` also accepts).
-
-    Raises
-    ------
-    DataFileError
-        If the file is missing, a line is not JSON, a field is missing, or a formula does
-        not parse; the message names the line.
+    """Read labelled utterances (JSON lines), optionally one *split*: each line needs
+    ``sentence``, ``scene`` and ``formula``; ``pattern``, ``id`` (default: the line number),
+    ``family`` (default: the pattern's), ``split`` and ``alternatives`` (other formulas a
+    careful reader could defend, which :func:`evaluate` also accepts) are optional. A
+    :class:`~safetychip.errors.DataFileError` naming the line if the file is missing, a line
+    is not JSON, a field is missing or a formula does not parse.
     """
     source = Path(path)
     try:
@@ -79,80 +74,69 @@ def load_utterances(path: str | os.PathLike[str] = UTTERANCES, *, split: str = "
 
 @dataclass
 class EvaluationResult:
-    """Per-utterance outcomes of one translator, with summaries.
+    """Per-utterance outcomes of one translator (*translator*, its name), with summaries;
+    *stand_in* if any answer came from an offline stand-in (never an LLM result).
 
-    Attributes
-    ----------
-    translator : str
-        Its name.
-    rows : list of dict
-        Per utterance: ``id``, ``scene``, ``pattern``, ``family``, ``split``, ``correct``,
-        ``predicted`` (formula text or None), ``alternative`` (True when the translation
-        matched one of the row's ``alternatives`` rather than its formula), ``error`` (error
-        type or None), ``message``, ``seconds``; and the candidate set: ``candidates`` (each
-        candidate's ``formula``, ``probability``, ``right`` and ``features``; for a refusal,
-        the candidates the readers considered), ``set_size`` (0 for a refusal), ``covered``
-        (the set holds a right formula) and ``settled`` (a set of one accepted without a
-        pick, :attr:`~safetychip.translate.Translation.settled`).
-    stand_in : bool
-        True if any answer came from an offline stand-in (never an LLM result).
+    Each row: ``id``, ``scene``, ``pattern``, ``family``, ``split``, ``correct``,
+    ``predicted`` (formula text or None), ``alternative`` (right by one of the row's
+    ``alternatives``), ``error`` (error type or None), ``message``, ``seconds``; and the
+    candidate set: ``candidates`` (each one's ``formula``, ``probability``, ``right`` and
+    ``features``; for a refusal, those the readers considered), ``set_size`` (0 for a
+    refusal), ``covered`` (the set holds a right formula) and ``settled`` (a set of one
+    accepted without a pick, :attr:`~safetychip.translate.Translation.settled`).
     """
 
     translator: str
     rows: list[dict] = field(default_factory=list)
     stand_in: bool = False
 
+    def _tally(self, key: str, *counts: Callable[[dict], int]) -> Any:
+        out: dict[str, list[int]] = {}
+        for r in self.rows:
+            tally = out.setdefault(r.get(key) or "other", [0] * len(counts))
+            for i, count in enumerate(counts):
+                tally[i] += count(r)
+        return {k: tuple(v) for k, v in sorted(out.items())}
+
+    def _share(self, name: str) -> float:
+        return sum(r[name] for r in self.rows) / len(self.rows) if self.rows else 0.0
+
     @property
     def accuracy(self) -> float:
         """Share of correct translations."""
-        return sum(r["correct"] for r in self.rows) / len(self.rows) if self.rows else 0.0
+        return self._share("correct")
 
     def by(self, key: str) -> dict[str, tuple[int, int]]:
         """(correct, total) per value of *key* (``pattern``, ``family``, ``scene``, ``split``)."""
-        out: dict[str, list[int]] = {}
-        for r in self.rows:
-            value = r.get(key) or "other"
-            tally = out.setdefault(value, [0, 0])
-            tally[0] += r["correct"]
-            tally[1] += 1
-        return {k: (v[0], v[1]) for k, v in sorted(out.items())}
+        return self._tally(key, lambda r: r["correct"], lambda r: 1)
 
     def outcomes(self, key: str = "pattern") -> dict[str, tuple[int, int, int]]:
         """(right, refused or flagged ambiguous, silently wrong) per value of *key*."""
-        out: dict[str, list[int]] = {}
-        for r in self.rows:
-            tally = out.setdefault(r.get(key) or "other", [0, 0, 0])
-            tally[0 if r["correct"] else 1 if r["error"] else 2] += 1
-        return {k: (v[0], v[1], v[2]) for k, v in sorted(out.items())}
+        return self._tally(key, lambda r: r["correct"],
+                           lambda r: not r["correct"] and bool(r["error"]),
+                           lambda r: not r["correct"] and not r["error"])  # fmt: skip
 
     def scores(self) -> str:
         """The three counts overall and per pattern, as a plain-text table."""
         lines = [f"{'pattern':<24} {'n':>4} {'right':>6} {'refused':>8} {'wrong':>6}  accuracy"]
-        total = [0, 0, 0]
-        for value, (ok, refused, wrong) in self.outcomes().items():
+        rows = list(self.outcomes().items())
+        total = [sum(v[i] for _, v in rows) for i in range(3)]
+        for value, (ok, refused, wrong) in [*rows, *([("all", total)] if self.rows else [])]:
             n = ok + refused + wrong
-            total = [total[0] + ok, total[1] + refused, total[2] + wrong]
             lines.append(f"{value:<24} {n:>4} {ok:>6} {refused:>8} {wrong:>6}  {ok / n:7.1%}")
-        n = sum(total)
-        if n:
-            lines.append(
-                f"{'all':<24} {n:>4} {total[0]:>6} {total[1]:>8} {total[2]:>6}  {total[0] / n:7.1%}"
-            )
-            by_alternative = sum(r["alternative"] for r in self.rows)
-            if by_alternative:
-                lines.append(f"of the right, matched by a labelled alternative: {by_alternative}")
-            rest = total[1] + total[2]
-            if rest:
-                lines.append(f"of the rest, refused or flagged: {total[1] / rest:.1%}")
+        if by_alternative := sum(r["alternative"] for r in self.rows):
+            lines.append(f"of the right, matched by a labelled alternative: {by_alternative}")
+        if rest := total[1] + total[2]:
+            lines.append(f"of the rest, refused or flagged: {total[1] / rest:.1%}")
         return "\n".join(lines)
 
     def coverage(self) -> float:
         """Share of utterances whose candidate set holds a right formula."""
-        return sum(r["covered"] for r in self.rows) / len(self.rows) if self.rows else 0.0
+        return self._share("covered")
 
     def mean_set_size(self) -> float:
         """Mean number of candidates per utterance (a refusal counts 0)."""
-        return statistics.fmean(r["set_size"] for r in self.rows) if self.rows else 0.0
+        return self._share("set_size")
 
     def silent_singletons(self) -> int:
         """How many utterances got a set of one, accepted without a pick, that is wrong: the
@@ -160,16 +144,9 @@ class EvaluationResult:
         return sum(r["settled"] and not r["correct"] for r in self.rows)
 
     def sets(self, key: str = "pattern") -> dict[str, tuple[int, int, int, int]]:
-        """(utterances, covered, candidates in all, silently wrong singletons) per value of
-        *key*."""
-        out: dict[str, list[int]] = {}
-        for r in self.rows:
-            tally = out.setdefault(r.get(key) or "other", [0, 0, 0, 0])
-            tally[0] += 1
-            tally[1] += r["covered"]
-            tally[2] += r["set_size"]
-            tally[3] += r["settled"] and not r["correct"]
-        return {k: (v[0], v[1], v[2], v[3]) for k, v in sorted(out.items())}
+        """(utterances, covered, candidates in all, silently wrong singletons) per *key*."""
+        return self._tally(key, lambda r: 1, lambda r: r["covered"], lambda r: r["set_size"],
+                           lambda r: r["settled"] and not r["correct"])  # fmt: skip
 
     def set_scores(self) -> str:
         """Coverage, mean set size and silently wrong singletons overall and per pattern, as a
@@ -185,11 +162,7 @@ class EvaluationResult:
 
     def errors(self) -> dict[str, int]:
         """How many utterances failed with each error type."""
-        out: dict[str, int] = {}
-        for r in self.rows:
-            if r["error"]:
-                out[r["error"]] = out.get(r["error"], 0) + 1
-        return dict(sorted(out.items()))
+        return {k: v[0] for k, v in self._tally("error", lambda r: 1).items() if k != "other"}
 
     def median_ms(self) -> float:
         """Median translation time per utterance, in milliseconds."""
@@ -197,10 +170,8 @@ class EvaluationResult:
 
     def table(self) -> str:
         """A plain-text table: accuracy per pattern, per family, and overall."""
-        lines = [
-            f"translator: {self.translator}"
-            + ("  [offline stand-in, not a language model]" if self.stand_in else "")
-        ]
+        stand_in = "  [offline stand-in, not a language model]" if self.stand_in else ""
+        lines = [f"translator: {self.translator}{stand_in}"]
         for key in ("pattern", "family", "split", "scene"):
             lines.append(f"  {key:<22} correct / total   accuracy")
             for value, (ok, n) in self.by(key).items():
@@ -214,54 +185,28 @@ class EvaluationResult:
 
     def to_dict(self) -> dict:
         """JSON-ready summary (and the rows)."""
+        by = {f"by_{key}": {k: {"correct": a, "total": b} for k, (a, b) in self.by(key).items()}
+              for key in ("pattern", "family", "split")}  # fmt: skip
         return {
-            "translator": self.translator,
-            "stand_in": self.stand_in,
-            "accuracy": self.accuracy,
-            "total": len(self.rows),
-            "by_pattern": {
-                k: {"correct": a, "total": b} for k, (a, b) in self.by("pattern").items()
-            },
-            "by_family": {k: {"correct": a, "total": b} for k, (a, b) in self.by("family").items()},
-            "by_split": {k: {"correct": a, "total": b} for k, (a, b) in self.by("split").items()},
-            "errors": self.errors(),
-            "outcomes": {
-                k: {"right": a, "refused_or_flagged": b, "silently_wrong": c}
-                for k, (a, b, c) in self.outcomes().items()
-            },
-            "median_ms": self.median_ms(),
-            "coverage": self.coverage(),
-            "mean_set_size": self.mean_set_size(),
-            "silent_singletons": self.silent_singletons(),
-            "sets": {
-                k: {"total": a, "covered": b, "candidates": c, "silent_singletons": d}
-                for k, (a, b, c, d) in self.sets().items()
-            },
+            "translator": self.translator, "stand_in": self.stand_in,
+            "accuracy": self.accuracy, "total": len(self.rows), **by, "errors": self.errors(),
+            "outcomes": {k: {"right": a, "refused_or_flagged": b, "silently_wrong": c}
+                         for k, (a, b, c) in self.outcomes().items()},
+            "median_ms": self.median_ms(), "coverage": self.coverage(),
+            "mean_set_size": self.mean_set_size(), "silent_singletons": self.silent_singletons(),
+            "sets": {k: {"total": a, "covered": b, "candidates": c, "silent_singletons": d}
+                     for k, (a, b, c, d) in self.sets().items()},
             "rows": self.rows,
-        }
+        }  # fmt: skip
 
 
-def evaluate(
-    make_translator: Callable[[str], object],
-    rows: Iterable[dict] | None = None,
-    *,
-    name: str = "",
-    progress: bool = False,
-) -> EvaluationResult:
-    """Translate every utterance and grade it by language equivalence with its label or one
-    of the label's ``alternatives``.
-
-    Parameters
-    ----------
-    make_translator : callable
-        ``make_translator(scene) -> translator`` where ``translator(sentence)`` returns a
-        :class:`~safetychip.translate.Translation`; called once per scene (cache inside).
-    rows : iterable of dict, optional
-        Utterances (default: :func:`load_utterances`).
-    name : str
-        The translator's name for the report.
-    progress : bool
-        Show a progress bar.
+def evaluate(make_translator: Callable[[str], object], rows: Iterable[dict] | None = None, *,
+             name: str = "", progress: bool = False) -> EvaluationResult:  # fmt: skip
+    """Translate every utterance of *rows* (default: :func:`load_utterances`) and grade it by
+    language equivalence with its label or one of the label's ``alternatives``.
+    ``make_translator(scene)`` returns a translator (``translator(sentence)`` returns a
+    :class:`~safetychip.translate.Translation`), called once per scene; *name* names it in
+    the report; *progress* shows a progress bar.
     """
     from ..automata import equivalent
 
@@ -279,64 +224,39 @@ def evaluate(
         if prepare is not None:  # embed the queries in one batch
             prepare([row["sentence"] for row in rows if row["scene"] == scene])
     for row in iterator:
-        scene = row["scene"]
-        translate = translators[scene]
         labels = [parse(row["formula"]), *(parse(text) for text in row.get("alternatives", ()))]
 
         def right(formula: object, labels: list = labels) -> tuple[bool, bool]:
             """Whether *formula* is right, and whether only by an alternative."""
-            for k, label in enumerate(labels):
-                if equivalent(formula, label):  # type: ignore[arg-type]
-                    return True, k > 0
-            return False, False
+            k = next((k for k, x in enumerate(labels) if equivalent(formula, x)), None)  # type: ignore[arg-type]
+            return k is not None, bool(k)
 
-        predicted, error, message, correct, via = None, None, "", False, None
-        alternative, settled, found = False, False, ()
+        predicted, error, message, correct, alternative, via = None, None, "", False, False, None
+        settled, found, considered = False, (), ()  # type: tuple[bool, Any, Any]
         start = time.perf_counter()
         try:
-            translation = translate(row["sentence"])  # type: ignore[operator]
+            translation = translators[row["scene"]](row["sentence"])  # type: ignore[operator]
             seconds = time.perf_counter() - start
-            predicted = str(translation.formula)
-            via = getattr(translation, "translator", None)
+            predicted, via = str(translation.formula), getattr(translation, "translator", None)
             correct, alternative = right(translation.formula)
             settled = bool(getattr(translation, "settled", False))
             found = getattr(translation, "candidates", ())
             result.stand_in = result.stand_in or bool(getattr(translation, "stand_in", False))
-            if not result.translator:
-                result.translator = getattr(translation, "translator", "")
+            result.translator = result.translator or getattr(translation, "translator", "")
         except SafetyChipError as err:
             seconds = time.perf_counter() - start
             error, message = type(err).__name__, str(err)
             considered = getattr(err, "considered", ())
-        candidates = [
-            {
-                "formula": str(c.formula),
-                "probability": c.probability,
-                "right": right(c.formula)[0],
-                "features": dict(c.features),
-            }
-            for c in (found or (considered if error else ()))
-        ]
-        result.rows.append(
-            {
-                "id": row.get("id", ""),
-                "scene": scene,
-                "pattern": row.get("pattern"),
-                "family": row.get("family") or pattern_family(row.get("pattern")) or "other",
-                "translator": via,
-                "split": row.get("split", ""),
-                "sentence": row["sentence"],
-                "label": row["formula"],
-                "predicted": predicted,
-                "correct": bool(correct),
-                "alternative": alternative,
-                "error": error,
-                "message": message,
-                "seconds": seconds,
-                "candidates": candidates,
-                "set_size": 0 if error else len(found),
-                "covered": not error and any(c["right"] for c in candidates),
-                "settled": settled,
-            }
-        )
+        candidates = [{"formula": str(c.formula), "probability": c.probability,
+                       "right": right(c.formula)[0], "features": dict(c.features)}
+                      for c in (found or considered)]  # fmt: skip
+        result.rows.append({
+            "id": row.get("id", ""), "scene": row["scene"], "pattern": row.get("pattern"),
+            "family": row.get("family") or pattern_family(row.get("pattern")) or "other",
+            "translator": via, "split": row.get("split", ""), "sentence": row["sentence"],
+            "label": row["formula"], "predicted": predicted, "correct": bool(correct),
+            "alternative": alternative, "error": error, "message": message, "seconds": seconds,
+            "candidates": candidates, "set_size": 0 if error else len(found),
+            "covered": not error and any(c["right"] for c in candidates), "settled": settled,
+        })  # fmt: skip
     return result

@@ -56,22 +56,10 @@ SPELLING = 0.8
 
 @dataclass(frozen=True)
 class Grounding:
-    """An expression and the name it denotes.
-
-    Attributes
-    ----------
-    expression : str
-        As written in the sentence.
-    name : str
-        The unique name chosen.
-    score : float
-        1.0 for an exact match, else the cosine similarity.
-    method : str
-        ``"exact"``, ``"spelling"`` (a misspelling, by string similarity) or
-        ``"embedding"``.
-    candidates : tuple of (str, float)
-        For an embedding match, the nearest names with their scores, best first.
-    """
+    """An *expression* (as written) and the unique *name* it denotes, found by *method*
+    ``"exact"`` (*score* 1.0), ``"spelling"`` (a misspelling, by string similarity) or
+    ``"embedding"`` (cosine similarity; *candidates*: the nearest names with their scores,
+    best first)."""
 
     expression: str
     name: str
@@ -81,59 +69,32 @@ class Grounding:
 
     def to_dict(self) -> dict:
         """JSON-ready form."""
-        return {
-            "expression": self.expression,
-            "name": self.name,
-            "score": round(self.score, 4),
-            "method": self.method,
-            "candidates": [{"name": n, "score": round(s, 4)} for n, s in self.candidates],
-        }
+        near = [{"name": n, "score": round(s, 4)} for n, s in self.candidates]
+        return {"expression": self.expression, "name": self.name, "score": round(self.score, 4),
+                "method": self.method, "candidates": near}  # fmt: skip
 
     def __repr__(self) -> str:
-        return (
-            f"Grounding(expression={self.expression!r}, name={self.name!r}, "
-            f"score={round(self.score, 4)!r}, method={self.method!r})"
-        )
+        return (f"Grounding(expression={self.expression!r}, name={self.name!r}, "
+                f"score={round(self.score, 4)!r}, method={self.method!r})")  # fmt: skip
 
 
 class Grounder:
-    """Ground referring expressions in one vocabulary.
-
-    Parameters
-    ----------
-    vocabulary : Vocabulary
-        The names to choose from.
-    embedder : Embedder, "minilm" or None
-        How to compare expressions that match no phrase exactly: an
-        :class:`~safetychip.llm.Embedder`, ``"minilm"`` (a
-        :class:`~safetychip.llm.MiniLMEmbedder`, created on first use), or None (no
-        embedding: such expressions are errors listing the names spelled most alike).
-    threshold : float
-        Least cosine similarity accepted.
-    margin : float
-        A second name scoring within *margin* of the best makes the expression ambiguous.
-    top : int
-        How many nearest names an error or a grounding lists.
+    """Ground referring expressions in one *vocabulary*. Expressions that match no phrase
+    exactly are compared by *embedder* (an :class:`~safetychip.llm.Embedder`, ``"minilm"``
+    created on first use, or None: such expressions are errors listing the names spelled most
+    alike): a name needs cosine similarity *threshold*, and a second one within *margin* of
+    the best makes the expression ambiguous; an error or a grounding lists the *top* nearest.
     """
 
-    def __init__(
-        self,
-        vocabulary: Vocabulary,
-        embedder: Embedder | str | None = "minilm",
-        *,
-        threshold: float = THRESHOLD,
-        margin: float = MARGIN,
-        top: int = 3,
-    ) -> None:
+    def __init__(self, vocabulary: Vocabulary, embedder: Embedder | str | None = "minilm", *,
+                 threshold: float = THRESHOLD, margin: float = MARGIN,
+                 top: int = 3) -> None:  # fmt: skip
         if isinstance(embedder, str) and embedder != "minilm":
             raise ValueError(f"embedder must be an Embedder, 'minilm' or None, got {embedder!r}")
         if not 0.0 <= threshold <= 1.0:
             raise ValueError(f"threshold must be within [0, 1], got {threshold}")
-        self.vocabulary = vocabulary
-        self._embedder = embedder
-        self.threshold = threshold
-        self.margin = margin
-        self.top = top
+        self.vocabulary, self._embedder = vocabulary, embedder
+        self.threshold, self.margin, self.top = threshold, margin, top
         self._matrix: Any = None
 
     @property
@@ -146,14 +107,9 @@ class Grounder:
         return self._embedder  # type: ignore[return-value]
 
     def ground(self, expression: Expression | str) -> Grounding:
-        """The name *expression* denotes.
-
-        Raises
-        ------
-        GroundingError
-            If it is ambiguous between exact matches, or no name is similar enough, or two
-            are about equally similar; the message and ``candidates`` list the nearest names.
-        """
+        """The name *expression* denotes; a GroundingError (its message and ``candidates``
+        list the nearest names) if it is ambiguous between exact matches, or no name is
+        similar enough, or two are about equally similar."""
         if isinstance(expression, Expression):
             text, names = expression.text, expression.candidates
         else:
@@ -164,11 +120,9 @@ class Grounder:
         if len(names) == 1:
             return Grounding(text, names[0], 1.0, "exact")
         if len(names) > 1:
-            raise GroundingError(
-                f"{text!r} is ambiguous in {where}: it could be {_either(names)}; name one of them",
-                text,
-                tuple((n, 1.0) for n in names),
-            )
+            raise GroundingError(f"{text!r} is ambiguous in {where}: it could be "
+                                 f"{_either(names)}; name one of them", text,
+                                 tuple((n, 1.0) for n in names))  # fmt: skip
         key = " ".join(phrase_key(text))
         if not key:
             raise GroundingError(f"{text!r} names nothing", text)
@@ -179,12 +133,9 @@ class Grounder:
         if embedder is None:
             near = self.vocabulary.closest(text)
             hint = f"; spelled most alike: {', '.join(near)}" if near else ""
-            raise GroundingError(
-                f"{text!r} is not a name in {where} and no embedder is configured to find "
-                f"the nearest{hint}",
-                text,
-                tuple((n, 0.0) for n in near),
-            )
+            raise GroundingError(f"{text!r} is not a name in {where} and no embedder is "
+                                 f"configured to find the nearest{hint}", text,
+                                 tuple((n, 0.0) for n in near))  # fmt: skip
         if self._matrix is None:
             phrases = [self.vocabulary.phrase(n) for n in self.vocabulary.names]
             self._matrix = embedder.encode(phrases)
@@ -194,21 +145,15 @@ class Grounder:
         best_name, best = ranked[0]
         listing = ", ".join(f"{n} ({s:.2f})" for n, s in ranked)
         if best < self.threshold:
-            raise GroundingError(
-                f"cannot ground {text!r} in {where}: no name is similar enough (nearest: "
-                f"{listing}; threshold {self.threshold:.2f}); rephrase with one of these "
-                "names",
-                text,
-                ranked,
-            )
+            raise GroundingError(f"cannot ground {text!r} in {where}: no name is similar enough "
+                                 f"(nearest: {listing}; threshold {self.threshold:.2f}); rephrase "
+                                 "with one of these names", text, ranked)  # fmt: skip
         close = [n for n, s in ranked[1:] if best - s <= self.margin]
         if close:
-            raise GroundingError(
-                f"{text!r} is ambiguous in {where}: {_either([best_name, *close])} are about "
-                f"equally similar (nearest: {listing}); name one of them",
-                text,
-                ranked,
-            )
+            raise GroundingError(f"{text!r} is ambiguous in {where}: "
+                                 f"{_either([best_name, *close])} are about equally similar "
+                                 f"(nearest: {listing}); name one of them",
+                                 text, ranked)  # fmt: skip
         return Grounding(text, best_name, best, "embedding", ranked)
 
     def names_nothing(self, error: GroundingError) -> bool:
@@ -244,12 +189,8 @@ class Grounder:
 
         ranked = tuple((n, ratio(n)) for n in near)
         if len(ranked) > 1 and ranked[0][1] - ranked[1][1] < 0.05:
-            raise GroundingError(
-                f"{text!r} is not a name in {self.vocabulary.name}; did you mean "
-                f"{_either([n for n, _ in ranked])}?",
-                text,
-                ranked,
-            )
+            raise GroundingError(f"{text!r} is not a name in {self.vocabulary.name}; did you mean "
+                                 f"{_either([n for n, _ in ranked])}?", text, ranked)  # fmt: skip
         return Grounding(text, ranked[0][0], ranked[0][1], "spelling", ranked)
 
 

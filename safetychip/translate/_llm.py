@@ -48,16 +48,12 @@ MAX_TOKENS = 300
 
 
 def formula_schema(letters: Iterable[str], predicates: Mapping[str, int] = PREDICATES) -> dict:
-    """The JSON schema of a reply: ``{"formula": <prefix formula>}``.
-
-    The formula must match a regular expression of the known pattern shapes (never,
-    not_before, before, response, immediate_response, absence_after, and at_most, at_least,
-    exactly 1 to 3 times) in prefix syntax, each slot a predicate over *letters* or its
+    """The JSON schema of a reply, ``{"formula": <prefix formula>}``: one of the known pattern
+    shapes (never, not_before, before, response, immediate_response, absence_after, and
+    at_most, at_least, exactly 1 to 3 times), each slot a predicate over *letters* or its
     negation. A server that honours schemas (llama.cpp compiles them to a grammar) then lets a
     small model choose only among well-formed pattern instances.
 
-    Examples
-    --------
     >>> import re
     >>> schema = formula_schema({"a"}, {"agent_at": 1})
     >>> shape = schema["properties"]["formula"]["pattern"]
@@ -83,30 +79,17 @@ def formula_schema(letters: Iterable[str], predicates: Mapping[str, int] = PREDI
          for s in shapes}
     )  # fmt: skip
     pattern = "^(" + "|".join(alternatives) + ")$"
-    return {
-        "type": "object",
-        "properties": {"formula": {"type": "string", "pattern": pattern}},
-        "required": ["formula"],
-        "additionalProperties": False,
-    }
+    return {"type": "object", "properties": {"formula": {"type": "string", "pattern": pattern}},
+            "required": ["formula"], "additionalProperties": False}  # fmt: skip
 
 
-def read_formula_reply(
-    reply: str, letters: set[str], predicates: Mapping[str, int] = PREDICATES
-) -> Formula:
-    """Read a model's reply as a lifted formula.
+def read_formula_reply(reply: str, letters: set[str],
+                       predicates: Mapping[str, int] = PREDICATES) -> Formula:  # fmt: skip
+    """A model's reply read as a lifted formula: the ``formula`` of a JSON object (the
+    structured reply of :func:`formula_schema`), else the text after the last ``LTL:`` (or the
+    whole reply), without code fences or quotes, in prefix syntax, else in Spot syntax. A
+    ValueError says what is wrong, for the model to correct.
 
-    Takes the ``formula`` of a JSON object (the structured reply of :func:`formula_schema`),
-    else the text after the last ``LTL:`` (or the whole reply), without code fences or
-    quotes, and parses it in prefix syntax, then in Spot syntax.
-
-    Raises
-    ------
-    ValueError
-        Saying what is wrong, for the model to correct.
-
-    Examples
-    --------
     >>> print(read_formula_reply("LTL: W ! agent_at(a) agent_at(b)", {"a", "b"}))
     !"agent_at(a)" W "agent_at(b)"
     >>> print(read_formula_reply('{"formula": "G ! is_open(a)"}', {"a"}))
@@ -119,7 +102,13 @@ def read_formula_reply(
     """
     text = reply.strip()
     if text.startswith("{"):
-        text = _json_formula(text)
+        try:
+            data: Any = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise ValueError(f"it is not valid JSON ({err.msg} at character {err.pos})") from None
+        text = data.get("formula") if isinstance(data, dict) else None  # type: ignore[assignment]
+        if not isinstance(text, str):
+            raise ValueError('it is JSON without a "formula" string')
     lines = [x for x in text.splitlines() if x.strip()]
     tagged = [x for x in lines if re.match(r"\s*(?:ltl|formula)\s*:", x, re.I)]
     if tagged:
@@ -127,12 +116,8 @@ def read_formula_reply(
     elif len(lines) > 1:
         raise ValueError("it has several lines and none starts with 'LTL:'")
     text = text.strip().strip("`").strip()
-    if (
-        text.startswith(("'", '"'))
-        and text.endswith(text[0])
-        and len(text) > 1
-        and text.count(text[0]) == 2
-    ):
+    quote = text[:1]
+    if quote in ("'", '"') and len(text) > 1 and text.endswith(quote) and text.count(quote) == 2:
         text = text[1:-1]
     if not text:
         raise ValueError("the formula is empty")
@@ -151,47 +136,25 @@ def read_formula_reply(
             prop = Proposition.parse(atom)
         except SafetyChipError:
             raise ValueError(f"{atom!r} is not a predicate such as agent_at(a)") from None
-        if prop.predicate not in predicates:
-            raise ValueError(
-                f"unknown predicate {prop.predicate!r} in {atom!r}; use {', '.join(predicates)}"
-            )
-        if len(prop.args) != predicates[prop.predicate]:
-            raise ValueError(
-                f"{prop.predicate} takes {predicates[prop.predicate]} argument(s) in {atom!r}"
-            )
-        stray = [a for a in prop.args if a not in letters]
-        if stray:
+        name = prop.predicate
+        if name not in predicates:
+            raise ValueError(f"unknown predicate {name!r} in {atom!r}; use {', '.join(predicates)}")
+        if len(prop.args) != predicates[name]:
+            raise ValueError(f"{name} takes {predicates[name]} argument(s) in {atom!r}")
+        if stray := [a for a in prop.args if a not in letters]:
             known = ", ".join(sorted(letters)) or "none"
-            raise ValueError(
-                f"{atom!r} uses {', '.join(stray)}, which is not a placeholder of "
-                f"the utterance (placeholders: {known})"
-            )
+            raise ValueError(f"{atom!r} uses {', '.join(stray)}, which is not a placeholder of "
+                             f"the utterance (placeholders: {known})")  # fmt: skip
     return formula
 
 
 class LLMTranslator:
-    """Translate a lifted sentence with a chat model.
+    """Translate a lifted sentence with a chat *model*, with up to *max_attempts* requests, over
+    *predicates* (name -> arity). :attr:`stand_in` is True once a reply came from an offline
+    stand-in; :attr:`replies` holds every reply of the last call."""
 
-    Parameters
-    ----------
-    model : ChatModel
-        The model; completions of a stand-in are flagged through :attr:`stand_in`.
-    max_attempts : int
-        Requests before giving up on unreadable replies.
-    predicates : mapping of str to int
-        The predicates the model may use, with their arity.
-
-    Attributes
-    ----------
-    stand_in : bool
-        True once a reply came from an offline stand-in.
-    replies : list of str
-        Every reply of the last call, in order.
-    """
-
-    def __init__(
-        self, model: ChatModel, *, max_attempts: int = 3, predicates: Mapping[str, int] = PREDICATES
-    ) -> None:
+    def __init__(self, model: ChatModel, *, max_attempts: int = 3,
+                 predicates: Mapping[str, int] = PREDICATES) -> None:  # fmt: skip
         if max_attempts < 1:
             raise ValueError(f"max_attempts must be at least 1, got {max_attempts}")
         self.model = model
@@ -207,30 +170,22 @@ class LLMTranslator:
 
     def messages(self, lifted: str) -> list[dict[str, str]]:
         """The conversation sent for *lifted*."""
-        return [
-            {"role": "system", "content": load_prompt("lifted_translation")},
-            {"role": "user", "content": fill("Utterance: {sentence}\nLTL:", sentence=lifted)},
-        ]
+        asked = fill("Utterance: {sentence}\nLTL:", sentence=lifted)
+        return [{"role": "system", "content": load_prompt("lifted_translation")},
+                {"role": "user", "content": asked}]  # fmt: skip
 
     def __call__(self, lifted: str) -> LiftedTranslation:
-        """Translate *lifted* (placeholders ``[a]``, ``[b]``…).
-
-        Raises
-        ------
-        TranslationReplyError
-            If no reply parsed within *max_attempts*; the message quotes the last one.
-        LLMError
-            If a request fails.
-        """
+        """Translate *lifted* (placeholders ``[a]``, ``[b]``…): a TranslationReplyError
+        quoting the last reply if none parsed within *max_attempts*; an LLMError if a
+        request fails."""
         letters = set(re.findall(r"\[([a-z])\]", lifted))
         messages = self.messages(lifted)
         schema = formula_schema(letters, self.predicates)
         self.replies = []
         why: Exception | None = None
         for _ in range(self.max_attempts):
-            completion = self.model.complete(
-                messages, temperature=0.0, max_tokens=MAX_TOKENS, schema=schema
-            )
+            completion = self.model.complete(messages, temperature=0.0, max_tokens=MAX_TOKENS,
+                                             schema=schema)  # fmt: skip
             self.stand_in = self.stand_in or completion.stand_in
             reply = completion.text
             self.replies.append(reply)
@@ -238,15 +193,9 @@ class LLMTranslator:
                 formula = read_formula_reply(reply, letters, self.predicates)
             except ValueError as err:
                 why = err
-                messages = [
-                    *messages,
-                    {"role": "assistant", "content": reply},
-                    {
-                        "role": "user",
-                        "content": f"I cannot use that reply: {err}. "
-                        "Answer with one line 'LTL: <formula>' in prefix syntax.",
-                    },
-                ]
+                messages = [*messages, {"role": "assistant", "content": reply},
+                            {"role": "user", "content": f"I cannot use that reply: {err}. Answer "
+                             "with one line 'LTL: <formula>' in prefix syntax."}]  # fmt: skip
                 continue
             found = match_pattern(formula)
             pattern, args = found if found else (None, ())
@@ -258,18 +207,6 @@ class LLMTranslator:
             last,
             self.max_attempts,
         )
-
-
-def _json_formula(text: str) -> str:
-    """The ``formula`` string of a JSON reply."""
-    try:
-        data: Any = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ValueError(f"it is not valid JSON ({err.msg} at character {err.pos})") from None
-    formula = data.get("formula") if isinstance(data, dict) else None
-    if not isinstance(formula, str):
-        raise ValueError('it is JSON without a "formula" string')
-    return formula
 
 
 def _quote(text: str, limit: int = 300) -> str:

@@ -29,57 +29,32 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from ..automata import DFA
 from ..errors import SafetyChipError
 from ..ltl import Formula, Proposition, parse
 from ..monitor import Constraint, compile_dfa, refuse_vacuous, smallest_conflict
-from ._backtranslate import BackTranslation, back_translate
+from ._backtranslate import READBACK, BackTranslation, back_translate
 from ._match import match_pattern
 
-__all__ = [
-    "Distinction",
-    "Review",
-    "ReviewCard",
-    "Witness",
-    "distinguish",
-    "prepare_review",
-    "review",
-    "witnesses",
-]
-
-_ACTIONS = {
-    "agent_at": ("walk to {0}", "walk away from {0}", "at {0}"),
-    "is_open": ("open {0}", "close {0}", "with {0} open"),
-    "is_switchedon": ("switch on {0}", "switch off {0}", "with {0} switched on"),
-    "is_grabbed": ("grab {0}", "put down {0}", "holding {0}"),
-    "is_touched": ("touch {0}", "stop touching {0}", "touching {0}"),
-    "is_on": ("put {0} on {1}", "take {0} off {1}", "with {0} on {1}"),
-    "is_in": ("put {0} in {1}", "take {0} out of {1}", "with {0} in {1}"),
-}
+__all__ = ["Distinction", "Review", "ReviewCard", "Witness", "distinguish", "prepare_review",
+           "review", "witnesses"]  # fmt: skip
 
 
 def _words(atom: str, which: int) -> str:
     prop = Proposition.parse(atom)
-    forms = _ACTIONS.get(prop.predicate)
-    if forms is None or not prop.args:
+    forms = READBACK["predicate"].get(prop.predicate, ("-",) * 7)[4:]
+    if forms[0] == "-" or not prop.args:
         return (("make " if which == 0 else "unmake ") if which < 2 else "with ") + atom
     return forms[which].format(*(a.replace("_", " ") for a in prop.args))
 
 
 @dataclass(frozen=True)
 class Witness:
-    """A shortest trace, told as actions in the environment's words.
-
-    Attributes
-    ----------
-    trace : tuple of frozenset of str
-        The proposition states (true atoms), position 0 first.
-    steps : tuple of str
-        One phrase per position: how the start looks, then the action producing each state.
-    accepted : bool
-        Whether the formula accepts the trace.
-    """
+    """A shortest trace, told as actions in the environment's words: its *trace* (the true
+    atoms at each position), *steps* (how the start looks, then the action producing each
+    state) and whether the formula *accepted* it."""
 
     trace: tuple[frozenset[str], ...]
     steps: tuple[str, ...]
@@ -96,21 +71,12 @@ class Witness:
 
 
 def _story(trace: list[frozenset[str]], accepted: bool) -> Witness:
-    steps = []
-    previous: frozenset[str] = frozenset()
-    for k, letter in enumerate(trace):
-        if k == 0:
-            true = sorted(letter)
-            if not true:
-                steps.append("start with nothing true")
-            else:
-                steps.append("start " + " and ".join(_words(a, 2) for a in true))
-        else:
-            went = [_words(a, 0) for a in sorted(letter - previous)]
-            gone = [_words(a, 1) for a in sorted(previous - letter)]
-            moves = gone + went
-            steps.append(" and ".join(moves) if moves else "do something else")
-        previous = letter
+    start = " and ".join(_words(a, 2) for a in sorted(trace[0])) if trace else ""
+    steps = ["start " + (start or "with nothing true")] if trace else []
+    for before, letter in pairwise(trace):
+        moves = [_words(a, 1) for a in sorted(before - letter)]
+        moves += [_words(a, 0) for a in sorted(letter - before)]
+        steps.append(" and ".join(moves) if moves else "do something else")
     return Witness(tuple(trace), tuple(steps), accepted)
 
 
@@ -163,21 +129,10 @@ def witnesses(formula: Formula | Constraint) -> tuple[Witness | None, Witness | 
 
 @dataclass(frozen=True)
 class Distinction:
-    """A shortest trace on which two readings of a sentence disagree, told as actions in the
-    environment's words: what a person decides between two candidates on.
-
-    Attributes
-    ----------
-    trace : tuple of frozenset of str
-        The proposition states (true atoms), position 0 first.
-    steps : tuple of str
-        One phrase per position, as in :class:`Witness`.
-    first_allows : bool
-        Whether the first reading accepts the trace (the second does not).
-    ending : bool
-        Whether the reading that rejects the trace only does so because the trace stops
-        there (it would accept some continuation).
-    """
+    """A shortest trace on which two readings of a sentence disagree, told as in
+    :class:`Witness`: what a person decides between two candidates on. *first_allows*: the
+    first reading accepts it (the second does not); *ending*: the one that rejects it only
+    does so because the trace stops there."""
 
     trace: tuple[frozenset[str], ...]
     steps: tuple[str, ...]
@@ -197,12 +152,9 @@ class Distinction:
 def distinguish(
     first: Formula | Constraint, second: Formula | Constraint, *, rooms: tuple[str, ...] = ()
 ) -> Distinction | None:
-    """The shortest trace on which *first* and *second* disagree, or None if they are
-    equivalent. Under the domain fact that the robot is in at most one of *rooms* at a time,
-    when two of them occur.
+    """The shortest trace on which *first* and *second* disagree (the robot in at most one
+    of *rooms* at a time), or None if they are equivalent.
 
-    Examples
-    --------
     >>> a = parse('!"agent_at(kitchen)" W "agent_at(bathroom)"')
     >>> b = parse('G("agent_at(bathroom)" -> G!"agent_at(kitchen)")')
     >>> print(distinguish(a, b, rooms=("kitchen", "bathroom")))
@@ -228,21 +180,9 @@ def distinguish(
 
 @dataclass(frozen=True)
 class ReviewCard:
-    """What a person sees to verify one translated constraint.
-
-    Attributes
-    ----------
-    sentence : str
-        The English the person wrote.
-    constraint : Constraint
-        The translated constraint.
-    dfa : DFA
-        Its minimal automaton.
-    back_translation : BackTranslation
-        The formula read back in English.
-    accepted_example, rejected_example : Witness or None
-        Shortest traces it accepts and rejects.
-    """
+    """What a person sees to verify one translated constraint: the *sentence* they wrote,
+    the *constraint*, its minimal automaton *dfa*, its *back_translation*, and the shortest
+    traces it accepts and rejects."""
 
     sentence: str
     constraint: Constraint
@@ -300,53 +240,27 @@ class ReviewCard:
 
 
 def prepare_review(item, *, model=None) -> ReviewCard:
-    """The card for *item* (a Translation, Constraint, Formula or formula text).
-
-    Parameters
-    ----------
-    model : ChatModel, optional
-        Back-translate with this model instead of the pattern's template.
-    """
+    """The card for *item* (a Translation, Constraint, Formula or formula text), read back
+    by *model* if given, else by the pattern's template."""
     if isinstance(item, str):
         item = Constraint(parse(item))
     elif isinstance(item, Formula):
         item = Constraint(item)
     constraint = item if isinstance(item, Constraint) else item.constraint
     sentence = constraint.sentence or getattr(item, "sentence", "")
-    if constraint.pattern is None:
-        found = match_pattern(constraint.formula)
-        if found:
-            constraint = Constraint(
-                constraint.formula, constraint.sentence, constraint.name, found[0]
-            )
-    good, bad = witnesses(constraint.formula)
-    return ReviewCard(
-        sentence,
-        constraint,
-        compile_dfa(constraint.formula),
-        back_translate(
-            constraint.formula, model=model, vocabulary=getattr(item, "vocabulary", None)
-        ),
-        good,
-        bad,
-    )
+    if constraint.pattern is None and (found := match_pattern(constraint.formula)):
+        constraint = Constraint(constraint.formula, constraint.sentence, constraint.name, found[0])
+    said = back_translate(constraint.formula, model=model,
+                          vocabulary=getattr(item, "vocabulary", None))  # fmt: skip
+    return ReviewCard(sentence, constraint, compile_dfa(constraint.formula), said,
+                      *witnesses(constraint.formula))  # fmt: skip
 
 
 @dataclass
 class Review:
-    """The outcome of a review.
-
-    Attributes
-    ----------
-    decision : str
-        ``"accepted"`` or ``"rejected"``.
-    constraint : Constraint or None
-        The accepted constraint (after any edits), else None.
-    edits : list of str
-        Formula texts the person typed, in order.
-    cards : list of ReviewCard
-        Every card shown (one more after each valid edit).
-    """
+    """The outcome of a review: *decision* (``"accepted"`` or ``"rejected"``), the accepted
+    *constraint* (after any edits), the formula texts the person typed (*edits*) and every
+    card shown (*cards*, one more after each valid edit)."""
 
     decision: str
     constraint: Constraint | None = None
@@ -362,14 +276,8 @@ class Review:
 def edit_constraint(
     card: ReviewCard, text: str, vocabulary=None, accepted=(), invariants=()
 ) -> Constraint:
-    """The constraint after an edit: parsed, checked against the vocabulary, satisfiable.
-
-    Raises
-    ------
-    SafetyChipError
-        FormulaSyntaxError, VocabularyError, ConflictError or VacuousConstraintError, with
-        the reason.
-    """
+    """The constraint after an edit: parsed, checked against the vocabulary, satisfiable (a
+    FormulaSyntaxError, VocabularyError, ConflictError or VacuousConstraintError if not)."""
     formula = parse(text)
     if vocabulary is not None:
         vocabulary.check(formula)
@@ -400,30 +308,14 @@ def review(
     show: Callable[[str], object] = print,
     max_rounds: int = 10,
 ) -> Review:
-    """Show a translated constraint to a person and record their decision.
+    """Show *item* (a Translation, Constraint, Formula or formula text) to a person and
+    record their decision: ``a`` (accept), ``r`` (reject) or ``e`` (edit: a formula in Spot
+    syntax, checked against *vocabulary* (default: the translation's) and shown again). An
+    accepted constraint goes to *specification* if given
+    (:meth:`~safetychip.monitor.Specification.accept` rechecks satisfiability; a conflict is
+    shown and the person decides again). *ask* and *show* read an answer and display text;
+    after *max_rounds* questions it is a rejection; *model* back-translates.
 
-    The person answers ``a`` (accept), ``r`` (reject) or ``e`` (edit, then types a formula in
-    Spot syntax, which is checked and shown again). With a *specification*, an accepted
-    constraint is added to it (:meth:`~safetychip.monitor.Specification.accept`, which
-    rechecks satisfiability); a conflict is shown and the person decides again.
-
-    Parameters
-    ----------
-    item : Translation, Constraint, Formula or str
-        What to review.
-    specification : Specification, optional
-        Where accepted constraints go.
-    vocabulary : Vocabulary, optional
-        For checking edits (default: the translation's).
-    model : ChatModel, optional
-        Back-translate with this model.
-    ask, show : callable
-        Read an answer to a prompt; display text. ``input`` and ``print`` by default.
-    max_rounds : int
-        Questions before giving up (counts as a rejection).
-
-    Examples
-    --------
     >>> from safetychip.ltl import parse
     >>> answers = iter(["e", 'G !"is_grabbed(phone)"', "a"])
     >>> outcome = review(parse('F"is_grabbed(phone)"'), ask=lambda _: next(answers),

@@ -31,43 +31,15 @@ def _label(k: int, candidate) -> str:
     return f"{k + 1}. {candidate.formula}  ({candidate.pattern or 'no pattern'}; {chance})"
 
 
-def _apart_html(translation) -> str:
-    """The traces that tell each pair of candidates apart, as an HTML list."""
-    rows = "".join(
-        f"<li>{i + 1} or {j + 1}? "
-        f"{html.escape(d.text(f'reading {i + 1}', f'reading {j + 1}'))}</li>"
-        for (i, j), d in translation.distinctions().items()
-    )
-    return f"<b>what tells them apart</b><ul>{rows}</ul>" if rows else ""
-
-
 class ReviewWidget:
-    """Verify one translated constraint in Jupyter.
+    """Verify one translated constraint in Jupyter, as :func:`~safetychip.translate.review`
+    does in a script (*item*, *specification*, *vocabulary*, *model* as there);
+    *on_decision* is called with the :class:`~safetychip.translate.Review` once the person
+    decides. :attr:`outcome` is the decision so far (``"pending"`` until a button is
+    pressed); the controls (``accept_button``, ``edit_button``, ``reject_button``,
+    ``formula_box``, and ``choices``, one radio button per candidate of a set of more than
+    one) let a notebook also drive them in code.
 
-    Parameters
-    ----------
-    item : Translation, Constraint, Formula or str
-        What to review.
-    specification : Specification, optional
-        Where an accepted constraint goes.
-    vocabulary : Vocabulary, optional
-        For checking edits (default: the translation's).
-    model : ChatModel, optional
-        Back-translate with this model.
-    on_decision : callable, optional
-        Called with the :class:`~safetychip.translate.Review` once the person decides.
-
-    Attributes
-    ----------
-    outcome : Review
-        The decision so far (``"pending"`` until a button is pressed).
-    accept_button, edit_button, reject_button, formula_box
-        The controls, so a notebook can also drive them in code.
-    choices : ipywidgets.RadioButtons or None
-        One button per candidate, for a translation with more than one.
-
-    Examples
-    --------
     >>> from safetychip.ltl import parse
     >>> from safetychip.translate import Specification
     >>> spec = Specification()
@@ -78,42 +50,30 @@ class ReviewWidget:
     ('accepted', ['G!"is_touched(phone)"'])
     """
 
-    def __init__(
-        self,
-        item,
-        *,
-        specification=None,
-        vocabulary=None,
-        model=None,
-        on_decision: Callable[[Review], object] | None = None,
-    ) -> None:
+    def __init__(self, item, *, specification=None, vocabulary=None, model=None,
+                 on_decision: Callable[[Review], object] | None = None) -> None:  # fmt: skip
         try:
             import ipywidgets as widgets
         except ImportError:
             raise missing("ipywidgets", "notebooks") from None
-        self.specification = specification
+        self.specification, self.model, self.on_decision, self.item = (
+            specification, model, on_decision, item)  # fmt: skip
         self.vocabulary = vocabulary or getattr(item, "vocabulary", None)
-        self.model = model
-        self.on_decision = on_decision
-        self.item = item
         self.card: ReviewCard = prepare_review(item, model=model)
         self.outcome = Review("pending", cards=[self.card])
-        self._view = widgets.HTML()
-        found = getattr(item, "candidates", ())
-        self.choices = None
-        self._apart = widgets.HTML()
+        self._view, self._apart, self.choices = widgets.HTML(), widgets.HTML(), None
+        found, wide = getattr(item, "candidates", ()), widgets.Layout(width="95%")
         if len(found) > 1:
             self.choices = widgets.RadioButtons(
-                options=[(_label(k, c), k) for k, c in enumerate(found)],
-                value=item.picked or 0,
-                description="candidates",
-                layout=widgets.Layout(width="95%"),
-            )
+                options=[(_label(k, c), k) for k, c in enumerate(found)], value=item.picked or 0,
+                description="candidates", layout=wide)  # fmt: skip
             self.choices.observe(lambda change: self.choose(change["new"]), names="value")
-            self._apart.value = _apart_html(item)
-        self.formula_box = widgets.Text(
-            value=str(self.card.formula), description="formula", layout=widgets.Layout(width="95%")
-        )
+            rows = "".join(f"<li>{i + 1} or {j + 1}? "
+                           f"{html.escape(d.text(f'reading {i + 1}', f'reading {j + 1}'))}</li>"
+                           for (i, j), d in item.distinctions().items())  # fmt: skip
+            self._apart.value = f"<b>what tells them apart</b><ul>{rows}</ul>" if rows else ""
+        self.formula_box = widgets.Text(value=str(self.card.formula), description="formula",
+                                        layout=wide)  # fmt: skip
         self.accept_button = widgets.Button(description="Accept", button_style="success")
         self.edit_button = widgets.Button(description="Check edit", button_style="info")
         self.reject_button = widgets.Button(description="Reject", button_style="danger")
@@ -121,15 +81,10 @@ class ReviewWidget:
         self.accept_button.on_click(lambda _: self.accept())
         self.edit_button.on_click(lambda _: self.edit(self.formula_box.value))
         self.reject_button.on_click(lambda _: self.reject())
-        self.box = widgets.VBox(
-            [
-                *((self.choices, self._apart) if self.choices is not None else ()),
-                self._view,
-                self.formula_box,
-                widgets.HBox([self.accept_button, self.edit_button, self.reject_button]),
-                self.status,
-            ]
-        )
+        self.box = widgets.VBox([*((self.choices, self._apart) if self.choices is not None else ()),
+                                 self._view, self.formula_box,
+                                 widgets.HBox([self.accept_button, self.edit_button,
+                                               self.reject_button]), self.status])  # fmt: skip
         self._draw()
 
     def _draw(self) -> None:
@@ -145,8 +100,7 @@ class ReviewWidget:
         return False
 
     def choose(self, index: int) -> ReviewWidget:
-        """Show candidate *index* of the translation's set (Accept then picks it); returns
-        self."""
+        """Show candidate *index* of the translation's set (Accept then picks it)."""
         if self._decided():
             return self
         self.item = self.item.choose(index)
@@ -160,7 +114,7 @@ class ReviewWidget:
         return self
 
     def edit(self, text: str) -> ReviewWidget:
-        """Check the formula *text* and show it; returns self."""
+        """Check the formula *text* and show it."""
         if self._decided():
             return self
         self.outcome.edits.append(text)
@@ -179,7 +133,7 @@ class ReviewWidget:
         return self
 
     def accept(self) -> ReviewWidget:
-        """Accept the constraint shown (into the specification, if any); returns self."""
+        """Accept the constraint shown (into the specification, if any)."""
         if self._decided():
             return self
         constraint = self.card.constraint
@@ -190,14 +144,13 @@ class ReviewWidget:
                 self._say(f"cannot accept: {err}", "#c62828")
                 return self
         self.outcome.decision, self.outcome.constraint = "accepted", constraint
-        self._say(
-            f"accepted {constraint.name or ''} {constraint.formula}".replace("  ", " "), "#2e7d32"
-        )
+        self._say(f"accepted {constraint.name or ''} {constraint.formula}".replace("  ", " "),
+                  "#2e7d32")  # fmt: skip
         self._finish()
         return self
 
     def reject(self) -> ReviewWidget:
-        """Reject: nothing is accepted; returns self."""
+        """Reject: nothing is accepted."""
         if self._decided():
             return self
         self.outcome.decision = "rejected"
