@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from ..ltl import Formula
 from ..paths import DATA_DIR
 from ._match import match_pattern
+from ._normalize import read_table
 from ._vocabulary import Vocabulary
 
 __all__ = ["READBACK", "BackTranslation", "back_translate", "describe", "literal_text"]
@@ -69,10 +70,9 @@ def _fill(
 #: How formulas read back and witness steps are told (``readback.tsv``): kind (``pattern``,
 #: ``predicate``) -> name -> forms.
 READBACK: dict[str, dict[str, tuple[str, ...]]] = {}
-for _line in (DATA_DIR / "translation" / "readback.tsv").read_text("utf-8").splitlines():
-    if _line.strip() and not _line.startswith("#"):
-        _kind, _name, *_forms = _line.split("\t")
-        READBACK.setdefault(_kind, {})[_name] = tuple(_forms)
+for _kind, _name, *_forms in read_table(DATA_DIR / "translation" / "readback.tsv",
+                                        "read-back table", lambda _, row: row):  # fmt: skip
+    READBACK.setdefault(_kind, {})[_name] = tuple(_forms)
 
 
 def literal_text(

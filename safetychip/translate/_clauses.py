@@ -25,11 +25,10 @@ import functools
 import os
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
-from ..errors import DataFileError
 from ..ltl import Formula, Not, ap
 from ..paths import DATA_DIR
+from ._normalize import read_table
 
 __all__ = ["CLAUSE_TABLE", "Clause", "Lexicon", "load_lexicon", "read_clause", "verb_forms"]
 
@@ -42,21 +41,11 @@ _BUILDS = ("pos", "neg", "avoid", "left", "bare")
 
 @dataclass(frozen=True)
 class Clause:
-    """One clause read as a literal over a placeholder.
-
-    Attributes
-    ----------
-    literal : Formula or None
-        An atom or a negated atom; None for a bare placeholder (``[a]`` alone), whose
-        predicate comes from a neighbouring clause (``go to [a] before [b]``).
-    avoid : bool
-        True when the clause itself says "never" (``stay out of [a]``, ``keep [a] shut``):
-        the literal is what must not happen.
-    letters : tuple of str
-        The placeholders it mentions.
-    left : bool
-        True when the literal is how a thing is left (``leave [a] open``).
-    """
+    """One clause read as a *literal* (an atom or a negated atom) over the placeholders it
+    mentions (*letters*); the literal is None for a bare placeholder (``[a]`` alone, its
+    predicate from a neighbouring clause: ``go to [a] before [b]``). *avoid*: the clause
+    itself says "never" (``stay out of [a]``, ``keep [a] shut``); *left*: the literal is how
+    a thing is left (``leave [a] open``)."""
 
     literal: Formula | None
     avoid: bool = False
@@ -92,59 +81,37 @@ def verb_forms(verb: str, irregular: dict[str, str] | None = None) -> list[str]:
 
 @functools.lru_cache(maxsize=4)
 def load_lexicon(path: str | os.PathLike[str] = CLAUSE_TABLE) -> Lexicon:
-    """The clause lexicon of a table (default: the one shipped).
-
-    Raises
-    ------
-    DataFileError
-        If the file cannot be read, or a row has not three tab-separated fields, an unknown
-        kind, build or name, or a pattern that does not compile; the message names the line.
-    """
-    source = Path(path)
-    try:
-        lines = source.read_text(encoding="utf-8").splitlines()
-    except OSError as err:
-        raise DataFileError(str(source), f"cannot read the clause lexicon: {err}") from None
+    """The clause lexicon of a table (default: the one shipped); a DataFileError naming the
+    line if a row has not three fields, an unknown kind, build or name, or a pattern that does
+    not compile."""
     irregular: dict[str, str] = {}
     words: dict[str, str] = {}
     clauses: list[tuple[re.Pattern[str], str, str]] = []
-    lead: list[str] = []
-    trail: list[str] = []
+    edges: dict[str, list[str]] = {"lead": [], "trail": []}
 
     def verbs(m: re.Match[str]) -> str:
         forms = {f for v in m.group(1).split() for f in verb_forms(v, irregular)}
         return "(?:" + "|".join(sorted(forms, key=lambda f: (-len(f), f))) + ")"
 
-    for number, line in enumerate(lines, 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        try:
-            kind, name, text = line.split("\t")
-            if kind not in _KINDS:
-                raise ValueError(f"kind {kind!r} is not one of {', '.join(_KINDS)}")
-            text = re.sub(r"\{([A-Z]+)\}", lambda m: words[m.group(1)], text)
-            text = re.sub(r"(?<![?P])<([a-z][a-z ]*)>", verbs, text)
-            if kind == "verb":
-                irregular[name] = text
-            elif kind == "word":
-                words[name] = text
-            elif kind == "clause":
-                build, predicate = name.split()
-                if build not in _BUILDS:
-                    raise ValueError(f"build {build!r} is not one of {', '.join(_BUILDS)}")
-                clauses.append((re.compile(text), build, predicate))
-            else:
-                re.compile(text)
-                (lead if kind == "lead" else trail).append(text)
-        except KeyError as err:
-            raise DataFileError(str(source), f"line {number}: no word {err}") from None
-        except (ValueError, re.error) as err:
-            raise DataFileError(str(source), f"line {number}: {err}") from None
-    return Lexicon(
-        tuple(clauses),
-        re.compile(rf"^(?:{'|'.join(lead)})\s+"),
-        re.compile(rf"\s*,?\s+(?:{'|'.join(trail)})$"),
-    )
+    def read(_: int, row: list[str]) -> None:
+        kind, name, text = row
+        if kind not in _KINDS:
+            raise ValueError(f"kind {kind!r} is not one of {', '.join(_KINDS)}")
+        text = re.sub(r"\{([A-Z]+)\}", lambda m: words[m.group(1)], text)
+        text = re.sub(r"(?<![?P])<([a-z][a-z ]*)>", verbs, text)
+        if kind in ("verb", "word"):
+            (irregular if kind == "verb" else words)[name] = text
+        elif kind == "clause":
+            build, predicate = name.split()
+            if build not in _BUILDS:
+                raise ValueError(f"build {build!r} is not one of {', '.join(_BUILDS)}")
+            clauses.append((re.compile(text), build, predicate))
+        else:
+            edges[kind].append(re.compile(text).pattern)
+
+    read_table(path, "clause lexicon", read, 3)
+    return Lexicon(tuple(clauses), re.compile(rf"^(?:{'|'.join(edges['lead'])})\s+"),
+                   re.compile(rf"\s*,?\s+(?:{'|'.join(edges['trail'])})$"))  # fmt: skip
 
 
 def read_clause(text: str, lexicon: Lexicon | None = None) -> Clause | None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from ..errors import TranslationError
@@ -35,17 +35,9 @@ PLACEHOLDER = re.compile(r"\[([a-z])\]")
 
 @dataclass(frozen=True)
 class LiftedSentence:
-    """A sentence whose referring expressions are placeholders.
-
-    Attributes
-    ----------
-    text : str
-        The sentence with ``[a]``, ``[b]``… in place of the expressions.
-    placeholders : mapping of str to str
-        Letter -> grounded name.
-    expressions : mapping of str to str
-        Letter -> the expression as first written.
-    """
+    """A sentence (*text*) with ``[a]``, ``[b]``… in place of its referring expressions;
+    *placeholders*: letter -> grounded name; *expressions*: letter -> the expression as
+    first written."""
 
     text: str
     placeholders: Mapping[str, str]
@@ -64,20 +56,10 @@ class LiftedSentence:
         return PLACEHOLDER.sub(lambda m: self.expressions.get(m[1], m[0]), part)
 
 
-def lift(
-    sentence: str, spans: Sequence[tuple[int, int]], groundings: Sequence[Grounding]
-) -> LiftedSentence:
-    """Replace each span of *sentence* by the placeholder of its grounding's name.
-
-    Parameters
-    ----------
-    sentence : str
-        The original sentence.
-    spans : sequence of (start, end)
-        Character spans of the expressions, not overlapping.
-    groundings : sequence of Grounding
-        One per span, in the same order.
-    """
+def lift(sentence: str, spans: Sequence[tuple[int, int]],
+         groundings: Sequence[Grounding]) -> LiftedSentence:  # fmt: skip
+    """Replace each span (start, end; not overlapping) of *sentence* by the placeholder of
+    its grounding's name (*groundings*: one per span, in the same order)."""
     if len(spans) != len(groundings):
         raise ValueError(f"{len(spans)} spans but {len(groundings)} groundings")
     order = sorted(range(len(spans)), key=lambda k: spans[k][0])
@@ -91,13 +73,11 @@ def lift(
         name = groundings[k].name
         if name not in letter_of:
             if len(letter_of) == len(LETTERS):
-                raise TranslationError(
-                    f"the sentence mentions more than {len(LETTERS)} different things; split it"
-                )
+                raise TranslationError(f"the sentence mentions more than {len(LETTERS)} "
+                                       "different things; split it")  # fmt: skip
             letter_of[name] = LETTERS[len(letter_of)]
             first_text[letter_of[name]] = groundings[k].expression
-        parts.append(sentence[cursor:start])
-        parts.append(f"[{letter_of[name]}]")
+        parts += [sentence[cursor:start], f"[{letter_of[name]}]"]
         cursor = end
     parts.append(sentence[cursor:])
     names = {letter: name for name, letter in letter_of.items()}
@@ -154,11 +134,9 @@ def on_as_switched(lifted: LiftedSentence, vocabulary: Vocabulary) -> LiftedSent
 
     def switched(m: re.Match[str]) -> str:
         thing = lifted.placeholders.get(m.group(1), "")
-        if (
-            not _BEFORE_STATE.search(m.string[: m.start()])
-            or thing in vocabulary.rooms
-            or not (vocabulary.properties.get(thing) and vocabulary.able("is_switchedon", thing))
-        ):
+        if (not _BEFORE_STATE.search(m.string[: m.start()]) or thing in vocabulary.rooms
+                or not (vocabulary.properties.get(thing)
+                        and vocabulary.able("is_switchedon", thing))):  # fmt: skip
             return m.group()
         verb = m.group(2) or (" is" if _CONDITION.search(m.string[: m.start()]) else "")
         return f"[{m.group(1)}]{verb} switched {m.group(3)}"
@@ -172,8 +150,4 @@ def on_as_switched(lifted: LiftedSentence, vocabulary: Vocabulary) -> LiftedSent
         return f"[{m.group(1)}] {verb} switched {m.group(3)}"
 
     text = _STATE.sub(switched, _GOES.sub(goes, lifted.text))
-    return (
-        lifted
-        if text == lifted.text
-        else LiftedSentence(text, lifted.placeholders, lifted.expressions)
-    )
+    return lifted if text == lifted.text else replace(lifted, text=text)

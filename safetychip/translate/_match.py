@@ -21,13 +21,7 @@ from __future__ import annotations
 from itertools import permutations
 
 from ..ltl import MISSIONS, PATTERNS, Formula, Not
-
-
-def _clean(f: Formula) -> Formula:
-    from ._reading import no_double_negation
-
-    return no_double_negation(f)
-
+from ._reading import no_double_negation
 
 __all__ = ["match_pattern"]
 
@@ -36,25 +30,15 @@ _MAX_COUNT = 9
 
 def _literals(f: Formula) -> list[Formula]:
     """Atoms and negated atoms of *f*, in order of first appearance."""
-    out: list[Formula] = []
-    for s in f.subformulas():
-        if s.op == "ap" or (s.op == "!" and s.children[0].op == "ap"):
-            if s not in out:
-                out.append(s)
-    return out
+    literal = [
+        s for s in f.subformulas() if s.op == "ap" or (s.op == "!" and s.children[0].op == "ap")
+    ]
+    return list(dict.fromkeys(literal))
 
 
 def match_pattern(formula: Formula, *, equivalence: bool = False) -> tuple[str, tuple] | None:
-    """The pattern and arguments of *formula*, or None.
-
-    Parameters
-    ----------
-    formula : Formula
-        A formula.
-    equivalence : bool
-        Also accept a formula that is merely language-equivalent to an instance over its
-        own literals (slower: builds automata).
-    """
+    """The pattern and arguments of *formula*, or None; with *equivalence*, also of a formula
+    that is merely language-equivalent to an instance over its own literals (slower)."""
     literals = _literals(formula)
     atoms = [x for x in literals if x.op == "ap"]
     candidates = literals + [Not(a) for a in atoms if Not(a) not in literals]
@@ -88,7 +72,7 @@ def match_pattern(formula: Formula, *, equivalence: bool = False) -> tuple[str, 
                     continue  # "unless c", not "while not c"; a state to avoid, not to keep
                 if name == "instantaneous_reaction" and q.op == "!":
                     continue
-                if _clean(build(p, q)) is formula:
+                if no_double_negation(build(p, q)) is formula:
                     return name, (p, q)
     if not equivalence or len(candidates) > 6:
         return None

@@ -18,13 +18,15 @@ from __future__ import annotations
 import functools
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from ..errors import DataFileError
 from ..paths import DATA_DIR
 
-__all__ = ["NORMALIZE_TABLE", "NUMBER", "Rule", "load_rules", "normalize"]
+__all__ = ["NORMALIZE_TABLE", "NUMBER", "Rule", "load_rules", "normalize", "read_table"]
 
 #: A number, in digits or words, as written before normalisation ("3", "three", "twice").
 NUMBER = r"(?:\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|once|twice|thrice)"
@@ -32,27 +34,15 @@ NUMBER = r"(?:\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|once|twi
 NORMALIZE_TABLE = DATA_DIR / "translation" / "normalize.tsv"
 
 _KINDS = ("word", "text", "regex")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class Rule:
-    """One line of the normalisation table.
+    """One line (*line*) of the normalisation table: its *kind* (``"word"``, a whole word or
+    phrase; ``"text"``, a literal substring; or ``"regex"``), the compiled *pattern*, its
+    *replacement*, and an *example* input with what the whole table makes of it (*expected*).
 
-    Attributes
-    ----------
-    kind : str
-        ``"word"`` (a whole word or phrase), ``"text"`` (a literal substring) or ``"regex"``.
-    pattern : re.Pattern
-        What the rule finds, compiled.
-    replacement : str
-        What it puts instead.
-    example, expected : str
-        An input the rule is for, and :func:`normalize` of it (the whole table applied).
-    line : int
-        Its line in the file.
-
-    Examples
-    --------
     >>> rule = load_rules()[0]
     >>> rule.kind, rule.apply("don’t")
     ('text', "don't")
@@ -72,62 +62,57 @@ class Rule:
         return self.pattern.sub(lambda _: self.replacement, text)
 
 
-def _compile(kind: str, pattern: str) -> re.Pattern[str]:
-    if kind == "word":
-        return re.compile(rf"(?<![\w\[']){re.escape(pattern)}(?![\w\]'])")
-    if kind == "text":
-        return re.compile(re.escape(pattern))
-    return re.compile(pattern)
+def read_table(path: str | os.PathLike[str], what: str, read: Callable[[int, list[str]], T],
+               fields: int | None = None) -> list[T]:  # fmt: skip
+    """``read(line number, fields)`` of each row of the tab-separated table of *what* at
+    *path*, without blank and comment lines: a :class:`~safetychip.errors.DataFileError`
+    naming the line if the file cannot be read, a row has not *fields* fields, or *read*
+    raises a KeyError (an unknown name), a ValueError or an ``re.error``.
+    """
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as err:
+        raise DataFileError(str(path), f"cannot read the {what}: {err}") from None
+    out = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        row = line.split("\t")
+        try:
+            if fields is not None and len(row) != fields:
+                raise ValueError(f"needs {fields} tab-separated fields, has {len(row)}")
+            out.append(read(number, row))
+        except KeyError as err:
+            raise DataFileError(str(path), f"line {number}: no word {err}") from None
+        except (ValueError, re.error) as err:
+            raise DataFileError(str(path), f"line {number}: {err}") from None
+    return out
+
+
+def _rule(line: int, row: list[str]) -> Rule:
+    kind, pattern, replacement, example, expected = row
+    if kind not in _KINDS:
+        raise ValueError(f"kind {kind!r} is not one of {', '.join(_KINDS)}")
+    compiled = re.compile(rf"(?<![\w\[']){re.escape(pattern)}(?![\w\]'])" if kind == "word"
+                          else re.escape(pattern) if kind == "text" else pattern)  # fmt: skip
+    return Rule(kind, compiled, replacement, example, expected, line)
 
 
 @functools.lru_cache(maxsize=4)
 def load_rules(path: str | os.PathLike[str] = NORMALIZE_TABLE) -> tuple[Rule, ...]:
-    """The rules of a normalisation table, in order.
+    """The rules of a normalisation table, in order (a DataFileError naming the line if one
+    has not five fields, an unknown kind or a regular expression that does not compile).
 
-    Raises
-    ------
-    DataFileError
-        If the file cannot be read, a line has not five tab-separated fields, its kind is
-        unknown or its regular expression does not compile; the message names the line.
-
-    Examples
-    --------
     >>> len(load_rules()) > 50
     True
     """
-    source = Path(path)
-    try:
-        lines = source.read_text(encoding="utf-8").splitlines()
-    except OSError as err:
-        raise DataFileError(str(source), f"cannot read the normalisation table: {err}") from None
-    rules = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        fields = line.split("\t")
-        if len(fields) != 5:
-            raise DataFileError(
-                str(source), f"line {number}: needs 5 tab-separated fields, has {len(fields)}"
-            )
-        kind, pattern, replacement, example, expected = fields
-        if kind not in _KINDS:
-            raise DataFileError(
-                str(source), f"line {number}: kind {kind!r} is not one of {', '.join(_KINDS)}"
-            )
-        try:
-            compiled = _compile(kind, pattern)
-        except re.error as err:
-            raise DataFileError(str(source), f"line {number}: {err}") from None
-        rules.append(Rule(kind, compiled, replacement, example, expected, number))
-    return tuple(rules)
+    return tuple(read_table(path, "normalisation table", _rule, 5))
 
 
 @functools.lru_cache(maxsize=4096)
 def normalize(text: str) -> str:
     """*text* lower-cased, with every rule of the normalisation table applied in order.
 
-    Examples
-    --------
     >>> normalize("Once you've opened [a], DON'T touch [b] thrice")
     'once you have opened [a], do not touch [b] 3 times'
     >>> normalize("nver go 2 [a] untill u r done")

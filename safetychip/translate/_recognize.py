@@ -29,7 +29,7 @@ from types import MappingProxyType
 from ..errors import TranslationReplyError
 from ..llm import ChatModel, fill, load_prompt
 from ..paths import DATA_DIR
-from ._normalize import normalize
+from ._normalize import normalize, read_table
 from ._slots import cue_slots
 from ._vocabulary import Vocabulary, singular
 
@@ -59,10 +59,8 @@ def load_words() -> Mapping[str, Mapping[str, frozenset[str]]]:
     True
     """
     out: dict[str, dict[str, set[str]]] = {}
-    for line in WORD_TABLE.read_text(encoding="utf-8").splitlines():
-        if line.strip() and not line.startswith("#"):
-            name, kind, words = line.split("\t")
-            out.setdefault(name, {}).setdefault(kind, set()).update(words.split())
+    for name, kind, words in read_table(WORD_TABLE, "word lists", lambda _, row: row, 3):
+        out.setdefault(name, {}).setdefault(kind, set()).update(words.split())
     return MappingProxyType({n: MappingProxyType({k: frozenset(w) for k, w in kinds.items()})
                              for n, kinds in out.items()})  # fmt: skip
 

@@ -22,6 +22,7 @@ Examples
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import json
 import math
@@ -39,50 +40,31 @@ from ..ltl import And, Formula, Not, Or, ap, build_pattern, parse
 from ..paths import DATA_DIR
 from ._assemble import misused_room, placed_at_thing
 from ._clauses import read_clause
-from ._normalize import normalize
+from ._normalize import normalize, read_table
 from ._reading import LiftedTranslation, no_double_negation, renamed, substitute
 from ._slots import Mods, modifiers
 
-__all__ = [
-    "EXAMPLES",
-    "TEMPLATES",
-    "Reading",
-    "RetrievalTranslator",
-    "clause_literals",
-    "cues",
-    "write_library",
-]
+__all__ = ["CUES", "CUE_TABLE", "EXAMPLES", "TEMPLATES", "Reading", "RetrievalTranslator",
+           "clause_literals", "cues", "write_library"]  # fmt: skip
 
 #: The lifted paraphrase templates (JSON lines: text, formula, pattern).
 TEMPLATES = DATA_DIR / "translation" / "templates.jsonl"
 #: Sentences by other hands from the development sets, lifted, with their lifted labels
 #: (JSON lines as the templates, plus ``set`` and ``id``; written by ``make_examples.py``).
 EXAMPLES = DATA_DIR / "translation" / "examples.jsonl"
+#: The cue classes of :func:`cues`.
+CUE_TABLE = DATA_DIR / "translation" / "cues.tsv"
 
 _LETTERS = re.compile(r"\[([a-z])\]")
 
 
 @dataclass(frozen=True)
 class Reading:
-    """One candidate reading of a lifted sentence.
-
-    Attributes
-    ----------
-    formula : Formula
-        The lifted formula.
-    pattern : str
-        Its pattern.
-    share : float
-        Its share of the neighbours' votes, in [0, 1].
-    similarity : float
-        Score of its nearest template: cosine similarity to the sentence, plus the cue
-        agreement (see :class:`RetrievalTranslator`).
-    example : str
-        That template.
-    unread : float
-        The share of the sentence's placeholders whose own clause the clause lexicon did not
-        read (their literal then comes from the template: "never drink [a]").
-    """
+    """One candidate reading of a lifted sentence: the lifted *formula* and its *pattern*,
+    its *share* of the neighbours' votes, the score of its nearest template (*example*):
+    cosine *similarity* plus the cue agreement, and the share of the sentence's placeholders
+    whose own clause the clause lexicon did not read (*unread*: their literal then comes from
+    the template, "never drink [a]")."""
 
     formula: Formula
     pattern: str
@@ -155,11 +137,9 @@ def clause_literals(lifted: str) -> dict[str, Formula]:
                 out[x] = literal  # type: ignore[assignment]
                 break
         state, after = ([*words[i + 1 : i + 3], ".", "."])[:2]
-        if (
-            x not in out
-            and state in ("on", "off", "open", "closed", "shut")
-            and (after in ",.;:!?" or after in ("then", "and", "before", "again"))
-        ):  # "until [b] on": a state, its verb left out
+        if x not in out and state in ("on", "off", "open", "closed", "shut") and (
+                after in ",.;:!?" or after in ("then", "and", "before", "again")):  # fmt: skip
+            # "until [b] on": a state, its verb left out
             clause = read_clause(f"[{x}] is {state}")
             if clause is not None and clause.literal is not None:
                 out[x] = clause.literal
@@ -185,39 +165,20 @@ def _both_ways(lifted: str, own: dict[str, Formula]) -> frozenset[str]:
 
 def _opposite(f: Formula, g: Formula) -> bool:
     """Whether literals *f* and *g* are one atom and its negation."""
-    return (f.op == "!" and str(f.children[0]) == str(g)) or (
-        g.op == "!" and str(g.children[0]) == str(f)
-    )
+    return any(x.op == "!" and str(x.children[0]) == str(y) for x, y in ((f, g), (g, f)))
 
 
-# Cue words that decide between readings an embedding finds alike ("at most" and "at least",
-# "before" and "not before"): a template sharing the sentence's cues ranks higher.
-_CUES = {
-    name: re.compile(rf"\b(?:{words})\b")
-    for name, words in {
-        "negation": r"never|not|no|don't|do not|cannot|can't|avoid|forbidden|off limits|"
-        r"prohibited|refrain|mustn't|neither|nor|stay out|keep out|away from|off-limits",
-        "upper": r"at most|no more than|up to|maximum|max|more than|limited to|only once",
-        "lower": r"at least|or more|minimum|no fewer than|no less than",
-        "exact": r"exactly|precisely|no more,? no less|and only|no more and no less",
-        "count": r"once|twice|thrice|times?",
-        "before": r"before|prior to|ahead of|first",
-        "until": r"until|till|unless you have|unlocks|only after|only once|not before",
-        "after": r"after|once|afterwards|from then on|anymore|again|having",
-        "trigger": r"if|when|whenever|every time|each time|as soon as|means|the moment",
-        "soon": r"immediately|right away|right after|at once|straight|directly|next step|"
-        r"the moment|as soon as|without delay",
-        "later": r"later|eventually|at some point|sooner or later|before you finish",
-        "state": r"while|as long as|unless|except|you are|you're|holding|carrying|is open|"
-        r"is on|in your hand",
-        "repeat": r"repeatedly|over and over|again and again|keep|patrol|forever|regularly|"
-        r"continuously|indefinitely",
-        "then": r"then|followed by|afterwards|after that|later|next",
-        "order": r"in that order|in this order|in order|in sequence|one after the other|strict",
-        "within": r"within|in at most",
-        "stay": r"stay|remain|wait",
-    }.items()
-}
+def _cue_table(_: int, row: list[str]) -> list[str]:
+    re.compile(row[1])
+    return row
+
+
+_CUE_PHRASES: dict[str, list[str]] = {}
+for _name, _phrases in read_table(CUE_TABLE, "retrieval cue table", _cue_table, 2):
+    _CUE_PHRASES.setdefault(_name, []).append(_phrases)
+#: The cue classes (``cues.tsv``): words that decide between readings an embedding finds
+#: alike ("at most" and "at least"); a template sharing the sentence's cues ranks higher.
+CUES = {name: re.compile(rf"\b(?:{'|'.join(p)})\b") for name, p in _CUE_PHRASES.items()}
 # "don't forget to" asks for something; "in any order" orders nothing.
 _ASKS = re.compile(r"\b(?:do not|never) (?:forget|skip|miss|neglect|fail)\b")
 _ANY_ORDER = re.compile(r"\b(?:in )?(?:any|whatever|whichever|either|no particular) order\b|"
@@ -259,7 +220,7 @@ def cues(text: str) -> frozenset[str]:
     False
     """
     t = _ANY_ORDER.sub("", _ASKS.sub("remember", normalize(text)))
-    return frozenset(name for name, pattern in _CUES.items() if pattern.search(t))
+    return frozenset(name for name, pattern in CUES.items() if pattern.search(t))
 
 
 def _text(lifted: str) -> str:
@@ -314,42 +275,25 @@ def _retimed(pattern: str, formula: Formula, mods: Mods) -> tuple[str, Formula]:
 
 
 class RetrievalTranslator:
-    """Read a lifted sentence by voting among its nearest paraphrase templates.
+    """Read a lifted sentence by voting among its *k* nearest paraphrase templates.
 
-    Parameters
-    ----------
-    embedder : Embedder, "minilm" or None
-        The sentence encoder (created on first use for ``"minilm"``); None reads nothing.
-    k : int
-        Neighbours that vote.
-    temperature : float
-        Vote weights fall by a factor e for each *temperature* of similarity below the best.
-    cue_weight : float
-        Added to a template's similarity for each cue class (:func:`cues`) it shares with
-        the sentence, and taken off for each it does not.
-    library : path or sequence of paths
-        The templates and examples (JSON lines): :data:`TEMPLATES`, written by us, and
-        :data:`EXAMPLES`, sentences by other hands. A missing file is a
-        :class:`~safetychip.errors.DataFileError`. A file's vectors are read from the ``.npy``
-        file beside it when its hash matches (the ``.json`` beside it), else embedded at
-        first use.
-    without : iterable of str
-        Example sets left out (a row's ``set``), to score a set by other hands with none of
-        its own sentences voting: ``without={"fresh"}``.
+    The sentence encoder *embedder* is created on first use for ``"minilm"`` (None reads
+    nothing). Vote weights fall by a factor e for each *temperature* of similarity below the
+    best; *cue_weight* is added to a template's similarity for each cue class (:func:`cues`)
+    it shares with the sentence, and taken off for each it does not. The *library* holds the
+    templates and examples (JSON lines: :data:`TEMPLATES`, written by us, and
+    :data:`EXAMPLES`, by other hands; a missing file is a DataFileError); a file's vectors are
+    read from the ``.npy`` file beside it when its hash matches (the ``.json`` beside it),
+    else embedded at first use. Example sets (a row's ``set``) in *without* are left out, to
+    score a set by other hands with none of its own sentences voting.
     """
 
     name = "offline-retrieval-minilm"
 
-    def __init__(
-        self,
-        embedder: Embedder | str | None = "minilm",
-        *,
-        k: int = 20,
-        temperature: float = 0.1,
-        cue_weight: float = 0.08,
-        library: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] = (TEMPLATES, EXAMPLES),
-        without: Iterable[str] = (),
-    ) -> None:
+    def __init__(self, embedder: Embedder | str | None = "minilm", *, k: int = 20,
+                 temperature: float = 0.1, cue_weight: float = 0.08,
+                 library: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] = (
+                     TEMPLATES, EXAMPLES), without: Iterable[str] = ()) -> None:  # fmt: skip
         if isinstance(embedder, str) and embedder != "minilm":
             raise ValueError(f"embedder must be an Embedder, 'minilm' or None, got {embedder!r}")
         self._embedder = embedder
@@ -395,13 +339,11 @@ class RetrievalTranslator:
             for i, row in enumerate(self.rows):
                 if row.get("set") not in self.without:
                     groups.setdefault(row["letters"], []).append(i)
-            cue_matrix = np.array(
-                [[name in row["cues"] for name in _CUES] for row in self.rows], dtype=np.int8
-            )
-            _VECTORS[key] = {
-                g: (np.array(ix), matrix[ix], cue_matrix[ix], cue_matrix[ix].sum(axis=1))
-                for g, ix in groups.items()
-            }
+            cue_matrix = np.array([[name in row["cues"] for name in CUES] for row in self.rows],
+                                  dtype=np.int8)  # fmt: skip
+            _VECTORS[key] = {g: (np.array(ix), matrix[ix], cue_matrix[ix],
+                                 cue_matrix[ix].sum(axis=1))
+                             for g, ix in groups.items()}  # fmt: skip
         return _VECTORS[key]
 
     def _matrix(self, path: Path) -> Any:
@@ -417,11 +359,7 @@ class RetrievalTranslator:
             if stored.is_file() and summary.is_file():
                 if json.loads(summary.read_text(encoding="utf-8")).get("sha256") == digest:
                     matrix = np.load(stored).astype(np.float32)
-            if matrix is None:
-                embedder = self.embedder
-                assert embedder is not None
-                matrix = embedder.encode(texts)
-            _MATRICES[key] = matrix
+            _MATRICES[key] = matrix if matrix is not None else self.embedder.encode(texts)  # type: ignore[union-attr]
         return _MATRICES[key]
 
     def prefetch(self, lifted: Iterable[str]) -> None:
@@ -450,7 +388,7 @@ class RetrievalTranslator:
         negative = "negation" in found or bool(_RESTRICTIVE.search(text))
         nobody = _NOBODY.search(text) is not None
         mods = modifiers(lifted)
-        mine = np.array([name in found for name in _CUES], dtype=np.int8)
+        mine = np.array([name in found for name in CUES], dtype=np.int8)
         # shared cues minus cues in one only: 3 * shared - |mine| - |theirs|
         agreement = 3 * (cue_rows @ mine) - int(mine.sum()) - cue_counts
         scores = vectors @ embedder.encode([text])[0] + self.cue_weight * agreement
@@ -461,13 +399,12 @@ class RetrievalTranslator:
         votes: dict[str, list] = {}
         total = 0.0
         for j in top:
-            row = self.rows[rows[j]]
-            s = float(scores[j])
+            row, s = self.rows[rows[j]], float(scores[j])
             weight = math.exp((s - best) / self.temperature)
             total += weight
-            if (row["pattern"] in _PROHIBITIONS and not negative) or (
-                row["pattern"] in _MISSIONS_ONLY and ("negation" in found or nobody)
-            ):
+            pattern = row["pattern"]
+            if (pattern in _PROHIBITIONS and not negative) or (
+                    pattern in _MISSIONS_ONLY and ("negation" in found or nobody)):  # fmt: skip
                 continue  # a prohibition from a sentence that forbids nothing, or the reverse
             literals = dict(row["literals"])
             literals.update((x, f) for x, f in own.items() if x in literals
@@ -477,8 +414,7 @@ class RetrievalTranslator:
             if formula is None:
                 continue  # a count pattern, but the sentence says no count
             pattern, formula = _retimed(row["pattern"], formula, mods)
-            entry = votes.setdefault(str(formula), [0.0, s, row, formula, pattern])
-            entry[0] += weight
+            votes.setdefault(str(formula), [0.0, s, row, formula, pattern])[0] += weight
         unread = 1.0 - len(own) / max(1, len(letters))
         out = [Reading(formula, pattern, weight / total, s, row["text"], unread)
                for weight, s, row, formula, pattern in votes.values()]  # fmt: skip
@@ -492,13 +428,9 @@ class RetrievalTranslator:
         return tuple(r for r in self.readings(lifted) if misused_room(r.formula, rooms) is None
                      and placed_at_thing(r.formula, things, own) is None)  # fmt: skip
 
-    def candidates(
-        self,
-        lifted: str,
-        rooms: Iterable[str] = (),
-        things: Iterable[str] = (),
-        limit: int | None = None,
-    ) -> tuple[tuple[LiftedTranslation, float, float, float], ...]:
+    def candidates(self, lifted: str, rooms: Iterable[str] = (), things: Iterable[str] = (),
+                   limit: int | None = None
+                   ) -> tuple[tuple[LiftedTranslation, float, float, float], ...]:  # fmt: skip
         """The readings of *lifted*, most voted first, at most *limit*, as (lifted
         translation, vote share, similarity, unread): a reading that says more of a room in *rooms*
         than being there (``is_grabbed(a)``), or puts the robot at a thing of *things* its own
@@ -581,13 +513,10 @@ def _load_templates(path: Path) -> list[dict]:
 
 
 def write_library(rows: Sequence[dict], path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Write a retrieval library: *rows* as JSON lines at *path*, their all-MiniLM-L6-v2
-    vectors (float16) in the ``.npy`` file beside it and, in the ``.json`` beside it, the
-    hash that ties the vectors to the texts, with counts by pattern (returned).
-
-    Each row needs ``text``, ``formula`` and ``pattern``, and may have ``roles`` (see
-    :data:`TEMPLATES`); other fields are kept.
-    """
+    """Write a retrieval library: *rows* (each with ``text``, ``formula``, ``pattern``, maybe
+    ``roles``; other fields are kept) as JSON lines at *path*, their all-MiniLM-L6-v2 vectors
+    (float16) in the ``.npy`` file beside it and, in the ``.json`` beside it, the hash that
+    ties the vectors to the texts, with counts by pattern (returned)."""
     import numpy as np
 
     from ..llm import MiniLMEmbedder
@@ -595,9 +524,7 @@ def write_library(rows: Sequence[dict], path: str | os.PathLike[str]) -> dict[st
     target = Path(path)
     texts = [r["text"] for r in rows]
     vectors = MiniLMEmbedder().encode(texts).astype(np.float16)
-    counts: dict[str, int] = {}
-    for row in rows:
-        counts[row["pattern"]] = counts.get(row["pattern"], 0) + 1
+    counts = dict(collections.Counter(row["pattern"] for row in rows))
     digest = hashlib.sha256("\n".join(texts).encode()).hexdigest()
     summary = {"count": len(rows), "sha256": digest, "by_pattern": counts}
     atomic_write_text(target, "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))

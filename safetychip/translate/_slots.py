@@ -32,28 +32,17 @@ import itertools
 import os
 import re
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
-from ..errors import DataFileError, OutOfGrammarError, SafetyChipError
+from ..errors import OutOfGrammarError, SafetyChipError
 from ..ltl import And, Formula, Not, Or, ap, build_pattern
 from ..paths import DATA_DIR
 from ._assemble import ground_formula
 from ._clauses import read_clause
-from ._normalize import normalize
+from ._normalize import normalize, read_table
 from ._reading import LiftedTranslation
 
-__all__ = [
-    "MAX_LENGTH",
-    "SIGNATURES",
-    "SIGNATURE_TABLE",
-    "SLOT_TABLE",
-    "Cue",
-    "Mods",
-    "SlotReader",
-    "cue_slots",
-    "load_cues",
-    "modifiers",
-]
+__all__ = ["MAX_LENGTH", "SIGNATURES", "SIGNATURE_TABLE", "SLOT_TABLE", "Cue", "Mods",
+           "SlotReader", "cue_slots", "load_cues", "modifiers"]  # fmt: skip
 
 #: Longest lifted sentence read, in characters (the pipeline's limit on a sentence).
 MAX_LENGTH = 400
@@ -64,14 +53,16 @@ SIGNATURE_TABLE = DATA_DIR / "translation" / "signatures.tsv"
 
 def _signatures() -> tuple[dict[tuple[str, str, str], tuple[str, ...]], dict[str, str]]:
     rows, fallback = {}, {}
-    for line in SIGNATURE_TABLE.read_text(encoding="utf-8").splitlines():
-        if line.strip() and not line.startswith("#"):
-            structure, polarity, timing, readings = line.split("\t")
-            said = "" if readings == "-" else readings
-            if structure == "fallback":
-                fallback[timing] = said
-            else:
-                rows[structure, polarity, timing.strip("-")] = tuple(said.split("; "))
+
+    def read(_: int, row: list[str]) -> None:
+        structure, polarity, timing, readings = row
+        said = "" if readings == "-" else readings
+        if structure == "fallback":
+            fallback[timing] = said
+        else:
+            rows[structure, polarity, timing.strip("-")] = tuple(said.split("; "))
+
+    read_table(SIGNATURE_TABLE, "slot signatures", read, 4)
     return rows, fallback
 
 
@@ -130,42 +121,23 @@ class Cue:
 
 @functools.lru_cache(maxsize=4)
 def load_cues(path: str | os.PathLike[str] = SLOT_TABLE) -> tuple[Cue, ...]:
-    """The rows of a cue table, in order, one cue per top-level alternative of a phrase.
+    """The rows of a cue table, in order, one cue per top-level alternative of a phrase (a
+    DataFileError naming the line if a row has not three fields, names an unknown word or
+    does not compile)."""
+    cues: list[Cue] = []
+    words = {"n": r"(\d+)"}
 
-    Raises
-    ------
-    DataFileError
-        If the file cannot be read, a row has not three tab-separated fields, names an
-        unknown word or does not compile; the message names the line.
-    """
-    source = Path(path)
-    try:
-        lines = source.read_text(encoding="utf-8").splitlines()
-    except OSError as err:
-        raise DataFileError(str(source), f"cannot read the cue table: {err}") from None
-    cues, words = [], {"n": r"(\d+)"}
-    for number, line in enumerate(lines, 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        fields = line.split("\t")
-        if len(fields) != 3:
-            raise DataFileError(
-                str(source), f"line {number}: needs 3 tab-separated fields, has {len(fields)}"
-            )
-        slot, value, phrase = fields
-        try:
-            phrase = re.sub(r"\{([a-z]+)\}", lambda m: words[m.group(1)], phrase)
-            re.compile(phrase)
-            if slot == "word":
-                words[value] = phrase
-                continue
-            # one cue per alternative, so that the longest phrase wins wherever it starts
-            cues += [Cue(slot, value, re.compile(rf"(?<![\w\[])(?:{one})(?![\w\]])"))
-                     for one in _alternatives(phrase)]  # fmt: skip
-        except KeyError as err:
-            raise DataFileError(str(source), f"line {number}: no word {err}") from None
-        except re.error as err:
-            raise DataFileError(str(source), f"line {number}: {err}") from None
+    def read(_: int, row: list[str]) -> None:
+        slot, value, phrase = row
+        phrase = re.sub(r"\{([a-z]+)\}", lambda m: words[m.group(1)], phrase)
+        re.compile(phrase)
+        if slot == "word":
+            words[value] = phrase
+        else:  # one cue per alternative, so that the longest phrase wins wherever it starts
+            cues.extend(Cue(slot, value, re.compile(rf"(?<![\w\[])(?:{one})(?![\w\]])"))
+                        for one in _alternatives(phrase))  # fmt: skip
+
+    read_table(path, "cue table", read, 3)
     return tuple(cues)
 
 

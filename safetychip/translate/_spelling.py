@@ -42,21 +42,8 @@ NAME_CUTOFF = 0.8
 WORD_CUTOFF = 0.8
 
 _WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
-_CONTRACTIONS = {
-    "dont": "don't",
-    "doesnt": "doesn't",
-    "cant": "can't",
-    "wont": "won't",
-    "shouldnt": "shouldn't",
-    "mustnt": "mustn't",
-    "isnt": "isn't",
-    "arent": "aren't",
-    "havent": "haven't",
-    "youre": "you're",
-    "youve": "you've",
-}
-
-
+_CONTRACTIONS = {w.replace("'", ""): w for w in "don't doesn't can't won't shouldn't mustn't "
+                 "isn't aren't haven't you're you've".split()}  # fmt: skip
 # A word that opens a clause and is followed by one of these is a verb ("mosey on over to"),
 # never a misspelt name.
 _PARTICLE = re.compile(r"(?:on|off|over|around|about|along|back|away)\b", re.IGNORECASE)
@@ -96,13 +83,8 @@ def _best(word: str, candidates: frozenset[str] | set[str], cutoff: float) -> st
     if len(swapped & candidates) == 1:
         return next(iter(swapped & candidates))
     near = close_names(word, candidates, n=2, cutoff=cutoff)
-    if not near:
-        return None
-    if len(near) > 1:
-        ratios = [difflib.SequenceMatcher(None, word, c).ratio() for c in near]
-        if ratios[0] - ratios[1] < 0.05:
-            return None
-    return near[0]
+    ratios = [difflib.SequenceMatcher(None, word, c).ratio() for c in near]
+    return None if not near or (len(near) > 1 and ratios[0] - ratios[1] < 0.05) else near[0]
 
 
 def respell(sentence: str, vocabulary: Vocabulary) -> tuple[str, tuple[tuple[str, str], ...]]:
@@ -121,9 +103,8 @@ def respell(sentence: str, vocabulary: Vocabulary) -> tuple[str, tuple[tuple[str
             return word
         before, after = m.string[: m.start()].rstrip(), m.string[m.end() :].lstrip()
         verb = (not before or before[-1] in ",;:.!?") and _PARTICLE.match(after)
-        found = (None if verb else _best(low, scene, NAME_CUTOFF)) or _best(
-            low, _translator_words(), WORD_CUTOFF
-        )
+        found = ((None if verb else _best(low, scene, NAME_CUTOFF))
+                 or _best(low, _translator_words(), WORD_CUTOFF))  # fmt: skip
         if found is None:
             return word
         fixes.append((word, found))

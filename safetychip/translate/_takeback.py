@@ -37,10 +37,9 @@ from ._normalize import NUMBER
 __all__ = ["take_back", "taken_back"]
 
 # The words that take something back; "no" and "wait" only with a comma after them.
-_STRONG = (
-    r"sorry|i meant|i mean|or rather|what am i saying|scratch that|correction|"
-    r"make (?:that|it)|no,? wait|no,? sorry|actually,? (?:make (?:that|it)|i meant|i mean)"
-)
+_STRONG = (r"sorry|i meant|i mean|or rather|what am i saying|scratch that|correction|"
+           r"make (?:that|it)|no,? wait|no,? sorry|"
+           r"actually,? (?:make (?:that|it)|i meant|i mean)")  # fmt: skip
 _MARKER = re.compile(
     r"(?:(?<=[,;.!?:])|(?<=\s[-—–]))\s*"
     r"(?P<marker>(?:(?:hmm+|um+|uh+|erm?|oops|ah|oh)[,.!]?\s+)?"
@@ -48,21 +47,16 @@ _MARKER = re.compile(
     r"|(?:no|nope|wait)[,.!]\s+(?:(?:" + _STRONG + r"|no|wait)\b[,.!:]?\s*)*))",
     re.I,
 )
-_QUALIFIER = (
-    r"exactly|only|at least|at most|no more than|not more than|no fewer than|no less than|"
-    r"max(?:imum)?|min(?:imum)?|up to"
-)
+_QUALIFIER = (r"exactly|only|at least|at most|no more than|not more than|no fewer than|"
+              r"no less than|max(?:imum)?|min(?:imum)?|up to")  # fmt: skip
 _UNIT = r"times?|visits?|entries|entry|trips?|steps?|occasions?"
 _COUNT = re.compile(
     rf"\b(?:(?P<q>{_QUALIFIER})\s+)?(?P<n>{NUMBER}|a single)\b(?:\s+(?P<u>{_UNIT})\b)?", re.I
 )
 _PLACEHOLDER = re.compile(r"\[[a-z]\]")
-_OPENERS = (
-    "before after until till in into to within from at on off while when near inside out of"
-).split()
-_FILLER_TAIL = re.compile(
-    r"\s+(?:instead|is enough|is fine|will do|is plenty|then|please)\s*$", re.I
-)
+_OPENERS = "before after until till in into to within from at on off while when near inside out of"
+_FILLER_TAIL = re.compile(r"\s+(?:instead|is enough|is fine|will do|is plenty|then|please)\s*$",
+                          re.I)  # fmt: skip
 
 
 def take_back(lifted: str) -> tuple[str, str] | None:
@@ -111,11 +105,9 @@ def taken_back(lifted: LiftedSentence) -> tuple[LiftedSentence, str] | None:
     order = list(dict.fromkeys(m.group()[1] for m in _PLACEHOLDER.finditer(text)))
     new = dict(zip(order, LETTERS, strict=False))
     text = _PLACEHOLDER.sub(lambda m: f"[{new[m.group()[1]]}]", text)
-    return LiftedSentence(
-        text,
-        MappingProxyType({new[x]: lifted.placeholders[x] for x in order}),
-        MappingProxyType({new[x]: lifted.expressions[x] for x in order}),
-    ), said
+    return LiftedSentence(text, MappingProxyType({new[x]: lifted.placeholders[x] for x in order}),
+                          MappingProxyType({new[x]: lifted.expressions[x] for x in order})
+                          ), said  # fmt: skip
 
 
 def _replace(clause: str, said: str) -> str | None:
@@ -134,13 +126,12 @@ def _replace(clause: str, said: str) -> str | None:
         if not counts:
             return None
         old = counts[-1]
-        unit = new.group("u") or (
-            old.group("u") if new.group("n").lower() not in ("once", "twice", "thrice") else None
-        )
+        once = new.group("n").lower() in ("once", "twice", "thrice")
+        unit = new.group("u") or (None if once else old.group("u"))
         words = [new.group("q") or old.group("q"), new.group("n"), unit]
         return clause[: old.start()] + " ".join(w for w in words if w) + clause[old.end() :]
     opener = said.split()[0].lower()
-    if opener in _OPENERS:
+    if opener in _OPENERS.split():
         spots = list(re.finditer(rf"\b{re.escape(opener)}\b", clause, re.I))
         if spots:
             return clause[: spots[-1].start()] + said
