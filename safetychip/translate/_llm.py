@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeVar
 
 from ..errors import SafetyChipError, TranslationReplyError
 from ..llm import ChatModel, fill, load_prompt
@@ -35,7 +35,9 @@ from ._match import match_pattern
 from ._reading import LiftedTranslation
 from ._vocabulary import PREDICATES
 
-__all__ = ["LLMTranslator", "formula_schema", "read_formula_reply"]
+__all__ = ["ChatReader", "LLMTranslator", "formula_schema", "json_field", "read_formula_reply"]
+
+T = TypeVar("T")
 
 #: The patterns whose shapes the schema of a reply allows, and the counts of the counting ones.
 _SHAPES = ("never", "not_before", "before", "response", "immediate_response", "absence_after")
@@ -102,13 +104,7 @@ def read_formula_reply(reply: str, letters: set[str],
     """
     text = reply.strip()
     if text.startswith("{"):
-        try:
-            data: Any = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise ValueError(f"it is not valid JSON ({err.msg} at character {err.pos})") from None
-        text = data.get("formula") if isinstance(data, dict) else None  # type: ignore[assignment]
-        if not isinstance(text, str):
-            raise ValueError('it is JSON without a "formula" string')
+        text = json_field(text, "formula", lambda x: isinstance(x, str), 'a "formula" string')
     lines = [x for x in text.splitlines() if x.strip()]
     tagged = [x for x in lines if re.match(r"\s*(?:ltl|formula)\s*:", x, re.I)]
     if tagged:
@@ -148,18 +144,28 @@ def read_formula_reply(reply: str, letters: set[str],
     return formula
 
 
-class LLMTranslator:
-    """Translate a lifted sentence with a chat *model*, with up to *max_attempts* requests, over
-    *predicates* (name -> arity). :attr:`stand_in` is True once a reply came from an offline
-    stand-in; :attr:`replies` holds every reply of the last call."""
+def json_field(text: str, key: str, ok: Callable[[Any], bool], what: str) -> Any:
+    """The *key* field of the JSON object *text*; a ValueError (for the model to correct)
+    if *text* is not JSON or the field is not *what* (``ok(value)`` is false)."""
+    try:
+        data: Any = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ValueError(f"it is not valid JSON ({err.msg} at character {err.pos})") from None
+    value = data.get(key) if isinstance(data, dict) else None
+    if not ok(value):
+        raise ValueError(f"it is JSON without {what}")
+    return value
 
-    def __init__(self, model: ChatModel, *, max_attempts: int = 3,
-                 predicates: Mapping[str, int] = PREDICATES) -> None:  # fmt: skip
+
+class ChatReader:
+    """A step read by a chat *model*: a reply that does not read is sent back with what was
+    wrong, up to *max_attempts* requests in all. :attr:`stand_in` is True once a reply came
+    from an offline stand-in; :attr:`replies` holds every reply of the last call."""
+
+    def __init__(self, model: ChatModel, *, max_attempts: int = 3) -> None:
         if max_attempts < 1:
             raise ValueError(f"max_attempts must be at least 1, got {max_attempts}")
-        self.model = model
-        self.max_attempts = max_attempts
-        self.predicates = dict(predicates)
+        self.model, self.max_attempts = model, max_attempts
         self.stand_in = False
         self.replies: list[str] = []
 
@@ -167,6 +173,39 @@ class LLMTranslator:
     def name(self) -> str:
         """The model's name."""
         return self.model.name
+
+    def ask(self, messages: list[dict[str, str]], read: Callable[[str], T], *, schema: dict,
+            max_tokens: int, again: str, what: str, why: bool = True) -> T:  # fmt: skip
+        """``read(reply)`` of the first reply that reads (a ValueError says why not, and the
+        model is asked *again*); then a TranslationReplyError: the model gave no *what*."""
+        self.replies, error = [], None
+        for _ in range(self.max_attempts):
+            completion = self.model.complete(messages, temperature=0.0, max_tokens=max_tokens,
+                                             schema=schema)  # fmt: skip
+            self.stand_in = self.stand_in or completion.stand_in
+            self.replies.append(completion.text)
+            try:
+                return read(completion.text)
+            except ValueError as err:
+                error = err
+                messages = [*messages, {"role": "assistant", "content": completion.text},
+                            {"role": "user", "content": f"I cannot use that reply: {err}. "
+                             f"{again}"}]  # fmt: skip
+        last, n = self.replies[-1], self.max_attempts
+        shown = repr(last[:300]) + ("…" if len(last) > 300 else "") + (f" ({error})" * why)
+        raise TranslationReplyError(f"{self.model.name} gave no {what} in {n} "
+                                    f"attempt{'s' * (n > 1)}; last reply: {shown}",
+                                    last, n)  # fmt: skip
+
+
+class LLMTranslator(ChatReader):
+    """Translate a lifted sentence with a chat *model* (a :class:`ChatReader`), over
+    *predicates* (name -> arity)."""
+
+    def __init__(self, model: ChatModel, *, max_attempts: int = 3,
+                 predicates: Mapping[str, int] = PREDICATES) -> None:  # fmt: skip
+        super().__init__(model, max_attempts=max_attempts)
+        self.predicates = dict(predicates)
 
     def messages(self, lifted: str) -> list[dict[str, str]]:
         """The conversation sent for *lifted*."""
@@ -179,35 +218,10 @@ class LLMTranslator:
         quoting the last reply if none parsed within *max_attempts*; an LLMError if a
         request fails."""
         letters = set(re.findall(r"\[([a-z])\]", lifted))
-        messages = self.messages(lifted)
-        schema = formula_schema(letters, self.predicates)
-        self.replies = []
-        why: Exception | None = None
-        for _ in range(self.max_attempts):
-            completion = self.model.complete(messages, temperature=0.0, max_tokens=MAX_TOKENS,
-                                             schema=schema)  # fmt: skip
-            self.stand_in = self.stand_in or completion.stand_in
-            reply = completion.text
-            self.replies.append(reply)
-            try:
-                formula = read_formula_reply(reply, letters, self.predicates)
-            except ValueError as err:
-                why = err
-                messages = [*messages, {"role": "assistant", "content": reply},
-                            {"role": "user", "content": f"I cannot use that reply: {err}. Answer "
-                             "with one line 'LTL: <formula>' in prefix syntax."}]  # fmt: skip
-                continue
-            found = match_pattern(formula)
-            pattern, args = found if found else (None, ())
-            return LiftedTranslation(formula, pattern, args, self.model.name)
-        last = self.replies[-1]
-        raise TranslationReplyError(
-            f"{self.model.name} gave no readable formula for {lifted!r} in {self.max_attempts} "
-            f"attempt{'s' * (self.max_attempts > 1)}; last reply: {_quote(last)} ({why})",
-            last,
-            self.max_attempts,
-        )
-
-
-def _quote(text: str, limit: int = 300) -> str:
-    return repr(text[:limit]) + ("…" if len(text) > limit else "")
+        formula = self.ask(self.messages(lifted),
+                           lambda reply: read_formula_reply(reply, letters, self.predicates),
+                           schema=formula_schema(letters, self.predicates), max_tokens=MAX_TOKENS,
+                           again="Answer with one line 'LTL: <formula>' in prefix syntax.",
+                           what=f"readable formula for {lifted!r}")  # fmt: skip
+        pattern, args = match_pattern(formula) or (None, ())
+        return LiftedTranslation(formula, pattern, args, self.model.name)

@@ -26,12 +26,15 @@ from typing import TypeVar
 from ..errors import DataFileError
 from ..paths import DATA_DIR
 
-__all__ = ["NORMALIZE_TABLE", "NUMBER", "Rule", "load_rules", "normalize", "read_table"]
+__all__ = ["NORMALIZE_TABLE", "NUMBER", "PHRASE_TABLE", "Rule", "load_rules", "normalize",
+           "phrases", "read_table"]  # fmt: skip
 
 #: A number, in digits or words, as written before normalisation ("3", "three", "twice").
 NUMBER = r"(?:\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|once|twice|thrice)"
 #: The normalisation table shipped with safetychip.
 NORMALIZE_TABLE = DATA_DIR / "translation" / "normalize.tsv"
+#: The phrase classes by which readers decide, by use (:func:`phrases`).
+PHRASE_TABLE = DATA_DIR / "translation" / "phrases.tsv"
 
 _KINDS = ("word", "text", "regex")
 T = TypeVar("T")
@@ -107,6 +110,21 @@ def load_rules(path: str | os.PathLike[str] = NORMALIZE_TABLE) -> tuple[Rule, ..
     True
     """
     return tuple(read_table(path, "normalisation table", _rule, 5))
+
+
+@functools.cache
+def phrases(use: str) -> dict[str, str]:
+    """The phrase classes of one *use* in :data:`PHRASE_TABLE`: class -> a regular expression
+    of its phrases (alternatives).
+
+    >>> "permits" in phrases("permission")
+    True
+    """
+    found: dict[str, list[str]] = {}
+    for row in read_table(PHRASE_TABLE, "phrase table", lambda _, row: row, 3):
+        if row[0] == use:
+            found.setdefault(row[1], []).append(re.compile(row[2]).pattern)
+    return {name: "|".join(alternatives) for name, alternatives in found.items()}
 
 
 @functools.lru_cache(maxsize=4096)

@@ -50,7 +50,7 @@ from ._clauses import read_clause
 from ._ground import MARGIN, THRESHOLD, Grounder, Grounding
 from ._lift import LETTERS, LiftedSentence, lift, on_as_switched
 from ._llm import LLMTranslator
-from ._normalize import normalize
+from ._normalize import normalize, phrases
 from ._reading import LiftedTranslation, letters, renamed
 from ._recognize import SENTENCE_END, Expression, LLMRecognizer, Remark, recognize, remarks
 from ._retrieve import RetrievalTranslator
@@ -75,32 +75,18 @@ ANYTHING = "anything"
 class Translation:
     """Everything the pipeline found for one sentence, ending in a checked constraint.
 
-    Attributes
-    ----------
-    sentence, expressions, groundings, lifted, lifted_formula : …
-        The sentence as given, its referring expressions, their groundings, the sentence with
-        placeholders and the formula over them.
-    constraint, pattern : Constraint, str or None
-        The grounded, checked constraint (accepted nowhere yet) and its pattern.
-    translator : str
-        The reader of the first candidate: ``"offline-slots"``, ``"offline-retrieval-minilm"``
-        or the chat model's name; *stand_in* is True if an offline stand-in answered a step.
-    parts : tuple of Constraint
-        For a sentence about a list of things, one constraint per thing (their conjunction is
-        :attr:`constraint`): accept these one by one so that a violation names its thing.
-    corrections : tuple of (str, str)
-        Words read as others: misspellings ("kitchn": *kitchen*) and "open" said of a thing
-        with a switch ("switch on"); :attr:`expressions` refer to the corrected sentence.
-    set_aside : tuple of (str, str)
-        What was left out of the reading, as (kind, text): a reason, remark or context that
-        names nothing of the scene (:func:`~safetychip.translate._recognize.remarks`), a
-        self-correction (``"correction"``), or a thing the sentence names that is nothing of
-        the scene, kept as words (``"unnamed"``: never settled without a pick).
-    candidates : tuple of Candidate
-        The candidate set, most probable first (:mod:`~safetychip.translate._candidates`);
-        the translation is the first's until another is picked (:meth:`choose`, *picked*).
-    confidence : float
-        The least probability at which a set of one is :attr:`settled`.
+    The *sentence* as given, its referring *expressions*, their *groundings*, the sentence
+    with placeholders (*lifted*) and the formula over them (*lifted_formula*); the grounded,
+    checked *constraint* (accepted nowhere yet), its *pattern*, and the *translator* that
+    read the first candidate (``"offline-slots"``, ``"offline-retrieval-minilm"`` or the chat
+    model's name; *stand_in* if an offline stand-in answered a step). For a sentence about a
+    list of things, *parts* holds one constraint per thing (accept these one by one so that a
+    violation names its thing). *corrections* are words read as others (misspellings,
+    "open" said of a thing with a switch); *set_aside* what the reading left out, as (kind,
+    text): a reason, remark or context naming nothing of the scene, a ``"correction"``, or an
+    ``"unnamed"`` thing kept as words (never settled without a pick). *candidates* is the
+    candidate set, most probable first: the translation is the first's until another is
+    *picked* (:meth:`choose`); a set of one is :attr:`settled` at *confidence*.
     """
 
     sentence: str
@@ -180,27 +166,19 @@ class Translation:
                                 "trace": d.text(f"reading {a + 1}", f"reading {b + 1}")}
                                for (a, b), d in told.items() if i in (a, b)],
         } for i, c in enumerate(self.candidates)]  # fmt: skip
+        lifted = {"sentence": self.lifted.text, "formula": str(self.lifted_formula),
+                  "placeholders": dict(self.lifted.placeholders)}  # fmt: skip
         return {
-            "sentence": self.sentence,
-            "translator": self.translator,
-            "stand_in": self.stand_in,
+            "sentence": self.sentence, "translator": self.translator, "stand_in": self.stand_in,
             "expressions": [e.to_dict() for e in self.expressions],
-            "grounding": [g.to_dict() for g in self.groundings],
-            "lifted": {
-                "sentence": self.lifted.text,
-                "formula": str(self.lifted_formula),
-                "placeholders": dict(self.lifted.placeholders),
-            },  # fmt: skip
+            "grounding": [g.to_dict() for g in self.groundings], "lifted": lifted,
             "formula": str(self.formula),
             "parts": [{"sentence": c.sentence, "formula": str(c.formula)} for c in self.parts],
             "corrections": [{"written": a, "read": b} for a, b in self.corrections],
             "set_aside": [{"kind": k, "text": t, "note": _aside(k, t)} for k, t in self.set_aside],
-            "pattern": self.pattern,
-            "family": self.family,
-            "settled": self.settled,
-            "picked": self.picked,
-            "candidates": candidates,
-        }
+            "pattern": self.pattern, "family": self.family, "settled": self.settled,
+            "picked": self.picked, "candidates": candidates,
+        }  # fmt: skip
 
     def distinctions(self) -> dict[tuple[int, int], Distinction]:
         """For each pair ``(i, j)``, ``i < j``, of :attr:`candidates`, the shortest trace on
@@ -249,18 +227,8 @@ class Translation:
         return f"<table>{''.join(cell.format(k, v) for k, v in rows)}</table>"
 
 
-_PERMITS = re.compile(
-    r"\b(you (?:may|can|are (?:allowed|permitted|free|welcome) to|have permission to)|"
-    r"feel free to|(?:it is|it's) (?:fine|ok|okay|alright|all right) (?:for you )?to)\b"
-)
-_RESTRICTS = re.compile(
-    r"n't\b|\b(not|no|never|nothing|nobody|none|cannot|only|just|must|should|shall|need|"
-    r"needs|have to|has to|got to|ought|always|forbidden|prohibited|off-limits|off limits|"
-    r"avoid|stay|keep|except|unless|but|before|after|until|till|while|when|whenever|once|"
-    r"twice|times?|most|least|maximum|minimum|max|min|up to|more|less|fewer|limit|if|then|"
-    r"neither|nor|please|make sure|sometime|some point|"
-    r"as long as|during|again|first|last|later|eventually|finally|every|each|\d+)\b"
-)
+_PERMITS = re.compile(rf"\b({phrases('permission')['permits']})\b")
+_RESTRICTS = re.compile(rf"n't\b|\b(?:{phrases('permission')['restricts']})\b")
 
 
 def only_permits(sentence: str) -> str | None:
@@ -279,21 +247,13 @@ def only_permits(sentence: str) -> str | None:
 
 
 # A statement by the speaker or about someone or something else ("I'm on a call till then"),
-# with no word by which it could ask anything of the robot ("the settee is off limits").
+# with no word by which it could ask anything of the robot ("the settee is off limits"), and
+# words by which a sentence may go on about a thing named before it, or count or time it.
+_SAID = phrases("statement")
 _STATEMENT = re.compile(
-    r"\s*(?:i|i'm|im|i'll|i've|ive|i'd|we|we're|we'll|we've|he|he's|she|she's|my|our|his|"
-    r"her|their|the|a|an)\b(?!.*(?:n't\b|\b(?:you|your|yourself|u|ur|robot|must|should|shall|"
-    r"have to|has to|need|needs|ought|never|nobody|no|not|cannot|please|only|off|limits|"
-    r"bounds|forbidden|banned|prohibited|allowed|permitted|stays?|remains?|keeps?|kept|"
-    r"closed|shut|left)\b))",
-    re.I,
+    rf"\s*(?:{_SAID['speaker']})\b(?!.*(?:n't\b|\b(?:{_SAID['asks']})\b))", re.I
 )
-# Words by which a sentence may go on about a thing named before it, or count or time it.
-_CARRIES_ON = re.compile(
-    r"\b(?:it|its|it's|them|they|they're|both|either|neither|there|\d+|one|two|three|four|"
-    r"five|six|seven|eight|nine|ten|once|twice|thrice|steps?|again)\b",
-    re.I,
-)
+_CARRIES_ON = re.compile(rf"\b(?:{_SAID['carries_on']})\b", re.I)
 _JOINED = re.compile(r"(?:\b(?:and|or|nor)|,)\s*$")  # joins an expression to a list before it
 _LIST_GOES_ON = re.compile(r"\s*(?:,|\b(?:and|or|nor)\b)\s*\S")  # "[a], [b] or [c]"
 _ANYTHING = re.compile(
@@ -301,9 +261,7 @@ _ANYTHING = re.compile(
 )
 
 
-def _foreign_sentences(
-    text: str, kept: list[Expression], unknown: Mapping[Expression, GroundingError]
-) -> tuple[Remark, ...]:
+def _foreign_sentences(text: str, kept: list[Expression], unknown: Mapping) -> tuple[Remark, ...]:
     """The sentences of *text* that only state something about things that name nothing of
     the scene, beside a sentence that names something that is ("Keep the radio off. I'm on a
     call."); never one that could ask anything of the robot, refer back or count.
@@ -334,11 +292,9 @@ def _anything_placeholder(lifted: LiftedSentence) -> LiftedSentence:
     if found is None or not lifted.placeholders:
         return lifted
     x = next(y for y in LETTERS if y not in lifted.placeholders)
-    return LiftedSentence(
-        f"{lifted.text[: found.start()]}[{x}]{lifted.text[found.end() :]}",
-        MappingProxyType({**lifted.placeholders, x: ANYTHING}),
-        MappingProxyType({**lifted.expressions, x: found.group()}),
-    )
+    return LiftedSentence(f"{lifted.text[: found.start()]}[{x}]{lifted.text[found.end() :]}",
+                          MappingProxyType({**lifted.placeholders, x: ANYTHING}),
+                          MappingProxyType({**lifted.expressions, x: found.group()}))  # fmt: skip
 
 
 def _aside(kind: str, text: str) -> str:
@@ -354,35 +310,19 @@ def _aside(kind: str, text: str) -> str:
 
 
 class Translator:
-    """English constraints to checked, grounded formulas for one vocabulary.
+    """English constraints to checked, grounded formulas for one *vocabulary* (a
+    :class:`Vocabulary`, or what :func:`load_vocabulary` reads: ``"spot_demo"``, a file).
 
-    Parameters
-    ----------
-    vocabulary : Vocabulary or str
-        The environment's names (for a scene: :meth:`Vocabulary.from_scene`), or what
-        :func:`load_vocabulary` reads (``"spot_demo"``, a file with one name per line).
-    model : ChatModel, optional
-        Recognise and read with this model (beside the offline readers); default: offline.
-    embedder : Embedder, "minilm" or None
-        For expressions that match no name (see :class:`Grounder`, with *threshold* and
-        *margin*), and the retrieval translator's; None reads without either.
-    max_attempts, max_length : int
-        Requests per model step before an unreadable reply is an error; the longest
-        sentence accepted, in characters.
-    recognizer, lifted_translator : callable, optional
-        Replace a step: ``recognizer(sentence) -> list[Expression]``,
-        ``lifted_translator(lifted_text) -> LiftedTranslation`` (default: the slot reader
-        offline, the model with one).
-    retrieval : bool or RetrievalTranslator
-        Also read with the retrieval translator (its *retrieval_readings* most voted readings).
-    confidence : float
-        The least probability at which a set of one is accepted (:attr:`Translation.settled`).
-    scores : Scores, optional
-        The candidate scores (default: ``data/translation/candidates.json``).
-    offline_readers : bool
-        Beside a model (or a given *lifted_translator*), also read with the slot reader and
-        the retrieval translator: a model's reading gets a calibrated probability only where
-        they agree with it.
+    Offline by default; with a chat *model*, it also recognises and reads (beside the offline
+    readers, with *max_attempts* requests per step). The *embedder* grounds expressions that
+    match no name (:class:`Grounder`, with *threshold* and *margin*) and drives the
+    *retrieval* translator (its *retrieval_readings* most voted readings); None reads without
+    either. *recognizer* (``sentence -> list[Expression]``) and *lifted_translator*
+    (``lifted text -> LiftedTranslation``) replace a step; *offline_readers* reads beside them
+    with the slot reader and retrieval, so that a model's reading gets a calibrated
+    probability where they agree. *scores* are the candidate scores (default:
+    ``data/translation/candidates.json``); a set of one is accepted at *confidence*
+    (:attr:`Translation.settled`); sentences are at most *max_length* characters.
 
     Readers of other sentence forms (the human queries' questions) use the steps one by one:
     :meth:`lift`, :meth:`normalize`, :meth:`read_clause`, :meth:`read_pattern`, :meth:`ground`.
@@ -393,24 +333,13 @@ class Translator:
     #: The clause lexicon's reader (:func:`safetychip.translate.read_clause`).
     read_clause = staticmethod(read_clause)
 
-    def __init__(
-        self,
-        vocabulary: Vocabulary | str,
-        *,
-        model: ChatModel | None = None,
-        embedder: Embedder | str | None = "minilm",
-        threshold: float = THRESHOLD,
-        margin: float = MARGIN,
-        max_attempts: int = 3,
-        max_length: int = MAX_SENTENCE,
-        recognizer=None,
-        lifted_translator=None,
-        retrieval: bool | RetrievalTranslator = True,
-        confidence: float = CONFIDENCE,
-        scores: Scores | None = None,
-        retrieval_readings: int = 3,
-        offline_readers: bool = True,
-    ) -> None:
+    def __init__(self, vocabulary: Vocabulary | str, *, model: ChatModel | None = None,
+                 embedder: Embedder | str | None = "minilm", threshold: float = THRESHOLD,
+                 margin: float = MARGIN, max_attempts: int = 3, max_length: int = MAX_SENTENCE,
+                 recognizer=None, lifted_translator=None,
+                 retrieval: bool | RetrievalTranslator = True, confidence: float = CONFIDENCE,
+                 scores: Scores | None = None, retrieval_readings: int = 3,
+                 offline_readers: bool = True) -> None:  # fmt: skip
         self.vocabulary = load_vocabulary(vocabulary)
         self.model = model
         self.grounder = Grounder(self.vocabulary, embedder, threshold=threshold, margin=margin)
@@ -418,12 +347,10 @@ class Translator:
         if recognizer is None and model is not None:
             recognizer = LLMRecognizer(model, max_attempts=max_attempts)
         self.recognizer = recognizer or (lambda s: recognize(s, self.vocabulary))
+        predicates = self.vocabulary.predicates
         if lifted_translator is None:
-            lifted_translator = (
-                SlotReader() if model is None else
-                LLMTranslator(model, max_attempts=max_attempts,
-                              predicates=self.vocabulary.predicates)
-            )  # fmt: skip
+            lifted_translator = SlotReader() if model is None else LLMTranslator(
+                model, max_attempts=max_attempts, predicates=predicates)  # fmt: skip
         self.lifted_translator = lifted_translator
         # the offline readers read beside any other: their agreement is what is calibrated
         self.offline_readers = offline_readers
@@ -432,9 +359,11 @@ class Translator:
         self._retrieval = retrieval if embedder is not None and offline_readers else False
         if not 0.0 <= confidence <= 1.0:
             raise ValueError(f"confidence must be between 0 and 1, got {confidence}")
-        self.confidence = confidence
-        self.retrieval_readings = retrieval_readings
-        self._scores = scores
+        self.confidence, self.retrieval_readings, self._scores = (
+            confidence,
+            retrieval_readings,
+            scores,
+        )
 
     @property
     def name(self) -> str:
@@ -477,14 +406,9 @@ class Translator:
         """Translate one sentence into a candidate set of checked constraints (nothing is
         accepted): *accepted* constraints and *invariants* for the satisfiability checks,
         *name* for the constraint, *keep_all* to keep every candidate considered (to pick from
-        after a refusal).
-
-        Raises
-        ------
-        SentenceError, OutOfGrammarError, GroundingError, TranslationReplyError,
-        VocabularyError, ConflictError, VacuousConstraintError
-            See :mod:`safetychip.errors`; also any ``LLMError`` of the model.
-        """
+        after a refusal). Raises a SentenceError, OutOfGrammarError, GroundingError,
+        TranslationReplyError, VocabularyError, ConflictError or VacuousConstraintError
+        (:mod:`safetychip.errors`), or any ``LLMError`` of the model."""
         text, expressions, groundings, lifted, set_aside, corrections = self._front(sentence)
         try:
             proposals = self._proposals(text, lifted)
@@ -525,11 +449,10 @@ class Translator:
 
     __call__ = translate
 
-    def _front(self, sentence: str) -> tuple[str, tuple[Expression, ...], tuple[Grounding, ...],
-                                             LiftedSentence, tuple[Remark, ...],
-                                             tuple[tuple[str, str], ...]]:  # fmt: skip
+    def _front(self, sentence: str) -> tuple:
         """The steps before reading: the sentence checked, respelt, recognised, grounded and
-        lifted, with what was set aside and corrected."""
+        lifted (text, expressions, groundings, lifted sentence), with what was set aside and
+        corrected."""
         text = self.check_sentence(sentence)
         permit = only_permits(text)
         if permit is not None:
@@ -567,15 +490,14 @@ class Translator:
 
         >>> Translator(Vocabulary.from_names(["kitchen"]), embedder=None).prepare(["Hi"])
         """
-        if self.retrieval is None:
-            return
-        lifted = []
-        for sentence in sentences:
-            try:
-                lifted.append(self._front(sentence)[3].text)
-            except TranslationError:
-                continue
-        self.retrieval.prefetch(lifted)
+        if self.retrieval is not None:
+            self.retrieval.prefetch(t for s in sentences if (t := self._lifted_text(s)))
+
+    def _lifted_text(self, sentence: str) -> str:
+        try:
+            return self._front(sentence)[3].text
+        except TranslationError:
+            return ""
 
     def _reader_name(self, proposal: Proposal) -> str:
         if proposal.reader == "retrieval" and self.retrieval is not None:
@@ -676,9 +598,8 @@ class Translator:
 
     def _build(self, text: str, expressions: tuple[Expression, ...],
                groundings: tuple[Grounding, ...], lifted: LiftedSentence,
-               result: LiftedTranslation, translator: str, corrections: tuple[tuple[str, str], ...],
-               set_aside: tuple[Remark, ...], accepted: Iterable[Constraint | Formula | str],
-               invariants: Iterable[Formula | str], name: str) -> Translation:  # fmt: skip
+               result: LiftedTranslation, translator: str, corrections: tuple, set_aside: tuple,
+               accepted: Iterable, invariants: Iterable, name: str) -> Translation:  # fmt: skip
         """The checked translation of one reader's *result*."""
         result, lifted = self._anything(text, result, lifted)
         formula, switched = opened_as_switched(result.formula, lifted.placeholders,
@@ -708,9 +629,8 @@ class Translator:
                            stand_in, self.vocabulary, parts, corrections,
                            tuple((r.kind, r.text) for r in set_aside))  # fmt: skip
 
-    def _anything(
-        self, text: str, result: LiftedTranslation, lifted: LiftedSentence
-    ) -> tuple[LiftedTranslation, LiftedSentence]:
+    def _anything(self, text: str, result: LiftedTranslation, lifted: LiftedSentence
+                  ) -> tuple[LiftedTranslation, LiftedSentence]:  # fmt: skip
         """*result* with the placeholder of :data:`ANYTHING` read as each thing of the scene
         the predicate can hold of, one part per thing."""
         for x in [x for x, name in lifted.placeholders.items() if name == ANYTHING]:
@@ -753,9 +673,8 @@ class Translator:
             self._retrieval = RetrievalTranslator(self.grounder.embedder)
         return self._retrieval or None
 
-    def _lift(
-        self, text: str, set_aside_remarks: bool = True
-    ) -> tuple[tuple[Expression, ...], tuple[Grounding, ...], LiftedSentence, tuple[Remark, ...]]:
+    def _lift(self, text: str, set_aside_remarks: bool = True) -> tuple[
+            tuple[Expression, ...], tuple[Grounding, ...], LiftedSentence, tuple]:  # fmt: skip
         """Recognise, ground and lift *text*, first setting aside (if *set_aside_remarks*) the
         contexts that name nothing ("while I sleep") and the reasons, remarks and contexts
         (:func:`~safetychip.translate._recognize.remarks`) that name something outside the

@@ -20,15 +20,14 @@ from __future__ import annotations
 
 import functools
 import itertools
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from ..errors import TranslationReplyError
-from ..llm import ChatModel, fill, load_prompt
+from ..llm import fill, load_prompt
 from ..paths import DATA_DIR
+from ._llm import ChatReader, json_field
 from ._normalize import normalize, read_table
 from ._slots import cue_slots
 from ._vocabulary import Vocabulary, singular
@@ -370,15 +369,13 @@ def _aside(text: str) -> bool:
     return bool(words.strip(" ,—–-()")) and not (cue_slots(words) or _RULE.search(words))
 
 
-class LLMRecognizer:
-    """Referring-expression recognition by a chat model.
+class LLMRecognizer(ChatReader):
+    """Referring-expression recognition by a chat model (a :class:`ChatReader`).
 
     The prompt (``data/prompts/referring_expressions.txt``) asks for one line ``Expressions:
     e1 | e2 | …`` (or ``none``), and each request carries a JSON schema (``{"expressions":
     [...]}``, spans of one to four words of the sentence). A reply is accepted when every
-    expression occurs in the sentence; otherwise the model is asked again, with what was
-    wrong, up to *max_attempts* requests, then a
-    :class:`~safetychip.errors.TranslationReplyError` quotes the last reply.
+    expression occurs in the sentence.
 
     >>> from safetychip.llm import ScriptedModel
     >>> llm = ScriptedModel(["Expressions: the fridge | the kitchen"])
@@ -389,45 +386,20 @@ class LLMRecognizer:
     ['the fridge']
     """
 
-    def __init__(self, model: ChatModel, *, max_attempts: int = 3) -> None:
-        if max_attempts < 1:
-            raise ValueError(f"max_attempts must be at least 1, got {max_attempts}")
-        self.model = model
-        self.max_attempts = max_attempts
-        self.stand_in = False
-
     def messages(self, sentence: str) -> list[dict[str, str]]:
         """The conversation sent for *sentence*."""
+        asked = fill("Utterance: {sentence}", sentence=sentence)
         return [{"role": "system", "content": load_prompt("referring_expressions")},
-                {"role": "user",
-                 "content": fill("Utterance: {sentence}", sentence=sentence)}]  # fmt: skip
+                {"role": "user", "content": asked}]  # fmt: skip
 
     def __call__(self, sentence: str) -> list[Expression]:
         """Recognise the expressions of *sentence* (a request that fails raises the model's
         ``LLMError``)."""
-        messages = self.messages(sentence)
-        reply = ""
-        for _ in range(self.max_attempts):
-            completion = self.model.complete(
-                messages, temperature=0.0, max_tokens=200, schema=_schema(sentence)
-            )
-            self.stand_in = self.stand_in or completion.stand_in
-            reply = completion.text
-            try:
-                return _read_expressions(reply, sentence)
-            except ValueError as why:
-                messages = [*messages, {"role": "assistant", "content": reply},
-                            {"role": "user", "content": f"I cannot use that reply: {why}. "
-                             "Answer with one line 'Expressions: ...' listing spans copied "
-                             "from the utterance, separated by '|', "
-                             "or 'Expressions: none'."}]  # fmt: skip
-        shown = repr(reply[:300]) + ("…" if len(reply) > 300 else "")
-        raise TranslationReplyError(
-            f"{self.model.name} gave no usable list of referring expressions for {sentence!r} "
-            f"in {self.max_attempts} attempt{'s' * (self.max_attempts > 1)}; last reply: {shown}",
-            reply,
-            self.max_attempts,
-        )
+        return self.ask(self.messages(sentence), lambda reply: _read_expressions(reply, sentence),
+                        schema=_schema(sentence), max_tokens=200, why=False,
+                        again="Answer with one line 'Expressions: ...' listing spans copied from "
+                        "the utterance, separated by '|', or 'Expressions: none'.",
+                        what=f"usable list of referring expressions for {sentence!r}")  # fmt: skip
 
 
 def _schema(sentence: str) -> dict:
@@ -446,14 +418,8 @@ def _reply_items(reply: str) -> list[str]:
     """The expressions of a reply: a JSON object's list, or the ``Expressions:`` line's."""
     text = reply.strip()
     if text.startswith("{"):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise ValueError(f"it is not valid JSON ({err.msg} at character {err.pos})") from None
-        items = data.get("expressions") if isinstance(data, dict) else None
-        if not isinstance(items, list) or not all(isinstance(x, str) for x in items):
-            raise ValueError('it is JSON without an "expressions" list of strings')
-        return items
+        return json_field(text, "expressions", lambda x: isinstance(x, list) and all(
+            isinstance(y, str) for y in x), 'an "expressions" list of strings')  # fmt: skip
     line = next((x for x in reply.splitlines() if x.strip().lower().startswith("expressions:")),
                 None)  # fmt: skip
     if line is None:

@@ -40,11 +40,11 @@ from ..ltl import And, Formula, Not, Or, ap, build_pattern, parse
 from ..paths import DATA_DIR
 from ._assemble import misused_room, placed_at_thing
 from ._clauses import read_clause
-from ._normalize import normalize, read_table
+from ._normalize import normalize, phrases
 from ._reading import LiftedTranslation, no_double_negation, renamed, substitute
 from ._slots import Mods, modifiers
 
-__all__ = ["CUES", "CUE_TABLE", "EXAMPLES", "TEMPLATES", "Reading", "RetrievalTranslator",
+__all__ = ["CUES", "EXAMPLES", "TEMPLATES", "Reading", "RetrievalTranslator",
            "clause_literals", "cues", "write_library"]  # fmt: skip
 
 #: The lifted paraphrase templates (JSON lines: text, formula, pattern).
@@ -52,8 +52,6 @@ TEMPLATES = DATA_DIR / "translation" / "templates.jsonl"
 #: Sentences by other hands from the development sets, lifted, with their lifted labels
 #: (JSON lines as the templates, plus ``set`` and ``id``; written by ``make_examples.py``).
 EXAMPLES = DATA_DIR / "translation" / "examples.jsonl"
-#: The cue classes of :func:`cues`.
-CUE_TABLE = DATA_DIR / "translation" / "cues.tsv"
 
 _LETTERS = re.compile(r"\[([a-z])\]")
 
@@ -168,17 +166,9 @@ def _opposite(f: Formula, g: Formula) -> bool:
     return any(x.op == "!" and str(x.children[0]) == str(y) for x, y in ((f, g), (g, f)))
 
 
-def _cue_table(_: int, row: list[str]) -> list[str]:
-    re.compile(row[1])
-    return row
-
-
-_CUE_PHRASES: dict[str, list[str]] = {}
-for _name, _phrases in read_table(CUE_TABLE, "retrieval cue table", _cue_table, 2):
-    _CUE_PHRASES.setdefault(_name, []).append(_phrases)
-#: The cue classes (``cues.tsv``): words that decide between readings an embedding finds
-#: alike ("at most" and "at least"); a template sharing the sentence's cues ranks higher.
-CUES = {name: re.compile(rf"\b(?:{'|'.join(p)})\b") for name, p in _CUE_PHRASES.items()}
+#: The cue classes (``phrases.tsv``, use ``retrieval``): words that decide between readings an
+#: embedding finds alike ("at most" and "at least"); a template sharing them ranks higher.
+CUES = {name: re.compile(rf"\b(?:{p})\b") for name, p in phrases("retrieval").items()}
 # "don't forget to" asks for something; "in any order" orders nothing.
 _ASKS = re.compile(r"\b(?:do not|never) (?:forget|skip|miss|neglect|fail)\b")
 _ANY_ORDER = re.compile(r"\b(?:in )?(?:any|whatever|whichever|either|no particular) order\b|"
