@@ -166,8 +166,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "define_harm", "harm_name"
     },
     "monitor": {
-        "BatchMonitor", "Constraint", "Monitor", "Specification", "StateChange", "Status", "Verdict",
-        "as_constraints", "compile_dfa", "constraints_from_json", "exactly_one",
+        "BatchMonitor", "CandidateMonitor", "CandidateSet", "Constraint", "MAX_READINGS", "Monitor",
+        "Question", "Specification", "StateChange", "Status", "Verdict", "as_constraints", "situation", "compile_dfa", "constraints_from_json", "exactly_one",
         "proposition_state", "proposition_states", "read_constraints", "read_trace", "refuse_vacuous",
         "smallest_conflict", "trace_from_json", "write_constraints", "write_trace"
     },
@@ -188,9 +188,9 @@ SUBPACKAGES: dict[str, set[str]] = {
         "extractor"
     },
     "shield": {
-        "DONE", "FORMAT", "Filter", "Judgement", "MonitorFilter", "OUTCOMES", "Proposal",
+        "Ask", "DONE", "FORMAT", "Filter", "Judgement", "MonitorFilter", "OUTCOMES", "Proposal",
         "SearchResult", "Shield", "Step", "TraceRecord", "run_monitored", "run_plan",
-        "run_unmonitored", "search_safe_plan"
+        "ask_within", "run_unmonitored", "search_safe_plan"
     },
     "translate": {
         "BackTranslation", "CONFIDENCE", "Candidate", "Clause", "Distinction", "EvaluationResult", "Expression", "Grounder",

@@ -22,7 +22,7 @@ Contents
     validation).
 """
 
-from ._filter import Filter, MonitorFilter
+from ._filter import Ask, Filter, MonitorFilter, ask_within
 from ._judgement import DONE, Judgement, Proposal
 from ._plans import run_monitored, run_plan, run_unmonitored
 from ._record import FORMAT, OUTCOMES, Step, TraceRecord
@@ -30,7 +30,7 @@ from ._search import SearchResult, search_safe_plan
 from ._shield import Shield
 
 __all__ = [
-    "DONE", "FORMAT", "OUTCOMES", "Filter", "Judgement", "MonitorFilter", "Proposal",
+    "DONE", "FORMAT", "OUTCOMES", "Ask", "Filter", "Judgement", "MonitorFilter", "Proposal",
     "SearchResult", "Shield", "Step", "TraceRecord", "run_monitored", "run_plan",
-    "run_unmonitored", "search_safe_plan",
+    "ask_within", "run_unmonitored", "search_safe_plan",
 ]  # fmt: skip
