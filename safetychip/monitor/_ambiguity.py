@@ -279,7 +279,7 @@ class CandidateSet:
                 raise SpecificationError(f"an answer record needs 'question' and a true/false "
                                          f"'answer', got {record!r:.80}")  # fmt: skip
             answers.append((Question.from_dict(record.get("question") or {}), record["answer"]))
-        live = data.get("live") or ()
+        live = data.get("live", [])
         if not isinstance(live, list) or not all(isinstance(i, int) for i in live):
             raise SpecificationError(f"'live' must be a list of candidate places, got {live!r:.80}")
         return cls(tuple(formulas), str(data.get("sentence", "")), str(data.get("name", "")),
@@ -492,12 +492,20 @@ class CandidateMonitor(Monitor):
                     "is refused until someone says which is meant", names, admits)  # fmt: skip
         culprits = self._attribute_in(self._readings[0], q, until)
         named = tuple(dict.fromkeys(self._owner_name(i) for i in culprits))
-        described = "; ".join(_describe(self.constraints[i]) for i in culprits)
+        described = "; ".join(self._told(i) for i in culprits)
         reason = f"it would break {described}" if culprits else "it would break a domain invariant"
         return Status.VIOLATION, reason, named, admits
 
     def _owner_name(self, i: int) -> str:
         return self._places[i][0] if i in self._places else self.constraints[i].name
+
+    def _told(self, i: int) -> str:
+        """Constraint *i* in a reason: a candidate as its set, under every reading."""
+        if i not in self._places:
+            return _describe(self.constraints[i])
+        s = self._sets[self._places[i][0]][0]
+        every = " under every reading" if len(s.live) > 1 else ""
+        return f"{s.name} ({s.sentence or self.constraints[i].formula}){every}"
 
     def _disputed(self, admits: tuple[bool, ...]) -> tuple[str, ...]:
         """The sets whose live candidates the readings' verdicts tell apart."""
@@ -540,7 +548,7 @@ class CandidateMonitor(Monitor):
             first = self._readings[0]
             owed = [i for i in first if not all(accepting[k] for k in self._parts[i])]
             pending = tuple(dict.fromkeys(self._owner_name(i) for i in owed))
-            text = "; ".join(f"{_describe(self.constraints[i])} still needs: "
+            text = "; ".join(f"{self._told(i)} still needs: "
                              + "; and ".join(self._owed(k) for k in self._parts[i]
                                              if not accepting[k]) for i in owed)  # fmt: skip
             return Verdict(Status.VIOLATION, "DONE refused: " + (text or "an invariant is owed"),
