@@ -112,7 +112,8 @@ def _run(args: argparse.Namespace) -> int:
         if any(isinstance(c, CandidateSet) for c in constraints):
             monitor = CandidateMonitor(constraints, invariants, deadline=deadline)
         else:
-            monitor = Monitor(constraints, invariants, deadline=deadline)
+            settled = [c for c in constraints if isinstance(c, Constraint)]  # all of them
+            monitor = Monitor(settled, invariants, deadline=deadline)
     except SafetyChipError as err:
         raise InputError(f"{label(args.constraints)}: {err}") from None
     interactive = STDIN not in (args.trace, args.constraints) and sys.stdin.isatty()
@@ -156,8 +157,10 @@ def _run(args: argparse.Namespace) -> int:
         emit(i, monitor.commit([letter]))
     judge.judge(Proposal(DONE), full(letters[-1]), ())
     emit("DONE", monitor.finish())
-    if isinstance(monitor, CandidateMonitor) and args.constraints != STDIN and any(
-        s.answers for s in monitor.candidate_sets
+    if (
+        isinstance(monitor, CandidateMonitor)
+        and args.constraints != STDIN
+        and any(s.answers for s in monitor.candidate_sets)
     ):
         write_constraints(args.constraints, monitor.specification(), invariants)
         warn("monitor", f"the answers were saved in {args.constraints}")
@@ -166,7 +169,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def prompt(question: Question) -> bool | None:
     """Ask *question* on the terminal (y/n); None for any other reply or end of input."""
-    print(f"\n{question}\n  {question.if_yes}\n  {question.if_no}", file=sys.stderr)
+    print(f"\n{question}", file=sys.stderr)
     try:
         reply = input("Is that allowed? [y/n] ").strip().lower()
     except EOFError:

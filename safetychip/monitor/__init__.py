@@ -31,5 +31,5 @@ __all__ = ["BatchMonitor", "CandidateMonitor", "CandidateSet", "Constraint", "MA
            "proposition_states",
            # constraint and trace files; the specification
            "Specification", "constraints_from_json", "read_constraints", "read_trace",
-           "refuse_vacuous", "situation", "smallest_conflict", "trace_from_json", "write_constraints",
-           "write_trace"]  # fmt: skip
+           "refuse_vacuous", "situation", "smallest_conflict", "trace_from_json",
+           "write_constraints", "write_trace"]  # fmt: skip

@@ -27,6 +27,9 @@ Examples
 >>> print(q)
 You said "keep out of the kitchen". The robot is about to walk to kitchen, while it is at
 the bathroom. Is that allowed?
+Yes: the robot goes ahead, and "keep out of the kitchen" means: stay out of the kitchen
+until the bathroom.
+No: the action is refused, and "keep out of the kitchen" means: never enter the kitchen.
 >>> m.answer(q, False).picked
 Constraint(name='c1', formula='G!"agent_at(kitchen)"', sentence='keep out of the kitchen')
 >>> m.check({"agent_at(kitchen)": True, "agent_at(bathroom)": False}).status.value
@@ -79,12 +82,13 @@ class Question:
 
     Examples
     --------
-    >>> q = Question("c1", "keep the knife out of the kitchen", "walk to kitchen",
+    >>> q = Question("c1", "no knife in the kitchen", "walk to kitchen",
     ...              "The robot is about to walk to kitchen, while it is holding the knife",
-    ...              (1,), (0,), ("never bring the knife in", "only with a person there"))
+    ...              (1,), (0,), ("never bring it in", "only with a person there"))
     >>> print(q.if_yes)
-    Yes: the robot goes ahead, and "keep the knife out of the kitchen" means: only with a
-    person there.
+    Yes: the robot goes ahead, and "no knife in the kitchen" means: only with a person there.
+    >>> print(q.if_no)
+    No: the action is refused, and "no knife in the kitchen" means: never bring it in.
     """
 
     constraint: str
@@ -103,14 +107,14 @@ class Question:
     @property
     def if_yes(self) -> str:
         """What a yes means."""
-        return _wrap(f'Yes: the robot goes ahead, and "{self.sentence}" means: '
-                     f"{self._said(self.allowing)}.")  # fmt: skip
+        return (f'Yes: the robot goes ahead, and "{self.sentence}" means: '
+                f"{self._said(self.allowing)}.")  # fmt: skip
 
     @property
     def if_no(self) -> str:
         """What a no means."""
-        return _wrap(f'No: the action is refused, and "{self.sentence}" means: '
-                     f"{self._said(self.forbidding)}.")  # fmt: skip
+        return (f'No: the action is refused, and "{self.sentence}" means: '
+                f"{self._said(self.forbidding)}.")  # fmt: skip
 
     def _said(self, places: tuple[int, ...]) -> str:
         return " or ".join(self.readings[i] for i in places)
@@ -138,7 +142,8 @@ class Question:
             raise SpecificationError(f"not a question record: {data!r:.200} ({err})") from None
 
     def __str__(self) -> str:
-        return _wrap(self.text)
+        """The question, then what each answer means, wrapped for a terminal."""
+        return "\n".join(_wrap(t) for t in (self.text, self.if_yes, self.if_no))
 
     def _repr_html_(self) -> str:
         import html
@@ -200,10 +205,13 @@ class CandidateSet:
             object.__setattr__(self, "readings", tuple(str(f) for f in self.candidates))
         elif len(self.readings) != n:
             raise SpecificationError(f"{label} has {n} candidates but {len(self.readings)} "
-                                     "readings: give one English reading per candidate")  # fmt: skip
+                                     "readings: give one English reading per candidate"
+                                     )  # fmt: skip
         if not self.live:
             object.__setattr__(self, "live", tuple(range(n)))
-        elif sorted(set(self.live)) != list(self.live) or not 0 <= self.live[0] <= self.live[-1] < n:
+        elif (
+            sorted(set(self.live)) != list(self.live) or not 0 <= self.live[0] <= self.live[-1] < n
+        ):
             raise SpecificationError(f"{label}: live places {list(self.live)} must be distinct, "
                                      f"increasing and within 0 to {n - 1}")  # fmt: skip
 
@@ -265,7 +273,9 @@ class CandidateSet:
         """
         items = data.get("candidates")
         if not isinstance(items, list):
-            raise SpecificationError(f"a candidate set needs a 'candidates' list, got {items!r:.80}")
+            raise SpecificationError(
+                f"a candidate set needs a 'candidates' list, got {items!r:.80}"
+            )
         formulas, readings = [], []
         for k, item in enumerate(items):
             if not isinstance(item, dict) or not isinstance(item.get("formula"), str):
@@ -429,8 +439,8 @@ class CandidateMonitor(Monitor):
         if all(live) or not any(live):
             return
         for name, (s, ks) in list(self._sets.items()):
-            keep = [p for p in s.live if any(ok and ks[p] in members
-                                             for ok, members in zip(live, self._readings))]  # fmt: skip
+            keep = [p for p in s.live
+                    if any(ok and ks[p] in m for ok, m in zip(live, self._readings))]  # fmt: skip
             if keep != list(s.live):
                 self._sets[name] = s.narrow(keep), ks
         self._replan()
@@ -537,7 +547,7 @@ class CandidateMonitor(Monitor):
         if self._aborted or self._broken is not None or not self.history:
             return super().finish()
         accepting = [d.accepting[q] for d, q in zip(self.automata, self._state)]
-        extra = all(d.accepting[q] for d, q in zip(self._extra, self._state[len(self.automata):]))
+        extra = all(d.accepting[q] for d, q in zip(self._extra, self._state[len(self.automata) :]))
         admits = tuple(extra and all(accepting[k] for i in m for k in self._parts[i])
                        for m in self._readings)  # fmt: skip
         if all(admits):
@@ -564,7 +574,7 @@ class CandidateMonitor(Monitor):
         if self._broken is not None or not self.history:
             return False
         accepting = [d.accepting[q] for d, q in zip(self.automata, self._state)]
-        extra = all(d.accepting[q] for d, q in zip(self._extra, self._state[len(self.automata):]))
+        extra = all(d.accepting[q] for d, q in zip(self._extra, self._state[len(self.automata) :]))
         return extra and all(accepting[k] for m in self._readings for i in m
                              for k in self._parts[i])  # fmt: skip
 
@@ -605,8 +615,10 @@ class CandidateMonitor(Monitor):
                                f"{', '.join(self._sets) or 'none'}")  # fmt: skip
         s, ks = found
         if set(question.allowing) | set(question.forbidding) != set(s.live):
-            raise MonitorError(f"the question about {question.constraint} no longer fits its "
-                               f"set (live candidates {list(s.live)}): it was answered already")
+            raise MonitorError(
+                f"the question about {question.constraint} no longer fits its "
+                f"set (live candidates {list(s.live)}): it was answered already"
+            )
         keep = question.allowing if allowed else question.forbidding
         s = s.narrow(keep, (question, bool(allowed)))
         self._sets[question.constraint] = s, ks
@@ -616,4 +628,3 @@ class CandidateMonitor(Monitor):
     def decided(self) -> Verdict:
         """The verdict of the committed state under the readings as they stand now."""
         return self._decide(self._state, [], None, self._until())
-

@@ -211,7 +211,7 @@ class Specification:
         self._constraints.append(constraint)
         return constraint
 
-    def remove(self, name: str) -> Constraint:
+    def remove(self, name: str) -> Constraint | CandidateSet:
         """Remove and return the constraint called *name*."""
         for i, c in enumerate(self._constraints):
             if c.name == name:

@@ -6,6 +6,7 @@ import html
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 __all__ = ["StateChange", "Status", "Verdict"]
 
@@ -119,7 +120,7 @@ class Verdict:
 
     def to_dict(self) -> dict:
         """JSON-ready form."""
-        out = {
+        out: dict[str, Any] = {
             "status": self.status.value,
             "reason": self.reason,
             "violated": list(self.violated),

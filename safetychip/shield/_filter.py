@@ -122,9 +122,10 @@ class MonitorFilter(Filter):
 
     def reset(self, initial: State) -> Judgement:
         """Reset the monitor with *initial* as position 0 (ABORT on a contradiction)."""
-        verdict = self.monitor.reset(initial)
-        if verdict.status is Status.AMBIGUOUS:
-            verdict = self._settle(verdict, "start here", initial, self.monitor.decided)
+        monitor = self.monitor
+        verdict = monitor.reset(initial)
+        if verdict.status is Status.AMBIGUOUS and isinstance(monitor, CandidateMonitor):
+            verdict = self._settle(verdict, "start here", initial, monitor.decided)
         return Judgement.of_verdict(verdict, self.name)
 
     def judge(self, proposal: Proposal, state: State, trace: Sequence[State]) -> Judgement:
