@@ -33,8 +33,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "AGENTS", "ActionGrounder", "Agent", "BaseAgent", "Chip", "CodeAsPoliciesAgent",
         "ENDS", "Episode", "FORMULAS", "Feedback", "GroundedAction", "NLConstraintsAgent",
         "OfflineAgentModel", "ProgramRun", "REPROMPTS", "Rule", "SKILLS",
-        "STAND_IN_LABEL", "SafetyChipAgent", "THRESHOLD", "action_schema", "check_program",
-        "chip_constraints", "code_messages", "done_explanation", "example_program",
+        "STAND_IN_LABEL", "SafetyChipAgent", "THRESHOLD", "action_schema", "candidate_set",
+        "check_program", "chip_constraints", "code_messages", "done_explanation", "example_program",
         "extract_program", "first_line", "judge", "make_agent", "phrase_action",
         "planner_messages", "read_action", "read_rule", "repair_hint", "run_program", "task_propositions"
     },
