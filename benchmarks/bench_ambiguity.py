@@ -24,6 +24,8 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
+from typing import Any
 
 from safetychip.envs import load_tasks
 from safetychip.monitor import CandidateMonitor, CandidateSet, Constraint, Monitor, Status
@@ -74,6 +76,12 @@ def run(make: Callable[[], list[Monitor]], flips: list[str], atoms: list[str],
     return times, verdicts
 
 
+def monitors(kind: type[Monitor], settled: list[Any], invariants: list[Any],
+             extras: list[list[Any]]) -> list[Monitor]:  # fmt: skip
+    """One fresh monitor of *kind* per item of *extras*, over *settled* and that item."""
+    return [kind([*settled, *extra], invariants, deadline=None) for extra in extras]
+
+
 def summary(times: list[float]) -> tuple[float, float, float]:
     ordered = sorted(times)
     return (statistics.median(ordered) * 1e6, ordered[int(0.99 * len(ordered))] * 1e6,
@@ -89,26 +97,22 @@ def main() -> None:
                                     invariants).atoms)  # fmt: skip
     rooms = [a for a in atoms if a.startswith("agent_at(") and a[9:-1] in env.rooms]
     flips = proposals(atoms, rooms)
-    print(f"{task.id}: {len(settled)} settled constraints, {len(atoms)} propositions, "
-          f"{STEPS} checks, fresh monitors every {FRESH}; times in microseconds")
+    print(
+        f"{task.id}: {len(settled)} settled constraints, {len(atoms)} propositions, "
+        f"{STEPS} checks, fresh monitors every {FRESH}; times in microseconds"
+    )
     print(f"{'k':>2} {'way':<13} {'median':>8} {'p99':>9} {'max':>9} {'ratio':>6}")
     single = None
     for k in range(1, 5):
         texts = READINGS[:k]
-
-        def one() -> list[Monitor]:
-            return [Monitor([*settled, Constraint.parse(texts[0], name="c1")], invariants,
-                            deadline=None)]  # fmt: skip
-
-        def as_set() -> list[Monitor]:
-            s = CandidateSet.parse(texts, "kitchen after bathroom", name="c1")
-            return [CandidateMonitor([*settled, s], invariants, deadline=None)]
-
-        def side_by_side() -> list[Monitor]:
-            return [Monitor([*settled, Constraint.parse(t, name="c1")], invariants, deadline=None)
-                    for t in texts]  # fmt: skip
-
-        ways = [("one formula", one), ("set", as_set), ("side by side", side_by_side)]
+        one = [Constraint.parse(texts[0], name="c1")]
+        readings = [[Constraint.parse(t, name="c1")] for t in texts]
+        s = [CandidateSet.parse(texts, "kitchen after bathroom", name="c1")]
+        ways: list[tuple[str, Callable[[], list[Monitor]]]] = [
+            ("one formula", partial(monitors, Monitor, settled, invariants, [one])),
+            ("set", partial(monitors, CandidateMonitor, settled, invariants, [s])),
+            ("side by side", partial(monitors, Monitor, settled, invariants, readings)),
+        ]
         verdicts_of = {}
         for label, make in ways:
             if (k == 1) != (label == "one formula"):

@@ -116,7 +116,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "THOR_CONDITIONS", "ThorOutcome", "evaluate_thor", "plot_thor", "run_thor_task",
         "thor_table", "write_thor_evaluation",
         "LEARNING_SETTINGS", "learning_table", "plot_learning",
-        "shielded_learning", "write_shielded_learning", "learning_settings", "write_learning"
+        "shielded_learning", "write_shielded_learning", "learning_settings", "write_learning",
+        "AMBIGUITY_POLICIES", "PolicyRow", "ambiguity_table", "policy_rows"
     },
     "explain": {
         "AgentExplanation", "HumanAnswer", "LLMExplanation", "PlanStep", "RolloutQuery",
