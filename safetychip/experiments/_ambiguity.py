@@ -442,8 +442,8 @@ def policy_rows(setting: str = "tasks", *, tasks: int | None = None,
                 _episode(unit, policy, row, _plan_agent(unit), invariants)
             else:
                 for seed in range(rollouts):  # the answers carry over, as a file keeps them
-                    sets = _episode(unit, policy, row, _random_agent(seed), invariants)
-                    unit = replace(unit, sets=sets)
+                    carried = _episode(unit, policy, row, _random_agent(seed), invariants)
+                    unit = replace(unit, sets=carried)
         if policy == "pick_first" and setting == "sentences":
             row.picks, row.left_out = row.picks // rollouts, row.left_out // rollouts
         rows.append(row)
