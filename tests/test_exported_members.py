@@ -189,7 +189,7 @@ SUBPACKAGES: dict[str, set[str]] = {
         "extractor"
     },
     "shield": {
-        "Ask", "DONE", "FORMAT", "Filter", "Judgement", "MonitorFilter", "OUTCOMES", "Proposal",
+        "Ask", "DONE", "FORMAT", "Filter", "Judgement", "QuestionPanel", "MonitorFilter", "OUTCOMES", "Proposal",
         "SearchResult", "Shield", "Step", "TraceRecord", "run_monitored", "run_plan",
         "ask_within", "run_unmonitored", "search_safe_plan"
     },

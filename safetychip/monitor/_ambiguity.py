@@ -614,7 +614,7 @@ class CandidateMonitor(Monitor):
             raise MonitorError(f"no candidate set named {question.constraint!r}; the sets are "
                                f"{', '.join(self._sets) or 'none'}")  # fmt: skip
         s, ks = found
-        if set(question.allowing) | set(question.forbidding) != set(s.live):
+        if not self._fits(question):
             raise MonitorError(
                 f"the question about {question.constraint} no longer fits its "
                 f"set (live candidates {list(s.live)}): it was answered already"
@@ -622,8 +622,15 @@ class CandidateMonitor(Monitor):
         keep = question.allowing if allowed else question.forbidding
         s = s.narrow(keep, (question, bool(allowed)))
         self._sets[question.constraint] = s, ks
+        self.open_questions[:] = [q for q in self.open_questions if self._fits(q)]
         self._replan()
         return s
+
+    def _fits(self, question: Question) -> bool:
+        """Whether *question* still splits its set (no answer has settled it)."""
+        found = self._sets.get(question.constraint)
+        live = set(found[0].live) if found is not None else set()
+        return set(question.allowing) | set(question.forbidding) == live
 
     def decided(self) -> Verdict:
         """The verdict of the committed state under the readings as they stand now."""

@@ -163,7 +163,8 @@ class MonitorFilter(Filter):
                 return verdict
             allowed = ask_within(self.ask, question, self.ask_seconds)
             if allowed is None:
-                monitor.open_questions.append(question)
+                if question not in monitor.open_questions:
+                    monitor.open_questions.append(question)
                 return verdict
             monitor.answer(question, allowed)
             verdict = again()
