@@ -117,7 +117,7 @@ class Question:
                 f"{self._said(self.forbidding)}.")  # fmt: skip
 
     def _said(self, places: tuple[int, ...]) -> str:
-        return " or ".join(self.readings[i] for i in places)
+        return " or ".join(self.readings[i].rstrip(".") for i in places)
 
     @property
     def key(self) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
@@ -596,7 +596,9 @@ class CandidateMonitor(Monitor):
                 elif says == {False}:
                     forbidding.append(p)
             if allowing and forbidding and len(allowing) + len(forbidding) == len(s.live):
-                return Question(name, s.sentence, action, situation(action, state, s.atoms()),
+                where = {a for a in state if a.startswith("agent_at(")}  # where the robot is
+                return Question(name, s.sentence, action,
+                                situation(action, state, s.atoms() | where),
                                 tuple(allowing), tuple(forbidding), s.readings)  # fmt: skip
         return None
 
