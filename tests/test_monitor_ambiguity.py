@@ -294,3 +294,12 @@ def test_the_set_verdict_is_the_per_candidate_verdicts(picks, settled, trace):
     each = [single.finish().safe for single in singles]
     expected = Status.SAFE if all(each) else Status.VIOLATION if not any(each) else Status.AMBIGUOUS
     assert done.status is expected
+
+
+def test_a_shield_names_a_candidate_proposition_its_scene_lacks():
+    from safetychip.envs import VirtualHomeEnv, load_scene
+
+    s = CandidateSet.parse(['G !"is_grabbed(unicorn)"', 'G !"agent_at(kitchen)"'], "x")
+    shield = Shield.of(VirtualHomeEnv(load_scene("apartment_1")), CandidateMonitor([s]))
+    with pytest.raises(PropositionError, match=r"is_grabbed\(unicorn\).*no object or room"):
+        shield.reset()
