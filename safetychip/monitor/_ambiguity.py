@@ -19,6 +19,9 @@ Examples
 ...     "keep out of the kitchen", name="c1",
 ...     readings=["never enter the kitchen", "stay out of the kitchen until the bathroom"])
 >>> m = CandidateMonitor([keep_out])
+>>> m  # doctest: +NORMALIZE_WHITESPACE
+<CandidateMonitor: 0 settled constraints, candidate sets c1 (2 of 2 candidates left);
+ 2 readings; 0 states committed>
 >>> _ = m.reset({"agent_at(kitchen)": False, "agent_at(bathroom)": True})
 >>> v = m.check({"agent_at(kitchen)": True, "agent_at(bathroom)": False})
 >>> v.status.value
@@ -633,6 +636,14 @@ class CandidateMonitor(Monitor):
         found = self._sets.get(question.constraint)
         live = set(found[0].live) if found is not None else set()
         return set(question.allowing) | set(question.forbidding) == live
+
+    def __repr__(self) -> str:
+        sets = ", ".join(f"{s.name} ({len(s.live)} of {len(s.candidates)} candidates left)"
+                         for s in self.candidate_sets)  # fmt: skip
+        k = len(self.history)
+        return (f"<CandidateMonitor: {len(self._settled)} settled constraints, candidate sets "
+                f"{sets or 'none'}; {len(self._readings)} readings; {k} state{'s' * (k != 1)} "
+                f"committed>")  # fmt: skip
 
     def decided(self) -> Verdict:
         """The verdict of the committed state under the readings as they stand now."""
