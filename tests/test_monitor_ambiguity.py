@@ -303,3 +303,8 @@ def test_a_shield_names_a_candidate_proposition_its_scene_lacks():
     shield = Shield.of(VirtualHomeEnv(load_scene("apartment_1")), CandidateMonitor([s]))
     with pytest.raises(PropositionError, match=r"is_grabbed\(unicorn\).*no object or room"):
         shield.reset()
+
+
+def test_one_set_instead_of_a_list_is_named():
+    with pytest.raises(SpecificationError, match=r"got one CandidateSet: write \[CandidateSet"):
+        CandidateMonitor(knife_set())

@@ -384,9 +384,12 @@ class CandidateMonitor(Monitor):
         propositions: Iterable[str] | None = None,
         **options: Any,
     ) -> None:
-        items = list(constraints)
         if isinstance(constraints, (str, Formula, Constraint, CandidateSet)):
-            raise SpecificationError("constraints must be a list, got one constraint")
+            raise SpecificationError(
+                f"constraints must be a list, got one "
+                f"{type(constraints).__name__}: write [{constraints!r:.60}]"
+            )
+        items = list(constraints)
         expanded: list[Constraint | Formula | str] = []
         sets: dict[str, tuple[CandidateSet, tuple[int, ...]]] = {}
         for i, item in enumerate(items, 1):
