@@ -168,10 +168,11 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def prompt(question: Question) -> bool | None:
-    """Ask *question* on the terminal (y/n); None for any other reply or end of input."""
-    print(f"\n{question}", file=sys.stderr)
+    """Ask *question* on the terminal (y/n, on stderr: stdout is the verdicts); None for any
+    other reply or end of input."""
+    print(f"\n{question}\nIs that allowed? [y/n] ", end="", file=sys.stderr, flush=True)
     try:
-        reply = input("Is that allowed? [y/n] ").strip().lower()
+        reply = input().strip().lower()
     except EOFError:
         return None
     return True if reply in ("y", "yes") else False if reply in ("n", "no") else None
@@ -181,15 +182,21 @@ _EPILOG = """\
 CONSTRAINTS.json is a JSON list of constraint objects {"name", "sentence", "formula"} (only
 "formula" is required; unnamed constraints are called c1, c2, ...) or of formula strings; or
 an object {"constraints": [...], "invariants": [...]} where invariants are formulas every
-satisfiability question honours, e.g. "the agent is in one room at a time". TRACE.json is a
-trace as for `safetychip check`; an object state must give every proposition of the
-constraints and invariants.
+satisfiability question honours, e.g. "the agent is in one room at a time". A constraint
+whose formula is not picked yet is an object {"name", "sentence", "candidates": [{"formula",
+"reading"}, ...]}: it is enforced as its candidate set. TRACE.json is a trace as for
+`safetychip check`; an object state must give every proposition of the constraints and
+invariants.
 
 Output: one JSON line per position of the trace, {"step": i, "status": "safe" | "violation" |
-"abort", "reason", "violated", "state_changes", "pending"}, then the DONE verdict with
-"step": "DONE". A violation at step i means the action that produced position i should not
-have run; the replay goes on. After an abort (the constraints contradict each other) nothing
-else is printed.
+"abort" | "ambiguous", "reason", "violated", "state_changes", "pending"}, then the DONE verdict
+with "step": "DONE". A violation at step i means the action that produced position i should
+not have run; the replay goes on. After an abort (the constraints contradict each other)
+nothing else is printed. "ambiguous": the candidates of a set disagree about the step. When
+stdin is a terminal (and --no-ask is not given) the question is asked as a y/n prompt on
+stderr and the answer narrows the set; the answers are saved in CONSTRAINTS.json, so no
+question is asked twice. Otherwise the step counts as refused and its question is printed in
+the line's "questions".
 
 exit status: 0 every verdict was safe (DONE included); 1 some verdict was a violation or an
 abort; 2 bad input (also a trace naming a proposition the specification does not have)
