@@ -33,8 +33,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "AGENTS", "ActionGrounder", "Agent", "BaseAgent", "Chip", "CodeAsPoliciesAgent",
         "ENDS", "Episode", "FORMULAS", "Feedback", "GroundedAction", "NLConstraintsAgent",
         "OfflineAgentModel", "ProgramRun", "REPROMPTS", "Rule", "SKILLS",
-        "STAND_IN_LABEL", "SafetyChipAgent", "THRESHOLD", "action_schema", "check_program",
-        "chip_constraints", "code_messages", "done_explanation", "example_program",
+        "STAND_IN_LABEL", "SafetyChipAgent", "THRESHOLD", "action_schema", "candidate_set",
+        "check_program", "chip_constraints", "code_messages", "done_explanation", "example_program",
         "extract_program", "first_line", "judge", "make_agent", "phrase_action",
         "planner_messages", "read_action", "read_rule", "repair_hint", "run_program", "task_propositions"
     },
@@ -116,7 +116,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "THOR_CONDITIONS", "ThorOutcome", "evaluate_thor", "plot_thor", "run_thor_task",
         "thor_table", "write_thor_evaluation",
         "LEARNING_SETTINGS", "learning_table", "plot_learning",
-        "shielded_learning", "write_shielded_learning", "learning_settings", "write_learning"
+        "shielded_learning", "write_shielded_learning", "learning_settings", "write_learning",
+        "AMBIGUITY_POLICIES", "PolicyRow", "ambiguity_table", "policy_rows"
     },
     "explain": {
         "AgentExplanation", "HumanAnswer", "LLMExplanation", "PlanStep", "RolloutQuery",
@@ -166,8 +167,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "define_harm", "harm_name"
     },
     "monitor": {
-        "BatchMonitor", "Constraint", "Monitor", "Specification", "StateChange", "Status", "Verdict",
-        "as_constraints", "compile_dfa", "constraints_from_json", "exactly_one",
+        "BatchMonitor", "CandidateMonitor", "CandidateSet", "Constraint", "MAX_READINGS", "Monitor",
+        "Question", "Specification", "StateChange", "Status", "Verdict", "as_constraints", "situation", "compile_dfa", "constraints_from_json", "exactly_one",
         "proposition_state", "proposition_states", "read_constraints", "read_trace", "refuse_vacuous",
         "smallest_conflict", "trace_from_json", "write_constraints", "write_trace"
     },
@@ -188,9 +189,9 @@ SUBPACKAGES: dict[str, set[str]] = {
         "extractor"
     },
     "shield": {
-        "DONE", "FORMAT", "Filter", "Judgement", "MonitorFilter", "OUTCOMES", "Proposal",
+        "Ask", "DONE", "FORMAT", "Filter", "Judgement", "QuestionPanel", "MonitorFilter", "OUTCOMES", "Proposal",
         "SearchResult", "Shield", "Step", "TraceRecord", "run_monitored", "run_plan",
-        "run_unmonitored", "search_safe_plan"
+        "ask_within", "run_unmonitored", "search_safe_plan"
     },
     "translate": {
         "BackTranslation", "CONFIDENCE", "Candidate", "Clause", "Distinction", "EvaluationResult", "Expression", "Grounder",

@@ -36,6 +36,9 @@ Contents
 :data:`PAIRS`, :data:`ABSTRACT`
     The episodic memory on paired hazardous and safe AI2-THOR-style tasks: 5-fold and seeds
     only, refusals, false refusals and ROC AUC per harm.
+:func:`policy_rows`, :func:`ambiguity_table`, :class:`PolicyRow`, :data:`AMBIGUITY_POLICIES`
+    Four ways to enforce an unsettled translation (pick first, the top candidate, the
+    conjunction, the candidate set at run time) against the gold formulas.
 :func:`shielded_learning`, :func:`learning_settings`, :func:`learning_table`,
 :func:`plot_learning`, :func:`write_learning`, :func:`write_shielded_learning`,
 :data:`LEARNING_SETTINGS`
@@ -58,6 +61,7 @@ from ._adversarial import (
     rollout_outcome,
     run_adversarial,
 )
+from ._ambiguity import AMBIGUITY_POLICIES, PolicyRow, ambiguity_table, policy_rows
 from ._executors import EXECUTORS, run_cells
 from ._explorer import SliceExplorer
 from ._grid import (
@@ -156,4 +160,6 @@ __all__ = [
     "shielded_learning", "write_learning", "write_shielded_learning",
     # suite validation
     "SafePlan", "SuiteReport", "TaskValidation", "find_safe_plan", "validate_suite",
+    # candidate sets at run time against three fixed policies (issue 47)
+    "AMBIGUITY_POLICIES", "PolicyRow", "ambiguity_table", "policy_rows",
 ]  # fmt: skip

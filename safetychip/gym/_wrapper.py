@@ -44,8 +44,8 @@ import gymnasium
 import gymnasium.utils
 
 from ..errors import TranslationError
-from ..monitor import Constraint, Monitor, Specification
-from ..shield import Filter, Judgement, Shield, Step
+from ..monitor import CandidateMonitor, CandidateSet, Constraint, Monitor, Specification
+from ..shield import Ask, Filter, Judgement, Shield, Step
 from ._adapter import GymEnv, OneStepModel, _discrete_size
 from ._labeller import Labeller
 
@@ -76,6 +76,10 @@ class SentenceTranslator(Protocol):
     def translate(self, sentence: str, *, accepted: Iterable[Constraint] = (),
                   name: str = "") -> Any: ...  # fmt: skip
 
+
+#: What the wrapper enforces: a monitor, a specification, or formulas, constraints and
+#: candidate sets.
+Constraints = Monitor | Specification | Sequence[str | Constraint | CandidateSet]
 
 #: The named fallback policies: ``"first"`` tries every action of a discrete action space in
 #: order (the first admitted one runs); ``"none"`` substitutes nothing.
@@ -167,6 +171,13 @@ class ShieldWrapper(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs):
         :class:`safetychip.translate.Translator` over a vocabulary of the world's names,
         e.g. :func:`minigrid_names`, and the labeller's predicates); each must be satisfiable
         with those before it. :class:`Constraint` objects are taken as they are.
+    ask : callable, optional
+        ``ask(question) -> bool | None`` for constraints given as candidate sets (a
+        :class:`~safetychip.monitor.CandidateMonitor`, or
+        :class:`~safetychip.monitor.CandidateSet` items): called when their candidates
+        disagree about an action (:class:`~safetychip.shield.MonitorFilter`). Without it
+        such an action is refused and its question recorded in the monitor's
+        ``open_questions``.
 
     Attributes
     ----------
@@ -193,26 +204,29 @@ class ShieldWrapper(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs):
         or a *translator* is given with a Monitor or a Specification.
     """
 
-    def __init__(self, env: gymnasium.Env, labeller: Labeller,
-                 constraints: Monitor | Specification | Sequence[str | Constraint], *,
+    def __init__(self, env: gymnasium.Env, labeller: Labeller, constraints: Constraints, *,
                  model: OneStepModel | None = None, fallback: str | Fallback = "first",
                  filters: Sequence[Filter] = (), filter_seconds: float | None = 5.0,
-                 translator: SentenceTranslator | None = None) -> None:  # fmt: skip
+                 translator: SentenceTranslator | None = None,
+                 ask: Ask | None = None) -> None:  # fmt: skip
         if translator is not None:
             constraints = _translated(constraints, translator)
         # What gymnasium.make recreates the wrapper from (env.spec): a monitor's constraints,
         # so that a recreated wrapper has its own monitor (translated sentences: their
         # constraints); the other arguments as given.
-        recorded = constraints.constraints if isinstance(constraints, Monitor) else constraints
+        recorded = (constraints.specification() if isinstance(constraints, CandidateMonitor)
+                    else constraints.constraints if isinstance(constraints, Monitor)
+                    else constraints)  # fmt: skip
         gymnasium.utils.RecordConstructorArgs.__init__(
             self, labeller=labeller, constraints=recorded, model=model, fallback=fallback,
-            filters=filters, filter_seconds=filter_seconds, translator=None,
+            filters=filters, filter_seconds=filter_seconds, translator=None, ask=ask,
             _disable_deepcopy=True)  # fmt: skip
         gymnasium.Wrapper.__init__(self, env)
         self.adapter = GymEnv(env, labeller, model)
         self._fallback = _fallback(fallback, env.action_space)
         self.shield = Shield.of(self.adapter, _monitor(constraints), *filters,
-                                idle_seconds=0, filter_seconds=filter_seconds)  # fmt: skip
+                                idle_seconds=0, filter_seconds=filter_seconds,
+                                ask=ask)  # fmt: skip
         self.adapter.track(self.shield.propositions)  # an unknown proposition fails here
 
     def reset(self, *, seed: int | None = None,
@@ -293,7 +307,7 @@ def _translated(constraints: Any, translator: SentenceTranslator) -> list[Constr
     return done
 
 
-def _monitor(constraints: Monitor | Specification | Sequence[str | Constraint]) -> Monitor:
+def _monitor(constraints: Constraints) -> Monitor:
     """The monitor of *constraints*."""
     if isinstance(constraints, Monitor):
         return constraints
@@ -302,7 +316,10 @@ def _monitor(constraints: Monitor | Specification | Sequence[str | Constraint]) 
     if isinstance(constraints, str):
         raise TypeError(f"constraints must be a list of formulas, got the string "
                         f"{constraints!r}: write [{constraints!r}]")  # fmt: skip
-    return Monitor(list(constraints))
+    items = list(constraints)
+    if any(isinstance(c, CandidateSet) for c in items):
+        return CandidateMonitor(items)
+    return Monitor([c for c in items if not isinstance(c, CandidateSet)])  # all of them
 
 
 def _fallback(fallback: str | Fallback, space: Any) -> Fallback:

@@ -218,7 +218,7 @@ class Monitor:
         )
         self._reader = _StateReader(self.atoms)
         self._products: dict[tuple[int, ...], Product] = {}
-        self._decisions: dict[tuple[int, ...], tuple[Status, str, tuple[str, ...]]] = {}
+        self._decisions: dict[tuple[int, ...], tuple[Any, ...]] = {}
         self.product = self._product(tuple(range(len(self.constraints))))
 
     # -- lifecycle ------------------------------------------------------------------------
@@ -612,9 +612,10 @@ class Monitor:
                 self.deadline_refusals += 1
                 self._pending[q] = hint
                 decision = Status.VIOLATION, self._late(err), ()
-        status, reason, violated = decision
+        status, reason, violated, *readings = decision
         return Verdict(status, reason, violated, _lines(status is Status.SAFE, changes),
-                       automaton_states=q[: len(self.automata)])  # fmt: skip
+                       automaton_states=q[: len(self.automata)],
+                       readings=readings[0] if readings else ())  # fmt: skip
 
     def _late(self, err: DeadlineExceeded) -> str:
         """The reason of a deadline refusal: the time limit and the constraints involved."""
@@ -631,8 +632,9 @@ class Monitor:
 
     def _judge(
         self, q: tuple[int, ...], hint: tuple[int, ...] | None, until: float | None = None
-    ) -> tuple[Status, str, tuple[str, ...]]:
-        """The decision at *q*: SAFE, or a VIOLATION attributed to constraints.
+    ) -> tuple[Any, ...]:
+        """The decision at *q*: SAFE, or a VIOLATION attributed to constraints, as
+        ``(status, reason, violated)``.
 
         Raises
         ------

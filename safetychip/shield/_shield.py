@@ -50,7 +50,7 @@ from ..envs import Env
 from ..errors import ActionError, MonitorError, TimeBudgetError
 from ..ltl import evaluate
 from ..monitor import Constraint, Monitor
-from ._filter import Filter, MonitorFilter
+from ._filter import Ask, Filter, MonitorFilter
 from ._judgement import DONE, Judgement, Proposal
 from ._record import Step, TraceRecord
 
@@ -127,9 +127,13 @@ class Shield:
     @classmethod
     def of(cls, env: Env, monitor: Monitor | None, *filters: Filter,
            propositions: Iterable[str] = (), idle_seconds: float | None = 1.0,
-           filter_seconds: float | None = 5.0) -> Shield:  # fmt: skip
-        """A shield with *monitor* as its first filter (None: no monitor), then *filters*."""
-        first = [MonitorFilter(monitor)] if monitor is not None else []
+           filter_seconds: float | None = 5.0, ask: Ask | None = None,
+           ask_seconds: float | None = 60.0) -> Shield:  # fmt: skip
+        """A shield with *monitor* as its first filter (None: no monitor), then *filters*;
+        *ask* and *ask_seconds* settle the readings of a
+        :class:`~safetychip.monitor.CandidateMonitor` (see :class:`MonitorFilter`)."""
+        first = ([MonitorFilter(monitor, ask=ask, ask_seconds=ask_seconds)]
+                 if monitor is not None else [])  # fmt: skip
         return cls(env, [*first, *filters], propositions=propositions,
                    idle_seconds=idle_seconds, filter_seconds=filter_seconds)  # fmt: skip
 
