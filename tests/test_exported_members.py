@@ -57,7 +57,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "parse_action",
         "parse_literal", "parse_proposition", "plot_floor_plan", "plot_timeline",
         "task_monitor",
-        "ALL_VERBS", "VIRTUALHOME_PREDICATES", "prepare_program", "read_program", "run_program"
+        "ALL_VERBS", "VIRTUALHOME_PREDICATES", "prepare_program", "read_program", "run_program",
+        "ENVIRONMENTS", "TaskEnvironment", "register_environment",
     },
     "envs.spot": {
         "BosdynBackend", "SPOT_DIR", "SimulatedBackend", "SpotAction", "SpotBackend", "SpotEnv", "SpotScene",

@@ -58,7 +58,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from ..envs import Env, goal_formula
+from ..envs import Env, Task, goal_formula
 from ..errors import TranslationError
 from ..ltl import parse
 from ..monitor import Constraint, Monitor, Status, Verdict, exactly_one
@@ -87,7 +87,7 @@ def _translator(scene: str) -> Any:
 
 
 @lru_cache(maxsize=1024)
-def chip_constraints(task: Any, k: int, formulas: str = "expert"
+def chip_constraints(task: Task, k: int, formulas: str = "expert"
                      ) -> tuple[tuple[Constraint, ...], tuple[str, ...]]:  # fmt: skip
     """The Safety Chip's constraints for the first *k* of *task*, and the sentences left out.
 
@@ -131,7 +131,7 @@ def chip_constraints(task: Any, k: int, formulas: str = "expert"
 _HINTS: dict[tuple, tuple[str, ...] | None] = {}
 
 
-def repair_hint(env: Env, monitor: Monitor, task: Any, *, props: Sequence[str] | None = None,
+def repair_hint(env: Env, monitor: Monitor, task: Task, *, props: Sequence[str] | None = None,
                 goal: Sequence[str] | None = None, max_expansions: int = 300,
                 max_depth: int = 12, weight: float = 1.0) -> tuple[str, ...] | None:  # fmt: skip
     """A short safe continuation from the current world to the goal: actions ending in
@@ -193,12 +193,12 @@ def repair_hint(env: Env, monitor: Monitor, task: Any, *, props: Sequence[str] |
 
 
 @lru_cache(maxsize=256)
-def _candidates(task: Any, env: Env) -> tuple[str, ...]:
+def _candidates(task: Task, env: Env) -> tuple[str, ...]:
     return tuple(env.candidate_actions(task))
 
 
 @lru_cache(maxsize=1024)
-def _chip_monitor(task: Any, k: int, formulas: str, with_goal: bool, adjacency: bool,
+def _chip_monitor(task: Task, k: int, formulas: str, with_goal: bool, adjacency: bool,
                   invariants: tuple[Any, ...],
                   deadline: float | None) -> Monitor | None:  # fmt: skip
     constraints, _ = chip_constraints(task, k, formulas)
@@ -282,7 +282,7 @@ class Chip:
 
     # -- what the agent asks of its chip ----------------------------------------------------
 
-    def monitor(self, task: Any, k: int, env: Env, *, goal: bool = False) -> Monitor | None:
+    def monitor(self, task: Task, k: int, env: Env, *, goal: bool = False) -> Monitor | None:
         """The monitor of the first *k* constraints of *task* (with the goal, if asked),
         under *env*'s domain invariants; None for a goal monitor of a task without goal."""
         constraints, _ = chip_constraints(task, k, self.formulas)
@@ -294,14 +294,14 @@ class Chip:
         return _chip_monitor(task, k, self.formulas, goal, self.adjacency, invariants,
                              self.deadline)  # fmt: skip
 
-    def filters(self, task: Any, k: int, env: Env | None) -> list[Filter]:
+    def filters(self, task: Task, k: int, env: Env | None) -> list[Filter]:
         """The shield's filters for one episode: the monitor, then the extra ones."""
         env = env if env is not None else task.make_env()
         monitor = self.monitor(task, k, env)
         assert monitor is not None
         return [MonitorFilter(monitor), *self.extra]
 
-    def untranslated(self, task: Any, k: int) -> tuple[str, ...]:
+    def untranslated(self, task: Task, k: int) -> tuple[str, ...]:
         """The sentences the translator left out of the specification."""
         return chip_constraints(task, k, self.formulas)[1]
 

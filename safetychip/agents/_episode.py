@@ -35,6 +35,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..envs import Task
 from ..ltl import evaluate
 from ..shield import Step, TraceRecord
 
@@ -47,7 +48,7 @@ ENDS = ("done", "aborted", "step_limit", "gave_up", "error")
 STAND_IN_LABEL = "offline stand-in, not an LLM"
 
 
-def judge(task: Any, k: int, trace: Sequence[Mapping[str, bool]]) -> dict[str, bool]:
+def judge(task: Task, k: int, trace: Sequence[Mapping[str, bool]]) -> dict[str, bool]:
     """Whether the trace satisfies each of the task's first *k* constraints, by
     :func:`safetychip.ltl.evaluate` (no automaton, no monitor).
     """

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from .._budget import Budget
-from ..envs import Env
+from ..envs import Env, Task
 from ..errors import ModelReplyError, SafetyChipError, TimeBudgetError
 from ..llm import ChatModel, Message
 from ..shield import Filter, Shield, Step
@@ -67,7 +67,7 @@ class _Run:
     """The bookkeeping of one episode, shared by every agent: the shield, the transcript,
     the model's usage, and how it ended."""
 
-    def __init__(self, agent: Agent, task: Any, k: int, env: Env | None, seed: int | None,
+    def __init__(self, agent: Agent, task: Task, k: int, env: Env | None, seed: int | None,
                  filters: Sequence[Filter]) -> None:  # fmt: skip
         self.agent, self.task, self.k, self.seed = agent, task, k, seed
         self.env = env if env is not None else task.make_env()
@@ -238,7 +238,7 @@ def _is_stand_in(model: ChatModel) -> bool:
     return isinstance(model, StandInModel) or isinstance(inner, StandInModel)
 
 
-def task_propositions(task: Any) -> tuple[str, ...]:
+def task_propositions(task: Task) -> tuple[str, ...]:
     """Every proposition the record of *task* needs: the atoms of its constraints (each
     constraint's sorted) and of its goal (the filters add their own)."""
     names: list[str] = []
@@ -362,7 +362,7 @@ class Agent(abc.ABC):
         chip = f", chip={self.chip!r}" if self.chip is not None else ""
         return f"{type(self).__name__}({self.model!r}{chip})"
 
-    def run(self, task: Any, k: int | None = None, *, env: Env | None = None,
+    def run(self, task: Task, k: int | None = None, *, env: Env | None = None,
             seed: int | None = None) -> Episode:  # fmt: skip
         """Run one episode of *task* with its first *k* constraints (default: all).
 

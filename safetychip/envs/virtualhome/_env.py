@@ -77,6 +77,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
 from safetychip.envs._base import Env, Lookahead, PropositionState
+from safetychip.envs._tasks import Task
 from safetychip.envs.virtualhome._actions import VERBS, Action, Target, parse_action
 from safetychip.envs.virtualhome._invariants import domain_invariants
 from safetychip.envs.virtualhome._predicates import EVENT_VERBS
@@ -87,7 +88,6 @@ from safetychip.envs.virtualhome._propositions import (
 )
 from safetychip.envs.virtualhome._scene import Scene, load_scene
 from safetychip.envs.virtualhome._simulator import evolving_graph, script_executor, state_class
-from safetychip.envs.virtualhome._tasks import Task
 from safetychip.errors import PropositionError, ResetNeeded
 from safetychip.ltl import Formula
 
