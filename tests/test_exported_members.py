@@ -31,8 +31,8 @@ MONITOR = {
 SUBPACKAGES: dict[str, set[str]] = {
     "agents": {
         "AGENTS", "ActionGrounder", "Agent", "BaseAgent", "Chip", "CodeAsPoliciesAgent",
-        "ENDS", "Episode", "FORMULAS", "Feedback", "GroundedAction", "NLConstraintsAgent",
-        "OfflineAgentModel", "ProgramRun", "REPROMPTS", "Rule", "SKILLS",
+        "ENDS", "AgentEpisode", "FORMULAS", "Feedback", "GroundedAction", "NLConstraintsAgent",
+        "OfflineAgentModel", "ProgramRun", "REPROMPTS", "TextRule", "SKILLS",
         "STAND_IN_LABEL", "SafetyChipAgent", "THRESHOLD", "action_schema", "check_program",
         "chip_constraints", "code_messages", "done_explanation", "example_program",
         "extract_program", "first_line", "judge", "make_agent", "phrase_action",

@@ -31,7 +31,7 @@ smallest conflicting set of constraints (``goal`` standing for the task's goal).
 The constraints come from the task data (``formulas="expert"``, the paper's Safety Chip*) or
 from the offline translator reading their sentences (``formulas="translated"``); a sentence
 the translator cannot read is left out of the specification and listed in
-:attr:`Episode.untranslated`. Safety is always judged on the expert formulas.
+:attr:`AgentEpisode.untranslated`. Safety is always judged on the expert formulas.
 
 Examples
 --------
@@ -234,7 +234,7 @@ class Chip:
         When the agent stops without DONE (gave up, step limit, error) while obligations
         are pending, the chip runs the shortest safe continuation it finds that meets them
         (:func:`repair_hint` without the goal), so the executed trace satisfies the
-        constraints; :attr:`Episode.safe_stop` lists those actions.
+        constraints; :attr:`AgentEpisode.safe_stop` lists those actions.
     adjacency : bool
         Declare the environment's domain invariants (:meth:`~safetychip.envs.Env.invariants`:
         room adjacency, furniture changing state only with the agent in its room), so the

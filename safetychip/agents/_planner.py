@@ -11,7 +11,7 @@
 An action the environment cannot execute now (``grab salmon`` far from the salmon) ends the
 episode as an error, as a VirtualHome script with a non-executable line fails: it is never
 executed. A reply that cannot be grounded ends it the same way. Both are recorded with the
-reason (:attr:`Episode.reason`).
+reason (:attr:`AgentEpisode.reason`).
 
 Examples
 --------
@@ -38,7 +38,7 @@ from ..envs import Env, Task
 from ..errors import ModelReplyError, SafetyChipError, TimeBudgetError
 from ..llm import ChatModel, Message
 from ..shield import Filter, Shield, Step
-from ._episode import Episode, judge
+from ._episode import AgentEpisode, judge
 from ._grounding import ActionGrounder
 from ._prompts import planner_messages
 
@@ -205,7 +205,7 @@ class _Run:
         if not self.end:
             self.end, self.reason = end, reason
 
-    def episode(self, **extra: Any) -> Episode:
+    def episode(self, **extra: Any) -> AgentEpisode:
         """The record."""
         task, agent = self.task, self.agent
         shield = self.shield
@@ -218,7 +218,7 @@ class _Run:
         if self.started:
             record = shield.record(constraints=task.constraints[: self.k], judged=judged,
                                    extra_steps=self.extra_steps)  # fmt: skip
-        return Episode(
+        return AgentEpisode(
             task=task.id, suite=task.suite, scene=task.scene, agent=agent.key, k=self.k,
             model=agent.model.name, stand_in=self.stand_in or _is_stand_in(agent.model),
             end=self.end or "error", reason=self.reason, record=record,
@@ -309,7 +309,7 @@ def read_action(reply: str) -> str:
 
 class Agent(abc.ABC):
     """Base class of the agents: :meth:`run` one task through the shield, get an
-    :class:`Episode`.
+    :class:`AgentEpisode`.
 
     Every agent proposes its actions to a :class:`~safetychip.shield.Shield`; without a
     chip the shield has no filter and only records, with the Safety Chip
@@ -363,7 +363,7 @@ class Agent(abc.ABC):
         return f"{type(self).__name__}({self.model!r}{chip})"
 
     def run(self, task: Task, k: int | None = None, *, env: Env | None = None,
-            seed: int | None = None) -> Episode:  # fmt: skip
+            seed: int | None = None) -> AgentEpisode:  # fmt: skip
         """Run one episode of *task* with its first *k* constraints (default: all).
 
         Bad input never escapes as an exception: a reply that cannot be grounded, an action

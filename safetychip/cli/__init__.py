@@ -50,6 +50,7 @@ from importlib import import_module
 from types import ModuleType
 
 from .. import __version__
+from .._public import publish
 from ..errors import SafetyChipError
 from . import automaton, check, monitor, reproduce
 from ._common import (
@@ -206,3 +207,6 @@ examples:
   safetychip automaton 'a U b' --dot | dot -Tpng > a_until_b.png
   safetychip monitor constraints.json trace.json
 """
+
+
+publish(__name__, globals(), __all__)

@@ -23,6 +23,7 @@ Contents
     AI2-THOR's object states, FloorPlan-style rooms, plan and task files (imported from there).
 """
 
+from safetychip._public import publish
 from safetychip.envs import thor as thor  # registers "thor" for tasks
 from safetychip.envs._base import Env, Lookahead, PropositionState
 from safetychip.envs._checker import check_env
@@ -101,3 +102,5 @@ __all__ = [
     "run_program",
     "task_monitor",
 ]
+
+publish(__name__, globals(), __all__)

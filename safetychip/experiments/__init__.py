@@ -43,6 +43,8 @@ Contents
     without the shield, its table and learning curves.
 """
 
+from safetychip._public import publish
+
 from ._adversarial import (
     LEVELS,
     ROLLOUT_OUTCOMES,
@@ -157,3 +159,5 @@ __all__ = [
     # suite validation
     "SafePlan", "SuiteReport", "TaskValidation", "find_safe_plan", "validate_suite",
 ]  # fmt: skip
+
+publish(__name__, globals(), __all__)

@@ -60,17 +60,8 @@ class SentenceTranslator(Protocol):
     """What reads English constraints for the wrapper: a
     :class:`safetychip.translate.Translator`, or anything with its ``translate`` method
     (returning an object whose ``constraint`` is the checked :class:`Constraint`, and
-    raising :class:`~safetychip.errors.TranslationError` for a sentence it cannot read).
-
-    Examples
-    --------
-    >>> from types import SimpleNamespace
-    >>> class Lava:  # reads every sentence as "never on lava"
-    ...     def translate(self, sentence, *, accepted=(), name=""):
-    ...         formula = 'G !"on_lava"'
-    ...         return SimpleNamespace(constraint=Constraint.parse(formula, sentence, name=name))
-    >>> _translated(["keep off the lava"], Lava())[0].sentence
-    'keep off the lava'
+    raising :class:`~safetychip.errors.TranslationError` for a sentence it cannot read);
+    :func:`_translated` shows one.
     """
 
     def translate(self, sentence: str, *, accepted: Iterable[Constraint] = (),
@@ -274,6 +265,16 @@ def _translated(constraints: Any, translator: SentenceTranslator) -> list[Constr
         Naming the sentence the translator cannot read, and why.
     ValueError
         If *constraints* is a Monitor, a Specification or a single string.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> class Lava:  # reads every sentence as "never on lava"
+    ...     def translate(self, sentence, *, accepted=(), name=""):
+    ...         formula = 'G !"on_lava"'
+    ...         return SimpleNamespace(constraint=Constraint.parse(formula, sentence, name=name))
+    >>> _translated(["keep off the lava"], Lava())[0].sentence
+    'keep off the lava'
     """
     if isinstance(constraints, (Monitor, Specification, str)):
         raise ValueError(f"a translator reads a list of English sentences, got a "

@@ -36,6 +36,8 @@ with the nearest ones), ValueError for malformed episodes, rules, scenes, comman
 configurations; :class:`~safetychip.errors.MemoryCapacityWarning` when archiving begins.
 """
 
+from safetychip._public import publish
+
 from ._config import MemoryConfig
 from ._decision import MemoryDecision
 from ._episode import (
@@ -139,3 +141,5 @@ __all__ = [
     "scene_similarity",
     "split_rule",
 ]
+
+publish(__name__, globals(), __all__)

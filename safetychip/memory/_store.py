@@ -145,6 +145,7 @@ class MemoryStore:
         Examples
         --------
         >>> import tempfile
+        >>> from pathlib import Path
         >>> store = SQLiteStore(":memory:")
         >>> _ = store.add_rule(Rule("push", "vase"))
         >>> copy = store.backup(Path(tempfile.mkdtemp()) / "backup.db")
@@ -296,6 +297,7 @@ class MemoryStore:
 
         Examples
         --------
+        >>> from dataclasses import replace
         >>> store = SQLiteStore(":memory:")
         >>> rule = store.add_rule(Rule("push", "vase", confidence=0.5))
         >>> store.update(rule, lambda now: replace(now, confidence=now.confidence / 2))

@@ -8,6 +8,8 @@ Examples
 (True, False)
 """
 
+from safetychip._public import publish
+
 from ._batch import BatchMonitor
 from ._constraint import Constraint, as_constraints
 from ._files import (
@@ -31,3 +33,5 @@ __all__ = ["BatchMonitor", "Constraint", "Monitor", "StateChange", "Status", "Ve
            "Specification", "constraints_from_json", "read_constraints", "read_trace",
            "refuse_vacuous", "smallest_conflict", "trace_from_json", "write_constraints",
            "write_trace"]  # fmt: skip
+
+publish(__name__, globals(), __all__)

@@ -180,6 +180,7 @@ class Specification:
         Examples
         --------
         >>> import tempfile
+        >>> from pathlib import Path
         >>> spec = Specification(["G !is_grabbed(phone)"], invariants=["G !(a & b)"])
         >>> Specification.read(spec.write(Path(tempfile.mkdtemp()) / "spec.json")).constraints
         (Constraint(name='c1', formula='G!"is_grabbed(phone)"', sentence=''),)

@@ -22,6 +22,8 @@ Contents
     validation).
 """
 
+from safetychip._public import publish
+
 from ._filter import Filter, MonitorFilter
 from ._judgement import DONE, Judgement, Proposal
 from ._plans import run_monitored, run_plan, run_unmonitored
@@ -34,3 +36,5 @@ __all__ = [
     "SearchResult", "Shield", "Step", "TraceRecord", "run_monitored", "run_plan",
     "run_unmonitored", "search_safe_plan",
 ]  # fmt: skip
+
+publish(__name__, globals(), __all__)

@@ -31,6 +31,7 @@ Contents
     Pictures of a scene with the agent's path, and of a rollout over time.
 """
 
+from safetychip._public import publish
 from safetychip.envs._tasks import (  # the tasks of every environment, kept here too
     SUITES,
     TASK_DIR,
@@ -126,3 +127,5 @@ __all__ = [
     "run_program",
     "task_monitor",
 ]
+
+publish(__name__, globals(), __all__)
