@@ -61,6 +61,7 @@ def load_ipython_extension(ipython: Any) -> None:
     imports no IPython and installs no formatter."""
     use_figure_text(ipython)
 
+
 __all__ = [
     "DFA", "PATTERNS", "Constraint", "Formula", "Monitor", "Product", "Proposition",
     "SafetyChipError", "Specification", "Status", "Verdict", "absence_after", "ap",
