@@ -63,7 +63,7 @@ from ..errors import TranslationError
 from ..ltl import parse
 from ..monitor import Constraint, Monitor, Status, Verdict, exactly_one
 from ..shield import DONE, Filter, MonitorFilter, Step, search_safe_plan
-from ._planner import BaseAgent, Feedback, _Run
+from ._planner import BaseAgent, Feedback, PlanRun
 
 __all__ = ["FORMULAS", "REPROMPTS", "Chip", "SafetyChipAgent", "chip_constraints",
            "done_explanation", "repair_hint"]  # fmt: skip
@@ -313,7 +313,7 @@ class Chip:
         """The sampling temperature of the *attempt*-th proposal for one step."""
         return self.retry_temperature if self.reprompt == "mask" and attempt else 0.0
 
-    def start(self, agent: BaseAgent | Any, run: _Run) -> bool:
+    def start(self, agent: BaseAgent | Any, run: PlanRun) -> bool:
         """Before the first action: abort if the task's goal cannot be reached under the
         constraints (``check_goal``). A decision that missed the monitor's deadline is
         settled (:meth:`~safetychip.monitor.Monitor.idle`) and asked again, never read as
@@ -335,7 +335,7 @@ class Chip:
                    f"(conflict: {conflict}): {verdict.reason}")  # fmt: skip
         return False
 
-    def stop(self, run: _Run) -> None:
+    def stop(self, run: PlanRun) -> None:
         """The safe stop: meet pending obligations when the agent stopped without DONE."""
         monitor = run.shield.monitor
         if (not self.safe_stop or monitor is None or run.end in ("done", "aborted")
@@ -356,7 +356,7 @@ class Chip:
 
     # -- the reprompt -----------------------------------------------------------------------
 
-    def feedback(self, agent: Any, run: _Run, step: Step) -> Feedback:
+    def feedback(self, agent: Any, run: PlanRun, step: Step) -> Feedback:
         """What the model is told after the shield refused *step*: the one place a reprompt
         is rendered from a refusal."""
         variant = self.reprompt
@@ -383,7 +383,7 @@ class Chip:
                      " Hint: no safe way to reach the goal was found from here.")  # fmt: skip
         return Feedback(text)
 
-    def _llm_reason(self, agent: Any, run: _Run, action: str, monitor: Monitor,
+    def _llm_reason(self, agent: Any, run: PlanRun, action: str, monitor: Monitor,
                     verdict: Verdict) -> str:  # fmt: skip
         from ..explain import ask_agent_query
 

@@ -63,7 +63,7 @@ class Feedback:
 T = TypeVar("T")
 
 
-class _Run:
+class PlanRun:
     """The bookkeeping of one episode, shared by every agent: the shield, the transcript,
     the model's usage, and how it ended."""
 
@@ -386,17 +386,17 @@ class Agent(abc.ABC):
             raise ValueError(f"k must be between 0 and {len(task.constraints)} for task "
                              f"{task.id!r}, got {k}")  # fmt: skip
         chip = self.chip
-        run: _Run | None = None
+        run: PlanRun | None = None
         try:
             filters = chip.filters(task, k, env) if chip is not None else ()
-            run = _Run(self, task, k, env, seed, filters)
+            run = PlanRun(self, task, k, env, seed, filters)
             if chip is not None:
                 run.untranslated = chip.untranslated(task, k)
             if run.reset() and (chip is None or chip.start(self, run)):
                 self._play(run)
         except SafetyChipError as exc:  # bad input: recorded, never raised
             if run is None:
-                run = _Run(self, task, k, env, seed, ())
+                run = PlanRun(self, task, k, env, seed, ())
             run.error("", exc)
         if chip is not None and run.started:
             chip.stop(run)
@@ -409,7 +409,7 @@ class Agent(abc.ABC):
     def _temperature(self, attempt: int) -> float:
         return self.chip.temperature(attempt) if self.chip is not None else 0.0
 
-    def _feedback(self, run: _Run, step: Step) -> Feedback:
+    def _feedback(self, run: PlanRun, step: Step) -> Feedback:
         if self.chip is None:  # no filter refuses: only a bare shield's DONE could
             return Feedback(step.judgement.reason if step.judgement else None)
         return self.chip.feedback(self, run, step)
@@ -420,7 +420,7 @@ class Agent(abc.ABC):
         return self.chip.max_reprompts if self.chip is not None else 0
 
     @abc.abstractmethod
-    def _play(self, run: _Run) -> None:
+    def _play(self, run: PlanRun) -> None:
         """Play the episode (the shield is reset)."""
 
 
@@ -461,11 +461,11 @@ class BaseAgent(Agent):
         self.observe = observe
         self.structured = structured
 
-    def constraint_sentences(self, run: _Run) -> list[str]:
+    def constraint_sentences(self, run: PlanRun) -> list[str]:
         """The sentences shown in the prompt (none for the base agent)."""
         return []
 
-    def messages(self, run: _Run, number: int) -> list[Message]:
+    def messages(self, run: PlanRun, number: int) -> list[Message]:
         """The prompt for the action at position *number*."""
         return planner_messages(
             run.task, run.env, run.history, number,
@@ -473,7 +473,7 @@ class BaseAgent(Agent):
             observation=run.env.render() if self.observe else None,
         )  # fmt: skip
 
-    def _play(self, run: _Run) -> None:
+    def _play(self, run: PlanRun) -> None:
         while True:
             if len(run.executed) >= self.max_steps or run.shield.finished:
                 run.finish("step_limit", f"{len(run.executed)} actions executed without DONE")
@@ -515,6 +515,6 @@ class NLConstraintsAgent(BaseAgent):
     name = "nl"
     label = "NL Constraints"
 
-    def constraint_sentences(self, run: _Run) -> list[str]:
+    def constraint_sentences(self, run: PlanRun) -> list[str]:
         """The first k constraints' sentences."""
         return [c.sentence for c in run.task.constraints[: run.k]]

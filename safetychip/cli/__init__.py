@@ -137,6 +137,7 @@ def build_parser(commands_: Sequence[Command] | None = None) -> argparse.Argumen
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"safetychip {__version__}")
+    parser.set_defaults(_reproduction_steps=reproduction_steps)  # for `reproduce`
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     seen: set[str] = set()
     for cmd in commands() if commands_ is None else commands_:

@@ -102,9 +102,9 @@ def _configure(p: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from . import reproduction_steps
-
-    steps = reproduction_steps()
+    # Every module's steps, from the parser (safetychip.cli.build_parser), so that this module
+    # does not import the package that imports it.
+    steps = args._reproduction_steps()
     if args.list:
         for s in steps:
             reads = f" (reads {', '.join(s.inputs)})" if s.inputs else ""

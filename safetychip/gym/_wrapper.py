@@ -46,7 +46,7 @@ import gymnasium.utils
 from ..errors import TranslationError
 from ..monitor import Constraint, Monitor, Specification
 from ..shield import Filter, Judgement, Shield, Step
-from ._adapter import GymEnv, OneStepModel, _discrete_size
+from ._adapter import GymEnv, OneStepModel, discrete_size
 from ._labeller import Labeller
 
 __all__ = ["FALLBACKS", "Fallback", "SentenceTranslator", "ShieldInfo", "ShieldWrapper"]
@@ -61,7 +61,7 @@ class SentenceTranslator(Protocol):
     :class:`safetychip.translate.Translator`, or anything with its ``translate`` method
     (returning an object whose ``constraint`` is the checked :class:`Constraint`, and
     raising :class:`~safetychip.errors.TranslationError` for a sentence it cannot read);
-    :func:`_translated` shows one.
+    :func:`translated_constraints` shows one.
     """
 
     def translate(self, sentence: str, *, accepted: Iterable[Constraint] = (),
@@ -190,7 +190,7 @@ class ShieldWrapper(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs):
                  filters: Sequence[Filter] = (), filter_seconds: float | None = 5.0,
                  translator: SentenceTranslator | None = None) -> None:  # fmt: skip
         if translator is not None:
-            constraints = _translated(constraints, translator)
+            constraints = translated_constraints(constraints, translator)
         # What gymnasium.make recreates the wrapper from (env.spec): a monitor's constraints,
         # so that a recreated wrapper has its own monitor (translated sentences: their
         # constraints); the other arguments as given.
@@ -201,8 +201,8 @@ class ShieldWrapper(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs):
             _disable_deepcopy=True)  # fmt: skip
         gymnasium.Wrapper.__init__(self, env)
         self.adapter = GymEnv(env, labeller, model)
-        self._fallback = _fallback(fallback, env.action_space)
-        self.shield = Shield.of(self.adapter, _monitor(constraints), *filters,
+        self._fallback = fallback_policy(fallback, env.action_space)
+        self.shield = Shield.of(self.adapter, as_monitor(constraints), *filters,
                                 idle_seconds=0, filter_seconds=filter_seconds)  # fmt: skip
         self.adapter.track(self.shield.propositions)  # an unknown proposition fails here
 
@@ -255,7 +255,7 @@ class ShieldWrapper(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs):
         return observation, info
 
 
-def _translated(constraints: Any, translator: SentenceTranslator) -> list[Constraint]:
+def translated_constraints(constraints: Any, translator: SentenceTranslator) -> list[Constraint]:
     """*constraints* with each string read as English by *translator* (named ``c1``, ``c2``
     … by position, each checked against those before it).
 
@@ -273,7 +273,7 @@ def _translated(constraints: Any, translator: SentenceTranslator) -> list[Constr
     ...     def translate(self, sentence, *, accepted=(), name=""):
     ...         formula = 'G !"on_lava"'
     ...         return SimpleNamespace(constraint=Constraint.parse(formula, sentence, name=name))
-    >>> _translated(["keep off the lava"], Lava())[0].sentence
+    >>> translated_constraints(["keep off the lava"], Lava())[0].sentence
     'keep off the lava'
     """
     if isinstance(constraints, (Monitor, Specification, str)):
@@ -294,7 +294,7 @@ def _translated(constraints: Any, translator: SentenceTranslator) -> list[Constr
     return done
 
 
-def _monitor(constraints: Monitor | Specification | Sequence[str | Constraint]) -> Monitor:
+def as_monitor(constraints: Monitor | Specification | Sequence[str | Constraint]) -> Monitor:
     """The monitor of *constraints*."""
     if isinstance(constraints, Monitor):
         return constraints
@@ -306,14 +306,14 @@ def _monitor(constraints: Monitor | Specification | Sequence[str | Constraint]) 
     return Monitor(list(constraints))
 
 
-def _fallback(fallback: str | Fallback, space: Any) -> Fallback:
+def fallback_policy(fallback: str | Fallback, space: Any) -> Fallback:
     """The fallback policy *fallback* names, as a callable, for the action space *space*."""
     if callable(fallback):
         return fallback
     if fallback == "none":
         return lambda observation, action: ()
     if fallback == "first":
-        n = _discrete_size(space)
+        n = discrete_size(space)
         if not n:
             raise ValueError(f"fallback 'first' needs a discrete action space, got "
                              f"{space}: pass fallback='none' or a "

@@ -65,6 +65,7 @@ from ._filter import MemoryFilter
 from ._harms import ALTERNATIVES, HARMS, Harm, define_harm, harm_name
 from ._lifecycle import SEEDS, cluster_episodes, decay, load_seeds, rule_pattern, split_rule
 from ._memory import EpisodicMemory
+from ._open import open_store
 from ._postgres import PostgresStore
 from ._scenarios import (
     FAMILIES,
@@ -85,7 +86,7 @@ from ._scene import (
     scene_similarity,
 )
 from ._stand_in import WordEmbedder
-from ._store import FORMAT, MemoryStore, SQLiteStore, open_store
+from ._store import FORMAT, MemoryStore, SQLiteStore
 
 __all__ = [
     "ALTERNATIVES",

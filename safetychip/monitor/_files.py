@@ -252,10 +252,10 @@ def write_constraints(
       }
     ]
     """
-    return atomic_write_text(path, _constraints_json(constraints, invariants) + "\n")
+    return atomic_write_text(path, constraints_json(constraints, invariants) + "\n")
 
 
-def _constraints_json(
+def constraints_json(
     constraints: Iterable[Constraint | Formula | str], invariants: Iterable[Formula | str] = ()
 ) -> str:
     """The text of a constraint file (see :func:`write_constraints`), without a final newline."""

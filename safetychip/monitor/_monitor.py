@@ -27,7 +27,7 @@ from ..automata import (
 from ..errors import MonitorError, SafetyChipError, TimeBudgetError, TraceError
 from ..ltl import Formula, parse
 from ._constraint import Constraint, as_constraints
-from ._state import _StateReader
+from ._state import StateReader
 from ._verdict import StateChange, Status, Verdict
 
 __all__ = ["Monitor", "compile_dfa", "exactly_one"]
@@ -216,7 +216,7 @@ class Monitor:
         self.atoms: tuple[str, ...] = tuple(
             sorted(set(self._invariant_atoms).union(*(d.aps for d in self.automata)))
         )
-        self._reader = _StateReader(self.atoms)
+        self._reader = StateReader(self.atoms)
         self._products: dict[tuple[int, ...], Product] = {}
         self._decisions: dict[tuple[int, ...], tuple[Status, str, tuple[str, ...]]] = {}
         self.product = self._product(tuple(range(len(self.constraints))))

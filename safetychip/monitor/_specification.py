@@ -32,7 +32,7 @@ from pathlib import Path
 from ..errors import ConflictError, PickNeededError, SpecificationError
 from ..ltl import Formula, parse
 from ._constraint import Constraint, as_constraints
-from ._files import _constraints_json, read_constraints, write_constraints
+from ._files import constraints_json, read_constraints, write_constraints
 from ._monitor import Monitor
 from ._vacuous import refuse_vacuous
 from ._verdict import Status
@@ -172,7 +172,7 @@ class Specification:
     def to_json(self) -> str:
         """The text of the constraint file ``safetychip monitor`` reads: the JSON list of the
         constraints, or with invariants the object ``{"constraints", "invariants"}``."""
-        return _constraints_json(self._constraints, self.invariants)
+        return constraints_json(self._constraints, self.invariants)
 
     def write(self, path: str | os.PathLike[str]) -> Path:
         """Write :meth:`to_json` to *path* atomically (:func:`write_constraints`); return it.
