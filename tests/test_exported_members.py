@@ -107,7 +107,7 @@ SUBPACKAGES: dict[str, set[str]] = {
         "find_safe_plan", "grid_cells", "make_model", "markdown_table", "paper_table",
         "plot_rates", "random_specification", "rates", "rollout_outcome",
         "run_adversarial", "run_cell", "run_cells", "run_grid", "stand_in_note",
-        "translation_scores", "write_translation_scores", "validate_suite", "write_csv", "write_offline_grid", "write_report",
+        "translation_scores", "write_translation_scores", "scene_vocabulary", "validate_suite", "write_csv", "write_offline_grid", "write_report",
         "write_rollout_figures", "write_suite_validation", "SPOT_AGENTS", "run_spot_demo",
         "spot_demo_cells", "spot_demo_table", "write_spot_demo", "write_memory_evaluation",
         "memory_table", "SliceExplorer", "write_local_model_grid", "LOCAL_GRID_CACHE",

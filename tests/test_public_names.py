@@ -107,3 +107,21 @@ def test_the_figure_text_is_installed_only_on_request():
         plt.close(fig)
     finally:
         InteractiveShell.clear_instance()
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "notebooks").glob("*.ipynb")), ids=lambda p: p.stem)
+def test_a_notebook_showing_figures_turns_their_text_on(path):
+    """Nothing does it at import any more: the notebook's first cell asks for it."""
+    import nbformat
+
+    nb = nbformat.read(path, as_version=4)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    plain = [
+        "".join(o.get("data", {}).get("text/plain", ""))
+        for c in code
+        for o in c.get("outputs", [])
+        if "image/png" in o.get("data", {})
+    ]
+    if any(text.startswith("Figure:") for text in plain):
+        assert "%load_ext safetychip" in code[0].source
+    assert not any(text.startswith("<Figure size") for text in plain)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from safetychip.cli.translate import scene_vocabulary
 from safetychip.envs import PREDICATES as ENV_PREDICATES
 from safetychip.envs import VIRTUALHOME_PREDICATES, load_scene
 from safetychip.errors import DataFileError, VocabularyError
+from safetychip.experiments import scene_vocabulary
 from safetychip.ltl import parse
 from safetychip.translate import PREDICATES, Vocabulary, load_vocabulary
 from safetychip.translate._vocabulary import phrase_key, singular

@@ -83,7 +83,7 @@ def _translator(scene: str) -> Any:
     from ..envs import load_scene
     from ..translate import Translator, Vocabulary
 
-    return Translator(Vocabulary.from_scene(load_scene(scene)), embedder=None)
+    return Translator(Vocabulary.of(load_scene(scene)), embedder=None)
 
 
 @lru_cache(maxsize=1024)

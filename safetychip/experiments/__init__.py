@@ -22,8 +22,9 @@ Contents
 :func:`write_local_model_grid`, :func:`local_model_cells`,
 :func:`write_memory_evaluation`, :func:`memory_table`
     The files ``safetychip reproduce`` writes from the VirtualHome and memory data.
-:func:`translation_scores`, :func:`write_translation_scores`
-    The English-to-LTL translator's right / refused / wrong counts on the labelled sets.
+:func:`translation_scores`, :func:`write_translation_scores`, :func:`scene_vocabulary`
+    The English-to-LTL translator's right / refused / wrong counts on the labelled sets, and
+    the vocabulary each set's scene names.
 :func:`spot_demo_cells`, :func:`run_spot_demo`, :func:`spot_demo_table`, :func:`write_spot_demo`
     The Spot robot demo: deliveries × k × agents and task abortion, in the paper's table shape.
 :func:`run_thor_task`, :func:`evaluate_thor`, :func:`thor_table`, :func:`plot_thor`,
@@ -130,6 +131,7 @@ from ._thor import (
     write_thor_evaluation,
 )
 from ._translation import translation_scores, write_translation_scores
+from ._vocabulary import scene_vocabulary
 
 __all__ = [
     "EXECUTORS", "LEVELS", "ROLLOUT_OUTCOMES", "AdversarialReport", "PropositionAgent",
@@ -158,6 +160,8 @@ __all__ = [
     "shielded_learning", "write_learning", "write_shielded_learning",
     # suite validation
     "SafePlan", "SuiteReport", "TaskValidation", "find_safe_plan", "validate_suite",
+    # the vocabulary a scene's name names (translation data, the CLI, benchmarks)
+    "scene_vocabulary",
 ]  # fmt: skip
 
 publish(__name__, globals(), __all__)

@@ -43,7 +43,7 @@ from typing import Any
 from .._io import read_text
 from ..errors import DataFileError, VocabularyError
 from ..ltl import PREDICATES, Formula, Proposition
-from ..paths import DATA_DIR
+from ..paths import SPOT_DEMO_CONSTRAINTS
 
 __all__ = [
     "PREDICATES",
@@ -175,9 +175,11 @@ def phrase_key(phrase: str) -> tuple[str, ...]:
 class Vocabulary:
     """The names and predicates of one environment.
 
-    Build one with :meth:`from_scene`, :meth:`from_names`, :meth:`from_file` or
-    :func:`load_vocabulary`. The translator takes the vocabulary it is given: building one
-    from an environment's scene is the caller's step (``Vocabulary.from_scene(scene)``).
+    :meth:`Vocabulary.of` is the one way to say "the vocabulary of this scene": it takes an
+    environment, a loaded scene, a vocabulary file or ``"spot_demo"``
+    (:meth:`from_scene`, :meth:`from_names`, :meth:`from_file` and :func:`load_vocabulary`
+    do the work). The translator takes the vocabulary it is given: loading a scene by name is
+    the environments' business (``Vocabulary.of(safetychip.envs.load_scene(name))``).
 
     Attributes
     ----------
@@ -265,6 +267,38 @@ class Vocabulary:
         object.__setattr__(self, "_index", final)
 
     # -- constructors -----------------------------------------------------------------------
+
+    @classmethod
+    def of(cls, source: Any) -> Vocabulary:
+        """The vocabulary of *source*: an environment (its ``scene``), a loaded scene, a
+        vocabulary (as it is), ``"spot_demo"`` or a file with one name per line.
+
+        Parameters
+        ----------
+        source : Env, scene, Vocabulary, str or path
+            An environment with a ``scene`` attribute (a
+            :class:`~safetychip.envs.VirtualHomeEnv`), a scene such as
+            :func:`safetychip.envs.load_scene` returns (see :meth:`from_scene`), or a name or
+            path for :func:`load_vocabulary`.
+
+        Raises
+        ------
+        DataFileError
+            If *source* is a name or path that is neither ``"spot_demo"`` nor a vocabulary
+            file (the message says how to load a scene by name).
+
+        Examples
+        --------
+        >>> from safetychip.envs import VirtualHomeEnv, load_scene
+        >>> Vocabulary.of(load_scene("apartment_1"))
+        <Vocabulary 'apartment_1': 125 names (5 rooms, 12 class names), 17 predicates>
+        >>> Vocabulary.of(VirtualHomeEnv("apartment_2")).name, Vocabulary.of("spot_demo").name
+        ('apartment_2', 'spot_demo')
+        """
+        if isinstance(source, (Vocabulary, str, os.PathLike)):
+            return load_vocabulary(source)
+        scene = getattr(source, "scene", source)
+        return cls.from_scene(scene)
 
     @classmethod
     def from_names(
@@ -534,7 +568,7 @@ class Vocabulary:
 @lru_cache(maxsize=32)
 def _load(spec: str) -> Vocabulary:
     if spec == "spot_demo":
-        source = DATA_DIR / "spot_demo" / "constraints.json"
+        source = SPOT_DEMO_CONSTRAINTS
         try:
             entries = json.loads(source.read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError) as err:
