@@ -26,24 +26,10 @@ __all__: list[str] = []
 
 
 def _check(task: Task, scene: Scene | None = None) -> None:
-    """:func:`~safetychip.envs.check_task` for a VirtualHome task.
-
-    Checks that each constraint's formula parses and each of its atoms is one of the seven
-    predicates over names of the scene; that the initial and goal literals are such
-    propositions; and that the example and reference plans read as actions in the scene
-    (wherever the agent is).
-
-    Parameters
-    ----------
-    task : Task
-    scene : Scene, optional
-        The task's scene, if already loaded (else it is loaded by name).
-
-    Raises
-    ------
-    TaskError
-        On the first problem, naming the task, the entry and the object.
-    """
+    """:func:`~safetychip.envs.check_task` for VirtualHome: atoms and literals are read as
+    the seven grounded predicates over the scene's names, plan lines as actions wherever the
+    agent is; *scene* is loaded by name unless given. Raises TaskError on the first
+    problem."""
     if scene is None:
         try:
             scene = load_scene(task.scene)
