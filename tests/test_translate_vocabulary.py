@@ -101,7 +101,7 @@ def test_a_scene_is_loaded_by_the_caller():
         TypeError, match=r"from_scene\(safetychip.envs.load_scene\('apartment_1'\)\)"
     ):
         Vocabulary.from_scene("apartment_1")
-    with pytest.raises(DataFileError, match=r"Vocabulary.from_scene\(scene\)"):
+    with pytest.raises(DataFileError, match=r"Vocabulary.of\(scene\)"):
         load_vocabulary("apartment_1")
 
 

@@ -49,6 +49,7 @@ __all__ = [
     "PREDICATES",
     "SYNONYMS",
     "NEEDS",
+    "NAMED_VOCABULARIES",
     "Vocabulary",
     "load_vocabulary",
     "phrase_key",
@@ -565,43 +566,52 @@ class Vocabulary:
         )
 
 
+#: Vocabularies known by name, each the names a constraint file's formulas mention:
+#: ``"spot_demo"``, the Spot demo's ten constraints (``data/spot/demo_constraints.json``).
+NAMED_VOCABULARIES: Mapping[str, Path] = MappingProxyType({"spot_demo": SPOT_DEMO_CONSTRAINTS})
+
+
 @lru_cache(maxsize=32)
 def _load(spec: str) -> Vocabulary:
-    if spec == "spot_demo":
-        source = SPOT_DEMO_CONSTRAINTS
-        try:
-            entries = json.loads(source.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as err:
-            raise DataFileError(
-                str(source), f"cannot read the Spot demo constraints: {err}"
-            ) from None
-        from ..ltl import parse
-
-        names: set[str] = set()
-        for entry in entries:
-            for prop in parse(entry["formula"]).propositions():
-                names.update(prop.args)
-        return Vocabulary.from_names(sorted(names), name="spot_demo")
+    if spec in NAMED_VOCABULARIES:
+        return _mentioned(NAMED_VOCABULARIES[spec], name=spec)
     path = Path(spec)
     if path.suffix != ".json" and path.is_file():
         return Vocabulary.from_file(path)
+    named = " nor ".join(repr(n) for n in NAMED_VOCABULARIES)
     raise DataFileError(
         spec,
-        "not 'spot_demo' nor a vocabulary file (one name per line); the vocabulary of an "
-        "environment's scene is Vocabulary.from_scene(scene), e.g. "
-        f"Vocabulary.from_scene(safetychip.envs.load_scene({spec!r}))",
+        f"not {named} nor a vocabulary file (one name per line); the vocabulary of an "
+        "environment's scene is Vocabulary.of(scene), e.g. "
+        f"Vocabulary.of(safetychip.envs.load_scene({spec!r}))",
     )
 
 
+def _mentioned(source: Path, *, name: str) -> Vocabulary:
+    """The vocabulary of the names that the formulas of the constraint file *source* mention."""
+    try:
+        entries = json.loads(source.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as err:
+        raise DataFileError(str(source), f"cannot read the constraints: {err}") from None
+    from ..ltl import parse
+
+    names: set[str] = set()
+    for entry in entries:
+        for prop in parse(entry["formula"]).propositions():
+            names.update(prop.args)
+    return Vocabulary.from_names(sorted(names), name=name)
+
+
 def load_vocabulary(spec: str | os.PathLike[str] | Vocabulary) -> Vocabulary:
-    """A vocabulary: ``"spot_demo"`` (the names the Spot demo's constraints mention), or a
-    text file with one name per line; loaded once per process. A vocabulary is returned as
-    it is. For a scene of an environment, use :meth:`Vocabulary.from_scene`.
+    """A vocabulary: a name of :data:`NAMED_VOCABULARIES` (``"spot_demo"``: the names the
+    Spot demo's constraints mention), or a text file with one name per line; loaded once per
+    process. A vocabulary is returned as it is. For an environment or a scene, use
+    :meth:`Vocabulary.of`.
 
     Raises
     ------
     DataFileError
-        If *spec* is neither ``"spot_demo"`` nor a readable vocabulary file.
+        If *spec* is neither a named vocabulary nor a readable vocabulary file.
 
     Examples
     --------
