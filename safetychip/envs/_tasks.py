@@ -43,17 +43,14 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from safetychip._io import load_json_lines
 from safetychip.envs._base import Env
 from safetychip.errors import ActionError, DataFileError, FormulaError, PropositionError, TaskError
 from safetychip.ltl import PATTERNS, Formula, parse
-from safetychip.monitor import Constraint
+from safetychip.monitor import Constraint, Monitor
 from safetychip.paths import DATA_DIR
-
-if TYPE_CHECKING:
-    from safetychip.monitor import Monitor
 
 __all__ = [
     "ENVIRONMENTS", "SUITES", "TASK_DIR", "Task", "TaskEnvironment", "check_task",
@@ -342,8 +339,6 @@ def task_monitor(task: Task, k: int | None = None, *, invariants: bool = True,
     >>> [c.name for c in m.constraints], len(m.invariants)
     (['c1', 'c2'], 6)
     """
-    from safetychip.monitor import Monitor
-
     n = len(task.constraints)
     k = n if k is None else k
     if not 0 <= k <= n:
