@@ -31,8 +31,8 @@ MONITOR = {
 SUBPACKAGES: dict[str, set[str]] = {
     "agents": {
         "AGENTS", "ActionGrounder", "Agent", "BaseAgent", "Chip", "CodeAsPoliciesAgent",
-        "ENDS", "Episode", "FORMULAS", "Feedback", "GroundedAction", "NLConstraintsAgent",
-        "OfflineAgentModel", "ProgramRun", "REPROMPTS", "Rule", "SKILLS",
+        "ENDS", "AgentEpisode", "FORMULAS", "Feedback", "GroundedAction", "NLConstraintsAgent",
+        "OfflineAgentModel", "ProgramRun", "REPROMPTS", "TextRule", "SKILLS",
         "STAND_IN_LABEL", "SafetyChipAgent", "THRESHOLD", "action_schema", "candidate_set",
         "check_program", "chip_constraints", "code_messages", "done_explanation", "example_program",
         "extract_program", "first_line", "judge", "make_agent", "phrase_action",
@@ -57,7 +57,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "parse_action",
         "parse_literal", "parse_proposition", "plot_floor_plan", "plot_timeline",
         "task_monitor",
-        "ALL_VERBS", "VIRTUALHOME_PREDICATES", "prepare_program", "read_program", "run_program"
+        "ALL_VERBS", "VIRTUALHOME_PREDICATES", "prepare_program", "read_program", "run_program",
+        "ENVIRONMENTS", "TaskEnvironment", "register_environment",
     },
     "envs.spot": {
         "BosdynBackend", "SPOT_DIR", "SimulatedBackend", "SpotAction", "SpotBackend", "SpotEnv", "SpotScene",
@@ -106,7 +107,7 @@ SUBPACKAGES: dict[str, set[str]] = {
         "find_safe_plan", "grid_cells", "make_model", "markdown_table", "paper_table",
         "plot_rates", "random_specification", "rates", "rollout_outcome",
         "run_adversarial", "run_cell", "run_cells", "run_grid", "stand_in_note",
-        "translation_scores", "write_translation_scores", "validate_suite", "write_csv", "write_offline_grid", "write_report",
+        "translation_scores", "write_translation_scores", "scene_vocabulary", "validate_suite", "write_csv", "write_offline_grid", "write_report",
         "write_rollout_figures", "write_suite_validation", "SPOT_AGENTS", "run_spot_demo",
         "spot_demo_cells", "spot_demo_table", "write_spot_demo", "write_memory_evaluation",
         "memory_table", "SliceExplorer", "write_local_model_grid", "LOCAL_GRID_CACHE",

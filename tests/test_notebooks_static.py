@@ -1,6 +1,6 @@
 """The committed notebooks read well unopened and untrusted: every figure has a PNG, and a
-text that says what it shows (``import safetychip`` gives matplotlib figures their titles as
-text, :func:`safetychip._display.use_figure_text`).
+text that says what it shows (``%load_ext safetychip`` in a notebook's first cell gives
+matplotlib figures their titles as text, :func:`safetychip._display.use_figure_text`).
 
 JupyterLab shows a fresh clone's notebook untrusted: it renders no SVG, strips SVG out of
 HTML, and cannot show a widget whose kernel is gone. What it always shows is a PNG. So every

@@ -83,7 +83,7 @@ def test_a_calibration_without_its_fields_is_an_error(tmp_path):
     ],
 )
 def test_a_condition_the_retrieval_reading_leaves_out_never_settles(sentence, kept):
-    from safetychip.cli.translate import scene_vocabulary
+    from safetychip.experiments import scene_vocabulary
     from safetychip.translate import Translator
 
     translator = Translator(scene_vocabulary("apartment_1"), frames=False)

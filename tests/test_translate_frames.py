@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from safetychip.automata import equivalent
-from safetychip.cli.translate import scene_vocabulary
 from safetychip.errors import OutOfGrammarError
+from safetychip.experiments import scene_vocabulary
 from safetychip.ltl import parse
 from safetychip.paths import DATA_DIR
 from safetychip.translate import Translator, Vocabulary, evaluate, load_utterances

@@ -38,8 +38,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from make_examples import SETS, project_label  # noqa: E402
 
 from safetychip.automata import equivalent  # noqa: E402
-from safetychip.cli.translate import scene_vocabulary  # noqa: E402
 from safetychip.errors import OutOfGrammarError, SafetyChipError  # noqa: E402
+from safetychip.experiments import scene_vocabulary  # noqa: E402
 from safetychip.ltl import parse  # noqa: E402
 from safetychip.translate import RetrievalTranslator, Translator, load_utterances  # noqa: E402
 from safetychip.translate._assemble import ground_formula  # noqa: E402

@@ -31,7 +31,7 @@ smallest conflicting set of constraints (``goal`` standing for the task's goal).
 The constraints come from the task data (``formulas="expert"``, the paper's Safety Chip*) or
 from the offline translator reading their sentences (``formulas="translated"``); a sentence
 the translator cannot read is left out of the specification and listed in
-:attr:`Episode.untranslated`. Safety is always judged on the expert formulas.
+:attr:`AgentEpisode.untranslated`. Safety is always judged on the expert formulas.
 
 Examples
 --------
@@ -58,7 +58,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from ..envs import Env, goal_formula
+from ..envs import Env, Task, goal_formula
 from ..errors import TranslationError
 from ..ltl import parse
 from ..monitor import (
@@ -71,7 +71,7 @@ from ..monitor import (
     exactly_one,
 )
 from ..shield import DONE, Ask, Filter, MonitorFilter, Step, search_safe_plan
-from ._planner import BaseAgent, Feedback, _Run
+from ._planner import BaseAgent, Feedback, PlanRun
 
 __all__ = ["FORMULAS", "REPROMPTS", "Chip", "SafetyChipAgent", "candidate_set",
            "chip_constraints", "done_explanation", "repair_hint"]  # fmt: skip
@@ -91,7 +91,7 @@ def _translator(scene: str) -> Any:
     from ..envs import load_scene
     from ..translate import Translator, Vocabulary
 
-    return Translator(Vocabulary.from_scene(load_scene(scene)), embedder=None)
+    return Translator(Vocabulary.of(load_scene(scene)), embedder=None)
 
 
 def candidate_set(translation: Any) -> CandidateSet:
@@ -116,7 +116,7 @@ def candidate_set(translation: Any) -> CandidateSet:
 
 
 @lru_cache(maxsize=1024)
-def chip_constraints(task: Any, k: int, formulas: str = "expert", *,
+def chip_constraints(task: Task, k: int, formulas: str = "expert", *,
                      candidate_sets: bool = False,
                      ) -> tuple[tuple[Constraint | CandidateSet, ...],
                                 tuple[str, ...]]:  # fmt: skip
@@ -167,7 +167,7 @@ def chip_constraints(task: Any, k: int, formulas: str = "expert", *,
 _HINTS: dict[tuple, tuple[str, ...] | None] = {}
 
 
-def repair_hint(env: Env, monitor: Monitor, task: Any, *, props: Sequence[str] | None = None,
+def repair_hint(env: Env, monitor: Monitor, task: Task, *, props: Sequence[str] | None = None,
                 goal: Sequence[str] | None = None, max_expansions: int = 300,
                 max_depth: int = 12, weight: float = 1.0) -> tuple[str, ...] | None:  # fmt: skip
     """A short safe continuation from the current world to the goal: actions ending in
@@ -229,12 +229,12 @@ def repair_hint(env: Env, monitor: Monitor, task: Any, *, props: Sequence[str] |
 
 
 @lru_cache(maxsize=256)
-def _candidates(task: Any, env: Env) -> tuple[str, ...]:
+def _candidates(task: Task, env: Env) -> tuple[str, ...]:
     return tuple(env.candidate_actions(task))
 
 
 @lru_cache(maxsize=1024)
-def _chip_monitor(task: Any, k: int, formulas: str, with_goal: bool, adjacency: bool,
+def _chip_monitor(task: Task, k: int, formulas: str, with_goal: bool, adjacency: bool,
                   invariants: tuple[Any, ...], deadline: float | None,
                   candidate_sets: bool = False) -> Monitor | None:  # fmt: skip
     constraints, _ = chip_constraints(task, k, formulas, candidate_sets=candidate_sets)
@@ -273,7 +273,7 @@ class Chip:
         When the agent stops without DONE (gave up, step limit, error) while obligations
         are pending, the chip runs the shortest safe continuation it finds that meets them
         (:func:`repair_hint` without the goal), so the executed trace satisfies the
-        constraints; :attr:`Episode.safe_stop` lists those actions.
+        constraints; :attr:`AgentEpisode.safe_stop` lists those actions.
     adjacency : bool
         Declare the environment's domain invariants (:meth:`~safetychip.envs.Env.invariants`:
         room adjacency, furniture changing state only with the agent in its room), so the
@@ -338,7 +338,7 @@ class Chip:
 
     # -- what the agent asks of its chip ----------------------------------------------------
 
-    def monitor(self, task: Any, k: int, env: Env, *, goal: bool = False) -> Monitor | None:
+    def monitor(self, task: Task, k: int, env: Env, *, goal: bool = False) -> Monitor | None:
         """The monitor of the first *k* constraints of *task* (with the goal, if asked),
         under *env*'s domain invariants; None for a goal monitor of a task without goal."""
         constraints, _ = chip_constraints(task, k, self.formulas,
@@ -355,14 +355,14 @@ class Chip:
             self._monitors[key] = _chip_monitor.__wrapped__(*key, True)
         return self._monitors[key]
 
-    def filters(self, task: Any, k: int, env: Env | None) -> list[Filter]:
+    def filters(self, task: Task, k: int, env: Env | None) -> list[Filter]:
         """The shield's filters for one episode: the monitor, then the extra ones."""
         env = env if env is not None else task.make_env()
         monitor = self.monitor(task, k, env)
         assert monitor is not None
         return [MonitorFilter(monitor, ask=self.ask, ask_seconds=self.ask_seconds), *self.extra]
 
-    def untranslated(self, task: Any, k: int) -> tuple[str, ...]:
+    def untranslated(self, task: Task, k: int) -> tuple[str, ...]:
         """The sentences the translator left out of the specification."""
         return chip_constraints(task, k, self.formulas, candidate_sets=self.candidate_sets)[1]
 
@@ -374,7 +374,7 @@ class Chip:
         """The sampling temperature of the *attempt*-th proposal for one step."""
         return self.retry_temperature if self.reprompt == "mask" and attempt else 0.0
 
-    def start(self, agent: BaseAgent | Any, run: _Run) -> bool:
+    def start(self, agent: BaseAgent | Any, run: PlanRun) -> bool:
         """Before the first action: abort if the task's goal cannot be reached under the
         constraints (``check_goal``). A decision that missed the monitor's deadline is
         settled (:meth:`~safetychip.monitor.Monitor.idle`) and asked again, never read as
@@ -398,7 +398,7 @@ class Chip:
                    f"(conflict: {conflict}): {verdict.reason}")  # fmt: skip
         return False
 
-    def stop(self, run: _Run) -> None:
+    def stop(self, run: PlanRun) -> None:
         """The safe stop: meet pending obligations when the agent stopped without DONE."""
         monitor = run.shield.monitor
         if (not self.safe_stop or monitor is None or run.end in ("done", "aborted")
@@ -419,7 +419,7 @@ class Chip:
 
     # -- the reprompt -----------------------------------------------------------------------
 
-    def feedback(self, agent: Any, run: _Run, step: Step) -> Feedback:
+    def feedback(self, agent: Any, run: PlanRun, step: Step) -> Feedback:
         """What the model is told after the shield refused *step*: the one place a reprompt
         is rendered from a refusal."""
         variant = self.reprompt
@@ -450,7 +450,7 @@ class Chip:
                      " Hint: no safe way to reach the goal was found from here.")  # fmt: skip
         return Feedback(text)
 
-    def _llm_reason(self, agent: Any, run: _Run, action: str, monitor: Monitor,
+    def _llm_reason(self, agent: Any, run: PlanRun, action: str, monitor: Monitor,
                     verdict: Verdict) -> str:  # fmt: skip
         from ..explain import ask_agent_query
 

@@ -344,8 +344,7 @@ _TRANSLATION_INPUTS = ("data/translation/utterances.jsonl",)
 
 def _translation_scores(root: Path) -> list[Path]:
     _prepare(root, _TRANSLATION_INPUTS)
-    from ..experiments import write_translation_scores
-    from .translate import scene_vocabulary
+    from ..experiments import scene_vocabulary, write_translation_scores
 
     return write_translation_scores(root / "figures", scene_vocabulary, data=root / "data",
                                     progress=sys.stderr.isatty())  # fmt: skip

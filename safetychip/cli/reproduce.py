@@ -56,12 +56,12 @@ class ReproductionStep:
 
 
 def _spot_demo_automata(root: Path) -> list[Path]:
-    source = root / "data" / "spot_demo" / "constraints.json"
+    source = root / "data" / "spot" / "demo_constraints.json"
     if not source.is_file():
         raise SkipStep(f"{source} does not exist yet")
     constraints, _ = load_constraints(str(source), command="reproduce")
     lines = [
-        "# The automata of the Spot demo constraints (data/spot_demo/constraints.json).",
+        "# The automata of the Spot demo constraints (data/spot/demo_constraints.json).",
         "# Written by `safetychip reproduce`; do not edit.",
         "",
     ]
@@ -85,7 +85,7 @@ REPRODUCTION_STEPS = (
         "spot_demo_automata",
         "formula, DFA size and guards of each Spot demo constraint",
         _spot_demo_automata,
-        ("data/spot_demo/constraints.json",),
+        ("data/spot/demo_constraints.json",),
     ),
 )
 
@@ -102,9 +102,9 @@ def _configure(p: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from . import reproduction_steps
-
-    steps = reproduction_steps()
+    # Every module's steps, from the parser (safetychip.cli.build_parser), so that this module
+    # does not import the package that imports it.
+    steps = args._reproduction_steps()
     if args.list:
         for s in steps:
             reads = f" (reads {', '.join(s.inputs)})" if s.inputs else ""

@@ -22,8 +22,9 @@ Contents
 :func:`write_local_model_grid`, :func:`local_model_cells`,
 :func:`write_memory_evaluation`, :func:`memory_table`
     The files ``safetychip reproduce`` writes from the VirtualHome and memory data.
-:func:`translation_scores`, :func:`write_translation_scores`
-    The English-to-LTL translator's right / refused / wrong counts on the labelled sets.
+:func:`translation_scores`, :func:`write_translation_scores`, :func:`scene_vocabulary`
+    The English-to-LTL translator's right / refused / wrong counts on the labelled sets, and
+    the vocabulary each set's scene names.
 :func:`spot_demo_cells`, :func:`run_spot_demo`, :func:`spot_demo_table`, :func:`write_spot_demo`
     The Spot robot demo: deliveries × k × agents and task abortion, in the paper's table shape.
 :func:`run_thor_task`, :func:`evaluate_thor`, :func:`thor_table`, :func:`plot_thor`,
@@ -45,6 +46,8 @@ Contents
     Shielded learning on a MiniGrid lava world (the ``gym`` extra): Q-learning with and
     without the shield, its table and learning curves.
 """
+
+from safetychip._public import publish
 
 from ._adversarial import (
     LEVELS,
@@ -132,6 +135,7 @@ from ._thor import (
     write_thor_evaluation,
 )
 from ._translation import translation_scores, write_translation_scores
+from ._vocabulary import scene_vocabulary
 
 __all__ = [
     "EXECUTORS", "LEVELS", "ROLLOUT_OUTCOMES", "AdversarialReport", "PropositionAgent",
@@ -162,4 +166,8 @@ __all__ = [
     "SafePlan", "SuiteReport", "TaskValidation", "find_safe_plan", "validate_suite",
     # candidate sets at run time against three fixed policies (issue 47)
     "AMBIGUITY_POLICIES", "PolicyRow", "ambiguity_table", "policy_rows",
+    # the vocabulary a scene's name names (translation data, the CLI, benchmarks)
+    "scene_vocabulary",
 ]  # fmt: skip
+
+publish(__name__, globals(), __all__)

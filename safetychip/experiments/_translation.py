@@ -168,7 +168,7 @@ def translation_scores(
     ----------
     vocabulary : callable
         ``vocabulary(scene) -> Vocabulary`` for a row's ``scene``
-        (:func:`safetychip.cli.translate.scene_vocabulary`).
+        (:func:`safetychip.experiments.scene_vocabulary`).
     data : str or path
         The folder holding ``translation/``.
     sets : tuple of LabelledSet

@@ -26,6 +26,8 @@ Contents
     Shielded learning: tabular Q-learning on a MiniGrid world, with or without the shield.
 """
 
+from safetychip._public import publish
+
 from ..errors import missing
 
 try:
@@ -49,3 +51,5 @@ __all__ = [
     # shielded learning
     "LearningCurve", "Referee", "on_lava", "q_learning",
 ]  # fmt: skip
+
+publish(__name__, globals(), __all__)

@@ -99,7 +99,7 @@ class GymEnv(Env):
         self.last: tuple[Any, float, bool, bool, dict[str, Any]] | None = None
         # why the episode cannot go on (an action ran but could not be labelled), or None
         self._stale: str | None = None
-        self._discrete = _discrete_size(env.action_space)
+        self._discrete = discrete_size(env.action_space)
         # a discrete space's actions, read once (parse is on every step's path)
         self._actions = tuple(GymAction(a) for a in range(self._discrete or 0))
 
@@ -312,7 +312,7 @@ def preview(world: Any, value: Any, labeller: Labeller, model: OneStepModel | No
     return Lookahead([state], copied, None)
 
 
-def _discrete_size(space: Any) -> int | None:
+def discrete_size(space: Any) -> int | None:
     """The number of actions of a ``Discrete`` space starting at 0, else None."""
     n, start = getattr(space, "n", None), getattr(space, "start", 0)
     return int(n) if n is not None and start == 0 and not hasattr(space, "nvec") else None

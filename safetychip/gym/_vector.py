@@ -51,7 +51,13 @@ from ..errors import LabellerError, NoSafePlan, PropositionError, ResetNeeded
 from ..monitor import BatchMonitor, Constraint, Monitor, Specification
 from ._adapter import OneStepModel, check_preview, preview
 from ._labeller import Labeller, label_state
-from ._wrapper import Fallback, SentenceTranslator, _fallback, _monitor, _translated
+from ._wrapper import (
+    Fallback,
+    SentenceTranslator,
+    as_monitor,
+    fallback_policy,
+    translated_constraints,
+)
 
 __all__ = ["VectorShieldInfo", "VectorShieldWrapper"]
 
@@ -169,10 +175,10 @@ class VectorShieldWrapper(gymnasium.vector.VectorWrapper):
         self.labeller, self.model = labeller, model
         self.copies = env.unwrapped.envs
         check_preview(self.copies[0].unwrapped, model)
-        self._fallback = _fallback(fallback, env.single_action_space)
+        self._fallback = fallback_policy(fallback, env.single_action_space)
         if translator is not None:
-            constraints = _translated(constraints, translator)
-        self.batch = BatchMonitor(_monitor(constraints), self.num_envs)
+            constraints = translated_constraints(constraints, translator)
+        self.batch = BatchMonitor(as_monitor(constraints), self.num_envs)
         unknown = [p for p in self.batch.atoms if not labeller.knows(p)]
         if unknown:
             raise PropositionError(

@@ -46,7 +46,7 @@ import gymnasium.utils
 from ..errors import TranslationError
 from ..monitor import CandidateMonitor, CandidateSet, Constraint, Monitor, Specification
 from ..shield import Ask, Filter, Judgement, Shield, Step
-from ._adapter import GymEnv, OneStepModel, _discrete_size
+from ._adapter import GymEnv, OneStepModel, discrete_size
 from ._labeller import Labeller
 
 __all__ = ["FALLBACKS", "Fallback", "SentenceTranslator", "ShieldInfo", "ShieldWrapper"]
@@ -60,17 +60,8 @@ class SentenceTranslator(Protocol):
     """What reads English constraints for the wrapper: a
     :class:`safetychip.translate.Translator`, or anything with its ``translate`` method
     (returning an object whose ``constraint`` is the checked :class:`Constraint`, and
-    raising :class:`~safetychip.errors.TranslationError` for a sentence it cannot read).
-
-    Examples
-    --------
-    >>> from types import SimpleNamespace
-    >>> class Lava:  # reads every sentence as "never on lava"
-    ...     def translate(self, sentence, *, accepted=(), name=""):
-    ...         formula = 'G !"on_lava"'
-    ...         return SimpleNamespace(constraint=Constraint.parse(formula, sentence, name=name))
-    >>> _translated(["keep off the lava"], Lava())[0].sentence
-    'keep off the lava'
+    raising :class:`~safetychip.errors.TranslationError` for a sentence it cannot read);
+    :func:`translated_constraints` shows one.
     """
 
     def translate(self, sentence: str, *, accepted: Iterable[Constraint] = (),
@@ -210,7 +201,7 @@ class ShieldWrapper(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs):
                  translator: SentenceTranslator | None = None,
                  ask: Ask | None = None) -> None:  # fmt: skip
         if translator is not None:
-            constraints = _translated(constraints, translator)
+            constraints = translated_constraints(constraints, translator)
         # What gymnasium.make recreates the wrapper from (env.spec): a monitor's constraints,
         # so that a recreated wrapper has its own monitor (translated sentences: their
         # constraints); the other arguments as given.
@@ -223,8 +214,8 @@ class ShieldWrapper(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs):
             _disable_deepcopy=True)  # fmt: skip
         gymnasium.Wrapper.__init__(self, env)
         self.adapter = GymEnv(env, labeller, model)
-        self._fallback = _fallback(fallback, env.action_space)
-        self.shield = Shield.of(self.adapter, _monitor(constraints), *filters,
+        self._fallback = fallback_policy(fallback, env.action_space)
+        self.shield = Shield.of(self.adapter, as_monitor(constraints), *filters,
                                 idle_seconds=0, filter_seconds=filter_seconds,
                                 ask=ask)  # fmt: skip
         self.adapter.track(self.shield.propositions)  # an unknown proposition fails here
@@ -278,7 +269,7 @@ class ShieldWrapper(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs):
         return observation, info
 
 
-def _translated(constraints: Any, translator: SentenceTranslator) -> list[Constraint]:
+def translated_constraints(constraints: Any, translator: SentenceTranslator) -> list[Constraint]:
     """*constraints* with each string read as English by *translator* (named ``c1``, ``c2``
     … by position, each checked against those before it).
 
@@ -288,6 +279,16 @@ def _translated(constraints: Any, translator: SentenceTranslator) -> list[Constr
         Naming the sentence the translator cannot read, and why.
     ValueError
         If *constraints* is a Monitor, a Specification or a single string.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> class Lava:  # reads every sentence as "never on lava"
+    ...     def translate(self, sentence, *, accepted=(), name=""):
+    ...         formula = 'G !"on_lava"'
+    ...         return SimpleNamespace(constraint=Constraint.parse(formula, sentence, name=name))
+    >>> translated_constraints(["keep off the lava"], Lava())[0].sentence
+    'keep off the lava'
     """
     if isinstance(constraints, (Monitor, Specification, str)):
         raise ValueError(f"a translator reads a list of English sentences, got a "
@@ -307,7 +308,7 @@ def _translated(constraints: Any, translator: SentenceTranslator) -> list[Constr
     return done
 
 
-def _monitor(constraints: Constraints) -> Monitor:
+def as_monitor(constraints: Constraints) -> Monitor:
     """The monitor of *constraints*."""
     if isinstance(constraints, Monitor):
         return constraints
@@ -322,14 +323,14 @@ def _monitor(constraints: Constraints) -> Monitor:
     return Monitor([c for c in items if not isinstance(c, CandidateSet)])  # all of them
 
 
-def _fallback(fallback: str | Fallback, space: Any) -> Fallback:
+def fallback_policy(fallback: str | Fallback, space: Any) -> Fallback:
     """The fallback policy *fallback* names, as a callable, for the action space *space*."""
     if callable(fallback):
         return fallback
     if fallback == "none":
         return lambda observation, action: ()
     if fallback == "first":
-        n = _discrete_size(space)
+        n = discrete_size(space)
         if not n:
             raise ValueError(f"fallback 'first' needs a discrete action space, got "
                              f"{space}: pass fallback='none' or a "

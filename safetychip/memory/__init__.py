@@ -36,6 +36,8 @@ with the nearest ones), ValueError for malformed episodes, rules, scenes, comman
 configurations; :class:`~safetychip.errors.MemoryCapacityWarning` when archiving begins.
 """
 
+from safetychip._public import publish
+
 from ._config import MemoryConfig
 from ._decision import MemoryDecision
 from ._episode import (
@@ -63,6 +65,7 @@ from ._filter import MemoryFilter
 from ._harms import ALTERNATIVES, HARMS, Harm, define_harm, harm_name
 from ._lifecycle import SEEDS, cluster_episodes, decay, load_seeds, rule_pattern, split_rule
 from ._memory import EpisodicMemory
+from ._open import open_store
 from ._postgres import PostgresStore
 from ._scenarios import (
     FAMILIES,
@@ -83,7 +86,7 @@ from ._scene import (
     scene_similarity,
 )
 from ._stand_in import WordEmbedder
-from ._store import FORMAT, MemoryStore, SQLiteStore, open_store
+from ._store import FORMAT, MemoryStore, SQLiteStore
 
 __all__ = [
     "ALTERNATIVES",
@@ -139,3 +142,5 @@ __all__ = [
     "scene_similarity",
     "split_rule",
 ]
+
+publish(__name__, globals(), __all__)

@@ -84,8 +84,9 @@ from ._config import MemoryConfig
 from ._decision import MemoryDecision
 from ._episode import VERBS, Episode, Rule, acted_object, check_command, command_verb
 from ._lifecycle import SEEDS, cluster_episodes, decay, load_seeds, rule_pattern, split_rule
+from ._open import open_store
 from ._scene import SceneGraph, scene_similarity
-from ._store import MemoryStore, open_store
+from ._store import MemoryStore
 
 __all__ = ["EpisodicMemory"]
 

@@ -8,6 +8,8 @@ Examples
 (True, False)
 """
 
+from safetychip._public import publish
+
 from ._ambiguity import MAX_READINGS, CandidateMonitor, CandidateSet, Question, situation
 from ._batch import BatchMonitor
 from ._constraint import Constraint, as_constraints
@@ -33,3 +35,5 @@ __all__ = ["BatchMonitor", "CandidateMonitor", "CandidateSet", "Constraint", "MA
            "Specification", "constraints_from_json", "read_constraints", "read_trace",
            "refuse_vacuous", "situation", "smallest_conflict", "trace_from_json",
            "write_constraints", "write_trace"]  # fmt: skip
+
+publish(__name__, globals(), __all__)

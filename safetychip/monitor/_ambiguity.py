@@ -53,7 +53,7 @@ from ..automata import DeadlineExceeded, SearchBudgetExceeded
 from ..errors import MonitorError, PropositionError, SpecificationError
 from ..ltl import Formula, parse
 from ._constraint import Constraint, as_constraints
-from ._monitor import Monitor, _describe
+from ._monitor import Monitor
 from ._verdict import Status, Verdict
 
 __all__ = ["MAX_READINGS", "CandidateMonitor", "CandidateSet", "Question", "situation"]
@@ -518,7 +518,7 @@ class CandidateMonitor(Monitor):
     def _told(self, i: int) -> str:
         """Constraint *i* in a reason: a candidate as its set, under every reading."""
         if i not in self._places:
-            return _describe(self.constraints[i])
+            return self.constraints[i].describe()
         s = self._sets[self._places[i][0]][0]
         every = " under every reading" if len(s.live) > 1 else ""
         return f"{s.name} ({s.sentence or self.constraints[i].formula}){every}"

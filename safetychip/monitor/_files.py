@@ -218,12 +218,12 @@ def constraints_from_json(
             except VacuousConstraintError as err:
                 raise VacuousConstraintError(f"{name}: constraint {i}: {err}") from None
     try:
-        return _named(constraints), tuple(invariants)
+        return name_items(constraints), tuple(invariants)
     except SpecificationError as err:
         raise SpecificationError(f"{name}: {err}") from None
 
 
-def _named(items: Iterable[Any]) -> tuple[Any, ...]:
+def name_items(items: Iterable[Any]) -> tuple[Any, ...]:
     """Constraints (formulas and texts coerced) and candidate sets, the unnamed ones called
     ``c1``, ``c2``… after their place.
 
@@ -320,15 +320,15 @@ def write_constraints(
       }
     ]
     """
-    return atomic_write_text(path, _constraints_json(constraints, invariants) + "\n")
+    return atomic_write_text(path, constraints_json(constraints, invariants) + "\n")
 
 
-def _constraints_json(
+def constraints_json(
     constraints: Iterable[Constraint | CandidateSet | Formula | str],
     invariants: Iterable[Formula | str] = (),
 ) -> str:
     """The text of a constraint file (see :func:`write_constraints`), without a final newline."""
-    items = [c.to_dict() for c in _named(constraints)]
+    items = [c.to_dict() for c in name_items(constraints)]
     texts = [str(parse(i) if isinstance(i, str) else i) for i in invariants]
     document: Any = {"constraints": items, "invariants": texts} if texts else items
     return json.dumps(document, indent=2, ensure_ascii=False)

@@ -27,7 +27,7 @@ from ..automata import (
 from ..errors import MonitorError, SafetyChipError, TimeBudgetError, TraceError
 from ..ltl import Formula, parse
 from ._constraint import Constraint, as_constraints
-from ._state import _StateReader
+from ._state import StateReader
 from ._verdict import StateChange, Status, Verdict
 
 __all__ = ["Monitor", "compile_dfa", "exactly_one"]
@@ -191,7 +191,7 @@ class Monitor:
                     raise TimeBudgetError("late")
             except TimeBudgetError:
                 raise late(
-                    f"building the automaton of {_describe(c, 120)} (constraint "
+                    f"building the automaton of {c.describe(120)} (constraint "
                     f"{i + 1} of {len(self.constraints)})",
                     "give a conjunction's parts as separate constraints (the monitor "
                     "decides them together without building their product)",
@@ -216,7 +216,7 @@ class Monitor:
         self.atoms: tuple[str, ...] = tuple(
             sorted(set(self._invariant_atoms).union(*(d.aps for d in self.automata)))
         )
-        self._reader = _StateReader(self.atoms)
+        self._reader = StateReader(self.atoms)
         self._products: dict[tuple[int, ...], Product] = {}
         self._decisions: dict[tuple[int, ...], tuple[Any, ...]] = {}
         self.product = self._product(tuple(range(len(self.constraints))))
@@ -247,7 +247,7 @@ class Monitor:
             reason = start.reason.replace("the action is refused", "this start is refused", 1)
             start = Verdict(Status.VIOLATION, reason)
         elif start.status is Status.VIOLATION:
-            culprits = "; ".join(_describe(c) for c in self.constraints if c.name in start.violated)
+            culprits = "; ".join(c.describe() for c in self.constraints if c.name in start.violated)
             if culprits:
                 reason = f"the specification is unsatisfiable: no trace can meet {culprits}"
             elif start.reason.startswith("cannot decide"):
@@ -651,7 +651,7 @@ class Monitor:
             return Status.SAFE, "every constraint can still be satisfied", ()
         culprits, alone = self._attribute(q, until)
         names = tuple(self.constraints[i].name for i in culprits)
-        described = "; ".join(_describe(self.constraints[i]) for i in culprits)
+        described = "; ".join(self.constraints[i].describe() for i in culprits)
         if alone:
             reason = f"it would break {described}"
         elif culprits:
@@ -753,14 +753,6 @@ def _conjuncts(formula: Formula) -> list[Formula]:
         else:
             out.append(f)
     return out
-
-
-def _describe(c: Constraint, limit: int | None = None) -> str:
-    """The constraint's name and sentence (else formula), cut to *limit* characters."""
-    text = str(c.sentence or c.formula)
-    if limit is not None and len(text) > limit:
-        text = text[: limit - 1] + "…"
-    return f"{c.name} ({text})"
 
 
 def _changed(prev: dict[str, bool] | None, now: dict[str, bool]) -> tuple[tuple[str, ...], bool]:

@@ -33,7 +33,7 @@ from ..errors import ConflictError, PickNeededError, SpecificationError
 from ..ltl import Formula, parse
 from ._ambiguity import CandidateMonitor, CandidateSet
 from ._constraint import Constraint
-from ._files import _constraints_json, _named, read_constraints, write_constraints
+from ._files import constraints_json, name_items, read_constraints, write_constraints
 from ._monitor import Monitor
 from ._vacuous import refuse_vacuous
 from ._verdict import Status
@@ -86,7 +86,7 @@ class Specification:
         self.invariants = tuple(parse(i) if isinstance(i, str) else i for i in invariants)
         self._constraints: list[Constraint] = []
         self._sets: list[CandidateSet] = []
-        for c in _named(constraints):
+        for c in name_items(constraints):
             self.accept(c)
 
     @property
@@ -261,7 +261,7 @@ class Specification:
         """The text of the constraint file ``safetychip monitor`` reads: the JSON list of the
         constraints (candidate sets last), or with invariants the object ``{"constraints",
         "invariants"}``."""
-        return _constraints_json([*self._constraints, *self._sets], self.invariants)
+        return constraints_json([*self._constraints, *self._sets], self.invariants)
 
     def write(self, path: str | os.PathLike[str]) -> Path:
         """Write :meth:`to_json` to *path* atomically (:func:`write_constraints`); return it.
@@ -269,6 +269,7 @@ class Specification:
         Examples
         --------
         >>> import tempfile
+        >>> from pathlib import Path
         >>> spec = Specification(["G !is_grabbed(phone)"], invariants=["G !(a & b)"])
         >>> Specification.read(spec.write(Path(tempfile.mkdtemp()) / "spec.json")).constraints
         (Constraint(name='c1', formula='G!"is_grabbed(phone)"', sentence=''),)

@@ -79,7 +79,7 @@ def proposition_state(
     safetychip.errors.TraceError: the proposition state names is_grabbed(phnoe), which is not \
 a proposition of the specification; did you mean is_grabbed(phone)?
     """
-    return _StateReader(atoms).read(state, "the proposition state")
+    return StateReader(atoms).read(state, "the proposition state")
 
 
 def proposition_states(states: Any, atoms: Iterable[str]) -> list[dict[str, bool]]:
@@ -113,10 +113,10 @@ def proposition_states(states: Any, atoms: Iterable[str]) -> list[dict[str, bool
     ...
     safetychip.errors.TraceError: proposition state 0 has no value for b
     """
-    return _StateReader(atoms).read_all(states, "proposition state {}")
+    return StateReader(atoms).read_all(states, "proposition state {}")
 
 
-class _StateReader:
+class StateReader:
     """The propositions of a specification, prepared to read proposition states fast.
 
     The monitor keeps one and reads every state through it; :func:`proposition_state` and
@@ -129,7 +129,7 @@ class _StateReader:
 
     Examples
     --------
-    >>> _StateReader(["a", "b"]).read(["b"], "the state")
+    >>> StateReader(["a", "b"]).read(["b"], "the state")
     {'a': False, 'b': True}
     """
 

@@ -25,6 +25,8 @@ Contents
     validation).
 """
 
+from safetychip._public import publish
+
 from ._filter import Ask, Filter, MonitorFilter, ask_within
 from ._judgement import DONE, Judgement, Proposal
 from ._plans import run_monitored, run_plan, run_unmonitored
@@ -39,3 +41,5 @@ __all__ = [
     "SearchResult", "Shield", "Step", "TraceRecord", "run_monitored", "run_plan",
     "ask_within", "run_unmonitored", "search_safe_plan",
 ]  # fmt: skip
+
+publish(__name__, globals(), __all__)

@@ -81,7 +81,7 @@ from safetychip.envs._base import Env, Lookahead, PropositionState
 from safetychip.envs._places import place_invariants
 from safetychip.envs.spot._backend import SimulatedBackend, SpotBackend
 from safetychip.envs.spot._scene import SpotScene, load_spot_scene
-from safetychip.errors import ActionError, PropositionError, ResetNeeded, RobotError
+from safetychip.errors import ActionError, PropositionError, RobotError
 from safetychip.ltl import PREDICATES, Equiv, Formula, G, Implies, Not, Proposition, X, ap
 
 __all__ = ["SpotAction", "SpotEnv", "SpotTarget"]
@@ -181,6 +181,7 @@ class SpotEnv(Env):
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "spot"}
+    _episode_over = "the episode is over (DONE, the step limit, or a stopped robot): call reset()"
 
     def __init__(self, scene: SpotScene | str | Any = "lab", *,
                  backend: SpotBackend | None = None, task: Any = None,
@@ -199,7 +200,6 @@ class SpotEnv(Env):
         self._props: dict[str, Proposition] = {}
         self._world: _World | None = None
         self._done = False
-        self._closed = False
         self._started = False  # the backend started in this episode
 
     # -- the protocol -----------------------------------------------------------------------
@@ -208,8 +208,7 @@ class SpotEnv(Env):
               ) -> tuple[str, dict[str, Any]]:  # fmt: skip
         """Start an episode (see the class notes for *options*); the robot is stopped if it
         was running, and starts with the first action that runs (see the module)."""
-        if self._closed:
-            raise ResetNeeded("the environment is closed; create a new one")
+        self._require_open()
         options = dict(options or {})
         unknown = sorted(set(options) - set(_RESET_OPTIONS))
         if unknown:
@@ -299,10 +298,7 @@ class SpotEnv(Env):
         ValueError
             If *snapshot* was not taken by a SpotEnv.
         """
-        if self._closed:
-            raise ResetNeeded("the environment is closed; create a new one")
-        if not isinstance(snapshot, _Snapshot):
-            raise ValueError(f"not a SpotEnv snapshot: {snapshot!r:.80}")
+        self._require_snapshot(snapshot, _Snapshot)
         self._world, self.steps, self._done = snapshot.world, snapshot.steps, False
         return self
 
@@ -399,7 +395,7 @@ object called 'the halway' in scene 'lab'; closest names: hallway
         """Stop the robot and end the environment."""
         if not self._closed:
             self._stop()
-        self._closed = True
+        super().close()
 
     def __repr__(self) -> str:
         return f"<SpotEnv scene={self.scene.name!r} backend={self.backend.name!r}>"
@@ -597,18 +593,13 @@ object called 'the halway' in scene 'lab'; closest names: hallway
         info["error"] = f"the robot stopped: {exc}"
         return self.render(), 0.0, False, True, info
 
-    def _state(self) -> _World:
-        if self._closed:
-            raise ResetNeeded("the environment is closed; create a new one")
-        if self._world is None:
-            raise ResetNeeded("call reset() first")
-        return self._world
+    def _has_world(self) -> bool:
+        return self._world is not None
 
-    def _require_episode(self) -> None:
-        self._state()
-        if self._done:
-            raise ResetNeeded("the episode is over (DONE, the step limit, or a stopped "
-                              "robot): call reset()")  # fmt: skip
+    def _state(self) -> _World:
+        self._require_state()
+        assert self._world is not None
+        return self._world
 
 
 def _script(command: _Command) -> str:

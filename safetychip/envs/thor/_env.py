@@ -95,7 +95,7 @@ from safetychip._names import did_you_mean
 from safetychip.envs._base import Env, Lookahead, PropositionState
 from safetychip.envs.thor._scene import ThorScene, load_thor_scene
 from safetychip.envs.thor._types import LIQUIDS, snake_case
-from safetychip.errors import ActionError, PropositionError, ResetNeeded
+from safetychip.errors import ActionError, PropositionError
 from safetychip.ltl import And, Formula, G, Not, Proposition, ap
 
 __all__ = ["THOR_PREDICATES", "THOR_VERBS", "ThorAction", "ThorEnv", "ThorTarget"]
@@ -266,6 +266,7 @@ class ThorEnv(Env):
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "thor"}
+    _episode_over = "the episode is over (DONE or the step limit): call reset()"
 
     def __init__(self, scene: ThorScene | str | Any = "FloorPlan1", *, task: Any = None,
                  max_steps: int | None = None) -> None:  # fmt: skip
@@ -280,7 +281,6 @@ class ThorEnv(Env):
         self._props: dict[str, _Prop] = {}
         self._world: _World | None = None
         self._done = False
-        self._closed = False
 
     # -- the protocol -----------------------------------------------------------------------
 
@@ -288,8 +288,7 @@ class ThorEnv(Env):
               ) -> tuple[str, dict[str, Any]]:  # fmt: skip
         """Start an episode in the scene's initial states (see the class notes for
         *options*; *seed* is accepted and ignored: the world is deterministic)."""
-        if self._closed:
-            raise ResetNeeded("the environment is closed; create a new one")
+        self._require_open()
         options = dict(options or {})
         unknown = sorted(set(options) - set(_RESET_OPTIONS))
         if unknown:
@@ -347,10 +346,7 @@ class ThorEnv(Env):
         ValueError
             If *snapshot* was not taken by a ThorEnv.
         """
-        if self._closed:
-            raise ResetNeeded("the environment is closed; create a new one")
-        if not isinstance(snapshot, _Snapshot):
-            raise ValueError(f"not a ThorEnv snapshot: {snapshot!r:.80}")
+        self._require_snapshot(snapshot, _Snapshot)
         self._world, self.steps, self._done = snapshot.world, snapshot.steps, False
         return self
 
@@ -493,10 +489,6 @@ class ThorEnv(Env):
         relations = [[x, "ON" if rel == "on" else "INSIDE", y]
                      for x, (rel, y) in world.parent.items()]  # fmt: skip
         return {"objects": objects, "relations": relations}
-
-    def close(self) -> None:
-        """End the environment."""
-        self._closed = True
 
     def __repr__(self) -> str:
         return f"<ThorEnv scene={self.scene.name!r}>"
@@ -752,17 +744,13 @@ class ThorEnv(Env):
             world = _spill(world.flag("is_broken", names[1], True), names[1])
         return world
 
-    def _state(self) -> _World:
-        if self._closed:
-            raise ResetNeeded("the environment is closed; create a new one")
-        if self._world is None:
-            raise ResetNeeded("call reset() first")
-        return self._world
+    def _has_world(self) -> bool:
+        return self._world is not None
 
-    def _require_episode(self) -> None:
-        self._state()
-        if self._done:
-            raise ResetNeeded("the episode is over (DONE or the step limit): call reset()")
+    def _state(self) -> _World:
+        self._require_state()
+        assert self._world is not None
+        return self._world
 
 
 def _split(name: str) -> _Prop:

@@ -77,6 +77,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
 from safetychip.envs._base import Env, Lookahead, PropositionState
+from safetychip.envs._tasks import Task
 from safetychip.envs.virtualhome._actions import VERBS, Action, Target, parse_action
 from safetychip.envs.virtualhome._invariants import domain_invariants
 from safetychip.envs.virtualhome._predicates import EVENT_VERBS
@@ -87,8 +88,7 @@ from safetychip.envs.virtualhome._propositions import (
 )
 from safetychip.envs.virtualhome._scene import Scene, load_scene
 from safetychip.envs.virtualhome._simulator import evolving_graph, script_executor, state_class
-from safetychip.envs.virtualhome._tasks import Task
-from safetychip.errors import PropositionError, ResetNeeded
+from safetychip.errors import PropositionError
 from safetychip.ltl import Formula
 
 __all__ = ["VirtualHomeEnv", "WorldSnapshot"]
@@ -214,6 +214,8 @@ class VirtualHomeEnv(Env):
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "virtualhome"}
+    _not_reset = "call reset() before using the environment"
+    _episode_over = "the episode has ended (DONE or max_steps); call reset()"
 
     def __init__(
         self,
@@ -237,7 +239,6 @@ class VirtualHomeEnv(Env):
         self._admissible: dict[tuple[_WorldKey, str], tuple[str, ...]] = {}
         self._key: _WorldKey | None = None
         self._done = False
-        self._closed = False
         self._steps = 0
 
     def _load(self, scene: Scene | str | os.PathLike[str], task: Task | None) -> None:
@@ -270,8 +271,7 @@ class VirtualHomeEnv(Env):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[str, dict[str, Any]]:
         """Start an episode; see the class notes for *options*."""
-        if self._closed:
-            raise ResetNeeded("the environment is closed; create a new one")
+        self._require_open()
         options = dict(options or {})
         unknown = sorted(set(options) - set(_RESET_OPTIONS))
         if unknown:
@@ -503,8 +503,7 @@ class VirtualHomeEnv(Env):
         ResetNeeded
             If the environment is closed.
         """
-        if self._closed:
-            raise ResetNeeded("the environment is closed; create a new one")
+        self._require_open()
         if not isinstance(snapshot, WorldSnapshot) or snapshot.key[0] != self.scene.name:
             where = snapshot.key[0] if isinstance(snapshot, WorldSnapshot) else snapshot
             raise ValueError(f"cannot restore a snapshot of {where!r} in scene {self.scene.name!r}")
@@ -527,7 +526,7 @@ class VirtualHomeEnv(Env):
 
     def close(self) -> None:
         """End the environment; ``reset`` and ``step`` raise ``ResetNeeded`` afterwards."""
-        self._closed = True
+        super().close()
         self._state = None
 
     def render(self) -> str:
@@ -890,16 +889,8 @@ class VirtualHomeEnv(Env):
 
     # -- lifecycle --------------------------------------------------------------------------
 
-    def _require_state(self) -> None:
-        if self._closed:
-            raise ResetNeeded("the environment is closed; create a new one")
-        if self._state is None:
-            raise ResetNeeded("call reset() before using the environment")
-
-    def _require_episode(self) -> None:
-        self._require_state()
-        if self._done:
-            raise ResetNeeded("the episode has ended (DONE or max_steps); call reset()")
+    def _has_world(self) -> bool:
+        return self._state is not None
 
 
 class _Layout(NamedTuple):
