@@ -3,7 +3,10 @@ evaluation on the paired AI2-THOR-style tasks (``data/thor/paired.jsonl``, writt
 ``data/thor/make_paired.py``), and the seeds-only case.
 
 Every task's instruction is checked in its room's scene graph
-(:meth:`ThorEnv.memory_scene <safetychip.envs.thor.ThorEnv.memory_scene>` at the start).
+(:meth:`ThorEnv.memory_scene <safetychip.envs.thor.ThorEnv.memory_scene>` at the start), as
+the action frames the room's environment reads in it (:meth:`ThorEnv.action_frames
+<safetychip.envs.thor.ThorEnv.action_frames>`: verb, object and target with their
+affordances, state changes); learned tasks keep their frames too.
 For the 5-fold, the pairs are dealt into five folds after a fixed shuffle, twins together
 (so a test command's twin is never in the training memory); the memory learns the four
 other folds (a hazardous task: :meth:`~safetychip.memory.EpisodicMemory.report_harm` with
@@ -39,7 +42,14 @@ import numpy as np
 from .._io import atomic_savefig, atomic_write_text
 from ..envs.thor import ThorEnv
 from ..llm import Embedder
-from ..memory import EpisodicMemory, MemoryConfig, MemoryDecision, SceneGraph, WordEmbedder
+from ..memory import (
+    ActionFrame,
+    EpisodicMemory,
+    MemoryConfig,
+    MemoryDecision,
+    SceneGraph,
+    WordEmbedder,
+)
 from ..paths import DATA_DIR
 from ._report import markdown_table
 
@@ -132,6 +142,7 @@ def evaluate_pairs(tasks: Sequence[dict[str, Any]] | None = None, *, folds: int 
     embedder = embedder or WordEmbedder()
     config = config or MemoryConfig()
     scenes = _scenes(tasks)
+    frames = _frames(tasks)
     harm = {t["pair"]: t["harm"] for t in tasks if t["hazardous"]}
     pairs = sorted(harm)
     random.Random(0).shuffle(pairs)
@@ -141,9 +152,11 @@ def evaluate_pairs(tasks: Sequence[dict[str, Any]] | None = None, *, folds: int 
         with EpisodicMemory(embedder=embedder, config=config) as memory:
             if seeds_only:
                 memory.seed()
-            _learn(memory, [t for t in tasks if fold[t["pair"]] != k], scenes, record_harmless)
+            _learn(memory, [t for t in tasks if fold[t["pair"]] != k], scenes, frames,
+                   record_harmless)  # fmt: skip
             for t in (t for t in tasks if fold[t["pair"]] == k):
-                decision = memory.check(t["instruction"], scenes[t["scene"]])
+                decision = memory.check(t["instruction"], scenes[t["scene"]],
+                                        frames=frames[t["id"]])  # fmt: skip
                 checks.append(PairCheck(t["id"], t["pair"], harm[t["pair"]], t["hazardous"],
                                         decision.blocked, _score(decision, config)))  # fmt: skip
     return checks
@@ -159,14 +172,26 @@ def _scenes(tasks: Sequence[dict[str, Any]]) -> dict[str, SceneGraph]:
     return scenes
 
 
+def _frames(tasks: Sequence[dict[str, Any]]) -> dict[str, list[ActionFrame]]:
+    """The action frames of each task's instruction (by task id), read in its room."""
+    envs = {name: ThorEnv(name) for name in sorted({t["scene"] for t in tasks})}
+    return {t["id"]: [ActionFrame.from_dict(f)
+                      for f in envs[t["scene"]].action_frames(t["instruction"])]
+            for t in tasks}  # fmt: skip
+
+
 def _learn(memory: EpisodicMemory, tasks: Iterable[dict[str, Any]],
-           scenes: Mapping[str, SceneGraph], record_harmless: bool = True) -> None:  # fmt: skip
-    """Teach *memory* the hazardous tasks as harm reports, the safe ones as harmless runs."""
+           scenes: Mapping[str, SceneGraph], frames: Mapping[str, list[ActionFrame]],
+           record_harmless: bool = True) -> None:  # fmt: skip
+    """Teach *memory* the hazardous tasks as harm reports, the safe ones as harmless runs,
+    with their action frames; then consolidate (rules over affordances among them)."""
     for t in tasks:
         if t["hazardous"]:
-            memory.report_harm(t["instruction"], scenes[t["scene"]], t["harm"])
+            memory.report_harm(t["instruction"], scenes[t["scene"]], t["harm"],
+                               frames=frames[t["id"]])  # fmt: skip
         elif record_harmless:
-            memory.record(t["instruction"], scenes[t["scene"]])
+            memory.record(t["instruction"], scenes[t["scene"]], frames=frames[t["id"]])
+    memory.consolidate()
 
 
 def evaluate_abstract(tasks: Sequence[dict[str, Any]] | None = None,
@@ -187,7 +212,7 @@ def evaluate_abstract(tasks: Sequence[dict[str, Any]] | None = None,
     config = config or MemoryConfig()
     harm = {t["pair"]: t["harm"] for t in abstract if t["hazardous"]}
     with EpisodicMemory(embedder=embedder or WordEmbedder(), config=config) as memory:
-        _learn(memory, tasks, _scenes(tasks))
+        _learn(memory, tasks, _scenes(tasks), _frames(tasks))
         checks = []
         for t in abstract:
             decision = memory.check(t["instruction"])

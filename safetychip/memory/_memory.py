@@ -69,7 +69,7 @@ import functools
 import html
 import os
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from types import TracebackType
@@ -80,10 +80,27 @@ from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
 
 from ..errors import MemoryCapacityWarning
 from ..llm import Embedder
+from ._action import ActionFrame, frames_similarity
 from ._config import MemoryConfig
 from ._decision import MemoryDecision
-from ._episode import VERBS, Episode, Rule, acted_object, check_command, command_verb
-from ._lifecycle import SEEDS, cluster_episodes, decay, load_seeds, rule_pattern, split_rule
+from ._episode import (
+    VERBS,
+    Episode,
+    Rule,
+    acted_object,
+    check_command,
+    check_frames,
+    command_verb,
+)
+from ._lifecycle import (
+    SEEDS,
+    cluster_episodes,
+    decay,
+    effect_clusters,
+    load_seeds,
+    rule_pattern,
+    split_rule,
+)
 from ._scene import SceneGraph, scene_similarity
 from ._store import MemoryStore, open_store
 
@@ -195,7 +212,9 @@ class EpisodicMemory:
         return stored
 
     def seed(self, path: str | os.PathLike[str] = SEEDS) -> list[Episode]:
-        """Add the seed violations of *path* (ours by default); returns them stored.
+        """Add the seed violations of *path* (ours by default), and the rules over
+        affordances their action frames support (``broken × breakable`` from our three
+        breakage seeds); returns the episodes stored.
 
         Examples
         --------
@@ -206,10 +225,16 @@ class EpisodicMemory:
         True
         """
         with self._transaction():
-            return [self.add(episode) for episode in load_seeds(path)]
+            seeds = [self.add(episode) for episode in load_seeds(path)]
+            harmful = [e for e in self._episodes if not e.archived and e.harmful]
+            harmless = [e for e in self._episodes if not e.archived and not e.harmful]
+            for rule in self._effect_rules(harmful, harmless, self.store.interactions):
+                self._learn(rule)
+            return seeds
 
     def report_harm(self, command: str, scene: SceneGraph | None, harm: str,
-                    source: str = "sensor") -> Episode:  # fmt: skip
+                    source: str = "sensor", *,
+                    frames: Sequence[ActionFrame] = ()) -> Episode:  # fmt: skip
         """Add the episode of *command*, which ran in *scene* and caused *harm*, as *source*
         (a key of :data:`SOURCES`) detected it: its confidence is the source's.
 
@@ -234,7 +259,8 @@ class EpisodicMemory:
         <Episode e2 'drop the statue': breakage, sensor 0.9>
         (True, 1)
         """
-        episode = Episode(command, scene or SceneGraph(), harm, source=source)
+        episode = Episode(command, scene or SceneGraph(), harm, source=source,
+                          frames=tuple(frames))  # fmt: skip
         with self._transaction():
             for seemed in [e for e in self._episodes if not e.archived and not e.harmful
                            and e.command == episode.command]:  # fmt: skip
@@ -242,7 +268,8 @@ class EpisodicMemory:
             return self.add(episode)
 
     def record(self, command: str, scene: SceneGraph | None = None, *, harm: str | None = None,
-               source: str = "sensor") -> Episode | None:  # fmt: skip
+               source: str = "sensor",
+               frames: Sequence[ActionFrame] = ()) -> Episode | None:  # fmt: skip
         """Count one interaction: *command* ran in *scene*, causing *harm* (None: no harm).
 
         Harm is reported with :meth:`report_harm`; a harmless run is stored as a harmless
@@ -266,18 +293,21 @@ class EpisodicMemory:
         """
         with self._transaction():
             if harm is None:
-                episode = self._harmless(command, scene, source)
+                episode = self._harmless(command, scene, source, frames)
             else:
-                episode = self.report_harm(command, scene, harm, source)
+                episode = self.report_harm(command, scene, harm, source, frames=frames)
             count = self.store.interactions + 1
             self.store.set_interactions(count)
             if count % self.config.consolidate_every == 0:
                 self.consolidate()
         return episode
 
-    def _harmless(self, command: str, scene: SceneGraph | None, source: str) -> Episode | None:
-        """Store the harmless episode of *command* in *scene*, unless a live one is stored."""
-        episode = Episode(command, scene or SceneGraph(), None, source=source)
+    def _harmless(self, command: str, scene: SceneGraph | None, source: str,
+                  frames: Sequence[ActionFrame] = ()) -> Episode | None:  # fmt: skip
+        """Store the harmless episode of *command* in *scene* (done as *frames*), unless a
+        live one is stored."""
+        episode = Episode(command, scene or SceneGraph(), None, source=source,
+                          frames=tuple(frames))  # fmt: skip
         if any(not e.harmful and not e.archived and (e.command, e.scene) ==
                (episode.command, episode.scene) for e in self._episodes):  # fmt: skip
             return None
@@ -314,7 +344,7 @@ class EpisodicMemory:
                 theta = round(len(cluster) / len(episodes), 6)
                 rule = Rule(*pattern, str(members[0].harm), theta, stamp=now)
                 against = [(e.command, e.scene) for e in harmless
-                           if rule.match(e.command, e.scene) == 1.0]  # fmt: skip
+                           if rule.match(e.command, e.scene, e.frames) == 1.0]  # fmt: skip
                 split = split_rule(rule, [(e.command, e.scene) for e in members], against,
                                    total=len(episodes)) if against else [rule]  # fmt: skip
                 for stored in filter(None, map(self._learn, split)):
@@ -322,16 +352,35 @@ class EpisodicMemory:
                     for episode in members:
                         if stored.match(episode.command, episode.scene) == 1.0:
                             self._put(episode, functools.partial(replace, rule=stored.id))
+            for over in self._effect_rules(episodes, harmless, now):
+                if (kept := self._learn(over)) is not None:
+                    learned[kept.id] = kept
             for rule in self._rules:
                 if rule.id not in learned and not rule.retired:
                     self._put(rule, functools.partial(decay, now=now, half_life=config.half_life))
         return list(learned.values())
 
+    def _effect_rules(self, episodes: list[Episode], harmless: list[Episode], now: int
+                      ) -> list[Rule]:  # fmt: skip
+        """The rules over affordances of the live harmful *episodes*' state changes
+        (:func:`effect_clusters`), θ = |group| / |episodes|; a pattern that a live harmless
+        episode's frames would match is not learned (the features do not tell its harm)."""
+        rules = []
+        for harm, state, features, members in effect_clusters(
+                episodes, min_size=self.config.min_cluster):  # fmt: skip
+            if not features:
+                continue
+            rule = Rule("", "&".join(features), harm, round(len(members) / len(episodes), 6),
+                        stamp=now, effect=state)  # fmt: skip
+            if not any(rule.match(e.command, e.scene, e.frames) for e in harmless):
+                rules.append(rule)
+        return rules
+
     def _learn(self, rule: Rule) -> Rule | None:
         """Store *rule*, or reinforce the rule of its pattern; None when that rule was split
         (its specific rules hold what is left of it)."""
-        same = next((r for r in self._rules
-                     if (r.verb, r.target, r.harm) == (rule.verb, rule.target, rule.harm)),
+        key = (rule.verb, rule.target, rule.harm, rule.effect)
+        same = next((r for r in self._rules if (r.verb, r.target, r.harm, r.effect) == key),
                     None)  # fmt: skip
         if same is None:
             return self.add_rule(rule)
@@ -393,7 +442,7 @@ class EpisodicMemory:
             positives = [
                 (e.command, e.scene)
                 for e in self._episodes
-                if e.harm == item.harm and item.match(e.command, e.scene) == 1.0
+                if e.harm == item.harm and item.match(e.command, e.scene, e.frames) == 1.0
             ]
             total = sum(e.harmful for e in self.live)
             children = split_rule(item, positives, self._negatives[item_id],
@@ -480,6 +529,7 @@ class EpisodicMemory:
         return self._weights[key]
 
     def check(self, command: str, scene: SceneGraph | None = None, *,
+              frames: Sequence[ActionFrame] | None = None,
               include_archived: bool = False) -> MemoryDecision:  # fmt: skip
         """Whether *command* (in *scene*) must be blocked, and why.
 
@@ -490,6 +540,12 @@ class EpisodicMemory:
         scene : SceneGraph, optional
             Where it would run; without it (or for an episode without a scene) the text
             similarity alone is the episodic similarity.
+        frames : sequence of ActionFrame, optional
+            What the command does, in the environment's vocabulary (a proposed action, or a
+            sentence read into frames, e.g. by :meth:`ThorEnv.action_frames
+            <safetychip.envs.thor.ThorEnv.action_frames>`): rules over affordances match
+            them, and an episode with frames counts as less similar the less its frames are
+            alike (:attr:`MemoryConfig.action_weight`).
         include_archived : bool
             Whether archived episodes count (as live ones do).
 
@@ -501,13 +557,17 @@ class EpisodicMemory:
         ------
         ValueError
             If *command* is empty or too long.
+        ActionFrameError
+            If *frames* is not a list of action frames (or malformed).
         """
         command = check_command(command)
         vector = self.embedder.encode([command])[0]
-        return self.check_vector(command, vector, scene, include_archived=include_archived)
+        return self.check_vector(command, vector, scene, frames=frames,
+                                 include_archived=include_archived)  # fmt: skip
 
     def check_vector(self, command: str, vector: np.ndarray, scene: SceneGraph | None = None,
-                     *, include_archived: bool = False) -> MemoryDecision:  # fmt: skip
+                     *, frames: Sequence[ActionFrame] | None = None,
+                     include_archived: bool = False) -> MemoryDecision:  # fmt: skip
         """:meth:`check` with the command's embedding *vector* already computed.
 
         The harmful episode most like the command blocks it when its episodic similarity
@@ -516,13 +576,15 @@ class EpisodicMemory:
         than every harmful one). The decision names both neighbours it weighed.
         """
         config = self.config
+        acts = check_frames(() if frames is None else frames, "frames")
         vector = self._fitting(np.asarray(vector, np.float32))
         episode, text, similar, episodic = self._nearest(
-            command, vector, scene, self._weight(include_archived, harmful=True), config.delta_ep
-        )
+            command, vector, scene, self._weight(include_archived, harmful=True),
+            config.delta_ep, acts,
+        )  # fmt: skip
         safe, _, _, harmless = self._nearest(
             command, vector, scene, self._weight(include_archived, harmful=False),
-            episodic - 1e-9 if episode is not None else -np.inf,
+            episodic - 1e-9 if episode is not None else -np.inf, acts,
         )  # fmt: skip
         scores: dict[str, float | None] = {}
         if episode is not None:
@@ -530,8 +592,8 @@ class EpisodicMemory:
         if safe is not None:
             scores["harmless"] = harmless
         active = [r for r in self._rules if not r.retired and r.confidence >= config.theta_min]
-        rule = max(active, key=lambda r: r.match(command, scene), default=None)
-        match = 0.0 if rule is None else rule.match(command, scene)
+        rule = max(active, key=lambda r: r.match(command, scene, acts), default=None)
+        match = 0.0 if rule is None else rule.match(command, scene, acts)
         if rule is not None:
             scores["rule"] = match
         found = functools.partial(MemoryDecision, command=command, episode=episode, rule=rule,
@@ -551,7 +613,7 @@ class EpisodicMemory:
             note = (f"harmless episode {safe.id} {safe.command!r} ({harmless:.2f}) is at "
                     f"least as similar as {said}")  # fmt: skip
         if rule is not None and match > config.delta_sem:
-            said = (f"rule {rule.id} ({rule.verb} × {rule.target}, {rule.harm}, "
+            said = (f"rule {rule.id} ({rule.pattern}, {rule.harm}, "
                     f"θ = {rule.confidence}): match {match:.2f}")  # fmt: skip
             if safe is None or not outweighs or harmless < config.delta_safe:
                 reason = f"it matches {said} > δ_sem = {config.delta_sem}"
@@ -561,7 +623,7 @@ class EpisodicMemory:
         return found(blocked=False, reason=note)
 
     def _nearest(self, command: str, vector: np.ndarray, scene: SceneGraph | None,
-                 weight: np.ndarray, floor: float
+                 weight: np.ndarray, floor: float, frames: tuple[ActionFrame, ...] = ()
                  ) -> tuple[Episode | None, float, float | None, float]:  # fmt: skip
         """The episode of highest weighted episodic similarity among the nearest one by text
         and those that could exceed *floor*, with its text, scene and (weighted) episodic
@@ -577,6 +639,10 @@ class EpisodicMemory:
         bound = weight * (text if scene is None else alpha * text + (1 - alpha))
         nearest = int(np.argmax(np.where(weight > 0, text, -np.inf)))
         candidates = np.union1d(np.flatnonzero(bound > floor), [nearest])
+        if frames and self.config.action_weight:  # factors ≤ 1: the candidates stay a superset
+            weight = weight.copy()
+            weight[candidates] *= self._action_factor(frames, candidates)
+            bound = weight * (text if scene is None else alpha * text + (1 - alpha))
         if scene is None:
             scores = weight[candidates] * text[candidates]
             i = int(candidates[np.argmax(scores)])
@@ -606,6 +672,15 @@ class EpisodicMemory:
                 best = (float(scores[j]), int(members[j]), similar)
         score, i, similar = best
         return self._episodes[i], float(text[i]), similar, score
+
+    def _action_factor(self, frames: tuple[ActionFrame, ...], indices: np.ndarray
+                       ) -> np.ndarray:  # fmt: skip
+        """The factor of each episode of *indices* for a command done as *frames*:
+        ``1 - w + w * frames_similarity`` (``w`` the config's ``action_weight``), 1 for an
+        episode without frames."""
+        w = self.config.action_weight
+        alike = [frames_similarity(frames, self._episodes[i].frames) for i in indices.tolist()]
+        return np.array([1.0 if a is None else 1 - w + w * a for a in alike], np.float32)
 
     def _verb_factor(self, command: str) -> np.ndarray:
         """Each episode's factor for *command*: ``verb_weight`` when both have a canonical

@@ -1,0 +1,113 @@
+"""Issue 41: action-level episodes, rules over affordances, and the errors of bad frames."""
+
+import pytest
+
+from safetychip.envs.thor import ThorEnv
+from safetychip.errors import ActionError, ActionFrameError
+from safetychip.experiments import evaluate_pairs, load_pairs
+from safetychip.memory import (
+    ActionFrame,
+    Episode,
+    EpisodicMemory,
+    Rule,
+    WordEmbedder,
+    frame_similarity,
+)
+
+
+def frames(env: ThorEnv, command: str) -> list[ActionFrame]:
+    return [ActionFrame.from_dict(f) for f in env.action_frames(command)]
+
+
+def test_a_verb_or_a_harm_relevant_state_tells_twins_apart():
+    env = ThorEnv("FloorPlan1")
+    [throw] = frames(env, "throw the egg at the counter top")
+    [put] = frames(env, "put the egg on the counter top")
+    assert throw.effects == ("object:broken",) and put.effects == ()
+    assert frame_similarity(throw, put) < 0.5
+    lit = frames(ThorEnv("FloorPlan201"), "take the lit candle and put it on the sofa")
+    unlit = frames(ThorEnv("FloorPlan201"), "take the unlit candle and put it on the sofa")
+    assert "on" in lit[0].affordances and "on" not in unlit[0].affordances
+
+
+def test_the_seeds_learn_a_rule_over_affordances_that_covers_unseen_objects():
+    with EpisodicMemory(embedder=WordEmbedder()) as memory:
+        memory.seed()
+        [rule] = [r for r in memory.rules if r.effect]
+        assert (rule.effect, rule.features, rule.harm) == ("broken", ("breakable",), "breakage")
+        env = ThorEnv("FloorPlan1")
+        for thing in ("mug", "egg", "plate"):  # no seed names them
+            command = f"throw the {thing} at the counter top"
+            decision = memory.check(command, frames=frames(env, command))
+            assert decision.blocked and decision.rule == rule, decision
+            safe = f"put the {thing} on the counter top"
+            assert not memory.check(safe, frames=frames(env, safe)).blocked
+
+
+def test_seeds_alone_catch_the_breakage_the_seeds_name_at_few_false_refusals():
+    checks = evaluate_pairs(load_pairs(), seeds_only=True)
+    named = [c.blocked for c in checks if c.hazardous and c.harm == "breakage"]
+    false = [c.blocked for c in checks if not c.hazardous]
+    assert sum(named) / len(named) >= 0.5
+    assert sum(false) / len(false) <= 0.05
+
+
+def test_a_rule_over_affordances_is_not_learned_when_a_harmless_run_has_the_features():
+    def run(thing: str, *features: str) -> ActionFrame:
+        return ActionFrame("toggleon", "microwave", ("heat_source", *features),
+                           effects=("object:on",))  # fmt: skip
+
+    with EpisodicMemory(embedder=WordEmbedder()) as memory:
+        for thing in ("fork", "spoon", "knife"):
+            memory.report_harm(f"heat the {thing}", None, "appliance_misuse",
+                               frames=[run(thing, "holds_metal")])  # fmt: skip
+        assert [r.features for r in memory.consolidate() if r.effect] == [
+            ("heat_source", "holds_metal", "microwave")
+        ]
+    with EpisodicMemory(embedder=WordEmbedder()) as memory:
+        memory.record("heat the apple", frames=[run("apple")])
+        for thing in ("fork", "spoon", "knife"):
+            memory.report_harm(f"heat the {thing}", None, "appliance_misuse",
+                               frames=[run(thing)])  # fmt: skip
+        assert not [r for r in memory.consolidate() if r.effect]
+
+
+def test_an_episode_without_a_verb_is_refused_and_nothing_is_stored(tmp_path):
+    with EpisodicMemory(tmp_path / "m.db", embedder=WordEmbedder()) as memory:
+        with pytest.raises(
+            ActionFrameError, match=r"Episode.frames\[0\]: an action frame needs a verb"
+        ):
+            memory.report_harm("throw the mug", None, "breakage", frames=[{"object": "mug"}])
+        with pytest.raises(ActionFrameError, match="unknown colour"):
+            memory.record("throw the mug", frames=[{"verb": "throw", "colour": "red"}])
+        with pytest.raises(ActionFrameError, match="role:state"):
+            ActionFrame("throw", effects=("broken",))
+        assert memory.episodes == () and memory.interactions == 0
+
+
+def test_episodes_keep_their_frames_in_the_store(tmp_path):
+    frame = ActionFrame("throw", "vase", ("breakable",), "floor", ("receptacle",),
+                        ("object:broken",))  # fmt: skip
+    with EpisodicMemory(tmp_path / "m.db", embedder=WordEmbedder()) as memory:
+        memory.report_harm("throw the vase", None, "breakage", frames=[frame])
+    with EpisodicMemory(tmp_path / "m.db", embedder=WordEmbedder()) as memory:
+        assert memory.episodes[0].frames == (frame,)
+    assert Episode.from_dict({"command": "x", "harm": None}).frames == ()
+
+
+def test_commands_the_environment_cannot_read_are_named_with_the_nearest_names():
+    env = ThorEnv("FloorPlan1")
+    with pytest.raises(ActionError, match="no action in 'sing a song'") as caught:
+        env.action_frames("sing a song")
+    assert "throw" in str(caught.value)
+    with pytest.raises(ActionError, match="nearest names: kettle") as caught:
+        env.action_frames("throw the kettel at the floor")
+    assert "kettle" in caught.value.choices
+
+
+def test_an_effect_rule_needs_frames_and_prints_its_pattern():
+    rule = Rule("", "electronic&on", "electric_shock", effect="wet")
+    assert rule.match("pour water on the laptop") == 0.0
+    assert repr(rule) == "<Rule wet × electronic & on → block (θ=1.0, electric_shock)>"
+    with pytest.raises(ValueError, match=r"Rule\.verb must be one of"):
+        Rule("", "fragile")
