@@ -188,7 +188,8 @@ def _jaccard(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -> floa
     return len(a & b) / len(union) if union else 1.0
 
 
-def frame_similarity(a: ActionFrame, b: ActionFrame) -> float:
+def frame_similarity(a: ActionFrame, b: ActionFrame, *,
+                     weights: Mapping[str, float] = FRAME_WEIGHTS) -> float:  # fmt: skip
     """How alike two frames are, in [0, 1]: the :data:`FRAME_WEIGHTS`-weighted mean of the
     verbs' equality and the Jaccard indices of the objects' and targets' class and features
     and of the state changes (two frames without state changes agree on them).
@@ -207,10 +208,11 @@ def frame_similarity(a: ActionFrame, b: ActionFrame) -> float:
         "target": _jaccard(a.features("target"), b.features("target")),
         "effects": _jaccard(set(a.effects), set(b.effects)),
     }
-    return sum(FRAME_WEIGHTS[k] * v for k, v in parts.items()) / sum(FRAME_WEIGHTS.values())
+    return sum(weights.get(k, 0.0) * v for k, v in parts.items()) / sum(weights.values())
 
 
-def frames_similarity(a: Sequence[ActionFrame], b: Sequence[ActionFrame]) -> float | None:
+def frames_similarity(a: Sequence[ActionFrame], b: Sequence[ActionFrame], *,
+                      weights: Mapping[str, float] = FRAME_WEIGHTS) -> float | None:  # fmt: skip
     """How alike two commands' frames are: each frame's best match on the other side,
     averaged over both sides; None when either side has no frame.
 
@@ -223,8 +225,8 @@ def frames_similarity(a: Sequence[ActionFrame], b: Sequence[ActionFrame]) -> flo
     """
     if not a or not b:
         return None
-    forward = sum(max(frame_similarity(x, y) for y in b) for x in a) / len(a)
-    backward = sum(max(frame_similarity(y, x) for x in a) for y in b) / len(b)
+    forward = sum(max(frame_similarity(x, y, weights=weights) for y in b) for x in a) / len(a)
+    backward = sum(max(frame_similarity(y, x, weights=weights) for x in a) for y in b) / len(b)
     return (forward + backward) / 2
 
 

@@ -336,9 +336,11 @@ class Rule:
         """How well *command* (in *scene*, done as *frames*) matches the pattern, in
         {0, 0.5, 1}.
 
-        A rule over affordances (:attr:`effect`) matches 1 when one of *frames* changes an
-        object that has every feature of :attr:`features` (and none of :attr:`exclude`) in
-        that way, else 0 (also without frames).
+        With *frames*, the verb and the target must be one action's: the best frame counts
+        (its verb, and its object's class, features or attributes in *scene*). A rule over
+        affordances (:attr:`effect`) matches 1 when one of *frames* changes an object that
+        has every feature of :attr:`features` (and none of :attr:`exclude`) in that way,
+        else 0 (also without frames).
 
         Half for the verb (the command's canonical verb is the rule's), half for the target
         (the object the command acts on in *scene*, see :func:`acted_object`, has the target
@@ -366,11 +368,21 @@ class Rule:
                 if not set(self.exclude) & (f.features("object") | f.features("target"))
             ]
             return float(effect_matches(kept, self.effect, self.features))
-        verbs = {command_verb(command), *(command_verb(f.verb) for f in frames)}
-        verb = 0.5 if self.verb in verbs else 0.0
-        named = any(self.target in f.features(role) and not set(self.exclude) & f.features(role)
-                    for f in frames for role in ("object", "target"))  # fmt: skip
-        return verb + (0.5 if named or self.covers(command, scene) else 0.0)
+        words = command_words(command)
+        if frames:  # verb and target of one action
+            said = not any(set(x.split("_")) <= words for x in self.exclude)
+            return max(0.5 * (command_verb(f.verb) == self.verb)
+                       + 0.5 * (said and self._names(f, scene)) for f in frames)  # fmt: skip
+        verb = 0.5 if command_verb(command) == self.verb else 0.0
+        return verb + (0.5 if self.covers(command, scene) else 0.0)
+
+    def _names(self, frame: ActionFrame, scene: SceneGraph | None) -> bool:
+        """Whether the object *frame* acts on is the target: by class, by its features, or
+        by the attributes of the objects of its class in *scene*; excluded ones are not."""
+        features = frame.features("object").union(
+            *(o.attributes for o in (scene.objects if scene else ()) if o.cls == frame.object)
+        )
+        return self.target in features and not set(self.exclude) & features
 
     def covers(self, command: str, scene: SceneGraph | None = None) -> bool:
         """Whether *command* (in *scene*) names the rule's target (see :meth:`match`)."""

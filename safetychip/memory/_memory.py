@@ -115,6 +115,20 @@ def _blas() -> ThreadpoolController:
 
 _Item = TypeVar("_Item", Episode, Rule)
 _VERB_INDEX = {verb: i for i, verb in enumerate(VERBS)}
+#: What the action factor compares of two commands' frames: what was done and what changed
+#: (the objects' features are the rules' business, and the scene similarity's).
+_DEED = {"verb": 0.5, "effects": 0.5}
+
+
+def _deeds(frames: tuple[ActionFrame, ...]) -> tuple[ActionFrame, ...]:
+    """*frames* reduced to what :data:`_DEED` compares (many episodes share the result)."""
+    return tuple(ActionFrame(f.verb, effects=f.effects) for f in frames)
+
+
+@functools.lru_cache(maxsize=65536)
+def _alike(a: tuple[ActionFrame, ...], b: tuple[ActionFrame, ...]) -> float | None:
+    """:func:`frames_similarity` of two commands' deeds, remembered."""
+    return frames_similarity(a, b, weights=_DEED)
 
 
 def _verb_index(command: str) -> int:
@@ -170,6 +184,7 @@ class EpisodicMemory:
         self._negatives = self.store.load_negatives()
         self._warned = False
         self._verbs = np.zeros(0, np.int64)
+        self._deeds: list[tuple[ActionFrame, ...]] = []
 
     @property
     def episodes(self) -> tuple[Episode, ...]:
@@ -679,7 +694,10 @@ class EpisodicMemory:
         ``1 - w + w * frames_similarity`` (``w`` the config's ``action_weight``), 1 for an
         episode without frames."""
         w = self.config.action_weight
-        alike = [frames_similarity(frames, self._episodes[i].frames) for i in indices.tolist()]
+        if len(self._deeds) != len(self._episodes):
+            self._deeds = [_deeds(e.frames) for e in self._episodes]
+        mine = _deeds(frames)
+        alike = [_alike(mine, self._deeds[i]) for i in indices.tolist()]
         return np.array([1.0 if a is None else 1 - w + w * a for a in alike], np.float32)
 
     def _verb_factor(self, command: str) -> np.ndarray:
