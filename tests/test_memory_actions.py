@@ -111,3 +111,54 @@ def test_an_effect_rule_needs_frames_and_prints_its_pattern():
     assert repr(rule) == "<Rule wet × electronic & on → block (θ=1.0, electric_shock)>"
     with pytest.raises(ValueError, match=r"Rule\.verb must be one of"):
         Rule("", "fragile")
+
+
+def test_the_filter_checks_a_proposed_action_by_its_frames_and_commits_them():
+    from safetychip.memory import MemoryFilter
+    from safetychip.shield import Proposal
+
+    env = ThorEnv("FloorPlan1")
+    env.reset()
+    with EpisodicMemory(embedder=WordEmbedder()) as memory:
+        memory.seed()
+        judge = MemoryFilter(memory, frames=lambda p, state: env.action_frames(p.action))
+        throw = judge.judge(Proposal("throw mug at counter_top"), {}, ())
+        assert not throw.admitted and "broken × breakable" in throw.reason
+        put = Proposal("put mug on counter_top")
+        assert judge.judge(put, {}, ()).admitted
+        judge.commit(put, ({},))
+        assert [f.verb for f in memory.episodes[-1].frames] == ["put"]
+        unreadable = MemoryFilter(memory, frames=lambda p, state: env.action_frames(p.action))
+        with pytest.raises(ActionError, match="nearest names: kettle"):
+            unreadable.judge(Proposal("throw the kettel"), {}, ())
+
+
+def test_the_memory_command_takes_frames_from_a_file_or_reads_them_in_a_thor_room(tmp_path, capsys):
+    import json
+
+    from safetychip.cli import main
+    from safetychip.envs.thor import SCENE_DIR
+
+    db, room = str(tmp_path / "m.db"), str(SCENE_DIR / "FloorPlan1.json")
+    frames = tmp_path / "frames.json"
+    for thing in ("vase", "bowl", "cup"):
+        frames.write_text(json.dumps([{"verb": "throw", "object": thing, "affordances": [
+            "breakable"], "effects": ["object:broken"]}]))  # fmt: skip
+        assert main(["memory", "add", f"throw the {thing}", "--harm", "breakage",
+                     "--frames", str(frames), "--db", db]) == 0  # fmt: skip
+    added = json.loads(capsys.readouterr().out.strip().splitlines()[-1])["added"][0]
+    assert added["frames"][0]["effects"] == ["object:broken"]
+    assert main(["memory", "consolidate", "--db", db]) == 0
+    assert "broken" in capsys.readouterr().out
+    assert main(["memory", "check", "throw the mug at the counter top", "--frames", "auto",
+                 "--scene", room, "--db", db]) == 0  # fmt: skip
+    decision = json.loads(capsys.readouterr().out)
+    assert decision["blocked"] and decision["by"] == "rule"
+    assert main(["memory", "check", "thorw the mug", "--frames", "auto", "--scene", room,
+                 "--db", db]) == 2  # fmt: skip
+    assert "did you mean throw?" in capsys.readouterr().err
+    frames.write_text(json.dumps([{"object": "mug"}]))
+    new = tmp_path / "new.db"
+    assert main(["memory", "add", "throw the mug", "--harm", "breakage", "--frames",
+                 str(frames), "--db", str(new)]) == 2  # fmt: skip
+    assert "an action frame needs a verb" in capsys.readouterr().err and not new.exists()

@@ -91,7 +91,7 @@ from itertools import combinations
 from types import MappingProxyType
 from typing import Any, ClassVar, NamedTuple
 
-from safetychip._names import did_you_mean
+from safetychip._names import close_names, did_you_mean
 from safetychip.envs._base import Env, Lookahead, PropositionState
 from safetychip.envs.thor._scene import ThorScene, load_thor_scene
 from safetychip.envs.thor._types import LIQUIDS, snake_case
@@ -152,6 +152,11 @@ _VERBS: dict[str, tuple[str, tuple[str, ...]]] = {
     "done": ("done", (r"done|finish(?:ed)?|stop|end",)),
 }
 _PATTERNS = [(v, re.compile(f"^(?:{p})$")) for v, (_, ps) in _VERBS.items() for p in ps]
+# The words a clause may start with (the nearest name a clause that reads as no action).
+_VERB_WORDS = ("find", "go", "walk", "navigate", "pick", "grab", "take", "put", "place",
+               "open", "close", "turn", "switch", "toggle", "slice", "cut", "break", "smash",
+               "drop", "throw", "pour", "fill", "empty", "cook", "dirty", "clean", "heat",
+               "light")  # fmt: skip
 #: The verbs, canonical spelling first (``toggleon`` reads ``turn on``).
 THOR_VERBS = tuple(_VERBS)
 _RESET_OPTIONS = ("task", "initial", "goal")
@@ -482,8 +487,9 @@ class ThorEnv(Env):
         Raises
         ------
         ActionError
-            If no clause reads as an action (the message lists the actions), or a clause
-            names an object or liquid the scene lacks (with the nearest names).
+            If a clause reads as no action (the message lists the actions, and the nearest
+            verbs), or names an object or liquid the scene lacks (with the nearest names):
+            a command is read whole or not at all.
 
         Examples
         --------
@@ -499,7 +505,7 @@ class ThorEnv(Env):
         safetychip.errors.ActionError: no action in 'sing a song': ...
         """
         world = self._world if self._world is not None else self._initial(())
-        frames, last, unread = [], None, None
+        frames, last, unread = [], None, []
         for clause in _clauses(str(command)):
             if last is not None:
                 clause = re.sub(r"\b(it|them)\b", last.replace("_", " "), clause)
@@ -509,8 +515,9 @@ class ThorEnv(Env):
                     act = self.parse(line.lstrip("~"))
                 except ActionError as exc:
                     if exc.choices:  # an object or liquid the scene lacks
-                        raise ActionError(f"cannot read {command!r}: {exc}", exc.choices) from None
-                    unread = exc
+                        where = "" if line == str(command) else f"in {command!r}: "
+                        raise ActionError(f"{where}{exc}", exc.choices) from None
+                    unread.append(clause)
                     continue
                 if act.verb == "done":
                     continue
@@ -521,11 +528,13 @@ class ThorEnv(Env):
                 if not presumed:
                     frames.append(self._frame(act, before, after, names))
                 world, last = after, names[-1] if names else last
-        if not frames:
+        if unread or not frames:
             forms = ", ".join(_VERBS[v][0].split(" {")[0] for v in _VERBS)
-            detail = f" ({unread})" if unread else ""
-            raise ActionError(f"no action in {str(command)!r}: no clause reads as one of "
-                              f"{forms}{detail}")  # fmt: skip
+            near = close_names(unread[0].split()[0], _VERB_WORDS) if unread else []
+            hint = f"; did you mean {' or '.join(near)}?" if near else ""
+            what = f"{unread[0]!r} reads as none of" if unread else "no clause reads as one of"
+            raise ActionError(f"no action in {str(command)!r}: {what} {forms}{hint}",
+                              tuple(near))  # fmt: skip
         return frames
 
     def _features(self, name: str, world: _World, after: _World) -> list[str]:
@@ -934,8 +943,9 @@ _LIQUID_OF = re.compile(r"\b(?:full )?of (?:" + "|".join(LIQUIDS) + r")\b")
 
 
 def _clauses(command: str) -> list[str]:
-    """The clauses of *command*: lower case, split at "and", "then" and commas."""
-    text = re.sub(r"[.;!?]", ",", command.lower())
+    """The clauses of *command*: lower case (type names in snake case: ``CounterTop`` is
+    ``counter_top``), split at "and", "then" and commas."""
+    text = re.sub(r"[.;!?]", ",", snake_case(command))
     parts = re.split(r",|\band then\b|\bthen\b|\band\b", text)
     return [" ".join(p.split()) for p in parts if p.strip()]
 
