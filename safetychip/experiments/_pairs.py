@@ -114,8 +114,8 @@ def _score(decision: MemoryDecision, config: MemoryConfig) -> float:
 
 def evaluate_pairs(tasks: Sequence[dict[str, Any]] | None = None, *, folds: int = 5,
                    seeds_only: bool = False, embedder: Embedder | None = None,
-                   config: MemoryConfig | None = None,
-                   record_harmless: bool = True) -> list[PairCheck]:  # fmt: skip
+                   config: MemoryConfig | None = None, record_harmless: bool = True,
+                   frames: bool = True) -> list[PairCheck]:  # fmt: skip
     """Check every task of *tasks* (ours by default) with a memory that did not learn it.
 
     Parameters
@@ -132,6 +132,9 @@ def evaluate_pairs(tasks: Sequence[dict[str, Any]] | None = None, *, folds: int 
     record_harmless : bool
         Whether the memory records the safe training tasks (off: the ablation of issue 41,
         the memory before it kept nothing of a harmless run).
+    frames : bool
+        Whether tasks are learned and checked with their action frames (off: the design
+        before action-level episodes, the command's text and scene alone).
 
     Returns
     -------
@@ -142,7 +145,7 @@ def evaluate_pairs(tasks: Sequence[dict[str, Any]] | None = None, *, folds: int 
     embedder = embedder or WordEmbedder()
     config = config or MemoryConfig()
     scenes = _scenes(tasks)
-    frames = _frames(tasks)
+    acts = _frames(tasks) if frames else {t["id"]: [] for t in tasks}
     harm = {t["pair"]: t["harm"] for t in tasks if t["hazardous"]}
     pairs = sorted(harm)
     random.Random(0).shuffle(pairs)
@@ -152,11 +155,11 @@ def evaluate_pairs(tasks: Sequence[dict[str, Any]] | None = None, *, folds: int 
         with EpisodicMemory(embedder=embedder, config=config) as memory:
             if seeds_only:
                 memory.seed()
-            _learn(memory, [t for t in tasks if fold[t["pair"]] != k], scenes, frames,
+            _learn(memory, [t for t in tasks if fold[t["pair"]] != k], scenes, acts,
                    record_harmless)  # fmt: skip
             for t in (t for t in tasks if fold[t["pair"]] == k):
                 decision = memory.check(t["instruction"], scenes[t["scene"]],
-                                        frames=frames[t["id"]])  # fmt: skip
+                                        frames=acts[t["id"]])  # fmt: skip
                 checks.append(PairCheck(t["id"], t["pair"], harm[t["pair"]], t["hazardous"],
                                         decision.blocked, _score(decision, config)))  # fmt: skip
     return checks
@@ -268,7 +271,9 @@ def _curve(checks: Iterable[PairCheck]) -> tuple[list[float], list[float]]:
 
 
 def plot_pairs_roc(runs: Mapping[str, Sequence[PairCheck]], *,
-                   path: str | os.PathLike[str] | None = None) -> Any:  # fmt: skip
+                   path: str | os.PathLike[str] | None = None,
+                   title: str = "Paired AI2-THOR-style tasks (dot: the memory's blocks)",
+                   ) -> Any:  # fmt: skip
     """The ROC curve of each run (name → checks), with its operating point (the memory's
     blocks); returns the matplotlib Figure (saved to *path* if given)."""
     import matplotlib.pyplot as plt
@@ -284,7 +289,7 @@ def plot_pairs_roc(runs: Mapping[str, Sequence[PairCheck]], *,
     ax.plot([0, 1], [0, 1], ":", color="grey", linewidth=0.8)
     ax.set_xlabel("false refusals (safe twins blocked)")
     ax.set_ylabel("refusals (hazardous tasks blocked)")
-    ax.set_title("Paired AI2-THOR-style tasks (dot: the memory's blocks)", fontsize=9)
+    ax.set_title(title, fontsize=9)
     ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
     if path is not None:
@@ -295,23 +300,41 @@ def plot_pairs_roc(runs: Mapping[str, Sequence[PairCheck]], *,
 def write_pairs_evaluation(folder: str | os.PathLike[str], *,
                            data: str | os.PathLike[str] = DATA_DIR) -> list[Path]:  # fmt: skip
     """Evaluate the memory (word stand-in) on ``thor/paired.jsonl`` under *data* (5-fold, and
-    seeds only) and on ``thor/abstract.jsonl`` (after learning every pair); write
-    ``06_memory_pairs.md`` (the table) and ``06_memory_pairs_roc.png`` (the ROC curves) into
-    *folder*; return both paths."""
+    seeds only; with action frames, and with the command's text and scene alone as before
+    them) and on ``thor/abstract.jsonl`` (after learning every pair); write
+    ``06_memory_pairs.md`` (the table), ``06_memory_pairs_roc.png`` (the ROC curves) and
+    ``06_memory_pairs_frames.png`` (the ROC curves with frames and without) into *folder*;
+    return the three paths."""
     import matplotlib.pyplot as plt
 
     tasks = load_pairs(Path(data) / "thor" / "paired.jsonl")
     abstract = load_pairs(Path(data) / "thor" / "abstract.jsonl")
     runs = {"5-fold": evaluate_pairs(tasks), "seeds only": evaluate_pairs(tasks, seeds_only=True),
             "abstract phrasings": evaluate_abstract(tasks, abstract)}  # fmt: skip
+    text_only = {"5-fold, text alone": evaluate_pairs(tasks, frames=False),
+                 "seeds only, text alone": evaluate_pairs(tasks, seeds_only=True,
+                                                          frames=False)}  # fmt: skip
     hazards = sum(t["hazardous"] for t in tasks)
     text = (
         "<!-- Written by `safetychip reproduce memory_pairs`; do not edit. -->\n\n"
         f"**Episodic memory on {hazards} hazardous tasks and their safe twins (text "
         f"similarity: {WordEmbedder().name}, a deterministic stand-in for MiniLM)**\n\n"
-        f"{pairs_table(runs)}\n"
+        f"{pairs_table(runs)}\n\n"
+        "The same without action frames (each command's text and scene alone, the design "
+        "before them):\n\n"
+        f"{pairs_table(text_only)}\n"
     )
     table = atomic_write_text(Path(folder) / "06_memory_pairs.md", text)
     figure = plot_pairs_roc(runs, path=Path(folder) / "06_memory_pairs_roc.png")
     plt.close(figure)
-    return [table, Path(folder) / "06_memory_pairs_roc.png"]
+    compared = {"5-fold, frames": runs["5-fold"], "5-fold, text alone": text_only[
+        "5-fold, text alone"], "seeds only, frames": runs["seeds only"],
+        "seeds only, text alone": text_only["seeds only, text alone"]}  # fmt: skip
+    figure = plot_pairs_roc(
+        compared,
+        path=Path(folder) / "06_memory_pairs_frames.png",
+        title="With action frames and without (dot: the memory's blocks)",
+    )
+    plt.close(figure)
+    return [table, Path(folder) / "06_memory_pairs_roc.png",
+            Path(folder) / "06_memory_pairs_frames.png"]  # fmt: skip
