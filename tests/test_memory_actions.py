@@ -162,3 +162,21 @@ def test_the_memory_command_takes_frames_from_a_file_or_reads_them_in_a_thor_roo
     assert main(["memory", "add", "throw the mug", "--harm", "breakage", "--frames",
                  str(frames), "--db", str(new)]) == 2  # fmt: skip
     assert "an action frame needs a verb" in capsys.readouterr().err and not new.exists()
+
+
+def test_overrides_narrow_a_rule_over_affordances_by_the_classes_they_changed():
+    env = ThorEnv("FloorPlan1")
+    with EpisodicMemory(embedder=WordEmbedder()) as memory:
+        memory.seed()
+        for target in ("counter top", "dining table", "chair"):
+            command = f"throw the mug at the {target}"
+            decision = memory.check(command, frames=frames(env, command))
+            assert decision.blocked and decision.rule.effect == "broken"
+            memory.override(decision, frames=frames(env, command))
+        command = "throw the mug at the shelf"
+        after = memory.check(command, frames=frames(env, command))
+        assert not after.blocked, after  # the mug is excluded: the person said so thrice
+        bowl = "throw the bowl at the counter top"
+        still = memory.check(bowl, frames=frames(env, bowl))
+        assert still.blocked and still.rule.exclude == ("mug",) and not still.rule.retired
+        assert memory.episodes[-1].frames  # the overridden command kept what it did

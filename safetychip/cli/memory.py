@@ -308,7 +308,7 @@ def _override(args: argparse.Namespace) -> int:
             raise InputError(f"{prefix(args.command)} is not blocked by {memory.store.path}: "
                              "only a block can be overridden (run `safetychip memory check` "
                              "first)")  # fmt: skip
-        changed = memory.override(decision, scene)
+        changed = memory.override(decision, scene, frames=frames or ())
         dump({"decision": decision.to_dict(), "changed": [c.to_dict() for c in changed],
               "embedder": _embedder(memory)})  # fmt: skip
     return EXIT_OK

@@ -404,15 +404,18 @@ class EpisodicMemory:
         return self._put(same, functools.partial(replace, confidence=rule.confidence,
                                                  stamp=rule.stamp))  # fmt: skip
 
-    def override(self, decision: MemoryDecision, scene: SceneGraph | None = None
-                 ) -> list[Episode | Rule]:  # fmt: skip
-        """A person overrode the block *decision* (of a command in *scene*).
+    def override(self, decision: MemoryDecision, scene: SceneGraph | None = None, *,
+                 frames: Sequence[ActionFrame] = ()) -> list[Episode | Rule]:  # fmt: skip
+        """A person overrode the block *decision* (of a command in *scene*, done as
+        *frames*).
 
         Stores the negative example for the rule or episode that blocked, and the command as
-        a harmless episode (of source ``"person"``), so that the next check of it weighs
-        that harmless episode against what blocked it; lowers the blocker's θ (confidence)
-        by ``override_factor``; at ``split_after`` overrides a rule is retired and replaced
-        by specific rules (:func:`split_rule`), an episode archived.
+        a harmless episode (of source ``"person"``, with its frames), so that the next check
+        of it weighs that harmless episode against what blocked it; lowers the blocker's θ
+        (confidence) by ``override_factor``; at ``split_after`` overrides a rule is retired
+        and replaced by specific rules (:func:`split_rule`; a rule over affordances by the
+        same rule excluding the classes of the objects the overridden commands' frames
+        changed), an episode archived.
 
         Returns
         -------
@@ -438,7 +441,7 @@ class EpisodicMemory:
         with self._transaction():
             self.store.add_negative(item_id, *example)
             self._negatives.setdefault(item_id, []).append(example)
-            safe = self._harmless(*example, "person")
+            safe = self._harmless(*example, "person", frames)
             harmless: list[Episode | Rule] = [] if safe is None else [safe]
             final = len(self._negatives[item_id]) >= self.config.split_after
             stamp = self.store.interactions
@@ -454,6 +457,9 @@ class EpisodicMemory:
             lowered = self._put(item, lower)
             if not final:
                 return [lowered, *harmless]
+            if item.effect:
+                narrowed = self._narrowed(item, {c for c, _ in self._negatives[item_id]})
+                return [lowered, *(self.add_rule(r) for r in narrowed), *harmless]
             positives = [
                 (e.command, e.scene)
                 for e in self._episodes
@@ -463,6 +469,24 @@ class EpisodicMemory:
             children = split_rule(item, positives, self._negatives[item_id],
                                   total=max(total, 1))  # fmt: skip
             return [lowered, *(self.add_rule(r) for r in children), *harmless]
+
+    def _narrowed(self, rule: Rule, overridden: set[str]) -> list[Rule]:
+        """The rule over affordances *rule* without the classes of the objects that the
+        frames of the *overridden* commands' harmless episodes changed as it says (none
+        when those episodes have no frames: the rule is then only retired)."""
+        changed = set()
+        for episode in self._episodes:
+            if episode.harmful or episode.command not in overridden:
+                continue
+            for frame in episode.frames:
+                for change in frame.effects:
+                    role, state = change.split(":", 1)
+                    if rule.effect in (state, change) and (cls := frame.features(role)):
+                        changed |= {frame.object if role == "object" else frame.target} & cls
+        if not changed:
+            return []
+        return [replace(rule, id="", exclude=tuple(sorted({*rule.exclude, *changed})),
+                        retired=False, stamp=self.store.interactions)]  # fmt: skip
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
