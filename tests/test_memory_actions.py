@@ -180,3 +180,24 @@ def test_overrides_narrow_a_rule_over_affordances_by_the_classes_they_changed():
         still = memory.check(bowl, frames=frames(env, bowl))
         assert still.blocked and still.rule.exclude == ("mug",) and not still.rule.retired
         assert memory.episodes[-1].frames  # the overridden command kept what it did
+
+
+def test_a_virtualhome_action_is_checked_by_its_frames_through_the_shield_filter():
+    from safetychip.envs import VirtualHomeEnv
+    from safetychip.memory import MemoryFilter
+    from safetychip.shield import Proposal
+
+    env = VirtualHomeEnv("apartment_1")
+    env.reset(options={"initial": ["agent_at(living_room)"]})
+    env.step("walk to television")
+    [frame] = env.action_frames("switch on television")
+    assert frame["effects"] == ["object:-off", "object:on"] and "has_plug" in frame["affordances"]
+    assert env.truth(["is_switchedon(television)"]) == {"is_switchedon(television)": False}
+    with EpisodicMemory(embedder=WordEmbedder()) as memory:
+        memory.add_rule(Rule("", "has_plug&lookable", "electric_shock", effect="on"))
+        shield_filter = MemoryFilter(memory, frames=lambda p, state: env.action_frames(p.action))
+        refused = shield_filter.judge(Proposal("switch on television"), {}, ())
+        assert not refused.admitted and "on × has_plug & lookable" in refused.reason
+        assert shield_filter.judge(Proposal("walk to kitchen"), {}, ()).admitted
+    with pytest.raises(ActionError, match=r"televsion"):
+        env.action_frames("switch on televsion")

@@ -1,10 +1,13 @@
 """Episodes (unsafe commands the robot carried out) and rules (patterns that block commands).
 
-An :class:`Episode` is ⟨command, scene, harm, time, source, confidence⟩; a :class:`Rule` is a
-pattern ⟨verb, target⟩ with an action and a confidence θ. A rule matches a command without a
-language model: the command's verb is read with the lexicon :data:`VERBS`, and the target (an
-object class or attribute) is looked up among the objects the command names in the scene,
-or among the command's words.
+An :class:`Episode` is ⟨command, scene, harm, time, source, confidence, action frames⟩; a
+:class:`Rule` is a pattern ⟨verb, target⟩ with an action and a confidence θ. A rule matches
+a command without a language model: the command's verb is read with the lexicon
+:data:`VERBS`, and the target (an object class or attribute) is looked up among the objects
+the command names in the scene, or among the command's words; given the command's action
+frames, verb and target must be one action's. A rule over affordances ⟨state change ×
+features⟩ (:attr:`Rule.effect`) matches the frames alone: an action that changes an object
+having the features that way.
 
 Examples
 --------
@@ -59,7 +62,17 @@ VERBS: Mapping[str, tuple[str, ...]] = {
     "place": ("put", "place", "set", "stack"),
     "pour": ("pour", "spill", "tip"),
     "cut": ("cut", "slice", "chop"),
-    "switch": ("switch", "turn", "heat", "cook", "toggle", "toggleon", "toggleoff"),
+    "switch": (
+        "switch",
+        "turn",
+        "heat",
+        "cook",
+        "toggle",
+        "toggleon",
+        "toggleoff",
+        "switchon",
+        "switchoff",
+    ),
 }
 
 #: The longest command accepted, in characters.
@@ -250,6 +263,7 @@ class Episode:
         return (f"<div><b>{html.escape(self.id or 'episode')}</b> "
                 f"<code>{html.escape(self.command)}</code>: {html.escape(self.harm or 'harmless')} "
                 f"({html.escape(self.source)}, confidence {self.confidence})"
+                f"{''.join(f'<div><i>{html.escape(str(f))}</i></div>' for f in self.frames)}"
                 f"{self.scene._repr_html_()}</div>")  # fmt: skip
 
 
