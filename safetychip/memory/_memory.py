@@ -14,7 +14,16 @@ until none can beat the best so far; so the result is exact. Each episode's scor
 weighted: 1 while live, :attr:`MemoryConfig.consolidated_weight` once a rule summarises it,
 0 once archived (unless ``include_archived``, which weighs archived episodes like live ones),
 times :attr:`MemoryConfig.verb_weight` when its command's canonical verb differs from the
-checked command's.
+checked command's, and, for a command checked with its action frames against an episode that
+has frames, times ``1 - w + w * s`` (``w`` = :attr:`MemoryConfig.action_weight`, ``s`` the
+:func:`~safetychip.memory.frames_similarity` of what the two did: verbs and state changes).
+
+**Action frames.** An episode keeps what was done (:class:`~safetychip.memory.ActionFrame`:
+verb, object and target with their affordances, the environment's state changes), and a
+check takes the frames of the command (a proposed action, or a sentence the environment
+read): a verb × target rule then needs both in one action, and a rule over affordances
+(:attr:`Rule.effect <safetychip.memory.Rule.effect>`, "broken × breakable") matches any
+action that changes an object having its features that way, whatever its class.
 
 **Harmful against harmless.** The search runs twice: over the harmful episodes, then over the
 harmless ones (runs without harm, and the commands people overrode). A harmful episode above
@@ -37,7 +46,11 @@ Lifecycle
   |cluster| / |live harmful episodes| (an existing rule of that pattern is reinforced to that
   θ instead; a rule that live harmless runs would match is split at once by
   :func:`split_rule`); their episodes stay, marked consolidated; every rule not reinforced
-  decays (:func:`decay`).
+  decays (:func:`decay`). Harmful episodes of one harm whose frames changed objects the
+  same way (at least ``min_cluster``) become a rule over affordances: that state change ×
+  the features every changed object has (:func:`effect_clusters`), unless a live harmless
+  episode's frames would match it. :meth:`EpisodicMemory.seed` writes the ones the seeds
+  support.
 * Beyond ``capacity`` live episodes, :meth:`EpisodicMemory.add` archives, warning once
   (:class:`~safetychip.errors.MemoryCapacityWarning`; :attr:`EpisodicMemory.archived` and
   the ``repr`` count them): consolidated episodes first (a rule keeps their lesson), then
