@@ -420,7 +420,7 @@ class EpisodicMemory:
     def override(self, decision: MemoryDecision, scene: SceneGraph | None = None, *,
                  frames: Sequence[ActionFrame] = ()) -> list[Episode | Rule]:  # fmt: skip
         """A person overrode the block *decision* (of a command in *scene*, done as
-        *frames*).
+        *frames*: by default the frames the decision used).
 
         Stores the negative example for the rule or episode that blocked, and the command as
         a harmless episode (of source ``"person"``, with its frames), so that the next check
@@ -450,6 +450,7 @@ class EpisodicMemory:
             raise ValueError(f"{decision.matched!r} of {decision!r} is not in this memory: "
                              "override a decision of this memory's check")  # fmt: skip
         item, factor = items[item_id], self.config.override_factor
+        frames = tuple(frames) or decision.frames
         example = (decision.command, scene or SceneGraph())
         with self._transaction():
             self.store.add_negative(item_id, *example)
@@ -646,10 +647,12 @@ class EpisodicMemory:
         active = [r for r in self._rules if not r.retired and r.confidence >= config.theta_min]
         rule = max(active, key=lambda r: r.match(command, scene, acts), default=None)
         match = 0.0 if rule is None else rule.match(command, scene, acts)
+        if rule is not None and match == 0.0:
+            rule = None  # no rule matches at all
         if rule is not None:
             scores["rule"] = match
         found = functools.partial(MemoryDecision, command=command, episode=episode, rule=rule,
-                                  scores=scores, harmless=safe)  # fmt: skip
+                                  scores=scores, harmless=safe, frames=acts)  # fmt: skip
         outweighs = safe is not None and (episode is None or harmless >= episodic)
         note = ""
         if episode is not None and episodic > config.delta_ep:
@@ -665,8 +668,10 @@ class EpisodicMemory:
             note = (f"harmless episode {safe.id} {safe.command!r} ({harmless:.2f}) is at "
                     f"least as similar as {said}")  # fmt: skip
         if rule is not None and match > config.delta_sem:
-            said = (f"rule {rule.id} ({rule.pattern}, {rule.harm}, "
-                    f"θ = {rule.confidence}): match {match:.2f}")  # fmt: skip
+            doing = next((f for f in acts if rule.match(command, scene, [f]) == match), None)
+            said = (f"rule {rule.id} ({rule.pattern}, {rule.harm}, θ = {rule.confidence})"
+                    f"{'' if doing is None else f' by the action {doing}'}: match "
+                    f"{match:.2f}")  # fmt: skip
             if safe is None or not outweighs or harmless < config.delta_safe:
                 reason = f"it matches {said} > δ_sem = {config.delta_sem}"
                 return found(blocked=True, by="rule", reason=reason)
