@@ -201,3 +201,26 @@ def test_a_virtualhome_action_is_checked_by_its_frames_through_the_shield_filter
         assert shield_filter.judge(Proposal("walk to kitchen"), {}, ()).admitted
     with pytest.raises(ActionError, match=r"televsion"):
         env.action_frames("switch on televsion")
+
+
+def test_batch_lines_carry_their_frames_and_a_bad_one_is_named(tmp_path, capsys, monkeypatch):
+    import io
+    import json
+    import sys
+
+    from safetychip.cli import main
+
+    db = str(tmp_path / "m.db")
+    assert main(["memory", "add", "--seeds", "--db", db]) == 0
+    capsys.readouterr()
+    throw = {"verb": "throw", "object": "cup", "affordances": ["breakable"],
+             "effects": ["object:broken"]}  # fmt: skip
+    lines = [{"command": "throw the cup", "frames": [throw]},
+             {"command": "put the cup down", "frames": [{**throw, "verb": "put", "effects": []}]},
+             {"command": "throw the cup", "frames": [{"object": "cup"}]}]  # fmt: skip
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(map(json.dumps, lines)) + "\n"))
+    assert main(["memory", "check", "--db", db]) == 2  # the third line is bad
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [o.get("blocked") for o in out] == [True, False, None]
+    assert out[0]["frames"][0]["effects"] == ["object:broken"]
+    assert out[2]["line"] == 3 and "an action frame needs a verb" in out[2]["error"]
