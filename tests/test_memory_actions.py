@@ -224,3 +224,20 @@ def test_batch_lines_carry_their_frames_and_a_bad_one_is_named(tmp_path, capsys,
     assert [o.get("blocked") for o in out] == [True, False, None]
     assert out[0]["frames"][0]["effects"] == ["object:broken"]
     assert out[2]["line"] == 3 and "an action frame needs a verb" in out[2]["error"]
+
+
+def test_a_spot_action_has_its_frame_and_the_robot_never_moves():
+    from safetychip.envs.spot import SpotEnv
+
+    env = SpotEnv()
+    env.reset()
+    [before] = env.action_frames("pick up mail")  # not at the mail room: refused, no change
+    assert before["effects"] == [] and env.truth(["is_grabbed(mail)"]) == {
+        "is_grabbed(mail)": False}  # fmt: skip
+    env.step("walk to mail room")
+    [pick] = env.action_frames("pick up mail")
+    assert (pick["verb"], pick["object"], pick["effects"]) == ("pick", "mail", ["object:held"])
+    [switch] = env.action_frames("switch on lamp")
+    assert "switch" in switch["affordances"]
+    with pytest.raises(ActionError, match="lampp"):
+        env.action_frames("switch on lampp")
