@@ -89,7 +89,7 @@ SUBPACKAGES: dict[str, set[str]] = {
         "FormulaSyntaxError", "FormulaTooDeepError", "GroundingError",
         "LLMConnectionError", "LLMError", "LLMResponseError", "LLMStatusError",
         "LLMTimeoutError", "LLMUsageError", "MemoryCapacityWarning", "MemoryStoreError",
-        "UnknownHarmError", "MissingDependencyError",
+        "UnknownHarmError", "ActionFrameError", "MissingDependencyError",
         "ModelReplyError",
         "MonitorError", "ObserverError", "OutputFileError", "NoSafePlan", "OutOfGrammarError", "ProgramBudgetError",
         "PropositionError", "QueryError", "ReplayMissError", "ResetNeeded", "RobotError",
@@ -165,7 +165,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "plot_memory_growth", "run_memory_evaluation",
         "interaction_stream", "load_scenarios", "make_scenarios", "MemoryStore", "PostgresStore",
         "open_store", "HAZARDS", "OBJECT_WEIGHTS", "FUNCTION_WORDS", "HARMS", "Harm",
-        "define_harm", "harm_name"
+        "define_harm", "harm_name", "ActionFrame", "effect_clusters", "effect_matches",
+        "frame_similarity", "frames_similarity"
     },
     "monitor": {
         "BatchMonitor", "CandidateMonitor", "CandidateSet", "Constraint", "MAX_READINGS", "Monitor",

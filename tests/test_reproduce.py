@@ -41,7 +41,7 @@ def test_committed_figures_are_what_reproduce_writes_offline(tmp_path):
         "04_smollm2_experiment_results.csv", "04_smollm2_experiment_tables.md",
         "04_smollm2_rates_vs_constraints.png", "04_smollm2_stand_in_rates_vs_constraints.png",
         "05_spot_demo_results.csv", "05_spot_demo_table.md", "06_memory_growth.png",
-        "06_memory_pairs.md", "06_memory_pairs_roc.png", "06_memory_table.md", "08_shielded_learning.md", "08_shielded_learning.png",
+        "06_memory_pairs.md", "06_memory_pairs_frames.png", "06_memory_pairs_roc.png", "06_memory_table.md", "08_shielded_learning.md", "08_shielded_learning.png",
         "spot_demo_automata.txt", "thor_evaluation.md", "thor_refusals.png",
         "virtualhome_suite_validation.txt",
     ]  # fmt: skip

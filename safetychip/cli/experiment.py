@@ -424,7 +424,8 @@ REPRODUCTION_STEPS = (
                      _MEMORY_INPUTS),
     ReproductionStep("memory_pairs", "the episodic memory on the paired AI2-THOR-style tasks "
                      "(word stand-in), 5-fold, seeds only and phrased abstractly: refusals, "
-                     "false refusals, ROC AUC per harm (table, ROC figure)", _memory_pairs,
+                     "false refusals, ROC AUC per harm (table, ROC figures with action frames "
+                     "and without)", _memory_pairs,
                      _PAIRS_INPUTS),
     ReproductionStep("thor_evaluation", "the AI2-THOR-style plans under No Safety, Static "
                      "Rules, Episodic Memory (word stand-in), Safety Chip and both: refusals "

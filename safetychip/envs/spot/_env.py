@@ -334,6 +334,51 @@ object called 'the halway' in scene 'lab'; closest names: hallway
         forms = "; ".join(t.format("X", "Y") for t, _ in _VERBS.values())
         raise ActionError(f"cannot read {action!r}: the actions are {forms}")
 
+    def action_frames(self, action: Any) -> list[dict[str, Any]]:
+        """The action frame of *action* in the current world, for the episodic memory
+        (``ActionFrame.from_dict`` reads it): ``verb``; ``object`` (the first object or
+        landmark named) and ``target`` (where ``put`` puts it) with their features (the
+        scene's affordances and the states they are in: ``on``, ``opened``, ``held``); and
+        ``effects``, the state changes of the symbolic world (``object:held``,
+        ``object:on``, ``object:-held`` …). An action the world refuses has none; nothing
+        changes, and the robot is never moved.
+
+        Raises
+        ------
+        ActionError
+            If *action* is not an action of the environment, or names something the scene
+            lacks.
+
+        Examples
+        --------
+        >>> env = SpotEnv()
+        >>> _ = env.reset()
+        >>> [(f["verb"], f["effects"]) for f in env.action_frames("walk to mail room")]
+        [('walk', [])]
+        """
+        act = self.parse(action)
+        if act.verb == "done":
+            return []
+        before = self._state()
+        worlds, _ = self._simulate(act)
+        after = worlds[-1] if worlds else before
+        names = [t.name for t in act.targets]
+        roles = {n: "object" if i == 0 else "target" for i, n in enumerate(names[:2])}
+        effects = set()
+        for name in (*self.scene.landmarks, *self.scene.objects):
+            old, new = _spot_states(before, name), _spot_states(after, name)
+            role = roles.get(name, "other")
+            effects |= {f"{role}:{x}" for x in new - old} | {f"{role}:-{x}" for x in old - new}
+        frame: dict[str, Any] = {"verb": act.verb, "effects": sorted(effects)}
+        for i, key in enumerate(("object", "target")):
+            if len(names) > i:
+                frame[key] = names[i]
+                frame["affordances" if i == 0 else "target_affordances"] = sorted(
+                    self.scene.affordances.get(names[i], frozenset())
+                    | _spot_states(before, names[i])
+                )
+        return [frame]
+
     def admissible_actions(self) -> list[str]:
         """Every action the preconditions admit now, verb by verb, then DONE."""
         world = self._state()
@@ -616,3 +661,11 @@ def _closed(scene: SpotScene, container: str, world: _World) -> str | None:
     if scene.can(container, "open") and container not in world.opened:
         return f"the {_nice(container)} is closed"
     return None
+
+
+def _spot_states(world: _World, name: str) -> set[str]:
+    """The states *name* is in: ``on``, ``opened`` (the affordance ``open`` says it can be),
+    ``held``, ``touched``."""
+    flags = {"on": name in world.switched_on, "opened": name in world.opened,
+             "held": world.held == name, "touched": world.touched == name}  # fmt: skip
+    return {state for state, holds in flags.items() if holds}

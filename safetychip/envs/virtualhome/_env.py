@@ -72,7 +72,7 @@ import itertools
 import math
 import os
 import re
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
@@ -392,6 +392,59 @@ class VirtualHomeEnv(Env):
         assert outcome.key is not None, "an outcome without error has a key"
         world = WorldSnapshot(outcome.key, state, event, self._steps + 1, False)
         return Lookahead(self._states(outcome, props), world, None)
+
+    def action_frames(self, action: str | Action) -> list[dict[str, Any]]:
+        """The action frame of *action* in the current world, for the episodic memory
+        (``ActionFrame.from_dict`` reads it): ``verb``; ``object`` and ``target`` (the
+        class names of the action's first and second objects) with their features (the
+        node's VirtualHome properties and states, lower case: ``grabbable``,
+        ``has_switch``, ``on``, ``open`` …); and ``effects``, what the executor changes
+        (``object:on``, ``object:-closed``, ``object:held`` for what the agent takes in
+        hand, ``other:…`` for objects the action does not name). An action the executor
+        refuses has no state changes; the world is not changed.
+
+        Raises
+        ------
+        ActionError
+            If *action* is not an action of the environment, or names an object the scene
+            lacks (the message gives the nearest names).
+
+        Examples
+        --------
+        >>> env = VirtualHomeEnv("apartment_1")
+        >>> _ = env.reset(options={"initial": ["agent_at(kitchen)"]})
+        >>> _ = env.step("walk to fridge")
+        >>> [(f["verb"], f["object"], f["effects"]) for f in env.action_frames("open fridge")]
+        [('open', 'fridge', ['object:-closed', 'object:open'])]
+        """
+        self._require_episode()
+        act = self.parse(action)
+        if act.verb == "done":
+            return []
+        before = self.graph()
+        ahead = self.lookahead(act, ())
+        after = before
+        if ahead.world is not None:
+            now = self.snapshot()
+            after = self.restore(ahead.world).graph()
+            self.restore(now)
+        roles = {t.id: "object" if i == 0 else "target" for i, t in enumerate(act.targets[:2])}
+        old, new = _node_states(before), _node_states(after)
+        effects = set()
+        for node, states in new.items():
+            role = roles.get(node, "other")
+            changed = states ^ old.get(node, frozenset())
+            effects |= {f"{role}:{x}" if x in states else f"{role}:-{x}" for x in changed}
+        nodes = {n["id"]: n for n in before["nodes"]}
+        frame: dict[str, Any] = {"verb": act.verb, "effects": sorted(effects)}
+        for i, key in enumerate(("object", "target")):
+            if len(act.targets) > i:
+                node = nodes[act.targets[i].id]
+                frame[key] = node["class_name"]
+                frame["affordances" if i == 0 else "target_affordances"] = sorted(
+                    {x.lower() for x in (*node.get("properties", ()), *node.get("states", ()))}
+                )
+        return [frame]
 
     def admissible_actions(self) -> list[str]:
         """Return the actions the executor would accept now, in the order of ``VERBS``.
@@ -891,6 +944,14 @@ class VirtualHomeEnv(Env):
 
     def _has_world(self) -> bool:
         return self._state is not None
+
+
+def _node_states(graph: Mapping[str, Any]) -> dict[int, frozenset[str]]:
+    """Each node's states in *graph* (lower case), and ``held`` for what a hand holds."""
+    held = {e["to_id"] for e in graph["edges"] if e["relation_type"] in ("HOLDS_RH", "HOLDS_LH")}
+    return {n["id"]: frozenset({x.lower() for x in n.get("states", ())}
+                               | ({"held"} if n["id"] in held else set()))
+            for n in graph["nodes"]}  # fmt: skip
 
 
 class _Layout(NamedTuple):
