@@ -34,7 +34,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "tests" / "artifacts" / "browser"
-NOTEBOOKS = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
+# Every tutorial and every student lab (the instructor versions hold the same cells, solved).
+NOTEBOOKS = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb")) + sorted(
+    f"labs/{p.name}" for p in (ROOT / "notebooks" / "labs").glob("*.ipynb")
+)
 CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 # Generous: the machine may be loaded. Waits poll; none of them sleeps its whole length.
 NOTEBOOK_LIMIT, STEP_LIMIT = 240.0, 60.0
@@ -219,6 +222,24 @@ panel.content.widgets.forEach((c, i) => {
     if (o.output_type === 'error') out.push(`cell ${i}: ${o.ename}: ${o.evalue}`);
 });
 return out;
+"""
+)
+# The widest content of an output (px, its scrolling width) and the tallest output, with their
+# cells: printed for the record of each run.
+_EXTENT = (
+    _PANEL
+    + """
+let wide = [0, -1], tall = [0, -1];
+panel.content.widgets.forEach((c, i) => {
+  if (c.model.type !== 'code') return;
+  for (const o of c.node.querySelectorAll('.jp-OutputArea-output')) {
+    if (o.parentElement.closest('.jp-OutputArea-output')) continue;
+    if (o.scrollWidth > wide[0]) wide = [o.scrollWidth, i];
+    const h = o.getBoundingClientRect().height;
+    if (h > tall[0]) tall = [Math.round(h), i];
+  }
+});
+return {wide, tall};
 """
 )
 # The seconds each code cell took, slowest first (JupyterLab records them: ``recordTiming``).
@@ -479,8 +500,11 @@ def test_notebook_runs_in_the_browser(browser, lab, lab_home, name):
     ran, limit = time.monotonic() - opened, _run_limit()
     slowest = ", ".join(f"cell {i} {t:.1f} s" for i, t in browser.execute_script(_TIMES, path)[:3])
     print(f"{name}: ran in {ran:.1f} s in the browser (limit {limit:.0f} s); slowest {slowest}")
+    extent = browser.execute_script(_EXTENT, path)
+    print(f"{name}: widest output {extent['wide'][0]} px (cell {extent['wide'][1]}), "
+          f"tallest {extent['tall'][0]} px (cell {extent['tall'][1]})")  # fmt: skip
     errors = browser.execute_script(_ERRORS, path)
-    _screenshot(browser, f"{Path(name).stem}_top")
+    _screenshot(browser, f"{name.replace('/', '_').removesuffix('.ipynb')}_top")
     assert errors == [], f"{name}: " + "; ".join(errors)
     for row in browser.execute_script(_IMAGES, path):
         assert row["shown"] >= row["pictures"], f"{name} cell {row['cell']}: {row}"
