@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .._display import png_html, png_mimebundle, png_size
+from .._display import figure_png, png_html, png_mimebundle, png_size
 from .._io import atomic_write_text
 
 __all__ = ["to_dot", "to_svg", "SVG"]
@@ -168,17 +168,15 @@ def picture(dfa, highlight: int | None = None, *, png: bool = True) -> SVG:
     per_row = max(1, min(len(_columns(dfa)), fit))
     while True:
         fig = _figure(dfa, g, labels, column, highlight, per_row)
-        if per_row == 1 or _width_px(fig) <= MAX_WIDTH_PX:
+        # The PNG's width is the drawing's on screen; without one, the figure is measured.
+        image = figure_png(fig, dpi=_PNG_DPI) if png else None
+        width = png_size(image)[0] * 96 / _PNG_DPI if image else _width_px(fig)
+        if per_row == 1 or width <= MAX_WIDTH_PX:
             break
         per_row -= 1
     buf = io.StringIO()
     with matplotlib.rc_context({"svg.hashsalt": "safetychip", "svg.fonttype": "none"}):
         fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
-    image = None
-    if png:
-        from .._display import figure_png
-
-        image = figure_png(fig, dpi=_PNG_DPI)
     return SVG(_PROLOGUE.sub("", buf.getvalue()), image)
 
 
