@@ -34,7 +34,7 @@ def test_committed_figures_are_what_reproduce_writes_offline(tmp_path):
     assert re.search(r"steps ran: .*; .* s in all\n$", done.stdout)
     written = sorted((tmp_path / "figures").iterdir())
     assert [p.name for p in written] == [
-        "01_translation_scores.md",
+        "01_translation_scores.md", "02_hallway_at_most_3.svg",
         "03_floor_plan_apartment_1.png", "03_floor_plan_safe_plan.png",
         "03_timeline_example_monitored.png", "03_timeline_safe_plan.png",
         "04_experiment_results.csv", "04_experiment_tables.md", "04_rates_vs_constraints.png",
