@@ -296,7 +296,7 @@ def preview(world: Any, value: Any, labeller: Labeller, model: OneStepModel | No
     """
     try:
         if model is not None:
-            state = checked_state(f"one-step model {model!r}",
+            state = checked_state(lambda: f"one-step model {model!r}",
                                   lambda: model(world, value, names), names,
                                   labeller.knows)  # fmt: skip
             return Lookahead([state], None, None)
