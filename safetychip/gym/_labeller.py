@@ -94,7 +94,7 @@ def checked_state(who: str | Callable[[], str], ask: Callable[[], Any],
     except Exception as exc:
         who = _name(who)
         raise LabellerError(f"{who} raised {type(exc).__name__}: {exc}") from exc
-    if not isinstance(answer, Mapping):
+    if type(answer) is not dict and not isinstance(answer, Mapping):
         who = _name(who)
         raise LabellerError(f"{who} answered a {type(answer).__name__}, not a mapping from "
                             "proposition names to bools: return a dict")  # fmt: skip
