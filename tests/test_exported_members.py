@@ -129,7 +129,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "FALLBACKS", "Fallback", "GymAction", "GymEnv", "Labeller", "MINIGRID_PREDICATES",
         "MiniGridLabeller", "OneStepModel", "ShieldInfo", "ShieldWrapper", "TEXT_CHARACTERS",
         "TextEnv", "checked_state", "label_state", "minigrid_names", "LearningCurve",
-        "Referee", "on_lava", "q_learning", "VectorShieldInfo", "VectorShieldWrapper", "SentenceTranslator"
+        "Referee", "on_lava", "q_learning", "VectorShieldInfo", "VectorShieldWrapper", "SentenceTranslator",
+        "MINIGRID_TASKS", "make_minigrid_env"
     },
     "labs": {
         "CONFUSIONS", "CORRECT", "INCORRECT", "INSTRUCTOR", "INVALID", "MAX_ANSWER_CHARS",

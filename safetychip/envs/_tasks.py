@@ -21,7 +21,9 @@ constraints every monitor, agent and judge of the task uses.
 
 An optional ``env`` field names the environment the task runs in, a key of
 :data:`ENVIRONMENTS`: ``"virtualhome"`` (the default), ``"spot"`` (the Spot robot's lab,
-``data/spot/tasks.jsonl``: the same format, with ``example_script`` empty) or ``"thor"``.
+``data/spot/tasks.jsonl``: the same format, with ``example_script`` empty), ``"thor"``, or
+``"minigrid"`` (a MiniGrid or BabyAI environment id as the scene, ``data/minigrid/tasks.jsonl``;
+registered by :mod:`safetychip.gym`, the ``gym`` extra, when it is imported).
 Each environment registers itself here (:func:`register_environment`) with how it makes an
 environment for a task, checks a task's names and finds its domain invariants; this module
 imports none of them, and none of them imports another.
@@ -201,7 +203,7 @@ class TaskEnvironment:
 
 
 #: The environments a task can name in its ``env`` field, each registered by its own package
-#: (``"virtualhome"``, ``"spot"``, ``"thor"``).
+#: (``"virtualhome"``, ``"spot"``, ``"thor"``; ``"minigrid"`` by :mod:`safetychip.gym`).
 ENVIRONMENTS: dict[str, TaskEnvironment] = {}
 
 
@@ -210,8 +212,8 @@ def register_environment(name: str, environment: TaskEnvironment) -> None:
 
     Examples
     --------
-    >>> sorted(ENVIRONMENTS)
-    ['spot', 'thor', 'virtualhome']
+    >>> {"spot", "thor", "virtualhome"} <= set(ENVIRONMENTS)  # "minigrid" once safetychip.gym is
+    True
     >>> load_tasks(suite="four_room")[0].make_env()
     <VirtualHomeEnv scene='apartment_1', task='four_room/apartment_1/01'>
     """
@@ -222,9 +224,7 @@ def _environment(task: Task) -> TaskEnvironment:
     try:
         return ENVIRONMENTS[task.env]
     except KeyError:
-        raise TaskError(
-            f"task {task.id!r}: unknown env {task.env!r}; valid: {', '.join(sorted(ENVIRONMENTS))}"
-        ) from None
+        raise TaskError(f"task {task.id!r}: {_unknown(task.env)}") from None
 
 
 def check_task(task: Task, scene: Any = None) -> None:
@@ -407,8 +407,7 @@ def _read(path: Path, check: bool = True) -> list[Task]:
         tuples = {k: tuple(v) for k, v in fields.items() if isinstance(v, list)}
         env = data.get("env", "virtualhome")
         if env not in ENVIRONMENTS:
-            raise DataFileError(str(path), f"{where}: unknown env {env!r}; valid: "
-                                           f"{', '.join(sorted(ENVIRONMENTS))}")  # fmt: skip
+            raise DataFileError(str(path), f"{where}: {_unknown(env)}")
         task = Task(**{**fields, **tuples, "constraints": tuple(constraints)}, env=env)
         if check:
             environment = ENVIRONMENTS[env]
@@ -422,6 +421,19 @@ def _read(path: Path, check: bool = True) -> list[Task]:
                 raise DataFileError(str(path), f"{where}: {detail}") from None
         tasks.append(task)
     return tasks
+
+
+#: The packages that register an environment only when imported (an optional extra).
+_REGISTERED_BY = {"minigrid": "safetychip.gym"}
+
+
+def _unknown(env: str) -> str:
+    """Why the task environment *env* is unknown, and the fix."""
+    text = f"unknown env {env!r}; valid: {', '.join(sorted(ENVIRONMENTS))}"
+    package = _REGISTERED_BY.get(env)
+    if package is not None:
+        text += f" (import {package} to register {env!r}; it needs its extra installed)"
+    return text
 
 
 def _require(data: Any, fields: dict[str, type], path: Path, where: str) -> None:

@@ -40,7 +40,6 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from itertools import chain
 from typing import Any, NamedTuple
 
 import gymnasium
@@ -269,10 +268,11 @@ class VectorShieldWrapper(gymnasium.vector.VectorWrapper):
         return observations, rewards, terminated, truncated, {**info, "shield": report}
 
     def _candidates(self, i: int, action: Any) -> Iterator[Any]:
-        """Copy *i*'s proposal, then its fallback's substitutes other than the proposal."""
+        """Copy *i*'s proposal, then its fallback's substitutes other than the proposal (the
+        fallback asked only once the proposal is refused)."""
+        yield action
         observation = _row(self._observations, i)
-        substitutes = (a for a in self._fallback(observation, action) if a != action)
-        return chain([action], substitutes)
+        yield from (a for a in self._fallback(observation, action) if a != action)
 
     def _labels(self, observations: Any, info: dict[str, Any], rows: np.ndarray) -> np.ndarray:
         """The ``(N, atoms)`` letters of the copies' current states (zeros outside *rows*).

@@ -455,6 +455,7 @@ class CandidateMonitor(Monitor):
     def _replan(self) -> None:
         self._plan(len(self.constraints))
         self._decisions.clear()
+        self._moves.clear()
         self._pending.clear()
         self._checked = None
 

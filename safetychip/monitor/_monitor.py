@@ -219,6 +219,10 @@ class Monitor:
         self._reader = StateReader(self.atoms)
         self._products: dict[tuple[int, ...], Product] = {}
         self._decisions: dict[tuple[int, ...], tuple[Any, ...]] = {}
+        # Decided one-state moves: (state, last letter's values, letter's values) -> (the
+        # state after, the verdict); an action judged again in the same situation is a
+        # lookup (the verdict, with its state-change lines, depends on nothing else).
+        self._moves: dict[tuple[Any, ...], tuple[tuple[int, ...], Verdict]] = {}
         self.product = self._product(tuple(range(len(self.constraints))))
 
     # -- lifecycle ------------------------------------------------------------------------
@@ -539,7 +543,7 @@ class Monitor:
         if memo is not None and memo[0] is self._state and memo[1] == letters:
             _, _, q, prev, verdict, breach = memo  # the states checked last: reuse the verdict
         else:
-            q, prev, verdict, breach = self._evaluate(letters)
+            q, prev, verdict, breach = self._move(letters)
         if not commit:
             self._checked = (self._state, letters, q, prev, verdict, breach)
             return verdict
@@ -549,6 +553,25 @@ class Monitor:
             self.history.extend(letters)
         self._broken = self._broken or breach
         return verdict
+
+    def _move(self, letters: list[dict[str, bool]]):
+        """:meth:`_evaluate`, looked up in :attr:`_moves` for one letter on an unbroken
+        trace; a move is remembered only once its target state is decided (never a deadline
+        refusal, an internal error or a broken invariant)."""
+        if len(letters) != 1 or self._broken is not None:
+            return self._evaluate(letters)
+        letter, last = letters[0], self._last
+        key = (self._state, None if last is None else tuple(last.values()),
+               tuple(letter.values()))  # fmt: skip
+        found = self._moves.get(key)
+        if found is not None:
+            return found[0], letter, found[1], None
+        q, prev, verdict, breach = self._evaluate(letters)
+        if breach is None and q is not None and q in self._decisions:
+            if len(self._moves) > 100_000:
+                self._moves.clear()
+            self._moves[key] = q, verdict
+        return q, prev, verdict, breach
 
     def _evaluate(self, letters: list[dict[str, bool]]):
         """Progress *letters* from the committed state: ``(state, last, verdict, breach)``.

@@ -151,7 +151,15 @@ class StateReader:
     def read_all(self, states: Any, where: str) -> list[dict[str, bool]]:
         """Read one state or a non-empty list of states; ``where.format(index)`` names a state
         in error messages."""
-        if type(states) is dict or isinstance(states, (Mapping, set, frozenset)):
+        kind = type(states)
+        if kind is tuple or kind is list:  # the shield's and the monitor's own: no ABC check
+            if states:
+                return [self.read(s, where, k) for k, s in enumerate(states)]
+        elif (
+            kind is dict
+            or kind is MappingProxyType
+            or isinstance(states, (Mapping, set, frozenset))
+        ):
             return [self.read(states, where)]
         if isinstance(states, (str, bytes)) or not isinstance(states, Sequence) or not states:
             raise TraceError(
@@ -162,8 +170,9 @@ class StateReader:
 
     def read(self, state: Any, where: str, index: int = 0) -> dict[str, bool]:
         """Read one state; ``where.format(index)`` names it in error messages."""
-        if type(state) is dict or isinstance(state, Mapping):
-            if type(state) is MappingProxyType:  # a read-only view (the shield's): its mapping
+        kind = type(state)
+        if kind is dict or kind is MappingProxyType or isinstance(state, Mapping):
+            if kind is MappingProxyType:  # a read-only view (the shield's): its mapping
                 state = state.copy()
             if type(state) is not dict:  # only the names it holds: a default (``__missing__``)
                 state = {key: state[key] for key in state}  # must never answer for a name

@@ -119,6 +119,9 @@ class MonitorFilter(Filter):
         self.propositions = monitor.atoms
         self.ask = ask
         self.ask_seconds = ask_seconds
+        # The judgement of each verdict met (the monitor hands back the same verdict object
+        # for the same move), by the verdict's identity: the verdict is kept alive with it.
+        self._judgements: dict[int, tuple[Verdict, Judgement]] = {}
 
     def reset(self, initial: State) -> Judgement:
         """Reset the monitor with *initial* as position 0 (ABORT on a contradiction)."""
@@ -132,24 +135,32 @@ class MonitorFilter(Filter):
         """The monitor's verdict: ``check`` of the states, or ``finish`` for DONE (taken
         back, so a later filter may still refuse DONE); an ambiguous one is asked about."""
         monitor = self.monitor
-        if proposal.done:
+        done = proposal.done
 
-            def again() -> Verdict:
-                position = monitor.snapshot()
-                try:
-                    return monitor.finish()
-                finally:
-                    monitor.restore(position)
-
-        else:
-
-            def again() -> Verdict:
+        def again() -> Verdict:
+            if not done:
                 return monitor.check(proposal.states)
+            position = monitor.snapshot()
+            try:
+                return monitor.finish()
+            finally:
+                monitor.restore(position)
 
-        verdict = again()
+        verdict = monitor.check(proposal.states) if not done else again()
         if verdict.status is Status.AMBIGUOUS:
             verdict = self._settle(verdict, proposal.action, state, again)
-        return Judgement.of_verdict(verdict, self.name)
+        return self._judgement(verdict)
+
+    def _judgement(self, verdict: Verdict) -> Judgement:
+        """``Judgement.of_verdict(verdict)``, made once per verdict object."""
+        found = self._judgements.get(id(verdict))
+        if found is not None and found[0] is verdict:
+            return found[1]
+        judgement = Judgement.of_verdict(verdict, self.name)
+        if len(self._judgements) > 10_000:
+            self._judgements.clear()
+        self._judgements[id(verdict)] = verdict, judgement
+        return judgement
 
     def _settle(self, verdict: Verdict, action: str, state: State,
                 again: Callable[[], Verdict]) -> Verdict:  # fmt: skip

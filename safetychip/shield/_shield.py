@@ -276,7 +276,7 @@ class Shield:
             return step
         *_, truncated, info = env.step(parsed)
         self._stopped = bool(truncated)  # the environment ended the episode
-        produced = tuple(dict(s) for s in info["states"])  # the shield's own copies
+        produced = tuple(map(dict, info["states"]))  # the shield's own copies
         error = info.get("error")
         if error and not produced:  # the environment changed its mind: nothing ran
             return self._add(Step(text, "not_executable", error=error, reply=reply))
@@ -320,7 +320,7 @@ class Shield:
         """The first refusal, else the first monitor verdict; a filter that raises, overruns
         its budget or answers something else than a Judgement refuses."""
         decided: Judgement | None = None
-        trace = tuple(self._view)
+        trace = _TraceView(self._view)
         for f, budget in zip(self.filters, self._budgets):
             try:
                 judgement = budget.call(f.judge, proposal, trace[-1], trace)
@@ -420,6 +420,34 @@ class Shield:
 
 
 _ADMITTED = Judgement.admit("shield")
+
+
+class _TraceView(Sequence[Mapping[str, bool]]):
+    """The trace as the filters see it: read-only, and fixed at its length when made (the
+    shield's list is not copied, so that a judgement costs the same at any trace length).
+
+    Examples
+    --------
+    >>> view = _TraceView([{"a": True}, {"a": False}])
+    >>> len(view), view[-1], list(view[:1])
+    (2, {'a': False}, [{'a': True}])
+    """
+
+    __slots__ = ("_length", "_states")
+
+    def __init__(self, states: list[Mapping[str, bool]]) -> None:
+        self._states, self._length = states, len(states)
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return tuple(self._states[: self._length][index])
+        if not -self._length <= index < self._length:
+            raise IndexError(f"trace index {index} out of range (the trace has "
+                             f"{self._length} states)")  # fmt: skip
+        return self._states[index % self._length]
 
 
 def _read_only(states: Iterable[Any]) -> tuple[Mapping[str, bool], ...]:
