@@ -22,7 +22,7 @@ from safetychip.monitor import Constraint
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = [Constraint.from_dict(e) for e in json.loads(
-    (ROOT / "data" / "spot_demo" / "constraints.json").read_text())]  # fmt: skip
+    (ROOT / "data" / "spot" / "demo_constraints.json").read_text())]  # fmt: skip
 #: Automata of every shape the notebooks show, and larger: a long chain, wide guards.
 FORMULAS = {
     **{c.name: c.formula for c in DEMO},
