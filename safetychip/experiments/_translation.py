@@ -144,6 +144,16 @@ SETS: tuple[LabelledSet, ...] = (
         "another hand; scored once (74.7 %, coverage 84.2 %), then development",
         True,
     ),
+    LabelledSet(
+        "fresh_23/sentences.jsonl",
+        "another hand; scored once (73.8 %, coverage 81.9 %), then development",
+        True,
+    ),
+    LabelledSet(
+        "fresh_24/sentences.jsonl",
+        "another hand; scored once (56.6 %, coverage 65.2 %), then development",
+        True,
+    ),
 )
 
 #: The local model's replies to the translator over ``utterances.jsonl``, under ``data/``.
