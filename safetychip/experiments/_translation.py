@@ -146,12 +146,14 @@ SETS: tuple[LabelledSet, ...] = (
     ),
     LabelledSet(
         "fresh_23/sentences.jsonl",
-        "another hand; scored once by the issue34r translator (73.8 %, coverage 81.9 %), then development",
+        "another hand; scored once by the issue34r rewrite (73.8 %, coverage 81.9 %), "
+        "then development",
         True,
     ),
     LabelledSet(
         "fresh_24/sentences.jsonl",
-        "another hand; scored once by the issue34r translator (56.6 %, coverage 65.2 %), then development",
+        "another hand; scored once by the issue34r rewrite (56.6 %, coverage 65.2 %), "
+        "then development",
         True,
     ),
 )
