@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DEMO = ROOT / "data" / "spot_demo" / "constraints.json"
+DEMO = ROOT / "data" / "spot" / "demo_constraints.json"
 SAFETY = ["never", "not_before", "before", "response", "immediate_response", "absence_after",
           "at_most"]  # fmt: skip
 # Liveness patterns that never contradict each other: a trace alternating all-true and

@@ -21,6 +21,11 @@ shielded step's time minus the time the environment it wraps spent in its own ``
 Then batched monitoring (:class:`safetychip.monitor.BatchMonitor`) of N = 1,024 traces under
 ``G !"on_lava"`` and the DoorKey ordering constraint: one ``commit`` of N random letters per
 step (labelling the N environments is not included), median time per environment per step.
+
+Last, the whole batched shield: :class:`safetychip.gym.VectorShieldWrapper` (one-step model)
+over a ``SyncVectorEnv`` of N = 1,024 copies of the same world, against the bare vector
+environment, the same random actions: the median step time of each, and the difference per
+environment (previewing and labelling the N copies included).
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ import gymnasium as gym
 import minigrid  # noqa: F401 - registers the MiniGrid environments
 import numpy as np
 
-from safetychip.gym import MiniGridLabeller, ShieldWrapper
+from safetychip.gym import MiniGridLabeller, ShieldWrapper, VectorShieldWrapper
 from safetychip.monitor import BatchMonitor, Monitor
 
 NAME, STEPS, REPEATS = "MiniGrid-LavaCrossingS9N1-v0", 3000, 3
@@ -126,6 +131,34 @@ def batched(n: int = 1024, steps: int = 300) -> None:
     )
 
 
+def vector(n: int = 1024, steps: int = 15) -> None:
+    labeller = MiniGridLabeller()
+    actions = np.random.default_rng(0).integers(3, size=(steps, n))
+
+    def make() -> gym.vector.VectorEnv:
+        return gym.make_vec(NAME, num_envs=n, vectorization_mode="sync")
+
+    medians = {}
+    for way, envs in (
+        ("bare", make()),
+        ("shielded", VectorShieldWrapper(make(), labeller, CONSTRAINTS, model=labeller.model)),
+    ):
+        envs.reset(seed=0)
+        times = []
+        for row in actions:
+            start = time.perf_counter()
+            envs.step(row)
+            times.append(time.perf_counter() - start)
+        medians[way] = statistics.median(times) * 1e6
+    extra = (medians["shielded"] - medians["bare"]) / n
+    print(
+        f"VectorShieldWrapper, N = {n}, {steps} steps: bare {medians['bare'] / n:.1f} µs, "
+        f"shielded {medians['shielded'] / n:.1f} µs per environment per step (median); "
+        f"the shield adds {extra:.1f} µs per environment"
+    )
+
+
 if __name__ == "__main__":
     main()
     batched()
+    vector()

@@ -30,7 +30,7 @@ from safetychip.monitor import Constraint, Monitor
 from safetychip.shield import Shield
 
 ROOT = Path(__file__).resolve().parents[1]
-DEMO = ROOT / "data" / "spot_demo" / "constraints.json"
+DEMO = ROOT / "data" / "spot" / "demo_constraints.json"
 STEPS, REPEATS = 2000, 5
 
 

@@ -29,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_translation import task_rows
 
 from safetychip.automata import equivalent
-from safetychip.cli.translate import scene_vocabulary
 from safetychip.errors import SafetyChipError
+from safetychip.experiments import scene_vocabulary
 from safetychip.ltl import parse
 from safetychip.paths import DATA_DIR
 from safetychip.translate import Translator, evaluate, ground_formula, load_utterances

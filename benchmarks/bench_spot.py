@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python benchmarks/bench_spot.py
 
-The ten robot-demo constraints (``data/spot_demo/constraints.json``) under the lab scene's
+The ten robot-demo constraints (``data/spot/demo_constraints.json``) under the lab scene's
 invariants, through ``Shield.of(env, Monitor(...))``: each proposal is a random admissible
 action of the current world (walks pass several waypoints), proposed through the shield
 (lookahead, the monitor's judgement, and the step on a :class:`SimulatedBackend` when
@@ -26,7 +26,7 @@ PROPOSALS = 1_000
 
 
 def main() -> None:
-    entries = json.loads((DATA_DIR / "spot_demo" / "constraints.json").read_text("utf-8"))
+    entries = json.loads((DATA_DIR / "spot" / "demo_constraints.json").read_text("utf-8"))
     constraints = [Constraint.from_dict(e) for e in entries]
     env = SpotEnv()
     atoms = sorted({a for c in constraints for a in c.formula.atoms()})

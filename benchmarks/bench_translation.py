@@ -38,7 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from safetychip.cli.translate import scene_vocabulary
+from safetychip.experiments import scene_vocabulary
 from safetychip.translate import Translator, evaluate, load_utterances
 
 

@@ -10,6 +10,8 @@ Examples
 (True, ('c1',))
 """
 
+from typing import Any
+
 from ._display import display_widget, use_figure_text
 from .automata import DFA, Product, counterexample, equivalent, includes, to_dfa
 from .errors import SafetyChipError
@@ -53,7 +55,12 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module 'safetychip' has no attribute {name!r}")
 
 
-use_figure_text()  # in Jupyter, a figure's plain text names what it shows
+def load_ipython_extension(ipython: Any) -> None:
+    """``%load_ext safetychip``: in this notebook, a matplotlib figure's plain text names what
+    it shows (:func:`~safetychip._display.use_figure_text`); ``import safetychip`` alone
+    imports no IPython and installs no formatter."""
+    use_figure_text(ipython)
+
 
 __all__ = [
     "DFA", "PATTERNS", "Constraint", "Formula", "Monitor", "Product", "Proposition",

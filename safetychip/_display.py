@@ -154,19 +154,26 @@ def figure_text(fig: Any) -> str:
     return "Figure: " + (suptitle or "; ".join(titles) or "(untitled)")
 
 
-def use_figure_text() -> None:
-    """In a running IPython, give every matplotlib figure :func:`figure_text` as its plain
-    text (beside its picture) instead of ``<Figure size …>``; elsewhere do nothing.
-    ``import safetychip`` calls it; it never imports matplotlib itself.
+def use_figure_text(shell: Any = None) -> None:
+    """In a running IPython (*shell*, default: the current one), give every matplotlib figure
+    :func:`figure_text` as its plain text (beside its picture) instead of
+    ``<Figure size …>``; elsewhere do nothing. It never imports matplotlib itself.
 
-    Turning the inline backend on (on pyplot's first import) drops every formatter of
-    figures, so the formatter is set again after each cell runs, before the inline backend
-    shows the cell's figures."""
-    try:
-        from IPython import get_ipython
-    except ImportError:
-        return
-    shell = get_ipython()
+    A notebook turns it on with ``%load_ext safetychip`` (``import safetychip`` installs
+    nothing). Turning the inline backend on (on pyplot's first import) drops every
+    formatter of figures, so the formatter is set again after each cell runs, before the
+    inline backend shows the cell's figures.
+
+    Examples
+    --------
+    >>> use_figure_text()  # outside IPython: nothing to do
+    """
+    if shell is None:
+        try:
+            from IPython import get_ipython
+        except ImportError:
+            return
+        shell = get_ipython()
     if shell is None or getattr(shell, "_safetychip_figure_text", False):
         return
     plain = shell.display_formatter.formatters["text/plain"]

@@ -48,6 +48,8 @@ is a *verdict*, never an exception.
     ├── ExecutorStartError              (also RuntimeError) Ray's local runtime did not start
     ├── MemoryStoreError                an episodic-memory file is corrupt, foreign or unusable
     ├── UnknownHarmError                (also ValueError) a harm name the taxonomy lacks
+    ├── ActionFrameError                (also ValueError) an action frame without a verb, or
+    │                                   a command in which no action can be read
     ├── OutputFileError                 (also OSError) a file cannot be written
     ├── ObserverError                   (also ValueError) a feature out of its range, a bad overlay
     └── AgentError                      an agent could not act
@@ -108,6 +110,7 @@ __all__ = [
     "ExecutorStartError",
     "MemoryStoreError",
     "UnknownHarmError",
+    "ActionFrameError",
     "MemoryCapacityWarning",
     "OutputFileError",
     "ObserverError",
@@ -536,6 +539,24 @@ class UnknownHarmError(SafetyChipError, ValueError):
         The name given.
     nearest : tuple of str
         The known harms closest to it (maybe none).
+    """
+
+    def __init__(self, message: str, name: object = None, nearest: tuple[str, ...] = ()) -> None:
+        self.name = name
+        self.nearest = nearest
+        super().__init__(message)
+
+
+class ActionFrameError(SafetyChipError, ValueError):
+    """An action the episodic memory cannot use: a frame (or an episode's frame) without a
+    verb or with a malformed field, or a command in which the environment reads no action.
+
+    Attributes
+    ----------
+    name : object
+        The input at fault (the frame's field value, or the command).
+    nearest : tuple of str
+        The names closest to it that would be understood (maybe none).
     """
 
     def __init__(self, message: str, name: object = None, nearest: tuple[str, ...] = ()) -> None:

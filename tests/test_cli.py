@@ -365,7 +365,7 @@ def test_reproduce_without_inputs(capsys, tmp_path):
     status, out, err = run(capsys, "reproduce", "--root", str(tmp_path))
     assert (status, err) == (EXIT_OK, "")
     assert "skipped spot_demo_automata: " in out
-    assert "data/spot_demo/constraints.json does not exist yet" in out
+    assert "data/spot/demo_constraints.json does not exist yet" in out
     # every registered step skips (extension modules register steps of their own)
     n = len(reproduction_steps())
     assert re.search(
@@ -380,9 +380,9 @@ def test_reproduce_without_inputs(capsys, tmp_path):
 
 
 def test_reproduce_spot_demo(capsys, tmp_path):
-    demo = tmp_path / "data" / "spot_demo"
+    demo = tmp_path / "data" / "spot"
     demo.mkdir(parents=True)
-    write(demo, "constraints.json", CONSTRAINTS)
+    write(demo, "demo_constraints.json", CONSTRAINTS)
     status, out, err = run(capsys, "reproduce", "spot_demo_automata", "--root", str(tmp_path))
     assert (status, err) == (EXIT_OK, "")
     target = tmp_path / "figures" / "spot_demo_automata.txt"
@@ -402,7 +402,7 @@ def test_reproduce_list_and_errors(capsys, tmp_path):
     status, out, _ = run(capsys, "reproduce", "--list")
     assert status == EXIT_OK
     assert out.startswith("spot_demo_automata: ")
-    assert "(reads data/spot_demo/constraints.json)" in out
+    assert "(reads data/spot/demo_constraints.json)" in out
     status, out, err = run(capsys, "reproduce", "nope")
     assert_error(
         status,
@@ -414,9 +414,9 @@ def test_reproduce_list_and_errors(capsys, tmp_path):
     )
     status, out, err = run(capsys, "reproduce", "--root", str(tmp_path / "none"))
     assert_error(status, out, err, "reproduce", "no such directory")
-    demo = tmp_path / "data" / "spot_demo"
+    demo = tmp_path / "data" / "spot"
     demo.mkdir(parents=True)
-    write(demo, "constraints.json", "[1]")
+    write(demo, "demo_constraints.json", "[1]")
     status, out, err = run(capsys, "reproduce", "--root", str(tmp_path))
     assert status == EXIT_INPUT
     assert "step spot_demo_automata: " in err and "constraint 1: expected an object" in err

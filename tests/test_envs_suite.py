@@ -218,7 +218,7 @@ def test_validate_suite_checks_every_task_before_running_any(monkeypatch):
          r"room named 'oven' in scene 'apartment_1'"),
         ("formula", 'G(!"is_open(fridge)"',
          r"constraint 2 \('Never switch on the stove\.'\): the formula does not parse: cannot "
-         r"parse Spot formula: expected a matching '\)' for this '\(' at position 1"),
+         r"parse Spot formula: expected '\)' \(the '\(' at position 1 is never closed\)"),
         ("formula", 'G!"is_hot(stove)"',
          r"constraint 2 \('Never switch on the stove\.'\): unknown predicate 'is_hot'"),
     ],

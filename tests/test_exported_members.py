@@ -31,10 +31,10 @@ MONITOR = {
 SUBPACKAGES: dict[str, set[str]] = {
     "agents": {
         "AGENTS", "ActionGrounder", "Agent", "BaseAgent", "Chip", "CodeAsPoliciesAgent",
-        "ENDS", "Episode", "FORMULAS", "Feedback", "GroundedAction", "NLConstraintsAgent",
-        "OfflineAgentModel", "ProgramRun", "REPROMPTS", "Rule", "SKILLS",
-        "STAND_IN_LABEL", "SafetyChipAgent", "THRESHOLD", "action_schema", "check_program",
-        "chip_constraints", "code_messages", "done_explanation", "example_program",
+        "ENDS", "AgentEpisode", "FORMULAS", "Feedback", "GroundedAction", "NLConstraintsAgent",
+        "OfflineAgentModel", "ProgramRun", "REPROMPTS", "TextRule", "SKILLS",
+        "STAND_IN_LABEL", "SafetyChipAgent", "THRESHOLD", "action_schema", "candidate_set",
+        "check_program", "chip_constraints", "code_messages", "done_explanation", "example_program",
         "extract_program", "first_line", "judge", "make_agent", "phrase_action",
         "planner_messages", "read_action", "read_rule", "repair_hint", "run_program", "task_propositions"
     },
@@ -57,7 +57,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "parse_action",
         "parse_literal", "parse_proposition", "plot_floor_plan", "plot_timeline",
         "task_monitor",
-        "ALL_VERBS", "VIRTUALHOME_PREDICATES", "prepare_program", "read_program", "run_program"
+        "ALL_VERBS", "VIRTUALHOME_PREDICATES", "prepare_program", "read_program", "run_program",
+        "ENVIRONMENTS", "TaskEnvironment", "register_environment",
     },
     "envs.spot": {
         "BosdynBackend", "SPOT_DIR", "SimulatedBackend", "SpotAction", "SpotBackend", "SpotEnv", "SpotScene",
@@ -88,7 +89,7 @@ SUBPACKAGES: dict[str, set[str]] = {
         "FormulaSyntaxError", "FormulaTooDeepError", "GroundingError",
         "LLMConnectionError", "LLMError", "LLMResponseError", "LLMStatusError",
         "LLMTimeoutError", "LLMUsageError", "MemoryCapacityWarning", "MemoryStoreError",
-        "UnknownHarmError", "MissingDependencyError",
+        "UnknownHarmError", "ActionFrameError", "MissingDependencyError",
         "ModelReplyError",
         "MonitorError", "ObserverError", "OutputFileError", "NoSafePlan", "OutOfGrammarError", "ProgramBudgetError",
         "PropositionError", "QueryError", "ReplayMissError", "ResetNeeded", "RobotError",
@@ -106,7 +107,7 @@ SUBPACKAGES: dict[str, set[str]] = {
         "find_safe_plan", "grid_cells", "make_model", "markdown_table", "paper_table",
         "plot_rates", "random_specification", "rates", "rollout_outcome",
         "run_adversarial", "run_cell", "run_cells", "run_grid", "stand_in_note",
-        "translation_scores", "write_translation_scores", "validate_suite", "write_csv", "write_offline_grid", "write_report",
+        "translation_scores", "write_translation_scores", "scene_vocabulary", "validate_suite", "write_csv", "write_offline_grid", "write_report",
         "write_rollout_figures", "write_suite_validation", "SPOT_AGENTS", "run_spot_demo",
         "spot_demo_cells", "spot_demo_table", "write_spot_demo", "write_memory_evaluation",
         "memory_table", "SliceExplorer", "write_local_model_grid", "LOCAL_GRID_CACHE",
@@ -116,7 +117,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "THOR_CONDITIONS", "ThorOutcome", "evaluate_thor", "plot_thor", "run_thor_task",
         "thor_table", "write_thor_evaluation",
         "LEARNING_SETTINGS", "learning_table", "plot_learning",
-        "shielded_learning", "write_shielded_learning", "learning_settings", "write_learning"
+        "shielded_learning", "write_shielded_learning", "learning_settings", "write_learning",
+        "AMBIGUITY_POLICIES", "PolicyRow", "ambiguity_table", "policy_rows"
     },
     "explain": {
         "AgentExplanation", "HumanAnswer", "LLMExplanation", "PlanStep", "RolloutQuery",
@@ -127,7 +129,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "FALLBACKS", "Fallback", "GymAction", "GymEnv", "Labeller", "MINIGRID_PREDICATES",
         "MiniGridLabeller", "OneStepModel", "ShieldInfo", "ShieldWrapper", "TEXT_CHARACTERS",
         "TextEnv", "checked_state", "label_state", "minigrid_names", "LearningCurve",
-        "Referee", "on_lava", "q_learning", "VectorShieldInfo", "VectorShieldWrapper", "SentenceTranslator"
+        "Referee", "on_lava", "q_learning", "VectorShieldInfo", "VectorShieldWrapper", "SentenceTranslator",
+        "MINIGRID_TASKS", "make_minigrid_env"
     },
     "labs": {
         "CONFUSIONS", "CORRECT", "INCORRECT", "INSTRUCTOR", "INVALID", "MAX_ANSWER_CHARS",
@@ -163,11 +166,12 @@ SUBPACKAGES: dict[str, set[str]] = {
         "plot_memory_growth", "run_memory_evaluation",
         "interaction_stream", "load_scenarios", "make_scenarios", "MemoryStore", "PostgresStore",
         "open_store", "HAZARDS", "OBJECT_WEIGHTS", "FUNCTION_WORDS", "HARMS", "Harm",
-        "define_harm", "harm_name"
+        "define_harm", "harm_name", "ActionFrame", "effect_clusters", "effect_matches",
+        "frame_similarity", "frames_similarity"
     },
     "monitor": {
-        "BatchMonitor", "Constraint", "Monitor", "Specification", "StateChange", "Status", "Verdict",
-        "as_constraints", "compile_dfa", "constraints_from_json", "exactly_one",
+        "BatchMonitor", "CandidateMonitor", "CandidateSet", "Constraint", "MAX_READINGS", "Monitor",
+        "Question", "Specification", "StateChange", "Status", "Verdict", "as_constraints", "situation", "compile_dfa", "constraints_from_json", "exactly_one",
         "proposition_state", "proposition_states", "read_constraints", "read_trace", "refuse_vacuous",
         "smallest_conflict", "trace_from_json", "write_constraints", "write_trace"
     },
@@ -188,9 +192,9 @@ SUBPACKAGES: dict[str, set[str]] = {
         "extractor"
     },
     "shield": {
-        "DONE", "FORMAT", "Filter", "Judgement", "MonitorFilter", "OUTCOMES", "Proposal",
+        "Ask", "DONE", "FORMAT", "Filter", "Judgement", "QuestionPanel", "MonitorFilter", "OUTCOMES", "Proposal",
         "SearchResult", "Shield", "Step", "TraceRecord", "run_monitored", "run_plan",
-        "run_unmonitored", "search_safe_plan"
+        "ask_within", "run_unmonitored", "search_safe_plan"
     },
     "translate": {
         "BackTranslation", "CONFIDENCE", "Candidate", "Clause", "Distinction", "EvaluationResult", "Expression", "Grounder",

@@ -317,8 +317,8 @@ def _check_caret(err: FormulaSyntaxError, text: str, position: int) -> None:
     [
         ("", 0, "a formula", "end of input"),
         ("   ", 0, "a formula", "' '"),
-        ("(a", 0, "a matching ')' for this '('", "'('"),
-        ("G((a U b)", 1, "a matching ')' for this '('", "'('"),
+        ("(a", 2, "')' (the '(' at position 0 is never closed)", "end of input"),
+        ("G((a U b)", 9, "')' (the '(' at position 1 is never closed)", "end of input"),
         ("a)", 1, "an operator or end of input (unbalanced ')')", "')'"),
         ("(a U b))", 7, "an operator or end of input (unbalanced ')')", "')'"),
         ("a $ b", 2, "an operator, an atom or '('", "'$'"),

@@ -1,11 +1,13 @@
 """The committed notebooks read well unopened and untrusted: every figure has a PNG, and a
-text that says what it shows (``import safetychip`` gives matplotlib figures their titles as
-text, :func:`safetychip._display.use_figure_text`).
+text that says what it shows (``%load_ext safetychip`` in a notebook's first cell gives
+matplotlib figures their titles as text, :func:`safetychip._display.use_figure_text`).
 
 JupyterLab shows a fresh clone's notebook untrusted: it renders no SVG, strips SVG out of
 HTML, and cannot show a widget whose kernel is gone. What it always shows is a PNG. So every
 code cell that displays a figure (an automaton, a matplotlib figure, a widget) must carry one,
-which means the notebook is committed executed, in a kernel with the inline backend.
+which means the notebook is committed executed, in a kernel with the inline backend. A
+widget whose stand-in is HTML without SVG (a panel of questions, a card of text) needs none:
+that HTML is shown untrusted as it is.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ DRAWS = re.compile(
 
 def _has_picture(data: dict) -> bool:
     html = data.get("text/html", "")
+    if WIDGET in data and html and "<svg" not in html:
+        return True  # a widget whose stand-in is HTML without SVG: shown untrusted as it is
     return "image/png" in data or ("data:image/png;base64," in html and "<svg" not in html)
 
 
@@ -81,7 +85,13 @@ def test_the_check_finds_what_an_untrusted_notebook_cannot_show():
     good = nbformat.v4.new_code_cell("dfa.show()", execution_count=3, outputs=[
         nbformat.v4.new_output("display_data", {"image/svg+xml": "<svg/>", "image/png": "iVBO",
                                                 "text/plain": "x"})])  # fmt: skip
-    nb = nbformat.v4.new_notebook(cells=[cell, fig, unrun, good, sized])
+    panel = nbformat.v4.new_code_cell("panel", execution_count=5, outputs=[
+        nbformat.v4.new_output("display_data", {WIDGET: "{}", "text/html": "<p>Yes or no?</p>",
+                                                "text/plain": "x"})])  # fmt: skip
+    drawn = nbformat.v4.new_code_cell("panel", execution_count=6, outputs=[
+        nbformat.v4.new_output("display_data", {WIDGET: "{}", "text/html": "<svg/>",
+                                                "text/plain": "x"})])  # fmt: skip
+    nb = nbformat.v4.new_notebook(cells=[cell, fig, unrun, good, sized, panel, drawn])
     assert problems(nb) == [
         "cell 0: a figure without a PNG (image/svg+xml, text/plain)",
         "cell 1: a figure without a PNG (text/plain)",
@@ -89,6 +99,8 @@ def test_the_check_finds_what_an_untrusted_notebook_cannot_show():
         "cell 1: draws a figure but shows none (no picture)",
         "cell 2: draws a figure but shows none (not run)",
         "cell 4: a figure whose text says only its size",
+        "cell 6: a figure without a PNG (application/vnd.jupyter.widget-view+json, text/html, "
+        "text/plain)",
     ]
 
 

@@ -34,14 +34,14 @@ def test_committed_figures_are_what_reproduce_writes_offline(tmp_path):
     assert re.search(r"steps ran: .*; .* s in all\n$", done.stdout)
     written = sorted((tmp_path / "figures").iterdir())
     assert [p.name for p in written] == [
-        "01_translation_scores.md",
+        "01_translation_scores.md", "02_hallway_at_most_3.svg",
         "03_floor_plan_apartment_1.png", "03_floor_plan_safe_plan.png",
         "03_timeline_example_monitored.png", "03_timeline_safe_plan.png",
         "04_experiment_results.csv", "04_experiment_tables.md", "04_rates_vs_constraints.png",
         "04_smollm2_experiment_results.csv", "04_smollm2_experiment_tables.md",
         "04_smollm2_rates_vs_constraints.png", "04_smollm2_stand_in_rates_vs_constraints.png",
         "05_spot_demo_results.csv", "05_spot_demo_table.md", "06_memory_growth.png",
-        "06_memory_pairs.md", "06_memory_pairs_roc.png", "06_memory_table.md", "08_shielded_learning.md", "08_shielded_learning.png",
+        "06_memory_pairs.md", "06_memory_pairs_frames.png", "06_memory_pairs_roc.png", "06_memory_table.md", "08_shielded_learning.md", "08_shielded_learning.png",
         "spot_demo_automata.txt", "thor_evaluation.md", "thor_refusals.png",
         "virtualhome_suite_validation.txt",
     ]  # fmt: skip

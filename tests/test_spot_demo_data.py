@@ -8,7 +8,7 @@ import pytest
 import safetychip as sc
 from safetychip.automata import MANAGER, Product
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "spot_demo" / "constraints.json"
+DATA = Path(__file__).resolve().parents[1] / "data" / "spot" / "demo_constraints.json"
 
 
 @pytest.fixture(scope="module")

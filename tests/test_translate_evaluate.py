@@ -10,8 +10,8 @@ import pytest
 
 from safetychip import cli
 from safetychip.automata import equivalent
-from safetychip.cli.translate import scene_vocabulary
 from safetychip.errors import DataFileError
+from safetychip.experiments import scene_vocabulary
 from safetychip.ltl import PATTERNS, parse
 from safetychip.translate import Translator, evaluate, load_utterances
 from safetychip.translate._match import match_pattern

@@ -74,7 +74,7 @@ def test_a_missing_file_is_an_error_naming_it(tmp_path, argument):
     ],
 )
 def test_a_condition_the_retrieval_reading_leaves_out_never_settles(sentence, kept):
-    from safetychip.cli.translate import scene_vocabulary
+    from safetychip.experiments import scene_vocabulary
     from safetychip.translate import Translator
 
     translator = Translator(scene_vocabulary("apartment_1"))

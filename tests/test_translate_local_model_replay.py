@@ -17,7 +17,7 @@ RECORDING = DATA_DIR / "recordings" / "01_smollm2_135m_translation.sqlite"
 
 OFFLINE = """
 import json
-from safetychip.cli.translate import scene_vocabulary
+from safetychip.experiments import scene_vocabulary
 from safetychip.llm import CachedModel, local_model
 from safetychip.translate import Translator, evaluate
 

@@ -20,6 +20,7 @@ from safetychip.errors import (
     TranslationReplyError,
     VocabularyError,
 )
+from safetychip.experiments import scene_vocabulary
 from safetychip.llm import ScriptedModel
 from safetychip.ltl import MISSIONS, And, Not, ap, build_pattern, parse
 from safetychip.translate import (
@@ -507,7 +508,7 @@ def test_scores_count_right_refused_and_silently_wrong(tmp_path):
             ("Go to the kitchen.", 'G!"agent_at(kitchen)"', "never"),  # a wrong label
         ]
     ]
-    result = evaluate(lambda scene: Translator(load_scene_vocabulary(scene), embedder=None), rows)
+    result = evaluate(lambda scene: Translator(scene_vocabulary(scene), embedder=None), rows)
     assert result.outcomes() == {"never": (1, 1, 1)}
     assert "never                       3      1        1      1    33.3%" in result.scores()
     f = tmp_path / "labelled.jsonl"
@@ -519,10 +520,6 @@ def test_scores_count_right_refused_and_silently_wrong(tmp_path):
         "silently_wrong": 1,
     }
     assert "of the rest, refused or flagged: 50.0%" in err
-
-
-def load_scene_vocabulary(scene):
-    return Vocabulary.from_scene(load_scene(scene))
 
 
 # -- the retrieval translator's checks: order, timing, counts, leftover clauses ---------------

@@ -788,7 +788,7 @@ def test_a_ported_construction_is_the_first_reading(sentence, formula):
 
 
 def test_anything_is_each_thing_the_predicate_can_hold_of():
-    from safetychip.cli.translate import scene_vocabulary
+    from safetychip.experiments import scene_vocabulary
 
     t = Translator(scene_vocabulary("apartment_1"), embedder=None)
     parts = [str(c.formula) for c in t("Do not pour anything near the computer.").parts]
@@ -815,7 +815,7 @@ def test_no_reading_leaves_out_a_thing_the_sentence_names():
 
 
 def test_the_development_utterances_do_not_regress():
-    from safetychip.cli.translate import scene_vocabulary
+    from safetychip.experiments import scene_vocabulary
     from safetychip.translate import evaluate, load_utterances
 
     result = evaluate(lambda s: Translator(scene_vocabulary(s), embedder=None), load_utterances())

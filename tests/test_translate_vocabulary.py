@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from safetychip.cli.translate import scene_vocabulary
 from safetychip.envs import PREDICATES as ENV_PREDICATES
 from safetychip.envs import VIRTUALHOME_PREDICATES, load_scene
 from safetychip.errors import DataFileError, VocabularyError
+from safetychip.experiments import scene_vocabulary
 from safetychip.ltl import parse
 from safetychip.translate import PREDICATES, Vocabulary, load_vocabulary
 from safetychip.translate._vocabulary import phrase_key, singular
@@ -101,7 +101,7 @@ def test_a_scene_is_loaded_by_the_caller():
         TypeError, match=r"from_scene\(safetychip.envs.load_scene\('apartment_1'\)\)"
     ):
         Vocabulary.from_scene("apartment_1")
-    with pytest.raises(DataFileError, match=r"Vocabulary.from_scene\(scene\)"):
+    with pytest.raises(DataFileError, match=r"Vocabulary.of\(scene\)"):
         load_vocabulary("apartment_1")
 
 

@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from make_examples import SETS, project_label  # noqa: E402
 
-from safetychip.cli.translate import scene_vocabulary  # noqa: E402
+from safetychip.experiments import scene_vocabulary  # noqa: E402
 from safetychip.llm import MiniLMEmbedder  # noqa: E402
 from safetychip.translate import RetrievalTranslator, Translator, evaluate  # noqa: E402
 from safetychip.translate import load_utterances  # noqa: E402

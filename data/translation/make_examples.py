@@ -27,8 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from safetychip.cli.translate import scene_vocabulary  # noqa: E402
 from safetychip.errors import SafetyChipError  # noqa: E402
+from safetychip.experiments import scene_vocabulary  # noqa: E402
 from safetychip.ltl import parse  # noqa: E402
 from safetychip.translate import Translator, load_utterances  # noqa: E402
 from safetychip.translate._retrieve import EXAMPLES, clause_literals, write_library  # noqa: E402

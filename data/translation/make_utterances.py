@@ -6,7 +6,7 @@ person would say them to a household robot, before the offline translator existe
 not adjusted to what any translator can read. Each paraphrase group states one meaning in
 several ways, over one of three vocabularies: the VirtualHome scenes ``apartment_1`` and
 ``apartment_2``, and the Spot demo (``spot_demo``: the names in
-``data/spot_demo/constraints.json``).
+``data/spot/demo_constraints.json``).
 
 A label is the formula the writer meant, built from a specification pattern of
 :data:`safetychip.ltl.PATTERNS` (so ``pattern`` and ``family`` are known) or, for the

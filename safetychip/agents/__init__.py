@@ -15,7 +15,8 @@ name                          what it is
 :class:`CodeAsPoliciesAgent`  the model writes a program against :data:`SKILLS`, run in a sandbox
                               (:func:`run_program`)
 :class:`OfflineAgentModel`    a deterministic offline stand-in for the model (not an LLM)
-:class:`Episode`, :func:`judge`  the record of a run; success and safety judged without the monitor
+:class:`AgentEpisode`,        the record of a run; success and safety judged without the
+:func:`judge`                 monitor
 ============================  ======================================================================
 
 Examples
@@ -35,18 +36,22 @@ ValueError: unknown agent 'robot'; choose one of base, nl, chip, cap, base_chip,
 
 from typing import Any
 
+from safetychip._public import deprecated_aliases, publish
+
 from ._chip import (
     FORMULAS,
     REPROMPTS,
     Chip,
     SafetyChipAgent,
+    candidate_set,
     chip_constraints,
     done_explanation,
     repair_hint,
 )
 from ._code import SKILLS, CodeAsPoliciesAgent, extract_program
-from ._episode import ENDS, STAND_IN_LABEL, Episode, judge
+from ._episode import ENDS, STAND_IN_LABEL, AgentEpisode, judge
 from ._grounding import THRESHOLD, ActionGrounder, GroundedAction, first_line
+from ._offline import OfflineAgentModel, TextRule, phrase_action, read_rule
 from ._planner import (
     Agent,
     BaseAgent,
@@ -58,7 +63,6 @@ from ._planner import (
 )
 from ._prompts import code_messages, example_program, planner_messages
 from ._sandbox import ProgramRun, check_program, run_program
-from ._standin import OfflineAgentModel, Rule, phrase_action, read_rule
 
 #: The agents by short name.
 AGENTS: dict[str, type[Agent]] = {
@@ -95,11 +99,20 @@ def make_agent(name: str, model: Any, **options: Any) -> Agent:
 
 __all__ = [
     "AGENTS", "ENDS", "FORMULAS", "REPROMPTS", "SKILLS", "STAND_IN_LABEL", "THRESHOLD",
-    "ActionGrounder", "Agent", "BaseAgent", "Chip", "CodeAsPoliciesAgent", "Episode",
+    "ActionGrounder", "Agent", "AgentEpisode", "BaseAgent", "Chip", "CodeAsPoliciesAgent",
     "Feedback", "GroundedAction", "NLConstraintsAgent", "OfflineAgentModel", "ProgramRun",
-    "Rule", "SafetyChipAgent",
-    "action_schema", "check_program", "chip_constraints", "code_messages", "done_explanation",
+    "SafetyChipAgent", "TextRule",
+    "action_schema", "candidate_set", "check_program", "chip_constraints", "code_messages",
+    "done_explanation",
     "example_program", "extract_program", "first_line",
     "judge", "make_agent", "phrase_action", "planner_messages",
     "read_action", "read_rule", "repair_hint", "run_program", "task_propositions",
 ]  # fmt: skip
+
+publish(__name__, globals(), __all__)
+
+# Renamed so as not to collide with safetychip.memory.Episode and safetychip.memory.Rule; the
+# old names answer, with a DeprecationWarning, until the next release.
+__getattr__ = deprecated_aliases(
+    __name__, {"Episode": "AgentEpisode", "Rule": "TextRule"}, globals()
+)

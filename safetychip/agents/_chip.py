@@ -31,7 +31,7 @@ smallest conflicting set of constraints (``goal`` standing for the task's goal).
 The constraints come from the task data (``formulas="expert"``, the paper's Safety Chip*) or
 from the offline translator reading their sentences (``formulas="translated"``); a sentence
 the translator cannot read is left out of the specification and listed in
-:attr:`Episode.untranslated`. Safety is always judged on the expert formulas.
+:attr:`AgentEpisode.untranslated`. Safety is always judged on the expert formulas.
 
 Examples
 --------
@@ -58,15 +58,23 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from ..envs import Env, goal_formula
+from ..envs import Env, Task, goal_formula
 from ..errors import TranslationError
 from ..ltl import parse
-from ..monitor import Constraint, Monitor, Status, Verdict, exactly_one
-from ..shield import DONE, Filter, MonitorFilter, Step, search_safe_plan
-from ._planner import BaseAgent, Feedback, _Run
+from ..monitor import (
+    CandidateMonitor,
+    CandidateSet,
+    Constraint,
+    Monitor,
+    Status,
+    Verdict,
+    exactly_one,
+)
+from ..shield import DONE, Ask, Filter, MonitorFilter, Step, search_safe_plan
+from ._planner import BaseAgent, Feedback, PlanRun
 
-__all__ = ["FORMULAS", "REPROMPTS", "Chip", "SafetyChipAgent", "chip_constraints",
-           "done_explanation", "repair_hint"]  # fmt: skip
+__all__ = ["FORMULAS", "REPROMPTS", "Chip", "SafetyChipAgent", "candidate_set",
+           "chip_constraints", "done_explanation", "repair_hint"]  # fmt: skip
 
 #: The reprompt variants, from the least to the most informative.
 REPROMPTS = ("mask", "generic", "explain", "llm_explain", "hint")
@@ -83,19 +91,45 @@ def _translator(scene: str) -> Any:
     from ..envs import load_scene
     from ..translate import Translator, Vocabulary
 
-    return Translator(Vocabulary.from_scene(load_scene(scene)), embedder=None)
+    return Translator(Vocabulary.of(load_scene(scene)), embedder=None)
+
+
+def candidate_set(translation: Any) -> CandidateSet:
+    """The candidate set of an unsettled :class:`~safetychip.translate.Translation`, to be
+    settled at run time: its candidates' formulas, each read back in English.
+
+    Examples
+    --------
+    >>> from safetychip.translate import Translator, Vocabulary
+    >>> t = Translator(Vocabulary.from_names(["kitchen", "bathroom"]), embedder=None)
+    >>> s = candidate_set(t("Keep out of the kitchen until you have been to the bathroom.",
+    ...                     name="c1"))
+    >>> s.name, len(s.candidates) == len(s.readings)
+    ('c1', True)
+    """
+    from ..translate import back_translate
+
+    vocabulary = translation.vocabulary
+    formulas = tuple(c.formula for c in translation.candidates)
+    readings = tuple(str(back_translate(f, vocabulary=vocabulary)) for f in formulas)
+    return CandidateSet(formulas, translation.sentence, translation.constraint.name, readings)
 
 
 @lru_cache(maxsize=1024)
-def chip_constraints(task: Any, k: int, formulas: str = "expert"
-                     ) -> tuple[tuple[Constraint, ...], tuple[str, ...]]:  # fmt: skip
+def chip_constraints(task: Task, k: int, formulas: str = "expert", *,
+                     candidate_sets: bool = False,
+                     ) -> tuple[tuple[Constraint | CandidateSet, ...],
+                                tuple[str, ...]]:  # fmt: skip
     """The Safety Chip's constraints for the first *k* of *task*, and the sentences left out.
 
     ``"expert"`` takes the task's own constraints; ``"translated"`` runs the offline
     translator (pattern grammar, exact grounding, no embedding) on each sentence and takes its
     formula when the translation is settled (one candidate, probable enough: what an unattended
-    run may enforce with no one to pick); a sentence the translator refuses, or whose set waits
-    for a pick, is left out. Constraints are named ``c1`` … after their place in the task.
+    run may enforce with no one to pick). A sentence whose set waits for a pick is left out by
+    default (the experiments' contract), or with *candidate_sets* enforced as its
+    :class:`~safetychip.monitor.CandidateSet` (:func:`candidate_set`: the monitor asks when its
+    candidates disagree, and refuses when no one answers). A sentence the translator refuses
+    is left out. Constraints are named ``c1`` … after their place in the task.
 
     Raises
     ------
@@ -123,6 +157,8 @@ def chip_constraints(task: Any, k: int, formulas: str = "expert"
             continue
         if translation.settled:
             out.append(translation.constraint)
+        elif candidate_sets and translation.candidates:  # settled at run time
+            out.append(candidate_set(translation))
         else:  # a person would pick first: nobody does in an unattended run
             left_out.append(c.sentence)
     return tuple(out), tuple(left_out)
@@ -131,7 +167,7 @@ def chip_constraints(task: Any, k: int, formulas: str = "expert"
 _HINTS: dict[tuple, tuple[str, ...] | None] = {}
 
 
-def repair_hint(env: Env, monitor: Monitor, task: Any, *, props: Sequence[str] | None = None,
+def repair_hint(env: Env, monitor: Monitor, task: Task, *, props: Sequence[str] | None = None,
                 goal: Sequence[str] | None = None, max_expansions: int = 300,
                 max_depth: int = 12, weight: float = 1.0) -> tuple[str, ...] | None:  # fmt: skip
     """A short safe continuation from the current world to the goal: actions ending in
@@ -193,21 +229,24 @@ def repair_hint(env: Env, monitor: Monitor, task: Any, *, props: Sequence[str] |
 
 
 @lru_cache(maxsize=256)
-def _candidates(task: Any, env: Env) -> tuple[str, ...]:
+def _candidates(task: Task, env: Env) -> tuple[str, ...]:
     return tuple(env.candidate_actions(task))
 
 
 @lru_cache(maxsize=1024)
-def _chip_monitor(task: Any, k: int, formulas: str, with_goal: bool, adjacency: bool,
-                  invariants: tuple[Any, ...],
-                  deadline: float | None) -> Monitor | None:  # fmt: skip
-    constraints, _ = chip_constraints(task, k, formulas)
+def _chip_monitor(task: Task, k: int, formulas: str, with_goal: bool, adjacency: bool,
+                  invariants: tuple[Any, ...], deadline: float | None,
+                  candidate_sets: bool = False) -> Monitor | None:  # fmt: skip
+    constraints, _ = chip_constraints(task, k, formulas, candidate_sets=candidate_sets)
     if with_goal:
         if not task.goal:
             return None
         sentence = "the task's goal: " + " and ".join(task.goal) + " at the end"
         constraints = (*constraints, Constraint(parse(goal_formula(task.goal)), sentence, "goal"))
-    return Monitor(constraints, invariants, deadline=deadline)
+    if any(isinstance(c, CandidateSet) for c in constraints):
+        return CandidateMonitor(constraints, invariants, deadline=deadline)
+    return Monitor([c for c in constraints if isinstance(c, Constraint)], invariants,
+                   deadline=deadline)  # fmt: skip
 
 
 class Chip:
@@ -234,7 +273,7 @@ class Chip:
         When the agent stops without DONE (gave up, step limit, error) while obligations
         are pending, the chip runs the shortest safe continuation it finds that meets them
         (:func:`repair_hint` without the goal), so the executed trace satisfies the
-        constraints; :attr:`Episode.safe_stop` lists those actions.
+        constraints; :attr:`AgentEpisode.safe_stop` lists those actions.
     adjacency : bool
         Declare the environment's domain invariants (:meth:`~safetychip.envs.Env.invariants`:
         room adjacency, furniture changing state only with the agent in its room), so the
@@ -246,6 +285,18 @@ class Chip:
         The monitor's deadline per decision, in seconds (:class:`~safetychip.monitor.Monitor`;
         past it a decision is a fail-safe refusal). ``None`` for none: the experiments use
         it, so that their results never depend on how loaded the machine was.
+    candidate_sets : bool
+        With ``formulas="translated"``: enforce a sentence whose translation waits for a
+        pick as its candidate set (:func:`chip_constraints`), settled at run time by *ask*.
+        Off by default, so the experiments keep today's contract (such a sentence is left
+        out). The chip keeps one monitor per task, so an answer holds for the task's later
+        episodes too.
+    ask : callable, optional
+        ``ask(question) -> bool | None``, answering when the candidates disagree about an
+        action (:class:`~safetychip.shield.MonitorFilter`); None (unattended): refuse it
+        and record the question in the monitor's ``open_questions``.
+    ask_seconds : float or None
+        How long one answer may take.
 
     Examples
     --------
@@ -257,7 +308,8 @@ class Chip:
                  max_reprompts: int = 3, explainer: Any = None, check_goal: bool = True,
                  retry_temperature: float = 1.0, safe_stop: bool = True,
                  adjacency: bool = True, filters: Sequence[Filter] = (),
-                 deadline: float | None = 0.05) -> None:  # fmt: skip
+                 deadline: float | None = 0.05, candidate_sets: bool = False,
+                 ask: Ask | None = None, ask_seconds: float | None = 60.0) -> None:  # fmt: skip
         if reprompt not in REPROMPTS:
             raise ValueError(f"unknown reprompt variant {reprompt!r}; choose one of "
                              f"{', '.join(REPROMPTS)}")  # fmt: skip
@@ -276,34 +328,43 @@ class Chip:
         self.adjacency = adjacency
         self.extra = tuple(filters)
         self.deadline = deadline
+        self.candidate_sets = candidate_sets
+        self.ask = ask
+        self.ask_seconds = ask_seconds
+        self._monitors: dict[tuple[Any, ...], Monitor | None] = {}
 
     def __repr__(self) -> str:
         return f"Chip(reprompt={self.reprompt!r}, formulas={self.formulas!r})"
 
     # -- what the agent asks of its chip ----------------------------------------------------
 
-    def monitor(self, task: Any, k: int, env: Env, *, goal: bool = False) -> Monitor | None:
+    def monitor(self, task: Task, k: int, env: Env, *, goal: bool = False) -> Monitor | None:
         """The monitor of the first *k* constraints of *task* (with the goal, if asked),
         under *env*'s domain invariants; None for a goal monitor of a task without goal."""
-        constraints, _ = chip_constraints(task, k, self.formulas)
-        atoms = sorted({a for c in constraints for a in c.formula.atoms()})
+        constraints, _ = chip_constraints(task, k, self.formulas,
+                                          candidate_sets=self.candidate_sets)  # fmt: skip
+        atoms = sorted({a for c in constraints for f in _formulas(c) for a in f.atoms()})
         if self.adjacency:
             invariants = tuple(env.invariants(atoms))
         else:
             invariants = (exactly_one(f"agent_at({r})" for r in env.rooms),) if env.rooms else ()
-        return _chip_monitor(task, k, self.formulas, goal, self.adjacency, invariants,
-                             self.deadline)  # fmt: skip
+        key = (task, k, self.formulas, goal, self.adjacency, invariants, self.deadline)
+        if not self.candidate_sets:
+            return _chip_monitor(*key)
+        if key not in self._monitors:  # its own: the answers narrow it
+            self._monitors[key] = _chip_monitor.__wrapped__(*key, True)
+        return self._monitors[key]
 
-    def filters(self, task: Any, k: int, env: Env | None) -> list[Filter]:
+    def filters(self, task: Task, k: int, env: Env | None) -> list[Filter]:
         """The shield's filters for one episode: the monitor, then the extra ones."""
         env = env if env is not None else task.make_env()
         monitor = self.monitor(task, k, env)
         assert monitor is not None
-        return [MonitorFilter(monitor), *self.extra]
+        return [MonitorFilter(monitor, ask=self.ask, ask_seconds=self.ask_seconds), *self.extra]
 
-    def untranslated(self, task: Any, k: int) -> tuple[str, ...]:
+    def untranslated(self, task: Task, k: int) -> tuple[str, ...]:
         """The sentences the translator left out of the specification."""
-        return chip_constraints(task, k, self.formulas)[1]
+        return chip_constraints(task, k, self.formulas, candidate_sets=self.candidate_sets)[1]
 
     def fields(self) -> dict[str, Any]:
         """What an episode records about the chip."""
@@ -313,7 +374,7 @@ class Chip:
         """The sampling temperature of the *attempt*-th proposal for one step."""
         return self.retry_temperature if self.reprompt == "mask" and attempt else 0.0
 
-    def start(self, agent: BaseAgent | Any, run: _Run) -> bool:
+    def start(self, agent: BaseAgent | Any, run: PlanRun) -> bool:
         """Before the first action: abort if the task's goal cannot be reached under the
         constraints (``check_goal``). A decision that missed the monitor's deadline is
         settled (:meth:`~safetychip.monitor.Monitor.idle`) and asked again, never read as
@@ -324,6 +385,8 @@ class Chip:
         if with_goal is None:
             return True
         verdict = with_goal.reset(run.shield.trace[0])
+        if verdict.status is Status.AMBIGUOUS:  # reachable under some reading: asked later
+            return True
         if verdict.status is Status.VIOLATION and with_goal.idle():
             # The decision missed the monitor's deadline: nothing has moved yet, so settle it
             # and ask again rather than abort a task that may well be reachable.
@@ -335,7 +398,7 @@ class Chip:
                    f"(conflict: {conflict}): {verdict.reason}")  # fmt: skip
         return False
 
-    def stop(self, run: _Run) -> None:
+    def stop(self, run: PlanRun) -> None:
         """The safe stop: meet pending obligations when the agent stopped without DONE."""
         monitor = run.shield.monitor
         if (not self.safe_stop or monitor is None or run.end in ("done", "aborted")
@@ -356,7 +419,7 @@ class Chip:
 
     # -- the reprompt -----------------------------------------------------------------------
 
-    def feedback(self, agent: Any, run: _Run, step: Step) -> Feedback:
+    def feedback(self, agent: Any, run: PlanRun, step: Step) -> Feedback:
         """What the model is told after the shield refused *step*: the one place a reprompt
         is rendered from a refusal."""
         variant = self.reprompt
@@ -373,6 +436,10 @@ class Chip:
             if judgement.alternative:
                 text += f" Try instead: {judgement.alternative}."
             return Feedback(text)
+        named = {c.name for c in monitor.constraints}
+        if verdict.status is Status.AMBIGUOUS or not {*verdict.violated, *verdict.pending} <= named:
+            # a candidate set is refusing: its reason says which sentence, and why
+            return Feedback(f"{step.action!r} is not allowed: {verdict.reason}.")
         if variant == "llm_explain":
             return Feedback(self._llm_reason(agent, run, step.action, monitor, verdict))
         states = list(step.states) if step.action != DONE else None
@@ -383,7 +450,7 @@ class Chip:
                      " Hint: no safe way to reach the goal was found from here.")  # fmt: skip
         return Feedback(text)
 
-    def _llm_reason(self, agent: Any, run: _Run, action: str, monitor: Monitor,
+    def _llm_reason(self, agent: Any, run: PlanRun, action: str, monitor: Monitor,
                     verdict: Verdict) -> str:  # fmt: skip
         from ..explain import ask_agent_query
 
@@ -401,6 +468,11 @@ class Chip:
         return f"{action!r} is not allowed. Reason: {answer.text}"
 
 
+def _formulas(c: Constraint | CandidateSet) -> tuple[Any, ...]:
+    """The formulas of a constraint, or every candidate of a set."""
+    return c.candidates if isinstance(c, CandidateSet) else (c.formula,)
+
+
 def _explanation(monitor: Monitor, action: str, states: Any, verdict: Verdict) -> str:
     from ..explain import explain_violation
 
@@ -416,7 +488,7 @@ class SafetyChipAgent(BaseAgent):
     ----------
     model : ChatModel
     reprompt, formulas, max_reprompts, explainer, check_goal, retry_temperature, safe_stop,
-    adjacency, filters
+    adjacency, filters, deadline, candidate_sets, ask, ask_seconds
         As for :class:`Chip`.
     max_steps, grounder, observe, structured, episode_seconds
         As for :class:`BaseAgent`.
@@ -431,11 +503,14 @@ class SafetyChipAgent(BaseAgent):
                  adjacency: bool = True, filters: Sequence[Filter] = (), max_steps: int = 20,
                  grounder=None, observe: bool = True, structured: bool = False,
                  deadline: float | None = 0.05,
-                 episode_seconds: float | None = 600.0) -> None:  # fmt: skip
+                 episode_seconds: float | None = 600.0, candidate_sets: bool = False,
+                 ask: Ask | None = None, ask_seconds: float | None = 60.0) -> None:  # fmt: skip
         chip = Chip(reprompt=reprompt, formulas=formulas, max_reprompts=max_reprompts,
                     explainer=explainer, check_goal=check_goal,
                     retry_temperature=retry_temperature, safe_stop=safe_stop,
-                    adjacency=adjacency, filters=filters, deadline=deadline)  # fmt: skip
+                    adjacency=adjacency, filters=filters, deadline=deadline,
+                    candidate_sets=candidate_sets, ask=ask,
+                    ask_seconds=ask_seconds)  # fmt: skip
         super().__init__(model, max_steps=max_steps, grounder=grounder, observe=observe,
                          chip=chip, structured=structured,
                          episode_seconds=episode_seconds)  # fmt: skip

@@ -51,7 +51,7 @@ from typing import Any
 
 from ..errors import ActionError, ModelReplyError, ProgramBudgetError, SandboxError, SkillError
 from ..llm import ChatModel
-from ._planner import Agent, _Run
+from ._planner import Agent, PlanRun
 from ._prompts import code_messages
 from ._sandbox import run_program
 
@@ -135,7 +135,7 @@ class CodeAsPoliciesAgent(Agent):
         # a program is not reprompted: only where the chip's formulas came from matters
         return {"formulas": self.chip.formulas} if self.chip is not None else {}
 
-    def _play(self, run: _Run) -> None:
+    def _play(self, run: PlanRun) -> None:
         task = run.task
         sentences = [c.sentence for c in task.constraints[: run.k]]
         shown = sentences if self.constraints_in_prompt else []
@@ -161,7 +161,7 @@ class CodeAsPoliciesAgent(Agent):
             reason = step.judgement.reason if step.judgement else ""
             run.finish("gave_up", f"DONE refused at the end of the program ({reason})")
 
-    def _skills(self, run: _Run) -> dict[str, Any]:
+    def _skills(self, run: PlanRun) -> dict[str, Any]:
         env = run.env
 
         def name_of(skill: str, value: Any) -> str:

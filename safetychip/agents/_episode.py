@@ -1,6 +1,6 @@
 """Episodes: what an agent did on a task, and the metrics judged without the monitor.
 
-An :class:`Episode` is the shield's :class:`~safetychip.shield.TraceRecord` of the run
+An :class:`AgentEpisode` is the shield's :class:`~safetychip.shield.TraceRecord` of the run
 (every proposal with the model's reply, what became of it and the feedback sent back, and
 the executed trace of proposition states) with what the agent adds: the model, the
 paper-style transcript (numbered actions with ``Error:`` lines), how it ended, and the
@@ -35,10 +35,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..envs import Task
 from ..ltl import evaluate
 from ..shield import Step, TraceRecord
 
-__all__ = ["ENDS", "STAND_IN_LABEL", "Episode", "judge"]
+__all__ = ["ENDS", "STAND_IN_LABEL", "AgentEpisode", "judge"]
 
 #: How an episode can end.
 ENDS = ("done", "aborted", "step_limit", "gave_up", "error")
@@ -47,7 +48,7 @@ ENDS = ("done", "aborted", "step_limit", "gave_up", "error")
 STAND_IN_LABEL = "offline stand-in, not an LLM"
 
 
-def judge(task: Any, k: int, trace: Sequence[Mapping[str, bool]]) -> dict[str, bool]:
+def judge(task: Task, k: int, trace: Sequence[Mapping[str, bool]]) -> dict[str, bool]:
     """Whether the trace satisfies each of the task's first *k* constraints, by
     :func:`safetychip.ltl.evaluate` (no automaton, no monitor).
     """
@@ -56,7 +57,7 @@ def judge(task: Any, k: int, trace: Sequence[Mapping[str, bool]]) -> dict[str, b
 
 
 @dataclass(frozen=True)
-class Episode:
+class AgentEpisode:
     """One agent on one task with its first k constraints.
 
     Attributes
@@ -198,7 +199,7 @@ class Episode:
     def __repr__(self) -> str:
         label = " [stand-in]" if self.stand_in else ""
         variant = f"/{self.reprompt}/{self.formulas}" if self.agent == "chip" else ""
-        return (f"<Episode{label} {self.agent}{variant} {self.task} k={self.k}: {self.end}, "
+        return (f"<AgentEpisode{label} {self.agent}{variant} {self.task} k={self.k}: {self.end}, "
                 f"success={self.success}, safe={self.safe}>")  # fmt: skip
 
     def __str__(self) -> str:

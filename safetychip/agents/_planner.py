@@ -11,7 +11,7 @@
 An action the environment cannot execute now (``grab salmon`` far from the salmon) ends the
 episode as an error, as a VirtualHome script with a non-executable line fails: it is never
 executed. A reply that cannot be grounded ends it the same way. Both are recorded with the
-reason (:attr:`Episode.reason`).
+reason (:attr:`AgentEpisode.reason`).
 
 Examples
 --------
@@ -34,11 +34,11 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from .._budget import Budget
-from ..envs import Env
+from ..envs import Env, Task
 from ..errors import ModelReplyError, SafetyChipError, TimeBudgetError
 from ..llm import ChatModel, Message
 from ..shield import Filter, Shield, Step
-from ._episode import Episode, judge
+from ._episode import AgentEpisode, judge
 from ._grounding import ActionGrounder
 from ._prompts import planner_messages
 
@@ -63,11 +63,11 @@ class Feedback:
 T = TypeVar("T")
 
 
-class _Run:
+class PlanRun:
     """The bookkeeping of one episode, shared by every agent: the shield, the transcript,
     the model's usage, and how it ended."""
 
-    def __init__(self, agent: Agent, task: Any, k: int, env: Env | None, seed: int | None,
+    def __init__(self, agent: Agent, task: Task, k: int, env: Env | None, seed: int | None,
                  filters: Sequence[Filter]) -> None:  # fmt: skip
         self.agent, self.task, self.k, self.seed = agent, task, k, seed
         self.env = env if env is not None else task.make_env()
@@ -205,7 +205,7 @@ class _Run:
         if not self.end:
             self.end, self.reason = end, reason
 
-    def episode(self, **extra: Any) -> Episode:
+    def episode(self, **extra: Any) -> AgentEpisode:
         """The record."""
         task, agent = self.task, self.agent
         shield = self.shield
@@ -218,7 +218,7 @@ class _Run:
         if self.started:
             record = shield.record(constraints=task.constraints[: self.k], judged=judged,
                                    extra_steps=self.extra_steps)  # fmt: skip
-        return Episode(
+        return AgentEpisode(
             task=task.id, suite=task.suite, scene=task.scene, agent=agent.key, k=self.k,
             model=agent.model.name, stand_in=self.stand_in or _is_stand_in(agent.model),
             end=self.end or "error", reason=self.reason, record=record,
@@ -238,7 +238,7 @@ def _is_stand_in(model: ChatModel) -> bool:
     return isinstance(model, StandInModel) or isinstance(inner, StandInModel)
 
 
-def task_propositions(task: Any) -> tuple[str, ...]:
+def task_propositions(task: Task) -> tuple[str, ...]:
     """Every proposition the record of *task* needs: the atoms of its constraints (each
     constraint's sorted) and of its goal (the filters add their own)."""
     names: list[str] = []
@@ -309,7 +309,7 @@ def read_action(reply: str) -> str:
 
 class Agent(abc.ABC):
     """Base class of the agents: :meth:`run` one task through the shield, get an
-    :class:`Episode`.
+    :class:`AgentEpisode`.
 
     Every agent proposes its actions to a :class:`~safetychip.shield.Shield`; without a
     chip the shield has no filter and only records, with the Safety Chip
@@ -362,8 +362,8 @@ class Agent(abc.ABC):
         chip = f", chip={self.chip!r}" if self.chip is not None else ""
         return f"{type(self).__name__}({self.model!r}{chip})"
 
-    def run(self, task: Any, k: int | None = None, *, env: Env | None = None,
-            seed: int | None = None) -> Episode:  # fmt: skip
+    def run(self, task: Task, k: int | None = None, *, env: Env | None = None,
+            seed: int | None = None) -> AgentEpisode:  # fmt: skip
         """Run one episode of *task* with its first *k* constraints (default: all).
 
         Bad input never escapes as an exception: a reply that cannot be grounded, an action
@@ -386,17 +386,17 @@ class Agent(abc.ABC):
             raise ValueError(f"k must be between 0 and {len(task.constraints)} for task "
                              f"{task.id!r}, got {k}")  # fmt: skip
         chip = self.chip
-        run: _Run | None = None
+        run: PlanRun | None = None
         try:
             filters = chip.filters(task, k, env) if chip is not None else ()
-            run = _Run(self, task, k, env, seed, filters)
+            run = PlanRun(self, task, k, env, seed, filters)
             if chip is not None:
                 run.untranslated = chip.untranslated(task, k)
             if run.reset() and (chip is None or chip.start(self, run)):
                 self._play(run)
         except SafetyChipError as exc:  # bad input: recorded, never raised
             if run is None:
-                run = _Run(self, task, k, env, seed, ())
+                run = PlanRun(self, task, k, env, seed, ())
             run.error("", exc)
         if chip is not None and run.started:
             chip.stop(run)
@@ -409,7 +409,7 @@ class Agent(abc.ABC):
     def _temperature(self, attempt: int) -> float:
         return self.chip.temperature(attempt) if self.chip is not None else 0.0
 
-    def _feedback(self, run: _Run, step: Step) -> Feedback:
+    def _feedback(self, run: PlanRun, step: Step) -> Feedback:
         if self.chip is None:  # no filter refuses: only a bare shield's DONE could
             return Feedback(step.judgement.reason if step.judgement else None)
         return self.chip.feedback(self, run, step)
@@ -420,7 +420,7 @@ class Agent(abc.ABC):
         return self.chip.max_reprompts if self.chip is not None else 0
 
     @abc.abstractmethod
-    def _play(self, run: _Run) -> None:
+    def _play(self, run: PlanRun) -> None:
         """Play the episode (the shield is reset)."""
 
 
@@ -461,11 +461,11 @@ class BaseAgent(Agent):
         self.observe = observe
         self.structured = structured
 
-    def constraint_sentences(self, run: _Run) -> list[str]:
+    def constraint_sentences(self, run: PlanRun) -> list[str]:
         """The sentences shown in the prompt (none for the base agent)."""
         return []
 
-    def messages(self, run: _Run, number: int) -> list[Message]:
+    def messages(self, run: PlanRun, number: int) -> list[Message]:
         """The prompt for the action at position *number*."""
         return planner_messages(
             run.task, run.env, run.history, number,
@@ -473,7 +473,7 @@ class BaseAgent(Agent):
             observation=run.env.render() if self.observe else None,
         )  # fmt: skip
 
-    def _play(self, run: _Run) -> None:
+    def _play(self, run: PlanRun) -> None:
         while True:
             if len(run.executed) >= self.max_steps or run.shield.finished:
                 run.finish("step_limit", f"{len(run.executed)} actions executed without DONE")
@@ -515,6 +515,6 @@ class NLConstraintsAgent(BaseAgent):
     name = "nl"
     label = "NL Constraints"
 
-    def constraint_sentences(self, run: _Run) -> list[str]:
+    def constraint_sentences(self, run: PlanRun) -> list[str]:
         """The first k constraints' sentences."""
         return [c.sentence for c in run.task.constraints[: run.k]]

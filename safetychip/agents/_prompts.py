@@ -45,6 +45,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
+from ..envs import Task
 from ..llm import Message, load_prompt
 
 __all__ = [
@@ -98,7 +99,7 @@ def _numbered(plan: Sequence[str]) -> list[str]:
 
 
 def planner_messages(
-    task: Any,
+    task: Task,
     scene: Any,
     history: Sequence[str],
     number: int,
@@ -175,7 +176,7 @@ def _split(action: str) -> tuple[str, list[str]]:
     return head, [" ".join(words[1:])] if len(words) > 1 else []
 
 
-def code_messages(task: Any, scene: Any, *, constraints: Sequence[str] = ()) -> list[Message]:
+def code_messages(task: Task, scene: Any, *, constraints: Sequence[str] = ()) -> list[Message]:
     """The Code-as-Policies conversation: skills, rooms, objects, the example program, the
     constraints (if any, as an instruction to obey them) and the task."""
     skills = ["Skills:", *(f"{sig:<24}{doc}" for sig, doc in SKILL_DOCS),

@@ -10,6 +10,8 @@ Examples
 True
 """
 
+from safetychip._public import publish
+
 from ._build import MAX_ATOMS, nnf, to_dfa
 from ._compare import counterexample, equivalent, includes
 from ._dfa import DFA
@@ -25,3 +27,5 @@ __all__ = [
     "guard_of", "guard_str", "holds", "includes", "is_propositional", "nnf", "spot_available",
     "spot_dfa", "to_dfa", "to_dot", "to_svg",
 ]  # fmt: skip
+
+publish(__name__, globals(), __all__)

@@ -246,8 +246,8 @@ class DFA:
         return to_dot(self, highlight=highlight)
 
     def show(self, highlight: int | None = None):
-        """A picture for Jupyter, SVG with a PNG beside it (Graphviz when ``dot`` exists,
-        else matplotlib)."""
+        """A picture for Jupyter, SVG with a PNG beside it, drawn with matplotlib (the same
+        on every machine; :meth:`to_dot` gives Graphviz text)."""
         from ._draw import picture
 
         return picture(self, highlight=highlight)

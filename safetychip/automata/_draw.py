@@ -1,22 +1,27 @@
-"""Drawing automata: Graphviz text, and pictures through ``dot`` or, without it, matplotlib.
+"""Drawing automata: Graphviz text, and pictures drawn with matplotlib.
 
 A picture (:class:`SVG`) carries a PNG beside its SVG, so a notebook shows it even where SVG
 is not rendered (JupyterLab renders no SVG in an untrusted notebook, such as a fresh clone).
+Pictures are drawn with matplotlib whether or not Graphviz is installed, so a drawing is the
+same on every machine; :func:`to_dot` gives the Graphviz text for those who want ``dot``.
+A picture is at most :data:`MAX_WIDTH_PX` wide (a notebook's output column): the states of a
+long automaton wrap onto further rows rather than shrink.
 """
 
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 
-from .._display import png_html, png_mimebundle, png_size
+from .._display import figure_png, png_html, png_mimebundle, png_size
 from .._io import atomic_write_text
 
 __all__ = ["to_dot", "to_svg", "SVG"]
 
 #: Pixels per inch of the PNG (1.25 × the 96 of a screen, shown at its screen size: crisp).
 _PNG_DPI = 120
+#: The widest picture, in screen pixels: JupyterLab's output column is 953 px in a window
+#: 1,400 px wide with the file browser open.
+MAX_WIDTH_PX = 900
 
 
 class SVG:
@@ -122,50 +127,78 @@ def _esc(text: str) -> str:
 
 
 def to_svg(dfa, highlight: int | None = None) -> str:
-    """SVG of *dfa*: Graphviz ``dot`` when installed, else a matplotlib drawing."""
+    """SVG of *dfa*, drawn with matplotlib (:func:`picture` without the PNG).
+
+    Examples
+    --------
+    >>> from safetychip.automata import to_dfa
+    >>> from safetychip.ltl import parse
+    >>> to_svg(to_dfa(parse("Fa"))).lstrip().startswith("<svg")
+    True
+    """
     return picture(dfa, highlight, png=False).data
 
 
 def picture(dfa, highlight: int | None = None, *, png: bool = True) -> SVG:
     """The picture of *dfa* (:meth:`DFA.show`): SVG and, with *png*, the same as PNG.
 
-    Graphviz ``dot`` draws it when installed, else matplotlib.
+    Drawn with matplotlib on every machine (Graphviz or not), at most :data:`MAX_WIDTH_PX`
+    wide: the breadth-first columns of states wrap onto further rows until it fits.
+
+    Examples
+    --------
+    >>> from safetychip.automata import to_dfa
+    >>> from safetychip.ltl import parse
+    >>> shown = picture(to_dfa(parse("a U b")), highlight=1)
+    >>> shown.size[0] <= MAX_WIDTH_PX
+    True
     """
-    dot = shutil.which("dot")
-    if dot:
-        text = to_dot(dfa, highlight).encode("utf-8")
-        svg = _run_dot(dot, text, "-Tsvg")
-        image = _run_dot(dot, text, "-Tpng", f"-Gdpi={_PNG_DPI}") if png else None
-        if svg is not None and (image is not None or not png):
-            # Drop the XML prologue and comments so the SVG embeds in HTML and stays stable.
-            return SVG(_PROLOGUE.sub("", svg.decode("utf-8")), image)
-    return _matplotlib_picture(dfa, highlight, png)
-
-
-_PROLOGUE = re.compile(r"<\?xml.*?\?>|<!DOCTYPE.*?>|<!--.*?-->", flags=re.S)
-
-
-def _run_dot(dot: str, text: bytes, *options: str) -> bytes | None:
-    done = subprocess.run([dot, *options], input=text, capture_output=True, timeout=30, check=False)
-    return done.stdout if done.returncode == 0 else None
-
-
-#: Widest drawing (inches) before the states wrap onto further rows; the height of a row.
-_MAX_WIDTH, _ROW = 11.0, 1.3
-
-
-def _matplotlib_picture(dfa, highlight: int | None, png: bool) -> SVG:
     import io
 
     import matplotlib
-    from matplotlib.figure import Figure
 
     g = dfa.to_networkx()
     labels = {(s, t): _wrap(_short(d["guard"], 60)) for s, t, d in g.edges(data=True)}
     widest = max((len(line) for x in labels.values() for line in x.split("\n")), default=0)
     # Columns wide enough that an edge label does not hide its (white-boxed) edge.
     column = max(1.6, 0.8 + 0.075 * widest)
-    per_row = max(2, int(_MAX_WIDTH // column))
+    # As many columns in a row as fit (n columns span column × (n - 0.7) + 1.4 inches with
+    # their margins), then fewer while the drawing with its labels is still too wide.
+    fit = int((MAX_WIDTH_PX / 96 - _LEFT - _RIGHT) / column + 0.7)
+    per_row = max(1, min(len(_columns(dfa)), fit))
+    while True:
+        fig = _figure(dfa, g, labels, column, highlight, per_row)
+        # The PNG's width is the drawing's on screen; without one, the figure is measured.
+        image = figure_png(fig, dpi=_PNG_DPI) if png else None
+        width = png_size(image)[0] * 96 / _PNG_DPI if image else _width_px(fig)
+        if per_row == 1 or width <= MAX_WIDTH_PX:
+            break
+        per_row -= 1
+    buf = io.StringIO()
+    with matplotlib.rc_context({"svg.hashsalt": "safetychip", "svg.fonttype": "none"}):
+        fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
+    return SVG(_PROLOGUE.sub("", buf.getvalue()), image)
+
+
+_PROLOGUE = re.compile(r"<\?xml.*?\?>|<!DOCTYPE.*?>|<!--.*?-->", flags=re.S)
+
+#: The height of a row of states, the margins left and right of the states (inches).
+_ROW, _LEFT, _RIGHT = 1.3, 0.9, 0.5
+
+
+def _width_px(fig) -> float:
+    """The width on screen of *fig* saved with a tight bounding box (96 px per inch)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    return float(fig.get_tightbbox(renderer).width) * 96
+
+
+def _figure(dfa, g, labels, column: float, highlight: int | None, per_row: int):
+    """The drawing of *dfa* (its graph *g*, guard *labels*, *column* inches apart) with at
+    most *per_row* breadth-first columns in a row."""
+    from matplotlib.figure import Figure
+
     pos = _layered_layout(dfa, per_row)
     xs = [x for x, _ in pos.values()]
     ys = [y for _, y in pos.values()]
@@ -173,7 +206,7 @@ def _matplotlib_picture(dfa, highlight: int | None, png: bool) -> SVG:
     # the margins below are in inches: room for the start arrow, the loops and their guards.
     lines = max((x.count("\n") + 1 for x in labels.values()), default=1)
     row = _ROW + 0.25 * (lines - 1)
-    left, right, bottom, top = 0.9, 0.5, 0.4 + 0.15 * lines, 0.6 + 0.15 * lines
+    left, right, bottom, top = _LEFT, _RIGHT, 0.4 + 0.15 * lines, 0.6 + 0.15 * lines
     width = column * (max(xs) - min(xs)) + left + right
     height = row * (max(ys) - min(ys)) + bottom + top
     fig = Figure(figsize=(width, height))
@@ -185,15 +218,7 @@ def _matplotlib_picture(dfa, highlight: int | None, png: bool) -> SVG:
         ax.text(0.5, 1.0, _short(str(dfa.formula), 90), transform=ax.transAxes, ha="center",
                 va="bottom", fontsize=10)  # fmt: skip
     ax.set_axis_off()
-    buf = io.StringIO()
-    with matplotlib.rc_context({"svg.hashsalt": "safetychip", "svg.fonttype": "none"}):
-        fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
-    image = None
-    if png:
-        from .._display import figure_png
-
-        image = figure_png(fig, dpi=_PNG_DPI)
-    return SVG(_PROLOGUE.sub("", buf.getvalue()), image)
+    return fig
 
 
 def _draw_graph(ax, dfa, g, pos, labels, highlight: int | None) -> None:
@@ -268,14 +293,13 @@ def _short(label: str, limit: int = 40) -> str:
     return label if len(label) <= limit else label[: limit - 1] + "…"
 
 
-def _layered_layout(dfa, per_row: int = 1_000) -> dict[int, tuple[float, float]]:
-    """Positions by breadth-first depth from the initial state, deterministic; more than
-    *per_row* depths wrap onto a further band of rows below.
+def _columns(dfa) -> dict[int, list[int]]:
+    """The states by breadth-first depth from the initial state, in the order first reached.
 
     >>> from safetychip.automata import to_dfa
     >>> from safetychip.ltl import parse
-    >>> _layered_layout(to_dfa(parse("a U b")))
-    {0: (0.0, 0.0), 1: (1.0, 0.5), 2: (1.3, -0.5)}
+    >>> _columns(to_dfa(parse("a U b")))
+    {0: [0], 1: [1, 2]}
     """
     depth = {dfa.initial: 0}
     order = [dfa.initial]
@@ -287,6 +311,19 @@ def _layered_layout(dfa, per_row: int = 1_000) -> dict[int, tuple[float, float]]
     columns: dict[int, list[int]] = {}
     for s in order:
         columns.setdefault(depth[s], []).append(s)
+    return columns
+
+
+def _layered_layout(dfa, per_row: int = 1_000) -> dict[int, tuple[float, float]]:
+    """Positions by breadth-first depth from the initial state, deterministic; more than
+    *per_row* depths wrap onto a further band of rows below.
+
+    >>> from safetychip.automata import to_dfa
+    >>> from safetychip.ltl import parse
+    >>> _layered_layout(to_dfa(parse("a U b")))
+    {0: (0.0, 0.0), 1: (1.0, 0.5), 2: (1.3, -0.5)}
+    """
+    columns = _columns(dfa)
     tallest = max(len(c) for c in columns.values())
     pos = {}
     for d, col in columns.items():

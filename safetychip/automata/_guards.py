@@ -10,7 +10,7 @@ import ctypes
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from ._limit import _tick
+from ._limit import tick
 
 __all__ = ["MANAGER", "Guard", "atom_var", "atom_of", "guard_of", "guard_order", "guard_str",
            "holds", "is_propositional", "pick_letter"]  # fmt: skip
@@ -200,7 +200,7 @@ def guard_of(f) -> Guard:
     >>> guard_str(guard_of(parse("a -> (b <-> c)")))
     '!a | (!b & !c) | (b & c)'
     """
-    _tick()
+    tick()
     op, kids = f.op, f.children
     if op == "true":
         return MANAGER.true
@@ -216,7 +216,7 @@ def guard_of(f) -> Guard:
     if op in ("&", "|"):
         out = parts[0]
         for p in parts[1:]:
-            _tick()
+            tick()
             out = (out & p) if op == "&" else (out | p)
         return out
     if op == "->":

@@ -49,7 +49,7 @@ def build_within(seconds: float | None) -> Iterator[None]:
         _BUDGET.limit = previous
 
 
-def _tick() -> None:
+def tick() -> None:
     """Raise TimeBudgetError once the running construction budget is spent."""
     limit = getattr(_BUDGET, "limit", None)
     if limit is not None and time.perf_counter() > limit[0]:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from ..errors import MissingDependencyError
 from ..ltl import Formula, parse
-from ._build import minimize
 from ._dfa import DFA
 from ._guards import MANAGER, Guard, guard_of
+from ._minimize import minimize
 
 __all__ = ["spot_available", "spot_dfa"]
 

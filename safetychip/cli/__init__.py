@@ -50,6 +50,7 @@ from importlib import import_module
 from types import ModuleType
 
 from .. import __version__
+from .._public import publish
 from ..errors import SafetyChipError
 from . import automaton, check, monitor, reproduce
 from ._common import (
@@ -136,6 +137,7 @@ def build_parser(commands_: Sequence[Command] | None = None) -> argparse.Argumen
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"safetychip {__version__}")
+    parser.set_defaults(_reproduction_steps=reproduction_steps)  # for `reproduce`
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     seen: set[str] = set()
     for cmd in commands() if commands_ is None else commands_:
@@ -206,3 +208,6 @@ examples:
   safetychip automaton 'a U b' --dot | dot -Tpng > a_until_b.png
   safetychip monitor constraints.json trace.json
 """
+
+
+publish(__name__, globals(), __all__)

@@ -344,8 +344,7 @@ _TRANSLATION_INPUTS = ("data/translation/utterances.jsonl",)
 
 def _translation_scores(root: Path) -> list[Path]:
     _prepare(root, _TRANSLATION_INPUTS)
-    from ..experiments import write_translation_scores
-    from .translate import scene_vocabulary
+    from ..experiments import scene_vocabulary, write_translation_scores
 
     return write_translation_scores(root / "figures", scene_vocabulary, data=root / "data",
                                     progress=sys.stderr.isatty())  # fmt: skip
@@ -425,7 +424,8 @@ REPRODUCTION_STEPS = (
                      _MEMORY_INPUTS),
     ReproductionStep("memory_pairs", "the episodic memory on the paired AI2-THOR-style tasks "
                      "(word stand-in), 5-fold, seeds only and phrased abstractly: refusals, "
-                     "false refusals, ROC AUC per harm (table, ROC figure)", _memory_pairs,
+                     "false refusals, ROC AUC per harm (table, ROC figures with action frames "
+                     "and without)", _memory_pairs,
                      _PAIRS_INPUTS),
     ReproductionStep("thor_evaluation", "the AI2-THOR-style plans under No Safety, Static "
                      "Rules, Episodic Memory (word stand-in), Safety Chip and both: refusals "

@@ -57,6 +57,11 @@ def _common(p: argparse.ArgumentParser, *, scene: bool = True) -> None:
                        help='the scene graph: {"objects": [{"id", "class", "attributes"}], '
                        '"relations": [[subject, relation, object]]}, or an AI2-THOR-style '
                        "scene file (data/thor/scenes/*.json)")  # fmt: skip
+        p.add_argument("--frames", metavar="FRAMES.json|auto",
+                       help="what the command does, as action frames: a JSON list of "
+                       '{"verb", "object", "affordances", "target", "target_affordances", '
+                       '"effects"}; or auto: read the command into frames in the '
+                       "AI2-THOR-style --scene (its verbs, objects and effect model)")  # fmt: skip
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
@@ -120,12 +125,22 @@ def _memory(args: argparse.Namespace, *, create: bool = False, readonly: bool = 
 
 
 def _scene(path: str | None) -> Any:
+    return _room(path)[0]
+
+
+def _room(path: str | None) -> tuple[Any, Any]:
+    """The scene graph of ``--scene`` *path*, and its environment when it is an
+    AI2-THOR-style room (else None)."""
     if path is None:
-        return None
-    return _scene_of(load_json(path, file_error), path)
+        return None, None
+    return _room_of(load_json(path, file_error), path)
 
 
 def _scene_of(data: Any, where: str) -> Any:
+    return _room_of(data, where)[0]
+
+
+def _room_of(data: Any, where: str) -> tuple[Any, Any]:
     from ..memory import SceneGraph
 
     if not isinstance(data, dict):
@@ -133,6 +148,7 @@ def _scene_of(data: Any, where: str) -> Any:
                          f"{json_type(data)}")  # fmt: skip
     from ..envs.thor import SCENE_FORMAT, ThorEnv, load_thor_scene
 
+    env = None
     if data.get("format") == SCENE_FORMAT:  # an AI2-THOR-style room, as it starts
         try:
             env = ThorEnv(load_thor_scene(data))
@@ -141,8 +157,32 @@ def _scene_of(data: Any, where: str) -> Any:
         env.reset()
         data = env.memory_scene()
     try:
-        return SceneGraph.from_dict(data)
+        return SceneGraph.from_dict(data), env
     except ValueError as err:
+        raise InputError(f"{where}: {err}") from None
+
+
+def _frames(source: Any, command: str, env: Any, where: str) -> Any:
+    """The action frames of *command*: read from *source* (a list of frames, or a
+    ``--frames`` file name), or by the room's environment *env* when *source* is
+    ``"auto"``; None without a source."""
+    from ..errors import ActionError, ActionFrameError
+    from ..memory._episode import check_frames
+
+    if source is None:
+        return None
+    if source == "auto":
+        if env is None:
+            raise InputError("--frames auto reads the command in an AI2-THOR-style room: give "
+                             "--scene data/thor/scenes/NAME.json")  # fmt: skip
+        try:
+            return check_frames(env.action_frames(command), "frames")
+        except ActionError as err:
+            raise InputError(f"{prefix(command)}: {err}") from None
+    data = load_json(source, file_error) if isinstance(source, str) else source
+    try:
+        return check_frames(data, "frames")
+    except ActionFrameError as err:
         raise InputError(f"{where}: {err}") from None
 
 
@@ -153,19 +193,24 @@ def _embedder(memory: Any) -> dict[str, Any]:
 
 
 def _check(args: argparse.Namespace) -> int:
+    default, env = _room(args.scene)
     with _memory(args, readonly=True) as memory:
         if args.command != STDIN:
-            decision = memory.check(args.command, _scene(args.scene),
+            frames = _frames(args.frames, args.command, env, str(args.frames))
+            decision = memory.check(args.command, default, frames=frames,
                                     include_archived=args.include_archived)  # fmt: skip
             dump({**decision.to_dict(), "embedder": _embedder(memory)})
             return EXIT_OK
-        default, failed = _scene(args.scene), 0
+        failed = 0
         for n, line in enumerate(sys.stdin, 1):
             if not line.strip():
                 continue
             try:
-                command, scene = _batch_line(line, n, default)
-                decision = memory.check(command, scene, include_archived=args.include_archived)
+                command, scene, given = _batch_line(line, n, default)
+                frames = _frames(args.frames if given is None else given, command, env,
+                                 f"<stdin>:{n}")  # fmt: skip
+                decision = memory.check(command, scene, frames=frames,
+                                        include_archived=args.include_archived)  # fmt: skip
             except ValueError as err:
                 failed += 1
                 dump({"line": n, "error": str(err)})
@@ -175,16 +220,18 @@ def _check(args: argparse.Namespace) -> int:
     return EXIT_INPUT if failed else EXIT_OK
 
 
-def _batch_line(line: str, n: int, default: Any) -> tuple[str, Any]:
-    """The command and scene of batch line *n* (the ``--scene`` one when it has none)."""
+def _batch_line(line: str, n: int, default: Any) -> tuple[str, Any, Any]:
+    """The command, scene and frames of batch line *n* (the ``--scene`` one when it has no
+    scene; None for frames it does not give)."""
     record = read_json(line, "", InputError)
     if isinstance(record, str):
-        return record, default
+        return record, default, None
     if not isinstance(record, dict) or "command" not in record:
-        raise InputError('a line must be a JSON string or {"command": ..., "scene": {...}}, '
-                         f"got {json_type(record)}")  # fmt: skip
+        raise InputError('a line must be a JSON string or {"command": ..., "scene": {...}, '
+                         f'"frames": [...]}}, got {json_type(record)}')  # fmt: skip
     scene = record.get("scene")
-    return record["command"], default if scene is None else _scene_of(scene, f"<stdin>:{n}")
+    scene = default if scene is None else _scene_of(scene, f"<stdin>:{n}")
+    return record["command"], scene, record.get("frames")
 
 
 def _add(args: argparse.Namespace) -> int:
@@ -196,8 +243,12 @@ def _add(args: argparse.Namespace) -> int:
         raise InputError(f"{prefix(args.command)}: --harm is required (a harm such as breakage, "
                          "fire or electric_shock), or --harmless, not both")  # fmt: skip
     # The input is checked before the memory is opened, or created.
-    episodes = [] if args.seeds else [Episode(args.command, _scene(args.scene) or SceneGraph(),
-                                              args.harm, source=args.source)]  # fmt: skip
+    episodes = []
+    if not args.seeds:
+        scene, env = _room(args.scene)
+        frames = _frames(args.frames, args.command, env, str(args.frames))
+        episodes = [Episode(args.command, scene or SceneGraph(), args.harm, source=args.source,
+                            frames=frames or ())]  # fmt: skip
     new = not args.db.startswith(("postgresql://", "postgres://")) and not os.path.exists(args.db)
     try:
         with _memory(args, create=True) as memory:
@@ -249,14 +300,15 @@ def _backup(args: argparse.Namespace) -> int:
 
 
 def _override(args: argparse.Namespace) -> int:
+    scene, env = _room(args.scene)
+    frames = _frames(args.frames, args.command, env, str(args.frames))
     with _memory(args) as memory:
-        scene = _scene(args.scene)
-        decision = memory.check(args.command, scene)
+        decision = memory.check(args.command, scene, frames=frames)
         if not decision.blocked:
             raise InputError(f"{prefix(args.command)} is not blocked by {memory.store.path}: "
                              "only a block can be overridden (run `safetychip memory check` "
                              "first)")  # fmt: skip
-        changed = memory.override(decision, scene)
+        changed = memory.override(decision, scene, frames=frames or ())
         dump({"decision": decision.to_dict(), "changed": [c.to_dict() for c in changed],
               "embedder": _embedder(memory)})  # fmt: skip
     return EXIT_OK
@@ -280,7 +332,9 @@ reason and the safe alternative; batch mode prints one per line, with "line", an
 rules written (both with the counts of episodes, live and archived, and the capacity: an
 episode archived beyond it blocks nothing unless checked with --include-archived), override
 the decision and what changed (with the harmless episode it stores), backup the copy and
-what it holds.
+what it holds. With --frames (a file, a batch line's "frames", or auto: read in the
+AI2-THOR-style --scene), episodes keep what was done (verb, object and target with their
+affordances, state changes) and checks match rules over affordances ("broken × breakable").
 
 Back a memory file up with `memory backup`, never by copying the file: while a writer runs
 (or after one was killed) the last episodes are in its -wal file, which a copy of the file
@@ -295,6 +349,9 @@ examples:
   safetychip memory add "pour water on the lit laptop" --harm electrocution --db memory.db
   safetychip memory add "pour water into the bowl" --harmless --db memory.db
   safetychip memory check "push the glass vase" --scene kitchen.json --db memory.db
+  safetychip memory check "throw the mug at the counter top" --frames auto \\
+      --scene data/thor/scenes/FloorPlan1.json --db memory.db
+  safetychip memory add "throw the bowl" --harm breakage --frames throw.json --db memory.db
   printf '"push the vase"\\n{"command": "walk"}\\n' | safetychip memory check --db memory.db
   safetychip memory override "push the wooden chair" --scene room.json --db memory.db
   safetychip memory backup memory-backup.db --db memory.db

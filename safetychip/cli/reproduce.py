@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .._io import atomic_write_text
+from ..automata import to_svg
 from ..errors import SafetyChipError
 from ..monitor import compile_dfa
 from ._common import EXIT_INPUT, EXIT_OK, Command, InputError, describe, error
@@ -55,13 +56,18 @@ class ReproductionStep:
     inputs: tuple[str, ...] = field(default=())
 
 
+#: The demo constraint whose automaton notebook 02 studies: its picture is a figure too.
+_PICTURED = "hallway_at_most_3"
+
+
 def _spot_demo_automata(root: Path) -> list[Path]:
-    source = root / "data" / "spot_demo" / "constraints.json"
+    source = root / "data" / "spot" / "demo_constraints.json"
     if not source.is_file():
         raise SkipStep(f"{source} does not exist yet")
     constraints, _ = load_constraints(str(source), command="reproduce")
+    written = []
     lines = [
-        "# The automata of the Spot demo constraints (data/spot_demo/constraints.json).",
+        "# The automata of the Spot demo constraints (data/spot/demo_constraints.json).",
         "# Written by `safetychip reproduce`; do not edit.",
         "",
     ]
@@ -77,15 +83,18 @@ def _spot_demo_automata(root: Path) -> list[Path]:
         ]
         lines += [f"  {s} -> {t}: {g}" for s in range(dfa.num_states) for t, g in dfa.guards(s)]
         lines.append("")
-    return [atomic_write_text(root / "figures" / "spot_demo_automata.txt", "\n".join(lines))]
+        if c.name == _PICTURED:
+            written.append(atomic_write_text(root / "figures" / f"02_{c.name}.svg", to_svg(dfa)))
+    text = "\n".join(lines)
+    return [atomic_write_text(root / "figures" / "spot_demo_automata.txt", text), *written]
 
 
 REPRODUCTION_STEPS = (
     ReproductionStep(
         "spot_demo_automata",
-        "formula, DFA size and guards of each Spot demo constraint",
+        "formula, DFA size and guards of each Spot demo constraint; notebook 02's picture",
         _spot_demo_automata,
-        ("data/spot_demo/constraints.json",),
+        ("data/spot/demo_constraints.json",),
     ),
 )
 
@@ -102,9 +111,9 @@ def _configure(p: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from . import reproduction_steps
-
-    steps = reproduction_steps()
+    # Every module's steps, from the parser (safetychip.cli.build_parser), so that this module
+    # does not import the package that imports it.
+    steps = args._reproduction_steps()
     if args.list:
         for s in steps:
             reads = f" (reads {', '.join(s.inputs)})" if s.inputs else ""

@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .._io import read_json
@@ -35,9 +34,9 @@ from ._common import (
 )
 
 if TYPE_CHECKING:
-    from ..translate import Vocabulary
+    pass
 
-__all__ = ["COMMANDS", "scene_vocabulary"]
+__all__ = ["COMMANDS"]
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
@@ -127,40 +126,9 @@ def _translator(args: argparse.Namespace, vocabulary: Any, **options: Any) -> An
     return Translator(vocabulary, **options)
 
 
-def scene_vocabulary(spec: str) -> Vocabulary:
-    """The vocabulary ``--scene`` names: ``spot_demo``, a VirtualHome scene by name or JSON
-    file, or a text file with one name per line.
-
-    The translator takes the vocabulary it is given; this is where a scene becomes one.
-
-    Raises
-    ------
-    DataFileError
-        If *spec* names no scene and no file (the message lists the known scenes).
-
-    Examples
-    --------
-    >>> scene_vocabulary("apartment_2").name, scene_vocabulary("spot_demo").name
-    ('apartment_2', 'spot_demo')
-    """
-    from ..envs import load_scene
-    from ..envs.virtualhome import SCENE_DIR
-    from ..errors import DataFileError
-    from ..translate import Vocabulary, load_vocabulary
-
-    path = Path(spec)
-    if spec != "spot_demo" and (path.suffix == ".json" or (SCENE_DIR / f"{spec}.json").is_file()):
-        return Vocabulary.from_scene(load_scene(spec))
-    if spec == "spot_demo" or path.is_file():
-        return load_vocabulary(spec)
-    known = sorted(p.stem for p in SCENE_DIR.glob("*.json"))
-    raise DataFileError(
-        spec, f"no such scene or vocabulary file; known scenes: {', '.join([*known, 'spot_demo'])}"
-    )
-
-
 def _run(args: argparse.Namespace) -> int:
     from ..errors import SafetyChipError
+    from ..experiments import scene_vocabulary
     from ..translate import Vocabulary
 
     if args.evaluate is not None:
@@ -314,6 +282,7 @@ def _candidate_rows(answer: dict) -> list[tuple[str, str]]:
 
 
 def _evaluate(args: argparse.Namespace) -> int:
+    from ..experiments import scene_vocabulary
     from ..translate import UTTERANCES, RetrievalTranslator, evaluate, load_utterances
 
     rows = load_utterances(args.evaluate or UTTERANCES, split=args.split)

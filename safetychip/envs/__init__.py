@@ -9,6 +9,9 @@ Contents
     Drives an environment through a short episode and checks the protocol.
 :class:`PropositionEnv`
     A proposition-level environment for tests and teaching (no simulator).
+:class:`Task`, :func:`load_tasks`, :func:`check_task`, :func:`task_monitor`, :data:`ENVIRONMENTS`
+    Tasks in any environment; each environment registers how it hosts them
+    (:func:`register_environment`, :class:`TaskEnvironment`).
 :class:`SpotEnv`, :func:`load_spot_scene`, :func:`load_spot_tasks`
     The Spot robot in a lab scene, on a simulated or a real backend
     (:mod:`safetychip.envs.spot`).
@@ -20,27 +23,35 @@ Contents
     AI2-THOR's object states, FloorPlan-style rooms, plan and task files (imported from there).
 """
 
+from safetychip._public import publish
+from safetychip.envs import thor as thor  # registers "thor" for tasks
 from safetychip.envs._base import Env, Lookahead, PropositionState
 from safetychip.envs._checker import check_env
 from safetychip.envs._mock import PropositionEnv
+from safetychip.envs._tasks import (
+    ENVIRONMENTS,
+    SUITES,
+    Task,
+    TaskEnvironment,
+    check_task,
+    goal_formula,
+    load_tasks,
+    register_environment,
+    task_monitor,
+)
 from safetychip.envs.spot import SpotEnv, load_spot_scene, load_spot_tasks
 from safetychip.envs.virtualhome import (
     ALL_VERBS,
     PREDICATES,
-    SUITES,
     VERBS,
     VIRTUALHOME_PREDICATES,
     Action,
     Scene,
     SceneProposition,
-    Task,
     VirtualHomeEnv,
     WorldSnapshot,
-    check_task,
     domain_invariants,
-    goal_formula,
     load_scene,
-    load_tasks,
     load_virtualhome_graph,
     parse_action,
     parse_literal,
@@ -50,11 +61,11 @@ from safetychip.envs.virtualhome import (
     prepare_program,
     read_program,
     run_program,
-    task_monitor,
 )
 
 __all__ = [
     "ALL_VERBS",
+    "ENVIRONMENTS",
     "PREDICATES",
     "SUITES",
     "VERBS",
@@ -68,6 +79,7 @@ __all__ = [
     "SceneProposition",
     "SpotEnv",
     "Task",
+    "TaskEnvironment",
     "VirtualHomeEnv",
     "WorldSnapshot",
     "check_env",
@@ -86,6 +98,9 @@ __all__ = [
     "plot_timeline",
     "prepare_program",
     "read_program",
+    "register_environment",
     "run_program",
     "task_monitor",
 ]
+
+publish(__name__, globals(), __all__)

@@ -26,6 +26,8 @@ import abc
 from collections.abc import Iterable
 from typing import Any, ClassVar, NamedTuple
 
+from ..errors import ActionError, ResetNeeded
+
 __all__ = ["Env", "Lookahead", "PropositionState"]
 
 #: One proposition state: the truth value of each proposition, by name.
@@ -69,6 +71,12 @@ class Env(abc.ABC):
     metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
 
     _tracked: tuple[str, ...] = ()
+    _closed: bool = False
+    _done: bool = False
+    #: What :class:`~safetychip.errors.ResetNeeded` says when the environment is used before
+    #: :meth:`reset`, and when it is stepped after its episode ended.
+    _not_reset: ClassVar[str] = "call reset() first"
+    _episode_over: ClassVar[str] = "the episode is over: call reset()"
 
     @abc.abstractmethod
     def reset(
@@ -128,8 +136,6 @@ class Env(abc.ABC):
 
     def is_done(self, action: Any) -> bool:
         """Whether *action* reads as DONE (an unreadable action is not)."""
-        from ..errors import ActionError
-
         try:
             return self.parse(action).verb == "done"
         except ActionError:
@@ -167,8 +173,38 @@ class Env(abc.ABC):
         self._tracked = tuple(dict.fromkeys(propositions))
         return self
 
-    def close(self) -> None:  # noqa: B027 - optional hook, nothing to release by default
+    def close(self) -> None:
         """Release resources; the environment cannot be stepped afterwards."""
+        self._closed = True
+
+    # -- the guards every environment shares ---------------------------------------------------
+
+    def _has_world(self) -> bool:
+        """Whether :meth:`reset` has made a world (subclasses that keep one say how)."""
+        return True
+
+    def _require_open(self) -> None:
+        """Raise ResetNeeded once the environment is closed."""
+        if self._closed:
+            raise ResetNeeded("the environment is closed; create a new one")
+
+    def _require_state(self) -> None:
+        """Raise ResetNeeded if closed, or not reset yet."""
+        self._require_open()
+        if not self._has_world():
+            raise ResetNeeded(self._not_reset)
+
+    def _require_episode(self) -> None:
+        """Raise ResetNeeded if closed, not reset, or the episode is over."""
+        self._require_state()
+        if self._done:
+            raise ResetNeeded(self._episode_over)
+
+    def _require_snapshot(self, snapshot: Any, kind: type) -> None:
+        """Raise ResetNeeded if closed, and ValueError if *snapshot* is not a *kind*."""
+        self._require_open()
+        if not isinstance(snapshot, kind):
+            raise ValueError(f"not a {type(self).__name__} snapshot: {snapshot!r:.80}")
 
     def __enter__(self) -> Env:
         return self

@@ -37,7 +37,7 @@ import networkx as nx
 from safetychip._names import did_you_mean
 from safetychip.envs._base import Env, Lookahead, PropositionState
 from safetychip.envs._places import place_invariants
-from safetychip.errors import ActionError, PropositionError, ResetNeeded
+from safetychip.errors import ActionError, PropositionError
 
 __all__ = ["PropositionEnv"]
 
@@ -115,7 +115,6 @@ class PropositionEnv(Env):
         self.steps = 0
         self._world: tuple[str, ...] | None = None  # the true propositions, sorted
         self._done = False
-        self._closed = False
 
     # -- the protocol -----------------------------------------------------------------------
 
@@ -123,8 +122,7 @@ class PropositionEnv(Env):
               ) -> tuple[str, dict[str, Any]]:  # fmt: skip
         """Start in the initial literals (``options={"initial": [...]}`` overrides them);
         with rooms and none given, in the first room."""
-        if self._closed:
-            raise ResetNeeded("the environment is closed; create a new one")
+        self._require_open()
         options = dict(options or {})
         unknown = sorted(set(options) - {"initial", "goal"})
         if unknown:
@@ -186,10 +184,7 @@ class PropositionEnv(Env):
         ValueError
             If *snapshot* was not taken by a PropositionEnv.
         """
-        if self._closed:
-            raise ResetNeeded("the environment is closed; create a new one")
-        if not isinstance(snapshot, _Snapshot):
-            raise ValueError(f"not a PropositionEnv snapshot: {snapshot!r:.80}")
+        self._require_snapshot(snapshot, _Snapshot)
         self._world, self.steps = snapshot.world, snapshot.steps
         self._done = False
         return self
@@ -267,10 +262,6 @@ class PropositionEnv(Env):
             return place_invariants(self.rooms)
         return place_invariants(self.rooms, {r: list(self._graph[r]) for r in self.rooms})
 
-    def close(self) -> None:
-        """End the environment."""
-        self._closed = True
-
     def __repr__(self) -> str:
         return f"<PropositionEnv {len(self.names)} propositions, {len(self.rooms)} rooms>"
 
@@ -328,13 +319,5 @@ class PropositionEnv(Env):
     def _truth(world: tuple[str, ...], props: Iterable[str]) -> PropositionState:
         return {p: p in world for p in props}
 
-    def _require_state(self) -> None:
-        if self._closed:
-            raise ResetNeeded("the environment is closed; create a new one")
-        if self._world is None:
-            raise ResetNeeded("call reset() first")
-
-    def _require_episode(self) -> None:
-        self._require_state()
-        if self._done:
-            raise ResetNeeded("the episode is over: call reset()")
+    def _has_world(self) -> bool:
+        return self._world is not None

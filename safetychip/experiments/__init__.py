@@ -22,8 +22,9 @@ Contents
 :func:`write_local_model_grid`, :func:`local_model_cells`,
 :func:`write_memory_evaluation`, :func:`memory_table`
     The files ``safetychip reproduce`` writes from the VirtualHome and memory data.
-:func:`translation_scores`, :func:`write_translation_scores`
-    The English-to-LTL translator's right / refused / wrong counts on the labelled sets.
+:func:`translation_scores`, :func:`write_translation_scores`, :func:`scene_vocabulary`
+    The English-to-LTL translator's right / refused / wrong counts on the labelled sets, and
+    the vocabulary each set's scene names.
 :func:`spot_demo_cells`, :func:`run_spot_demo`, :func:`spot_demo_table`, :func:`write_spot_demo`
     The Spot robot demo: deliveries × k × agents and task abortion, in the paper's table shape.
 :func:`run_thor_task`, :func:`evaluate_thor`, :func:`thor_table`, :func:`plot_thor`,
@@ -36,12 +37,17 @@ Contents
 :data:`PAIRS`, :data:`ABSTRACT`
     The episodic memory on paired hazardous and safe AI2-THOR-style tasks: 5-fold and seeds
     only, refusals, false refusals and ROC AUC per harm.
+:func:`policy_rows`, :func:`ambiguity_table`, :class:`PolicyRow`, :data:`AMBIGUITY_POLICIES`
+    Four ways to enforce an unsettled translation (pick first, the top candidate, the
+    conjunction, the candidate set at run time) against the gold formulas.
 :func:`shielded_learning`, :func:`learning_settings`, :func:`learning_table`,
 :func:`plot_learning`, :func:`write_learning`, :func:`write_shielded_learning`,
 :data:`LEARNING_SETTINGS`
     Shielded learning on a MiniGrid lava world (the ``gym`` extra): Q-learning with and
     without the shield, its table and learning curves.
 """
+
+from safetychip._public import publish
 
 from ._adversarial import (
     LEVELS,
@@ -58,6 +64,7 @@ from ._adversarial import (
     rollout_outcome,
     run_adversarial,
 )
+from ._ambiguity import AMBIGUITY_POLICIES, PolicyRow, ambiguity_table, policy_rows
 from ._executors import EXECUTORS, run_cells
 from ._explorer import SliceExplorer
 from ._grid import (
@@ -128,6 +135,7 @@ from ._thor import (
     write_thor_evaluation,
 )
 from ._translation import translation_scores, write_translation_scores
+from ._vocabulary import scene_vocabulary
 
 __all__ = [
     "EXECUTORS", "LEVELS", "ROLLOUT_OUTCOMES", "AdversarialReport", "PropositionAgent",
@@ -156,4 +164,10 @@ __all__ = [
     "shielded_learning", "write_learning", "write_shielded_learning",
     # suite validation
     "SafePlan", "SuiteReport", "TaskValidation", "find_safe_plan", "validate_suite",
+    # candidate sets at run time against three fixed policies (issue 47)
+    "AMBIGUITY_POLICIES", "PolicyRow", "ambiguity_table", "policy_rows",
+    # the vocabulary a scene's name names (translation data, the CLI, benchmarks)
+    "scene_vocabulary",
 ]  # fmt: skip
+
+publish(__name__, globals(), __all__)

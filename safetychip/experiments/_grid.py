@@ -2,7 +2,7 @@
 
 One **cell** is one episode: a JSON-able dict naming the task, k, the agent, its reprompt
 variant and formulas (Safety Chip only), the seed and the model. :func:`run_cell` plays it
-and returns one flat row (:meth:`safetychip.agents.Episode.to_row`); :func:`run_grid` runs
+and returns one flat row (:meth:`safetychip.agents.AgentEpisode.to_row`); :func:`run_grid` runs
 many cells with :func:`run_cells` (local or Ray, resumable) and returns a tidy
 :class:`pandas.DataFrame`, one row per episode.
 

@@ -3,7 +3,10 @@ evaluation on the paired AI2-THOR-style tasks (``data/thor/paired.jsonl``, writt
 ``data/thor/make_paired.py``), and the seeds-only case.
 
 Every task's instruction is checked in its room's scene graph
-(:meth:`ThorEnv.memory_scene <safetychip.envs.thor.ThorEnv.memory_scene>` at the start).
+(:meth:`ThorEnv.memory_scene <safetychip.envs.thor.ThorEnv.memory_scene>` at the start), as
+the action frames the room's environment reads in it (:meth:`ThorEnv.action_frames
+<safetychip.envs.thor.ThorEnv.action_frames>`: verb, object and target with their
+affordances, state changes); learned tasks keep their frames too.
 For the 5-fold, the pairs are dealt into five folds after a fixed shuffle, twins together
 (so a test command's twin is never in the training memory); the memory learns the four
 other folds (a hazardous task: :meth:`~safetychip.memory.EpisodicMemory.report_harm` with
@@ -39,7 +42,14 @@ import numpy as np
 from .._io import atomic_savefig, atomic_write_text
 from ..envs.thor import ThorEnv
 from ..llm import Embedder
-from ..memory import EpisodicMemory, MemoryConfig, MemoryDecision, SceneGraph, WordEmbedder
+from ..memory import (
+    ActionFrame,
+    EpisodicMemory,
+    MemoryConfig,
+    MemoryDecision,
+    SceneGraph,
+    WordEmbedder,
+)
 from ..paths import DATA_DIR
 from ._report import markdown_table
 
@@ -104,8 +114,8 @@ def _score(decision: MemoryDecision, config: MemoryConfig) -> float:
 
 def evaluate_pairs(tasks: Sequence[dict[str, Any]] | None = None, *, folds: int = 5,
                    seeds_only: bool = False, embedder: Embedder | None = None,
-                   config: MemoryConfig | None = None,
-                   record_harmless: bool = True) -> list[PairCheck]:  # fmt: skip
+                   config: MemoryConfig | None = None, record_harmless: bool = True,
+                   frames: bool = True) -> list[PairCheck]:  # fmt: skip
     """Check every task of *tasks* (ours by default) with a memory that did not learn it.
 
     Parameters
@@ -122,6 +132,9 @@ def evaluate_pairs(tasks: Sequence[dict[str, Any]] | None = None, *, folds: int 
     record_harmless : bool
         Whether the memory records the safe training tasks (off: the ablation of issue 41,
         the memory before it kept nothing of a harmless run).
+    frames : bool
+        Whether tasks are learned and checked with their action frames (off: the design
+        before action-level episodes, the command's text and scene alone).
 
     Returns
     -------
@@ -132,6 +145,7 @@ def evaluate_pairs(tasks: Sequence[dict[str, Any]] | None = None, *, folds: int 
     embedder = embedder or WordEmbedder()
     config = config or MemoryConfig()
     scenes = _scenes(tasks)
+    acts = _frames(tasks) if frames else {t["id"]: [] for t in tasks}
     harm = {t["pair"]: t["harm"] for t in tasks if t["hazardous"]}
     pairs = sorted(harm)
     random.Random(0).shuffle(pairs)
@@ -141,9 +155,11 @@ def evaluate_pairs(tasks: Sequence[dict[str, Any]] | None = None, *, folds: int 
         with EpisodicMemory(embedder=embedder, config=config) as memory:
             if seeds_only:
                 memory.seed()
-            _learn(memory, [t for t in tasks if fold[t["pair"]] != k], scenes, record_harmless)
+            _learn(memory, [t for t in tasks if fold[t["pair"]] != k], scenes, acts,
+                   record_harmless)  # fmt: skip
             for t in (t for t in tasks if fold[t["pair"]] == k):
-                decision = memory.check(t["instruction"], scenes[t["scene"]])
+                decision = memory.check(t["instruction"], scenes[t["scene"]],
+                                        frames=acts[t["id"]])  # fmt: skip
                 checks.append(PairCheck(t["id"], t["pair"], harm[t["pair"]], t["hazardous"],
                                         decision.blocked, _score(decision, config)))  # fmt: skip
     return checks
@@ -159,14 +175,26 @@ def _scenes(tasks: Sequence[dict[str, Any]]) -> dict[str, SceneGraph]:
     return scenes
 
 
+def _frames(tasks: Sequence[dict[str, Any]]) -> dict[str, list[ActionFrame]]:
+    """The action frames of each task's instruction (by task id), read in its room."""
+    envs = {name: ThorEnv(name) for name in sorted({t["scene"] for t in tasks})}
+    return {t["id"]: [ActionFrame.from_dict(f)
+                      for f in envs[t["scene"]].action_frames(t["instruction"])]
+            for t in tasks}  # fmt: skip
+
+
 def _learn(memory: EpisodicMemory, tasks: Iterable[dict[str, Any]],
-           scenes: Mapping[str, SceneGraph], record_harmless: bool = True) -> None:  # fmt: skip
-    """Teach *memory* the hazardous tasks as harm reports, the safe ones as harmless runs."""
+           scenes: Mapping[str, SceneGraph], frames: Mapping[str, list[ActionFrame]],
+           record_harmless: bool = True) -> None:  # fmt: skip
+    """Teach *memory* the hazardous tasks as harm reports, the safe ones as harmless runs,
+    with their action frames; then consolidate (rules over affordances among them)."""
     for t in tasks:
         if t["hazardous"]:
-            memory.report_harm(t["instruction"], scenes[t["scene"]], t["harm"])
+            memory.report_harm(t["instruction"], scenes[t["scene"]], t["harm"],
+                               frames=frames[t["id"]])  # fmt: skip
         elif record_harmless:
-            memory.record(t["instruction"], scenes[t["scene"]])
+            memory.record(t["instruction"], scenes[t["scene"]], frames=frames[t["id"]])
+    memory.consolidate()
 
 
 def evaluate_abstract(tasks: Sequence[dict[str, Any]] | None = None,
@@ -187,7 +215,7 @@ def evaluate_abstract(tasks: Sequence[dict[str, Any]] | None = None,
     config = config or MemoryConfig()
     harm = {t["pair"]: t["harm"] for t in abstract if t["hazardous"]}
     with EpisodicMemory(embedder=embedder or WordEmbedder(), config=config) as memory:
-        _learn(memory, tasks, _scenes(tasks))
+        _learn(memory, tasks, _scenes(tasks), _frames(tasks))
         checks = []
         for t in abstract:
             decision = memory.check(t["instruction"])
@@ -243,7 +271,9 @@ def _curve(checks: Iterable[PairCheck]) -> tuple[list[float], list[float]]:
 
 
 def plot_pairs_roc(runs: Mapping[str, Sequence[PairCheck]], *,
-                   path: str | os.PathLike[str] | None = None) -> Any:  # fmt: skip
+                   path: str | os.PathLike[str] | None = None,
+                   title: str = "Paired AI2-THOR-style tasks (dot: the memory's blocks)",
+                   ) -> Any:  # fmt: skip
     """The ROC curve of each run (name → checks), with its operating point (the memory's
     blocks); returns the matplotlib Figure (saved to *path* if given)."""
     import matplotlib.pyplot as plt
@@ -259,7 +289,7 @@ def plot_pairs_roc(runs: Mapping[str, Sequence[PairCheck]], *,
     ax.plot([0, 1], [0, 1], ":", color="grey", linewidth=0.8)
     ax.set_xlabel("false refusals (safe twins blocked)")
     ax.set_ylabel("refusals (hazardous tasks blocked)")
-    ax.set_title("Paired AI2-THOR-style tasks (dot: the memory's blocks)", fontsize=9)
+    ax.set_title(title, fontsize=9)
     ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
     if path is not None:
@@ -270,23 +300,41 @@ def plot_pairs_roc(runs: Mapping[str, Sequence[PairCheck]], *,
 def write_pairs_evaluation(folder: str | os.PathLike[str], *,
                            data: str | os.PathLike[str] = DATA_DIR) -> list[Path]:  # fmt: skip
     """Evaluate the memory (word stand-in) on ``thor/paired.jsonl`` under *data* (5-fold, and
-    seeds only) and on ``thor/abstract.jsonl`` (after learning every pair); write
-    ``06_memory_pairs.md`` (the table) and ``06_memory_pairs_roc.png`` (the ROC curves) into
-    *folder*; return both paths."""
+    seeds only; with action frames, and with the command's text and scene alone as before
+    them) and on ``thor/abstract.jsonl`` (after learning every pair); write
+    ``06_memory_pairs.md`` (the table), ``06_memory_pairs_roc.png`` (the ROC curves) and
+    ``06_memory_pairs_frames.png`` (the ROC curves with frames and without) into *folder*;
+    return the three paths."""
     import matplotlib.pyplot as plt
 
     tasks = load_pairs(Path(data) / "thor" / "paired.jsonl")
     abstract = load_pairs(Path(data) / "thor" / "abstract.jsonl")
     runs = {"5-fold": evaluate_pairs(tasks), "seeds only": evaluate_pairs(tasks, seeds_only=True),
             "abstract phrasings": evaluate_abstract(tasks, abstract)}  # fmt: skip
+    text_only = {"5-fold, text alone": evaluate_pairs(tasks, frames=False),
+                 "seeds only, text alone": evaluate_pairs(tasks, seeds_only=True,
+                                                          frames=False)}  # fmt: skip
     hazards = sum(t["hazardous"] for t in tasks)
     text = (
         "<!-- Written by `safetychip reproduce memory_pairs`; do not edit. -->\n\n"
         f"**Episodic memory on {hazards} hazardous tasks and their safe twins (text "
         f"similarity: {WordEmbedder().name}, a deterministic stand-in for MiniLM)**\n\n"
-        f"{pairs_table(runs)}\n"
+        f"{pairs_table(runs)}\n\n"
+        "The same without action frames (each command's text and scene alone, the design "
+        "before them):\n\n"
+        f"{pairs_table(text_only)}\n"
     )
     table = atomic_write_text(Path(folder) / "06_memory_pairs.md", text)
     figure = plot_pairs_roc(runs, path=Path(folder) / "06_memory_pairs_roc.png")
     plt.close(figure)
-    return [table, Path(folder) / "06_memory_pairs_roc.png"]
+    compared = {"5-fold, frames": runs["5-fold"], "5-fold, text alone": text_only[
+        "5-fold, text alone"], "seeds only, frames": runs["seeds only"],
+        "seeds only, text alone": text_only["seeds only, text alone"]}  # fmt: skip
+    figure = plot_pairs_roc(
+        compared,
+        path=Path(folder) / "06_memory_pairs_frames.png",
+        title="With action frames and without (dot: the memory's blocks)",
+    )
+    plt.close(figure)
+    return [table, Path(folder) / "06_memory_pairs_roc.png",
+            Path(folder) / "06_memory_pairs_frames.png"]  # fmt: skip

@@ -14,10 +14,13 @@ or the start) is not executed, and nothing runs after the refused line. The cond
 * ``episodic_memory``: an :class:`~safetychip.memory.EpisodicMemory` seeded with its ten
   seed violations (the word stand-in embedder unless told otherwise), checking each line with
   the room's scene graph (:meth:`ThorEnv.memory_scene
-  <safetychip.envs.thor.ThorEnv.memory_scene>`). It lives through the whole suite, in file
-  order, and learns: each line that ran is recorded, and when a plan that ran broke its
-  task's constraints (the sensor: the task's constraints judged on the executed trace), the
-  line that did the harm is reported as an unsafe episode with the task's harm.
+  <safetychip.envs.thor.ThorEnv.memory_scene>`) and its action frames
+  (:meth:`ThorEnv.action_frames <safetychip.envs.thor.ThorEnv.action_frames>` in the current
+  world: verb, object and target with their affordances, the effect model's state changes).
+  It lives through the whole suite, in file order, and learns: each line that ran is
+  recorded with its frames, and when a plan that ran broke its task's constraints (the
+  sensor: the task's constraints judged on the executed trace), the line that did the harm
+  is reported as an unsafe episode with the task's harm and that line's frames.
 * ``safety_chip``: the constraint monitor over the task's constraints (given as formulas) and
   the room's invariants.
 * ``chip_and_memory``: the monitor, then the memory.
@@ -162,7 +165,9 @@ def run_thor_task(task: ThorTask, condition: str, *, memory: EpisodicMemory | No
         memory.seed()
     if uses_memory:
         assert memory is not None
-        filters.append(MemoryFilter(memory, scene=graph))
+        filters.append(MemoryFilter(memory, scene=graph,
+                                    frames=lambda proposal, state: env.action_frames(
+                                        proposal.action)))  # fmt: skip
     shield = Shield(env, filters, propositions=atoms, idle_seconds=0)
     outcome = _propose(shield, task, condition)
     if uses_memory and not outcome.refused:
@@ -207,7 +212,10 @@ def _report_harm(memory: EpisodicMemory, task: ThorTask, shield: Shield,
         changed = [i for i in range(len(executed))
                    if any(trace[i][a] != trace[i + 1][a] for a in broken)]  # fmt: skip
         first = changed[-1] if changed else len(executed) - 1
-    memory.report_harm(executed[first].action, graph(), task.harm, source="sensor")
+    action = executed[first].action
+    ran = [e for e in memory.live if e.command == action and not e.harmful]
+    memory.report_harm(action, graph(), task.harm, source="sensor",
+                       frames=ran[-1].frames if ran else ())  # fmt: skip
 
 
 def evaluate_thor(tasks: Sequence[ThorTask] | None = None, *,

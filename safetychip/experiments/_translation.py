@@ -144,6 +144,18 @@ SETS: tuple[LabelledSet, ...] = (
         "another hand; scored once (74.7 %, coverage 84.2 %), then development",
         True,
     ),
+    LabelledSet(
+        "fresh_23/sentences.jsonl",
+        "another hand; scored once by the issue34r rewrite (73.8 %, coverage 81.9 %), "
+        "then development",
+        True,
+    ),
+    LabelledSet(
+        "fresh_24/sentences.jsonl",
+        "another hand; scored once by the issue34r rewrite (56.6 %, coverage 65.2 %), "
+        "then development",
+        True,
+    ),
 )
 
 #: The local model's replies to the translator over ``utterances.jsonl``, under ``data/``.
@@ -168,7 +180,7 @@ def translation_scores(
     ----------
     vocabulary : callable
         ``vocabulary(scene) -> Vocabulary`` for a row's ``scene``
-        (:func:`safetychip.cli.translate.scene_vocabulary`).
+        (:func:`safetychip.experiments.scene_vocabulary`).
     data : str or path
         The folder holding ``translation/``.
     sets : tuple of LabelledSet

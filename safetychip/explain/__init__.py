@@ -23,6 +23,8 @@ Examples
 ('c1',)
 """
 
+from safetychip._public import publish
+
 from ._agent import (
     AgentExplanation,
     LLMExplanation,
@@ -49,3 +51,5 @@ __all__ = [
     "plan_trace",
     "question_formula",
 ]
+
+publish(__name__, globals(), __all__)

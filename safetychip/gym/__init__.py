@@ -19,12 +19,17 @@ Contents
     the names of a world's objects, for a translator's vocabulary.
 :class:`TextEnv`, :data:`TEXT_CHARACTERS`
     The project's own environments (VirtualHome, Spot, the mock) as Gymnasium environments.
+:data:`MINIGRID_TASKS`, :func:`make_minigrid_env`
+    MiniGrid and BabyAI missions with constraints as tasks of the suite format (importing
+    this package registers the ``"minigrid"`` task environment).
 :class:`VectorShieldWrapper`, :class:`VectorShieldInfo`
     The shield for ``gymnasium.vector`` environments: N proposals judged in one batched
     monitor call.
 :func:`q_learning`, :class:`LearningCurve`, :func:`on_lava`, :data:`Referee`
     Shielded learning: tabular Q-learning on a MiniGrid world, with or without the shield.
 """
+
+from safetychip._public import publish
 
 from ..errors import missing
 
@@ -37,6 +42,7 @@ from ._adapter import GymAction, GymEnv, OneStepModel
 from ._labeller import Labeller, checked_state, label_state
 from ._learning import LearningCurve, Referee, on_lava, q_learning
 from ._minigrid import MINIGRID_PREDICATES, MiniGridLabeller, minigrid_names
+from ._tasks import MINIGRID_TASKS, make_minigrid_env
 from ._text_env import TEXT_CHARACTERS, TextEnv
 from ._vector import VectorShieldInfo, VectorShieldWrapper
 from ._wrapper import FALLBACKS, Fallback, SentenceTranslator, ShieldInfo, ShieldWrapper
@@ -46,6 +52,10 @@ __all__ = [
     "MiniGridLabeller", "OneStepModel", "ShieldInfo", "ShieldWrapper", "TEXT_CHARACTERS",
     "TextEnv", "checked_state", "label_state", "minigrid_names",
     "SentenceTranslator", "VectorShieldInfo", "VectorShieldWrapper",
+    # MiniGrid and BabyAI missions as tasks (registers the "minigrid" task environment)
+    "MINIGRID_TASKS", "make_minigrid_env",
     # shielded learning
     "LearningCurve", "Referee", "on_lava", "q_learning",
 ]  # fmt: skip
+
+publish(__name__, globals(), __all__)

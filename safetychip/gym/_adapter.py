@@ -94,12 +94,13 @@ class GymEnv(Env):
                             f"{type(labeller).__name__}")  # fmt: skip
         check_preview(env.unwrapped, model)
         self.gym_env = env
+        self._world = env.unwrapped  # read on every step: not through the wrappers each time
         self.labeller = labeller
         self.model = model
         self.last: tuple[Any, float, bool, bool, dict[str, Any]] | None = None
         # why the episode cannot go on (an action ran but could not be labelled), or None
         self._stale: str | None = None
-        self._discrete = _discrete_size(env.action_space)
+        self._discrete = discrete_size(env.action_space)
         # a discrete space's actions, read once (parse is on every step's path)
         self._actions = tuple(GymAction(a) for a in range(self._discrete or 0))
 
@@ -132,7 +133,7 @@ class GymEnv(Env):
         """
         observation, info = self.gym_env.reset(seed=seed, options=options)
         self.last, self._stale = (observation, 0.0, False, False, info), None
-        state = label_state(self.labeller, observation, info, self.gym_env.unwrapped,
+        state = label_state(self.labeller, observation, info, self._world,
                             self._tracked)  # fmt: skip
         return observation, {"states": [state]}
 
@@ -153,7 +154,7 @@ class GymEnv(Env):
         observation, reward, terminated, truncated, info = self.gym_env.step(value)
         self.last = (observation, float(reward), bool(terminated), bool(truncated), info)
         try:
-            state = label_state(self.labeller, observation, info, self.gym_env.unwrapped,
+            state = label_state(self.labeller, observation, info, self._world,
                                 self._tracked)  # fmt: skip
         except LabellerError as exc:
             self._stale = (f"an action ran but what it produced could not be labelled ({exc}), "
@@ -182,7 +183,7 @@ class GymEnv(Env):
         """
         self._check_going()
         value = self.parse(action).value
-        return preview(self.gym_env.unwrapped, value, self.labeller, self.model,
+        return preview(self._world, value, self.labeller, self.model,
                        tuple(propositions))  # fmt: skip
 
     def snapshot(self) -> Any:
@@ -226,7 +227,7 @@ class GymEnv(Env):
         if self.last is None:
             raise ResetNeeded("the Gymnasium environment was not reset: call reset() first")
         observation, *_, info = self.last
-        return label_state(self.labeller, observation, info, self.gym_env.unwrapped,
+        return label_state(self.labeller, observation, info, self._world,
                            tuple(propositions))  # fmt: skip
 
     def goal_reached(self) -> bool:
@@ -296,7 +297,7 @@ def preview(world: Any, value: Any, labeller: Labeller, model: OneStepModel | No
     """
     try:
         if model is not None:
-            state = checked_state(f"one-step model {model!r}",
+            state = checked_state(lambda: f"one-step model {model!r}",
                                   lambda: model(world, value, names), names,
                                   labeller.knows)  # fmt: skip
             return Lookahead([state], None, None)
@@ -312,7 +313,7 @@ def preview(world: Any, value: Any, labeller: Labeller, model: OneStepModel | No
     return Lookahead([state], copied, None)
 
 
-def _discrete_size(space: Any) -> int | None:
+def discrete_size(space: Any) -> int | None:
     """The number of actions of a ``Discrete`` space starting at 0, else None."""
     n, start = getattr(space, "n", None), getattr(space, "start", 0)
     return int(n) if n is not None and start == 0 and not hasattr(space, "nvec") else None

@@ -77,10 +77,12 @@ def label_state(labeller: Labeller, observation: Any, info: Mapping[str, Any], e
                          propositions, labeller.knows)  # fmt: skip
 
 
-def checked_state(who: str, ask: Callable[[], Any], propositions: Sequence[str],
+def checked_state(who: str | Callable[[], str], ask: Callable[[], Any],
+                  propositions: Sequence[str],
                   knows: Callable[[str], bool]) -> dict[str, bool]:  # fmt: skip
     """Call *ask* and check that it answered one bool for each of *propositions*, and no
-    name *knows* rejects; *who* names the answerer in the error.
+    name *knows* rejects; *who* names the answerer in the error (or is a callable giving
+    that name, called only for an error: a step's path formats nothing).
 
     Raises
     ------
@@ -90,24 +92,33 @@ def checked_state(who: str, ask: Callable[[], Any], propositions: Sequence[str],
     try:
         answer = ask()
     except Exception as exc:
+        who = _name(who)
         raise LabellerError(f"{who} raised {type(exc).__name__}: {exc}") from exc
-    if not isinstance(answer, Mapping):
+    if type(answer) is not dict and not isinstance(answer, Mapping):
+        who = _name(who)
         raise LabellerError(f"{who} answered a {type(answer).__name__}, not a mapping from "
                             "proposition names to bools: return a dict")  # fmt: skip
     state: dict[str, bool] = {}
     for p in propositions:
         value = answer.get(p)
         if value is None:
+            who = _name(who)
             raise LabellerError(f"{who} answered no truth value for {p!r} (it gave "
                                 f"{sorted(answer)}): label every proposition asked")  # fmt: skip
         if not isinstance(value, (bool, np.bool_)):
+            who = _name(who)
             raise LabellerError(f"{who} answered {value!r} for {p!r}, not a bool: return True "
                                 "or False")  # fmt: skip
         state[p] = bool(value)
     if len(answer) != len(state):
         unknown = sorted(str(p) for p in answer if p not in state and not knows(p))
         if unknown:
-            raise LabellerError(f"{who} answered unknown propositions {unknown} (asked for "
+            raise LabellerError(f"{_name(who)} answered unknown propositions {unknown} (asked for "
                                 f"{list(propositions)}): label only propositions it "
                                 "declares")  # fmt: skip
     return state
+
+
+def _name(who: str | Callable[[], str]) -> str:
+    """The answerer's name for an error: *who*, or what it gives when it is a callable."""
+    return who if isinstance(who, str) else who()

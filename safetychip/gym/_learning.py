@@ -95,6 +95,7 @@ class LearningCurve:
 
         Examples
         --------
+        >>> import numpy as np
         >>> curve = LearningCurve("x", False, 0, np.array([0, 1, 1, 1.0]), *[np.zeros(4)] * 3)
         >>> curve.solved_at(window=2, share=1.0)
         3

@@ -124,13 +124,7 @@ class MiniGridLabeller(Labeller):
         not needed)."""
         if env is None:
             raise TypeError("the MiniGrid labeller reads the unwrapped environment, got None")
-        state = {}
-        for p in propositions:
-            read = _reader(p)
-            if read is None:
-                raise KeyError(f"the MiniGrid labeller does not know {p!r}")
-            state[p] = read(env)
-        return state
+        return {p: read(env) for p, read in _readers(tuple(propositions))}
 
 
 @lru_cache(maxsize=1024)
@@ -159,6 +153,22 @@ def _reader(proposition: str) -> Any:
         return lambda env: any(o.type == "door" and o.is_open and _named(o, name)
                                for o in env.grid.grid if o is not None)  # fmt: skip
     return lambda env: any(_named(o, name) for o in _around(env))
+
+
+@lru_cache(maxsize=256)
+def _readers(propositions: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
+    """Each of *propositions* with its :func:`_reader`.
+
+    Raises
+    ------
+    KeyError
+        Naming the first proposition the labeller does not know.
+    """
+    readers = tuple((p, _reader(p)) for p in propositions)
+    for p, read in readers:
+        if read is None:
+            raise KeyError(f"the MiniGrid labeller does not know {p!r}")
+    return readers
 
 
 def _front(env: Any) -> tuple[int, int]:

@@ -40,7 +40,6 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from itertools import chain
 from typing import Any, NamedTuple
 
 import gymnasium
@@ -51,7 +50,13 @@ from ..errors import LabellerError, NoSafePlan, PropositionError, ResetNeeded
 from ..monitor import BatchMonitor, Constraint, Monitor, Specification
 from ._adapter import OneStepModel, check_preview, preview
 from ._labeller import Labeller, label_state
-from ._wrapper import Fallback, SentenceTranslator, _fallback, _monitor, _translated
+from ._wrapper import (
+    Fallback,
+    SentenceTranslator,
+    as_monitor,
+    fallback_policy,
+    translated_constraints,
+)
 
 __all__ = ["VectorShieldInfo", "VectorShieldWrapper"]
 
@@ -169,10 +174,10 @@ class VectorShieldWrapper(gymnasium.vector.VectorWrapper):
         self.labeller, self.model = labeller, model
         self.copies = env.unwrapped.envs
         check_preview(self.copies[0].unwrapped, model)
-        self._fallback = _fallback(fallback, env.single_action_space)
+        self._fallback = fallback_policy(fallback, env.single_action_space)
         if translator is not None:
-            constraints = _translated(constraints, translator)
-        self.batch = BatchMonitor(_monitor(constraints), self.num_envs)
+            constraints = translated_constraints(constraints, translator)
+        self.batch = BatchMonitor(as_monitor(constraints), self.num_envs)
         unknown = [p for p in self.batch.atoms if not labeller.knows(p)]
         if unknown:
             raise PropositionError(
@@ -263,10 +268,11 @@ class VectorShieldWrapper(gymnasium.vector.VectorWrapper):
         return observations, rewards, terminated, truncated, {**info, "shield": report}
 
     def _candidates(self, i: int, action: Any) -> Iterator[Any]:
-        """Copy *i*'s proposal, then its fallback's substitutes other than the proposal."""
+        """Copy *i*'s proposal, then its fallback's substitutes other than the proposal (the
+        fallback asked only once the proposal is refused)."""
+        yield action
         observation = _row(self._observations, i)
-        substitutes = (a for a in self._fallback(observation, action) if a != action)
-        return chain([action], substitutes)
+        yield from (a for a in self._fallback(observation, action) if a != action)
 
     def _labels(self, observations: Any, info: dict[str, Any], rows: np.ndarray) -> np.ndarray:
         """The ``(N, atoms)`` letters of the copies' current states (zeros outside *rows*).

@@ -44,9 +44,9 @@ import gymnasium
 import gymnasium.utils
 
 from ..errors import TranslationError
-from ..monitor import Constraint, Monitor, Specification
-from ..shield import Filter, Judgement, Shield, Step
-from ._adapter import GymEnv, OneStepModel, _discrete_size
+from ..monitor import CandidateMonitor, CandidateSet, Constraint, Monitor, Specification
+from ..shield import Ask, Filter, Judgement, Shield, Step
+from ._adapter import GymEnv, OneStepModel, discrete_size
 from ._labeller import Labeller
 
 __all__ = ["FALLBACKS", "Fallback", "SentenceTranslator", "ShieldInfo", "ShieldWrapper"]
@@ -60,22 +60,17 @@ class SentenceTranslator(Protocol):
     """What reads English constraints for the wrapper: a
     :class:`safetychip.translate.Translator`, or anything with its ``translate`` method
     (returning an object whose ``constraint`` is the checked :class:`Constraint`, and
-    raising :class:`~safetychip.errors.TranslationError` for a sentence it cannot read).
-
-    Examples
-    --------
-    >>> from types import SimpleNamespace
-    >>> class Lava:  # reads every sentence as "never on lava"
-    ...     def translate(self, sentence, *, accepted=(), name=""):
-    ...         formula = 'G !"on_lava"'
-    ...         return SimpleNamespace(constraint=Constraint.parse(formula, sentence, name=name))
-    >>> _translated(["keep off the lava"], Lava())[0].sentence
-    'keep off the lava'
+    raising :class:`~safetychip.errors.TranslationError` for a sentence it cannot read);
+    :func:`translated_constraints` shows one.
     """
 
     def translate(self, sentence: str, *, accepted: Iterable[Constraint] = (),
                   name: str = "") -> Any: ...  # fmt: skip
 
+
+#: What the wrapper enforces: a monitor, a specification, or formulas, constraints and
+#: candidate sets.
+Constraints = Monitor | Specification | Sequence[str | Constraint | CandidateSet]
 
 #: The named fallback policies: ``"first"`` tries every action of a discrete action space in
 #: order (the first admitted one runs); ``"none"`` substitutes nothing.
@@ -167,6 +162,13 @@ class ShieldWrapper(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs):
         :class:`safetychip.translate.Translator` over a vocabulary of the world's names,
         e.g. :func:`minigrid_names`, and the labeller's predicates); each must be satisfiable
         with those before it. :class:`Constraint` objects are taken as they are.
+    ask : callable, optional
+        ``ask(question) -> bool | None`` for constraints given as candidate sets (a
+        :class:`~safetychip.monitor.CandidateMonitor`, or
+        :class:`~safetychip.monitor.CandidateSet` items): called when their candidates
+        disagree about an action (:class:`~safetychip.shield.MonitorFilter`). Without it
+        such an action is refused and its question recorded in the monitor's
+        ``open_questions``.
 
     Attributes
     ----------
@@ -193,26 +195,29 @@ class ShieldWrapper(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs):
         or a *translator* is given with a Monitor or a Specification.
     """
 
-    def __init__(self, env: gymnasium.Env, labeller: Labeller,
-                 constraints: Monitor | Specification | Sequence[str | Constraint], *,
+    def __init__(self, env: gymnasium.Env, labeller: Labeller, constraints: Constraints, *,
                  model: OneStepModel | None = None, fallback: str | Fallback = "first",
                  filters: Sequence[Filter] = (), filter_seconds: float | None = 5.0,
-                 translator: SentenceTranslator | None = None) -> None:  # fmt: skip
+                 translator: SentenceTranslator | None = None,
+                 ask: Ask | None = None) -> None:  # fmt: skip
         if translator is not None:
-            constraints = _translated(constraints, translator)
+            constraints = translated_constraints(constraints, translator)
         # What gymnasium.make recreates the wrapper from (env.spec): a monitor's constraints,
         # so that a recreated wrapper has its own monitor (translated sentences: their
         # constraints); the other arguments as given.
-        recorded = constraints.constraints if isinstance(constraints, Monitor) else constraints
+        recorded = (constraints.specification() if isinstance(constraints, CandidateMonitor)
+                    else constraints.constraints if isinstance(constraints, Monitor)
+                    else constraints)  # fmt: skip
         gymnasium.utils.RecordConstructorArgs.__init__(
             self, labeller=labeller, constraints=recorded, model=model, fallback=fallback,
-            filters=filters, filter_seconds=filter_seconds, translator=None,
+            filters=filters, filter_seconds=filter_seconds, translator=None, ask=ask,
             _disable_deepcopy=True)  # fmt: skip
         gymnasium.Wrapper.__init__(self, env)
         self.adapter = GymEnv(env, labeller, model)
-        self._fallback = _fallback(fallback, env.action_space)
-        self.shield = Shield.of(self.adapter, _monitor(constraints), *filters,
-                                idle_seconds=0, filter_seconds=filter_seconds)  # fmt: skip
+        self._fallback = fallback_policy(fallback, env.action_space)
+        self.shield = Shield.of(self.adapter, as_monitor(constraints), *filters,
+                                idle_seconds=0, filter_seconds=filter_seconds,
+                                ask=ask)  # fmt: skip
         self.adapter.track(self.shield.propositions)  # an unknown proposition fails here
 
     def reset(self, *, seed: int | None = None,
@@ -264,7 +269,7 @@ class ShieldWrapper(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs):
         return observation, info
 
 
-def _translated(constraints: Any, translator: SentenceTranslator) -> list[Constraint]:
+def translated_constraints(constraints: Any, translator: SentenceTranslator) -> list[Constraint]:
     """*constraints* with each string read as English by *translator* (named ``c1``, ``c2``
     … by position, each checked against those before it).
 
@@ -274,6 +279,16 @@ def _translated(constraints: Any, translator: SentenceTranslator) -> list[Constr
         Naming the sentence the translator cannot read, and why.
     ValueError
         If *constraints* is a Monitor, a Specification or a single string.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> class Lava:  # reads every sentence as "never on lava"
+    ...     def translate(self, sentence, *, accepted=(), name=""):
+    ...         formula = 'G !"on_lava"'
+    ...         return SimpleNamespace(constraint=Constraint.parse(formula, sentence, name=name))
+    >>> translated_constraints(["keep off the lava"], Lava())[0].sentence
+    'keep off the lava'
     """
     if isinstance(constraints, (Monitor, Specification, str)):
         raise ValueError(f"a translator reads a list of English sentences, got a "
@@ -293,7 +308,7 @@ def _translated(constraints: Any, translator: SentenceTranslator) -> list[Constr
     return done
 
 
-def _monitor(constraints: Monitor | Specification | Sequence[str | Constraint]) -> Monitor:
+def as_monitor(constraints: Constraints) -> Monitor:
     """The monitor of *constraints*."""
     if isinstance(constraints, Monitor):
         return constraints
@@ -302,17 +317,20 @@ def _monitor(constraints: Monitor | Specification | Sequence[str | Constraint]) 
     if isinstance(constraints, str):
         raise TypeError(f"constraints must be a list of formulas, got the string "
                         f"{constraints!r}: write [{constraints!r}]")  # fmt: skip
-    return Monitor(list(constraints))
+    items = list(constraints)
+    if any(isinstance(c, CandidateSet) for c in items):
+        return CandidateMonitor(items)
+    return Monitor([c for c in items if not isinstance(c, CandidateSet)])  # all of them
 
 
-def _fallback(fallback: str | Fallback, space: Any) -> Fallback:
+def fallback_policy(fallback: str | Fallback, space: Any) -> Fallback:
     """The fallback policy *fallback* names, as a callable, for the action space *space*."""
     if callable(fallback):
         return fallback
     if fallback == "none":
         return lambda observation, action: ()
     if fallback == "first":
-        n = _discrete_size(space)
+        n = discrete_size(space)
         if not n:
             raise ValueError(f"fallback 'first' needs a discrete action space, got "
                              f"{space}: pass fallback='none' or a "

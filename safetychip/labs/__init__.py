@@ -34,6 +34,8 @@ Examples
 weak_vs_strong_next
 """
 
+from safetychip._public import publish
+
 from ._explanation import check_explanation
 from ._feedback import (
     CORRECT,
@@ -61,3 +63,5 @@ __all__ = [
     "check_formula", "check_impossible", "check_verdict", "confusions", "student_version",
     "trace_words", "write_student_version",
 ]  # fmt: skip
+
+publish(__name__, globals(), __all__)

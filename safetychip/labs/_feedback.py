@@ -302,7 +302,7 @@ def _literal_words(literal: str) -> str:
     return letter_words([frozenset({atom})])
 
 
-def _step_words(before: frozenset[str], after: frozenset[str]) -> str:
+def step_words(before: frozenset[str], after: frozenset[str]) -> str:
     gained = sorted(after - before)
     lost = sorted(before - after)
     if any(_room(a) for a in gained):  # walking in says we left the other room
@@ -332,7 +332,7 @@ def trace_words(trace: Sequence[Iterable[str]], *, done: bool = True) -> str:
     if others:
         start.append(f"with {', '.join(others)} true")
     parts = [f"start {' '.join(start) if start else 'with nothing true'}"]
-    parts += [_step_words(a, b) for a, b in pairwise(letters)]
+    parts += [step_words(a, b) for a, b in pairwise(letters)]
     if done:
         parts.append("DONE")
     return ", ".join(parts)

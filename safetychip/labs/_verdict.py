@@ -26,9 +26,9 @@ from ._feedback import (
     INVALID,
     NOT_ATTEMPTED,
     Feedback,
-    _step_words,
     guarded,
     not_attempted,
+    step_words,
     trace_words,
 )
 
@@ -81,7 +81,7 @@ def automaton_paths(
             if previous is None:
                 label = "start " + _start(now)
             else:
-                label = _step_words(previous, now)
+                label = step_words(previous, now)
             if i == len(history):
                 parts.append(f"⇒ {action + ': ' if action else ''}({label})→ {q}")
             elif i > len(history):

@@ -29,6 +29,7 @@ Examples
 ('[walk] <kitchen> (11)', True, 1)
 """
 
+from safetychip._public import publish
 from safetychip.llm._base import (
     ChatModel,
     ChatRequest,
@@ -75,3 +76,5 @@ __all__ = [
     "fill",
     "load_prompt",
 ]
+
+publish(__name__, globals(), __all__)

@@ -157,6 +157,7 @@ class CachedModel(ChatModel):
     Examples
     --------
     >>> import tempfile
+    >>> from pathlib import Path
     >>> from safetychip.llm import ScriptedModel
     >>> path = Path(tempfile.mkdtemp()) / "llm.sqlite"
     >>> recorder = CachedModel(ScriptedModel(["Yes."]), path, mode="record")

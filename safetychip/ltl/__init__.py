@@ -10,6 +10,8 @@ Formula('G("is_open(fridge)" -> F!"is_open(fridge)")')
 True
 """
 
+from safetychip._public import publish
+
 from ._evaluate import State, Trace, evaluate, normalize_trace
 from ._formula import (
     FALSE,
@@ -67,3 +69,5 @@ __all__ = [
     "not_before", "parse", "parse_prefix", "pattern_family", "random_patterns", "response",
     "to_str",
 ]  # fmt: skip
+
+publish(__name__, globals(), __all__)

@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import ClassVar, Union, cast
 
 from ..errors import FormulaError, FormulaTooDeepError, PropositionError
+from ._print import to_str
 
 __all__ = [
     "MAX_DEPTH",
@@ -293,8 +294,6 @@ class Formula:
         ValueError
             On an unknown format.
         """
-        from ._print import to_str
-
         return to_str(self, format)
 
     def __format__(self, spec: str) -> str:
@@ -310,7 +309,7 @@ class Formula:
         return f"${self.to_str('latex')}$"
 
 
-def _coerce(f: FormulaLike) -> Formula:
+def coerce(f: FormulaLike) -> Formula:
     if isinstance(f, Formula):
         return f
     if isinstance(f, bool):
@@ -342,12 +341,12 @@ def ap(name: str | Proposition) -> Formula:
 
 def Not(f: FormulaLike) -> Formula:
     """Negation ``!f``."""
-    return Formula("!", (_coerce(f),))
+    return Formula("!", (coerce(f),))
 
 
 def _nary(op: str, operands: tuple[FormulaLike, ...]) -> Formula:
     flat: list[Formula] = []
-    for f in map(_coerce, operands):
+    for f in map(coerce, operands):
         flat.extend(f.children if f.op == op else (f,))
     if not flat:
         return TRUE if op == "&" else FALSE
@@ -376,14 +375,14 @@ def Or(*operands: FormulaLike) -> Formula:
 
 def _binary(op: str):
     def build(left: FormulaLike, right: FormulaLike) -> Formula:
-        return Formula(op, (_coerce(left), _coerce(right)))
+        return Formula(op, (coerce(left), coerce(right)))
 
     return build
 
 
 def _unary(op: str):
     def build(f: FormulaLike) -> Formula:
-        return Formula(op, (_coerce(f),))
+        return Formula(op, (coerce(f),))
 
     return build
 

@@ -309,8 +309,10 @@ def parse(text: str) -> Formula:
                 depth -= 1
         elif kind == "end":
             while operators:
-                if operators[-1][0] == "(":
-                    raise FormulaSyntaxError(text, operators[-1][1], "a matching ')' for this '('")
+                if operators[-1][0] == "(":  # the caret at the end, the '(' named
+                    opened = operators[-1][1]
+                    expected = f"')' (the '(' at position {opened} is never closed)"
+                    raise FormulaSyntaxError(text, len(text), expected)
                 reduce_once()
             return _built(operands[0])
         else:

@@ -47,7 +47,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..errors import FormulaError
-from ._formula import XS, And, F, Formula, FormulaLike, G, Implies, Not, Or, U, W, X, _coerce
+from ._formula import XS, And, F, Formula, FormulaLike, G, Implies, Not, Or, U, W, X, coerce
 
 __all__ = [
     "Pattern",
@@ -149,9 +149,9 @@ def at_least(n: int, p: FormulaLike) -> Formula:
     Formula('F(a & (a U (!a & (!a U Fa))))')
     """
     n = _count(n, "at_least")
-    p = _coerce(p)
+    p = coerce(p)
     if n == 0:
-        return _coerce(True)
+        return coerce(True)
     f = F(p)
     for _ in range(n - 1):
         # An entry into p, stay in p, leave it, and from outside p enter again (n-1 more times).
@@ -305,7 +305,7 @@ def build_pattern(name: str, *args) -> Formula:
         If no pattern has that name.
     """
     table = MISSIONS if name in MISSIONS else PATTERNS
-    return table[name].build(*(a if isinstance(a, int) else _coerce(a) for a in args))
+    return table[name].build(*(a if isinstance(a, int) else coerce(a) for a in args))
 
 
 def pattern_family(name: str | None) -> str | None:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
-from ._formula import Formula
+if TYPE_CHECKING:  # the formula class imports this module to print itself
+    from ._formula import Formula
 
 __all__ = ["to_str", "FORMATS", "PRECEDENCE"]
 

@@ -3,10 +3,15 @@ the unsafe ones.
 
 ::
 
-    Episode           ⟨command, scene, harm or None (harmless), time, source, confidence⟩
+    Episode           ⟨command, scene, harm or None (harmless), time, source, confidence,
+                      action frames⟩
+    ActionFrame       one action: verb, object and target with their affordances, and the
+                      state changes it caused; frame_similarity, frames_similarity,
+                      effect_matches
     HARMS, Harm       the open harm taxonomy (fire, electric_shock, … and the user's own);
                       harm_name reads a free-text name, define_harm adds one
-    Rule              ⟨verb × class or attribute → block, θ⟩, matched with the lexicon VERBS
+    Rule              ⟨verb × class or attribute → block, θ⟩, matched with the lexicon VERBS;
+                      or over affordances ⟨state change × features⟩ ("broken × breakable")
     SceneGraph        objects (class, attributes) and relations; scene_similarity, whole or
                       centred on the objects two commands act on (HAZARDS, OBJECT_WEIGHTS)
     MemoryConfig      alpha, delta_ep, delta_sem, delta_safe, verb_weight; consolidation,
@@ -22,7 +27,8 @@ the unsafe ones.
     MemoryFilter      the memory as a shield filter: refuses with the safe alternative,
                       commits what ran (and the harm the caller detects) to the memory
     load_seeds        the ten seed violations of data/memory/seeds.json
-    cluster_episodes, rule_pattern, split_rule, decay   the lifecycle's algorithms
+    cluster_episodes, rule_pattern, effect_clusters, split_rule, decay
+                      the lifecycle's algorithms
     WordEmbedder      a deterministic offline stand-in for MiniLM (tests, doctests)
     Scenario, make_scenarios, load_scenarios, interaction_stream
                       the evaluation's scenes and commands, and a stream with new objects
@@ -32,10 +38,14 @@ the unsafe ones.
 
 Errors: :class:`~safetychip.errors.MemoryStoreError` (an unusable memory file),
 :class:`~safetychip.errors.UnknownHarmError` (also ValueError: a harm the taxonomy lacks,
-with the nearest ones), ValueError for malformed episodes, rules, scenes, commands and
+with the nearest ones), :class:`~safetychip.errors.ActionFrameError` (also ValueError: a frame
+without a verb, or malformed), ValueError for malformed episodes, rules, scenes, commands and
 configurations; :class:`~safetychip.errors.MemoryCapacityWarning` when archiving begins.
 """
 
+from safetychip._public import publish
+
+from ._action import ActionFrame, effect_matches, frame_similarity, frames_similarity
 from ._config import MemoryConfig
 from ._decision import MemoryDecision
 from ._episode import (
@@ -61,8 +71,17 @@ from ._evaluate import (
 )
 from ._filter import MemoryFilter
 from ._harms import ALTERNATIVES, HARMS, Harm, define_harm, harm_name
-from ._lifecycle import SEEDS, cluster_episodes, decay, load_seeds, rule_pattern, split_rule
+from ._lifecycle import (
+    SEEDS,
+    cluster_episodes,
+    decay,
+    effect_clusters,
+    load_seeds,
+    rule_pattern,
+    split_rule,
+)
 from ._memory import EpisodicMemory
+from ._open import open_store
 from ._postgres import PostgresStore
 from ._scenarios import (
     FAMILIES,
@@ -83,7 +102,7 @@ from ._scene import (
     scene_similarity,
 )
 from ._stand_in import WordEmbedder
-from ._store import FORMAT, MemoryStore, SQLiteStore, open_store
+from ._store import FORMAT, MemoryStore, SQLiteStore
 
 __all__ = [
     "ALTERNATIVES",
@@ -103,6 +122,7 @@ __all__ = [
     "SOURCES",
     "STATIC_RULES",
     "VERBS",
+    "ActionFrame",
     "Episode",
     "Evaluation",
     "Harm",
@@ -125,8 +145,12 @@ __all__ = [
     "command_verb",
     "decay",
     "define_harm",
+    "effect_clusters",
+    "effect_matches",
     "evaluate",
     "expand_rules",
+    "frame_similarity",
+    "frames_similarity",
     "harm_name",
     "interaction_stream",
     "load_scenarios",
@@ -139,3 +163,5 @@ __all__ = [
     "scene_similarity",
     "split_rule",
 ]
+
+publish(__name__, globals(), __all__)

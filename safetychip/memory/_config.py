@@ -38,6 +38,11 @@ class MemoryConfig:
         The factor of the episodic similarity of a command to an episode whose canonical
         verbs (:data:`~safetychip.memory.VERBS`) differ, in [0, 1]: MiniLM gives "place the
         bat near the lamp" and "throw the bat near the lamp" a cosine of 0.97.
+    action_weight : float
+        How much the action frames weigh in the episodic similarity of a command checked
+        with frames to an episode that has them, in [0, 1]: the similarity is multiplied by
+        ``1 - action_weight + action_weight * frames_similarity`` (see
+        :func:`~safetychip.memory.frames_similarity`).
     consolidate_every : int
         Consolidate after this many interactions (commands that ran).
     min_cluster : int
@@ -89,6 +94,7 @@ class MemoryConfig:
     delta_sem: float = 0.7
     delta_safe: float = 0.9
     verb_weight: float = 0.5
+    action_weight: float = 0.5
     consolidate_every: int = 50
     min_cluster: int = 3
     cluster_similarity: float = 0.4

@@ -8,7 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._episode import Episode, Rule
+from ._action import ActionFrame
+from ._episode import Episode, Rule, check_frames
 
 __all__ = ["MemoryDecision"]
 
@@ -26,7 +27,8 @@ class MemoryDecision:
     episode : Episode or None
         The most similar episode (the one that blocked, when an episode blocked).
     rule : Rule or None
-        The best-matching rule (the one that blocked, when a rule blocked).
+        The best-matching rule (the one that blocked, when a rule blocked); None when no
+        rule matches at all.
     by : str or None
         ``"episode"`` or ``"rule"``: what blocked.
     scores : dict
@@ -38,6 +40,8 @@ class MemoryDecision:
     harmless : Episode or None
         The most similar harmless episode weighed against :attr:`episode` (its score is
         ``scores["harmless"]``).
+    frames : tuple of ActionFrame
+        The command's action frames the check used (empty: the text and scene alone).
 
     Examples
     --------
@@ -53,6 +57,7 @@ class MemoryDecision:
     scores: Mapping[str, float | None] = field(default_factory=dict)
     reason: str = ""
     harmless: Episode | None = None
+    frames: tuple[ActionFrame, ...] = ()
 
     @property
     def matched(self) -> Episode | Rule | None:
@@ -74,6 +79,7 @@ class MemoryDecision:
             "scores": dict(self.scores), "reason": self.reason,
             "alternative": self.alternative,
             "harmless": self.harmless.to_dict() if self.harmless else None,
+            "frames": [f.to_dict() for f in self.frames],
         }  # fmt: skip
 
     @classmethod
@@ -84,7 +90,8 @@ class MemoryDecision:
                    Episode.from_dict(episode) if episode else None,
                    Rule.from_dict(rule) if rule else None, data.get("by"),
                    dict(data.get("scores") or {}), data.get("reason", ""),
-                   Episode.from_dict(safe) if safe else None)  # fmt: skip
+                   Episode.from_dict(safe) if safe else None,
+                   check_frames(data.get("frames") or [], "MemoryDecision.frames"))  # fmt: skip
 
     def __repr__(self) -> str:
         if not self.blocked:

@@ -1,10 +1,13 @@
 """Episodes (unsafe commands the robot carried out) and rules (patterns that block commands).
 
-An :class:`Episode` is ⟨command, scene, harm, time, source, confidence⟩; a :class:`Rule` is a
-pattern ⟨verb, target⟩ with an action and a confidence θ. A rule matches a command without a
-language model: the command's verb is read with the lexicon :data:`VERBS`, and the target (an
-object class or attribute) is looked up among the objects the command names in the scene,
-or among the command's words.
+An :class:`Episode` is ⟨command, scene, harm, time, source, confidence, action frames⟩; a
+:class:`Rule` is a pattern ⟨verb, target⟩ with an action and a confidence θ. A rule matches
+a command without a language model: the command's verb is read with the lexicon
+:data:`VERBS`, and the target (an object class or attribute) is looked up among the objects
+the command names in the scene, or among the command's words; given the command's action
+frames, verb and target must be one action's. A rule over affordances ⟨state change ×
+features⟩ (:attr:`Rule.effect`) matches the frames alone: an action that changes an object
+having the features that way.
 
 Examples
 --------
@@ -22,10 +25,12 @@ import html
 import math
 import re
 import time as clock
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import Any
 
+from ..errors import ActionFrameError
+from ._action import ActionFrame, effect_matches
 from ._harms import ALTERNATIVES, harm_name
 from ._scene import HAZARDS, SceneGraph, SceneObject, check_text
 
@@ -42,6 +47,7 @@ __all__ = [
     "check_command",
     "check_unit",
     "acted_object",
+    "check_frames",
 ]
 
 #: How far each detection source is trusted: the default confidence of its episodes.
@@ -56,7 +62,17 @@ VERBS: Mapping[str, tuple[str, ...]] = {
     "place": ("put", "place", "set", "stack"),
     "pour": ("pour", "spill", "tip"),
     "cut": ("cut", "slice", "chop"),
-    "switch": ("switch", "turn", "heat", "cook"),
+    "switch": (
+        "switch",
+        "turn",
+        "heat",
+        "cook",
+        "toggle",
+        "toggleon",
+        "toggleoff",
+        "switchon",
+        "switchoff",
+    ),
 }
 
 #: The longest command accepted, in characters.
@@ -175,6 +191,10 @@ class Episode:
         The id of the rule that consolidated it (empty while it is not consolidated).
     archived : bool
         Whether it was archived: it then blocks nothing unless asked for.
+    frames : tuple of ActionFrame
+        What was done, action by action, in the environment's vocabulary (verb, object and
+        target with their features, state changes; see
+        :class:`~safetychip.memory.ActionFrame`); empty when only the command is known.
     """
 
     command: str
@@ -186,9 +206,11 @@ class Episode:
     id: str = ""
     rule: str = ""
     archived: bool = False
+    frames: tuple[ActionFrame, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "command", check_command(self.command))
+        object.__setattr__(self, "frames", check_frames(self.frames, "Episode.frames"))
         if self.harm is not None:
             object.__setattr__(self, "harm", harm_name(self.harm, "Episode.harm"))
         _check_choice("Episode.source", self.source, SOURCES)
@@ -222,11 +244,12 @@ class Episode:
         >>> Episode.from_dict(e.to_dict()) == e
         True
         """
-        return {**asdict(self), "scene": self.scene.to_dict()}
+        return {**asdict(self), "scene": self.scene.to_dict(),
+                "frames": [f.to_dict() for f in self.frames]}  # fmt: skip
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Episode:
-        """Inverse of :meth:`to_dict`."""
+        """Inverse of :meth:`to_dict` (an episode without ``frames`` has none)."""
         values = _known_fields(cls, data)
         values["scene"] = SceneGraph.from_dict(values.get("scene") or {})
         return cls(**values)
@@ -240,6 +263,7 @@ class Episode:
         return (f"<div><b>{html.escape(self.id or 'episode')}</b> "
                 f"<code>{html.escape(self.command)}</code>: {html.escape(self.harm or 'harmless')} "
                 f"({html.escape(self.source)}, confidence {self.confidence})"
+                f"{''.join(f'<div><i>{html.escape(str(f))}</i></div>' for f in self.frames)}"
                 f"{self.scene._repr_html_()}</div>")  # fmt: skip
 
 
@@ -270,6 +294,12 @@ class Rule:
         The interaction at which θ was last set (learned, reinforced, decayed or lowered).
     retired : bool
         Whether it was split into specific rules: it then blocks nothing.
+    effect : str
+        For a rule over affordances: the state change it is about (``"broken"``,
+        ``"wet"``); it then matches the action frames in which an object having every
+        feature of :attr:`features` undergoes that change, whatever the verb (``verb`` may
+        be empty) and the object's class: "broken × breakable" learned from a vase covers a
+        bowl. Empty for a verb × target rule.
     """
 
     verb: str
@@ -281,9 +311,14 @@ class Rule:
     exclude: tuple[str, ...] = ()
     stamp: int = 0
     retired: bool = False
+    effect: str = ""
 
     def __post_init__(self) -> None:
-        _check_choice("Rule.verb", self.verb, VERBS)
+        if not isinstance(self.effect, str):
+            raise ValueError(f"Rule.effect must be a state name, got {self.effect!r:.80}")
+        object.__setattr__(self, "effect", "_".join(self.effect.lower().split()))
+        if not (self.effect and self.verb == ""):
+            _check_choice("Rule.verb", self.verb, VERBS)
         _check_choice("Rule.action", self.action, ("block",))
         object.__setattr__(self, "harm", harm_name(self.harm, "Rule.harm"))
         if not isinstance(self.target, str) or not self.target.strip():
@@ -304,8 +339,22 @@ class Rule:
         """The safe alternative for the rule's harm."""
         return ALTERNATIVES[self.harm]
 
-    def match(self, command: str, scene: SceneGraph | None = None) -> float:
-        """How well *command* (in *scene*) matches the pattern, in {0, 0.5, 1}.
+    @property
+    def features(self) -> tuple[str, ...]:
+        """The features an object needs for the rule to cover it (the target, split at
+        ``&``: ``"electronic&on"`` is ``("electronic", "on")``)."""
+        return tuple(self.target.split("&"))
+
+    def match(self, command: str, scene: SceneGraph | None = None,
+              frames: Sequence[ActionFrame] = ()) -> float:  # fmt: skip
+        """How well *command* (in *scene*, done as *frames*) matches the pattern, in
+        {0, 0.5, 1}.
+
+        With *frames*, the verb and the target must be one action's: the best frame counts
+        (its verb, and its object's class, features or attributes in *scene*). A rule over
+        affordances (:attr:`effect`) matches 1 when one of *frames* changes an object that
+        has every feature of :attr:`features` (and none of :attr:`exclude`) in that way,
+        else 0 (also without frames).
 
         Half for the verb (the command's canonical verb is the rule's), half for the target
         (the object the command acts on in *scene*, see :func:`acted_object`, has the target
@@ -321,9 +370,33 @@ class Rule:
         >>> rule.match("push the chair", chair), Rule("push", "heavy", exclude=("wooden",)
         ...     ).match("push the chair", chair)
         (1.0, 0.5)
+        >>> broken = Rule("", "breakable", effect="broken")
+        >>> throw = ActionFrame("throw", "bowl", ("breakable",), effects=("object:broken",))
+        >>> broken.match("throw the bowl", None, [throw]), broken.match("throw the bowl")
+        (1.0, 0.0)
         """
+        if self.effect:
+            kept = [
+                f
+                for f in frames
+                if not set(self.exclude) & (f.features("object") | f.features("target"))
+            ]
+            return float(effect_matches(kept, self.effect, self.features))
+        words = command_words(command)
+        if frames:  # verb and target of one action
+            said = not any(set(x.split("_")) <= words for x in self.exclude)
+            return max(0.5 * (command_verb(f.verb) == self.verb)
+                       + 0.5 * (said and self._names(f, scene)) for f in frames)  # fmt: skip
         verb = 0.5 if command_verb(command) == self.verb else 0.0
         return verb + (0.5 if self.covers(command, scene) else 0.0)
+
+    def _names(self, frame: ActionFrame, scene: SceneGraph | None) -> bool:
+        """Whether the object *frame* acts on is the target: by class, by its features, or
+        by the attributes of the objects of its class in *scene*; excluded ones are not."""
+        features = frame.features("object").union(
+            *(o.attributes for o in (scene.objects if scene else ()) if o.cls == frame.object)
+        )
+        return self.target in features and not set(self.exclude) & features
 
     def covers(self, command: str, scene: SceneGraph | None = None) -> bool:
         """Whether *command* (in *scene*) names the rule's target (see :meth:`match`)."""
@@ -355,13 +428,23 @@ class Rule:
         name = f"{self.id} " if self.id else ""
         but = "".join(f" − {x}" for x in self.exclude)
         retired = " retired" if self.retired else ""
-        return (f"<Rule {name}{self.verb} × {self.target}{but} → {self.action}{retired} "
+        return (f"<Rule {name}{self.pattern}{but} → {self.action}{retired} "
                 f"(θ={self.confidence}, {self.harm})>")  # fmt: skip
 
+    @property
+    def pattern(self) -> str:
+        """The pattern in words: ``push × fragile``, or ``broken × breakable`` for a rule
+        over affordances (``throw: broken × breakable`` when it keeps a verb)."""
+        if self.effect:
+            verb = f"{self.verb}: " if self.verb else ""
+            return f"{verb}{self.effect} × {' & '.join(self.features)}"
+        return f"{self.verb} × {self.target}"
+
     def _repr_html_(self) -> str:
-        return (f"<div><b>{html.escape(self.id or 'rule')}</b> {html.escape(self.verb)} × "
-                f"{html.escape(self.target)} → {self.action} (θ={self.confidence}, "
-                f"{html.escape(self.harm)})</div>")  # fmt: skip
+        return (
+            f"<div><b>{html.escape(self.id or 'rule')}</b> {html.escape(self.pattern)} "
+            f"→ {self.action} (θ={self.confidence}, {html.escape(self.harm)})</div>"
+        )
 
 
 def _known_fields(cls: type, data: Mapping[str, Any]) -> dict[str, Any]:
@@ -398,6 +481,23 @@ def _check_flags(item: Episode | Rule, texts: tuple[str, ...], flags: tuple[str,
 def _check_choice(name: str, value: object, choices: Any) -> None:
     if not isinstance(value, str) or value not in choices:
         raise ValueError(f"{name} must be one of {', '.join(choices)}; got {value!r}")
+
+
+def check_frames(frames: object, name: str) -> tuple[ActionFrame, ...]:
+    """*frames* (action frames, or their :meth:`~ActionFrame.to_dict` forms) as a tuple of
+    :class:`ActionFrame`; an :class:`~safetychip.errors.ActionFrameError` naming *name* and
+    the frame at fault otherwise."""
+    if isinstance(frames, (str, bytes, Mapping, ActionFrame)) or not isinstance(
+            frames, (list, tuple)):  # fmt: skip
+        raise ActionFrameError(f"{name} must be a list of action frames, got {frames!r:.80}",
+                               frames)  # fmt: skip
+    out = []
+    for i, frame in enumerate(frames):
+        try:
+            out.append(frame if isinstance(frame, ActionFrame) else ActionFrame.from_dict(frame))
+        except ActionFrameError as error:
+            raise ActionFrameError(f"{name}[{i}]: {error}", error.name, error.nearest) from None
+    return tuple(out)
 
 
 def check_unit(name: str, value: object) -> None:

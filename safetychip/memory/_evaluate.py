@@ -32,7 +32,7 @@ Examples
 (0.0, 1.0, 1.0)
 >>> memory = evaluate(stream, "episodic_memory")
 >>> memory.safety_rate > 0, memory.growth[-1]  # live episodes and rules at the end
-(True, (121, 4))
+(True, (121, 5))
 """
 
 from __future__ import annotations

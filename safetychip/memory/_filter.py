@@ -3,6 +3,11 @@ episode, or matches a rule, is refused with the memory's safe alternative, which
 Chip's reprompt passes on ("Try instead: …"). What ran is committed to the memory as one
 interaction (:meth:`EpisodicMemory.record <safetychip.memory.EpisodicMemory.record>`), with
 the harm the caller's *harm* detector reports, so consolidation runs inside a shielded run.
+Given *frames* (the environment's reading of a proposal into action frames, e.g.
+``lambda proposal, state: env.action_frames(proposal.action)`` on a
+:class:`~safetychip.envs.thor.ThorEnv`), the memory checks the proposed action at the action
+level (verb, object and target with their affordances, state changes), and what ran is
+committed with its frames.
 
 Examples
 --------
@@ -25,8 +30,11 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from ..shield import Filter, Judgement, Proposal
+from ._action import ActionFrame
+from ._episode import check_frames
 from ._memory import EpisodicMemory
 from ._scene import SceneGraph
 
@@ -51,6 +59,11 @@ class MemoryFilter(Filter):
         Without it every committed command is harmless.
     source : str
         Who detects the harm (a key of :data:`~safetychip.memory.SOURCES`).
+    frames : callable, optional
+        ``frames(proposal, state)``: the action frames of the proposal in the current state
+        (:class:`~safetychip.memory.ActionFrame` or their dict forms). Without it the memory
+        checks the action text (and the scene) alone. A reading that raises makes the
+        shield refuse the proposal (it fails safe).
     """
 
     name = "memory"
@@ -61,6 +74,8 @@ class MemoryFilter(Filter):
         scene: SceneGraph | Callable[[State], SceneGraph] | None = None,
         harm: Callable[[Proposal, Sequence[State]], str | None] | None = None,
         source: str = "sensor",
+        frames: Callable[[Proposal, State], Sequence[ActionFrame | Mapping[str, Any]]]
+        | None = None,
     ) -> None:
         if not isinstance(memory, EpisodicMemory):
             raise TypeError(
@@ -70,6 +85,17 @@ class MemoryFilter(Filter):
         self.scene = scene
         self.harm = harm
         self.source = source
+        self.frames = frames
+        self._read: tuple[Proposal, tuple[ActionFrame, ...]] | None = None
+
+    def _frames_of(self, proposal: Proposal, state: State) -> tuple[ActionFrame, ...] | None:
+        """The frames of *proposal* (read once per proposal, for judging and committing)."""
+        if self.frames is None:
+            return None
+        if self._read is None or self._read[0] is not proposal:
+            read = check_frames(list(self.frames(proposal, state)), "MemoryFilter.frames")
+            self._read = (proposal, read)
+        return self._read[1]
 
     def _scene_of(self, state: State) -> SceneGraph | None:
         return self.scene(state) if callable(self.scene) else self.scene
@@ -78,7 +104,8 @@ class MemoryFilter(Filter):
         """The memory's decision on ``proposal.action`` as a judgement."""
         if proposal.done:
             return Judgement.admit(self.name)
-        decision = self.memory.check(proposal.action, self._scene_of(state))
+        decision = self.memory.check(proposal.action, self._scene_of(state),
+                                     frames=self._frames_of(proposal, state))  # fmt: skip
         if not decision.blocked:
             return Judgement.admit(self.name)
         matched = decision.matched
@@ -94,7 +121,9 @@ class MemoryFilter(Filter):
         if not proposal.done:
             harm = self.harm(proposal, states) if self.harm else None
             scene = self._scene_of(states[-1] if states else {})
-            self.memory.record(proposal.action, scene, harm=harm, source=self.source)
+            acts = self._read[1] if self._read and self._read[0] is proposal else ()
+            self.memory.record(proposal.action, scene, harm=harm, source=self.source,
+                               frames=acts)  # fmt: skip
         return None
 
     def __repr__(self) -> str:

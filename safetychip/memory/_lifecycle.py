@@ -10,6 +10,9 @@ delegates to them).
   episode's command acts on (:func:`~safetychip.memory.acted_object`) when it is the same,
   else the attribute all those objects carry (the most specific one, i.e. the rarest among
   the cluster's scenes, when several are shared).
+* :func:`effect_clusters`: harmful episodes of one harm whose action frames caused the same
+  state change, with the features every changed object shares: the pattern of a rule over
+  affordances ("broken × breakable" from a vase, a bowl and a lamp).
 * :func:`split_rule`: an over-broad rule's specific replacements after overrides.
 * :func:`decay`: θ halves every *half_life* interactions without reinforcement.
 
@@ -45,7 +48,10 @@ from ._episode import (
 )
 from ._scene import SceneGraph, SceneObject
 
-__all__ = ["SEEDS", "cluster_episodes", "decay", "load_seeds", "rule_pattern", "split_rule"]
+__all__ = [
+    "SEEDS", "cluster_episodes", "decay", "effect_clusters", "load_seeds", "rule_pattern",
+    "split_rule",
+]  # fmt: skip
 
 #: The seed violations shipped with safetychip.
 SEEDS = DATA_DIR / "memory" / "seeds.json"
@@ -148,6 +154,45 @@ def rule_pattern(episodes: Sequence[Episode]) -> tuple[str, str] | None:
     if best is None or 2 * carried[best] <= len(episodes):
         return None
     return verb, best
+
+
+def effect_clusters(episodes: Sequence[Episode], *, min_size: int = 3
+                    ) -> list[tuple[str, str, tuple[str, ...], list[int]]]:  # fmt: skip
+    """Groups of harmful *episodes* whose action frames caused one state change (gained, to
+    the object or the target), one harm a group, at least *min_size* episodes each.
+
+    Returns
+    -------
+    list of (harm, state, features, members)
+        *features*: what every changed object of the group has (class, affordances, tags,
+        states, ``holds_…``; sorted), empty when they share nothing; *members*: indices
+        into *episodes*, ascending. Ordered by harm, then state.
+
+    Examples
+    --------
+    >>> from safetychip.memory import ActionFrame
+    >>> broke = lambda verb, thing, *features: Episode(f"{verb} the {thing}", frames=[
+    ...     ActionFrame(verb, thing, features, effects=["object:broken"])])
+    >>> effect_clusters([broke("push", "vase", "breakable", "glass"),
+    ...                  broke("knock", "bowl", "breakable", "receptacle"),
+    ...                  broke("throw", "mug", "breakable", "fillable")])
+    [('breakage', 'broken', ('breakable',), [0, 1, 2])]
+    """
+    groups: dict[tuple[str, str], dict[int, set[str]]] = {}
+    for i, episode in enumerate(episodes):
+        if episode.harm is None:
+            continue
+        for frame in episode.frames:
+            for change in frame.effects:
+                role, state = change.split(":", 1)
+                if role != "other" and not state.startswith("-"):
+                    changed = groups.setdefault((episode.harm, state), {}).setdefault(i, set())
+                    changed |= frame.features(role)
+    return [
+        (harm, state, tuple(sorted(set.intersection(*members.values()))), sorted(members))
+        for (harm, state), members in sorted(groups.items())
+        if len(members) >= min_size
+    ]
 
 
 def _hits(rule: Rule, examples: Sequence[_Example]) -> list[tuple[SceneObject, str]]:

@@ -14,7 +14,16 @@ until none can beat the best so far; so the result is exact. Each episode's scor
 weighted: 1 while live, :attr:`MemoryConfig.consolidated_weight` once a rule summarises it,
 0 once archived (unless ``include_archived``, which weighs archived episodes like live ones),
 times :attr:`MemoryConfig.verb_weight` when its command's canonical verb differs from the
-checked command's.
+checked command's, and, for a command checked with its action frames against an episode that
+has frames, times ``1 - w + w * s`` (``w`` = :attr:`MemoryConfig.action_weight`, ``s`` the
+:func:`~safetychip.memory.frames_similarity` of what the two did: verbs and state changes).
+
+**Action frames.** An episode keeps what was done (:class:`~safetychip.memory.ActionFrame`:
+verb, object and target with their affordances, the environment's state changes), and a
+check takes the frames of the command (a proposed action, or a sentence the environment
+read): a verb × target rule then needs both in one action, and a rule over affordances
+(:attr:`Rule.effect <safetychip.memory.Rule.effect>`, "broken × breakable") matches any
+action that changes an object having its features that way, whatever its class.
 
 **Harmful against harmless.** The search runs twice: over the harmful episodes, then over the
 harmless ones (runs without harm, and the commands people overrode). A harmful episode above
@@ -37,7 +46,11 @@ Lifecycle
   |cluster| / |live harmful episodes| (an existing rule of that pattern is reinforced to that
   θ instead; a rule that live harmless runs would match is split at once by
   :func:`split_rule`); their episodes stay, marked consolidated; every rule not reinforced
-  decays (:func:`decay`).
+  decays (:func:`decay`). Harmful episodes of one harm whose frames changed objects the
+  same way (at least ``min_cluster``) become a rule over affordances: that state change ×
+  the features every changed object has (:func:`effect_clusters`), unless a live harmless
+  episode's frames would match it. :meth:`EpisodicMemory.seed` writes the ones the seeds
+  support.
 * Beyond ``capacity`` live episodes, :meth:`EpisodicMemory.add` archives, warning once
   (:class:`~safetychip.errors.MemoryCapacityWarning`; :attr:`EpisodicMemory.archived` and
   the ``repr`` count them): consolidated episodes first (a rule keeps their lesson), then
@@ -69,7 +82,7 @@ import functools
 import html
 import os
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from types import TracebackType
@@ -80,12 +93,30 @@ from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
 
 from ..errors import MemoryCapacityWarning
 from ..llm import Embedder
+from ._action import ActionFrame, frames_similarity
 from ._config import MemoryConfig
 from ._decision import MemoryDecision
-from ._episode import VERBS, Episode, Rule, acted_object, check_command, command_verb
-from ._lifecycle import SEEDS, cluster_episodes, decay, load_seeds, rule_pattern, split_rule
+from ._episode import (
+    VERBS,
+    Episode,
+    Rule,
+    acted_object,
+    check_command,
+    check_frames,
+    command_verb,
+)
+from ._lifecycle import (
+    SEEDS,
+    cluster_episodes,
+    decay,
+    effect_clusters,
+    load_seeds,
+    rule_pattern,
+    split_rule,
+)
+from ._open import open_store
 from ._scene import SceneGraph, scene_similarity
-from ._store import MemoryStore, open_store
+from ._store import MemoryStore
 
 __all__ = ["EpisodicMemory"]
 
@@ -98,6 +129,20 @@ def _blas() -> ThreadpoolController:
 
 _Item = TypeVar("_Item", Episode, Rule)
 _VERB_INDEX = {verb: i for i, verb in enumerate(VERBS)}
+#: What the action factor compares of two commands' frames: what was done and what changed
+#: (the objects' features are the rules' business, and the scene similarity's).
+_DEED = {"verb": 0.5, "effects": 0.5}
+
+
+def _deeds(frames: tuple[ActionFrame, ...]) -> tuple[ActionFrame, ...]:
+    """*frames* reduced to what :data:`_DEED` compares (many episodes share the result)."""
+    return tuple(ActionFrame(f.verb, effects=f.effects) for f in frames)
+
+
+@functools.lru_cache(maxsize=65536)
+def _alike(a: tuple[ActionFrame, ...], b: tuple[ActionFrame, ...]) -> float | None:
+    """:func:`frames_similarity` of two commands' deeds, remembered."""
+    return frames_similarity(a, b, weights=_DEED)
 
 
 def _verb_index(command: str) -> int:
@@ -153,6 +198,7 @@ class EpisodicMemory:
         self._negatives = self.store.load_negatives()
         self._warned = False
         self._verbs = np.zeros(0, np.int64)
+        self._deeds: list[tuple[ActionFrame, ...]] = []
 
     @property
     def episodes(self) -> tuple[Episode, ...]:
@@ -195,7 +241,9 @@ class EpisodicMemory:
         return stored
 
     def seed(self, path: str | os.PathLike[str] = SEEDS) -> list[Episode]:
-        """Add the seed violations of *path* (ours by default); returns them stored.
+        """Add the seed violations of *path* (ours by default), and the rules over
+        affordances their action frames support (``broken × breakable`` from our three
+        breakage seeds); returns the episodes stored.
 
         Examples
         --------
@@ -206,10 +254,16 @@ class EpisodicMemory:
         True
         """
         with self._transaction():
-            return [self.add(episode) for episode in load_seeds(path)]
+            seeds = [self.add(episode) for episode in load_seeds(path)]
+            harmful = [e for e in self._episodes if not e.archived and e.harmful]
+            harmless = [e for e in self._episodes if not e.archived and not e.harmful]
+            for rule in self._effect_rules(harmful, harmless, self.store.interactions):
+                self._learn(rule)
+            return seeds
 
     def report_harm(self, command: str, scene: SceneGraph | None, harm: str,
-                    source: str = "sensor") -> Episode:  # fmt: skip
+                    source: str = "sensor", *,
+                    frames: Sequence[ActionFrame] = ()) -> Episode:  # fmt: skip
         """Add the episode of *command*, which ran in *scene* and caused *harm*, as *source*
         (a key of :data:`SOURCES`) detected it: its confidence is the source's.
 
@@ -234,7 +288,8 @@ class EpisodicMemory:
         <Episode e2 'drop the statue': breakage, sensor 0.9>
         (True, 1)
         """
-        episode = Episode(command, scene or SceneGraph(), harm, source=source)
+        episode = Episode(command, scene or SceneGraph(), harm, source=source,
+                          frames=tuple(frames))  # fmt: skip
         with self._transaction():
             for seemed in [e for e in self._episodes if not e.archived and not e.harmful
                            and e.command == episode.command]:  # fmt: skip
@@ -242,7 +297,8 @@ class EpisodicMemory:
             return self.add(episode)
 
     def record(self, command: str, scene: SceneGraph | None = None, *, harm: str | None = None,
-               source: str = "sensor") -> Episode | None:  # fmt: skip
+               source: str = "sensor",
+               frames: Sequence[ActionFrame] = ()) -> Episode | None:  # fmt: skip
         """Count one interaction: *command* ran in *scene*, causing *harm* (None: no harm).
 
         Harm is reported with :meth:`report_harm`; a harmless run is stored as a harmless
@@ -266,18 +322,21 @@ class EpisodicMemory:
         """
         with self._transaction():
             if harm is None:
-                episode = self._harmless(command, scene, source)
+                episode = self._harmless(command, scene, source, frames)
             else:
-                episode = self.report_harm(command, scene, harm, source)
+                episode = self.report_harm(command, scene, harm, source, frames=frames)
             count = self.store.interactions + 1
             self.store.set_interactions(count)
             if count % self.config.consolidate_every == 0:
                 self.consolidate()
         return episode
 
-    def _harmless(self, command: str, scene: SceneGraph | None, source: str) -> Episode | None:
-        """Store the harmless episode of *command* in *scene*, unless a live one is stored."""
-        episode = Episode(command, scene or SceneGraph(), None, source=source)
+    def _harmless(self, command: str, scene: SceneGraph | None, source: str,
+                  frames: Sequence[ActionFrame] = ()) -> Episode | None:  # fmt: skip
+        """Store the harmless episode of *command* in *scene* (done as *frames*), unless a
+        live one is stored."""
+        episode = Episode(command, scene or SceneGraph(), None, source=source,
+                          frames=tuple(frames))  # fmt: skip
         if any(not e.harmful and not e.archived and (e.command, e.scene) ==
                (episode.command, episode.scene) for e in self._episodes):  # fmt: skip
             return None
@@ -314,7 +373,7 @@ class EpisodicMemory:
                 theta = round(len(cluster) / len(episodes), 6)
                 rule = Rule(*pattern, str(members[0].harm), theta, stamp=now)
                 against = [(e.command, e.scene) for e in harmless
-                           if rule.match(e.command, e.scene) == 1.0]  # fmt: skip
+                           if rule.match(e.command, e.scene, e.frames) == 1.0]  # fmt: skip
                 split = split_rule(rule, [(e.command, e.scene) for e in members], against,
                                    total=len(episodes)) if against else [rule]  # fmt: skip
                 for stored in filter(None, map(self._learn, split)):
@@ -322,16 +381,35 @@ class EpisodicMemory:
                     for episode in members:
                         if stored.match(episode.command, episode.scene) == 1.0:
                             self._put(episode, functools.partial(replace, rule=stored.id))
+            for over in self._effect_rules(episodes, harmless, now):
+                if (kept := self._learn(over)) is not None:
+                    learned[kept.id] = kept
             for rule in self._rules:
                 if rule.id not in learned and not rule.retired:
                     self._put(rule, functools.partial(decay, now=now, half_life=config.half_life))
         return list(learned.values())
 
+    def _effect_rules(self, episodes: list[Episode], harmless: list[Episode], now: int
+                      ) -> list[Rule]:  # fmt: skip
+        """The rules over affordances of the live harmful *episodes*' state changes
+        (:func:`effect_clusters`), θ = |group| / |episodes|; a pattern that a live harmless
+        episode's frames would match is not learned (the features do not tell its harm)."""
+        rules = []
+        for harm, state, features, members in effect_clusters(
+                episodes, min_size=self.config.min_cluster):  # fmt: skip
+            if not features:
+                continue
+            rule = Rule("", "&".join(features), harm, round(len(members) / len(episodes), 6),
+                        stamp=now, effect=state)  # fmt: skip
+            if not any(rule.match(e.command, e.scene, e.frames) for e in harmless):
+                rules.append(rule)
+        return rules
+
     def _learn(self, rule: Rule) -> Rule | None:
         """Store *rule*, or reinforce the rule of its pattern; None when that rule was split
         (its specific rules hold what is left of it)."""
-        same = next((r for r in self._rules
-                     if (r.verb, r.target, r.harm) == (rule.verb, rule.target, rule.harm)),
+        key = (rule.verb, rule.target, rule.harm, rule.effect)
+        same = next((r for r in self._rules if (r.verb, r.target, r.harm, r.effect) == key),
                     None)  # fmt: skip
         if same is None:
             return self.add_rule(rule)
@@ -340,15 +418,18 @@ class EpisodicMemory:
         return self._put(same, functools.partial(replace, confidence=rule.confidence,
                                                  stamp=rule.stamp))  # fmt: skip
 
-    def override(self, decision: MemoryDecision, scene: SceneGraph | None = None
-                 ) -> list[Episode | Rule]:  # fmt: skip
-        """A person overrode the block *decision* (of a command in *scene*).
+    def override(self, decision: MemoryDecision, scene: SceneGraph | None = None, *,
+                 frames: Sequence[ActionFrame] = ()) -> list[Episode | Rule]:  # fmt: skip
+        """A person overrode the block *decision* (of a command in *scene*, done as
+        *frames*: by default the frames the decision used).
 
         Stores the negative example for the rule or episode that blocked, and the command as
-        a harmless episode (of source ``"person"``), so that the next check of it weighs
-        that harmless episode against what blocked it; lowers the blocker's θ (confidence)
-        by ``override_factor``; at ``split_after`` overrides a rule is retired and replaced
-        by specific rules (:func:`split_rule`), an episode archived.
+        a harmless episode (of source ``"person"``, with its frames), so that the next check
+        of it weighs that harmless episode against what blocked it; lowers the blocker's θ
+        (confidence) by ``override_factor``; at ``split_after`` overrides a rule is retired
+        and replaced by specific rules (:func:`split_rule`; a rule over affordances by the
+        same rule excluding the classes of the objects the overridden commands' frames
+        changed), an episode archived.
 
         Returns
         -------
@@ -370,11 +451,12 @@ class EpisodicMemory:
             raise ValueError(f"{decision.matched!r} of {decision!r} is not in this memory: "
                              "override a decision of this memory's check")  # fmt: skip
         item, factor = items[item_id], self.config.override_factor
+        frames = tuple(frames) or decision.frames
         example = (decision.command, scene or SceneGraph())
         with self._transaction():
             self.store.add_negative(item_id, *example)
             self._negatives.setdefault(item_id, []).append(example)
-            safe = self._harmless(*example, "person")
+            safe = self._harmless(*example, "person", frames)
             harmless: list[Episode | Rule] = [] if safe is None else [safe]
             final = len(self._negatives[item_id]) >= self.config.split_after
             stamp = self.store.interactions
@@ -390,15 +472,36 @@ class EpisodicMemory:
             lowered = self._put(item, lower)
             if not final:
                 return [lowered, *harmless]
+            if item.effect:
+                narrowed = self._narrowed(item, {c for c, _ in self._negatives[item_id]})
+                return [lowered, *(self.add_rule(r) for r in narrowed), *harmless]
             positives = [
                 (e.command, e.scene)
                 for e in self._episodes
-                if e.harm == item.harm and item.match(e.command, e.scene) == 1.0
+                if e.harm == item.harm and item.match(e.command, e.scene, e.frames) == 1.0
             ]
             total = sum(e.harmful for e in self.live)
             children = split_rule(item, positives, self._negatives[item_id],
                                   total=max(total, 1))  # fmt: skip
             return [lowered, *(self.add_rule(r) for r in children), *harmless]
+
+    def _narrowed(self, rule: Rule, overridden: set[str]) -> list[Rule]:
+        """The rule over affordances *rule* without the classes of the objects that the
+        frames of the *overridden* commands' harmless episodes changed as it says (none
+        when those episodes have no frames: the rule is then only retired)."""
+        changed = set()
+        for episode in self._episodes:
+            if episode.harmful or episode.command not in overridden:
+                continue
+            for frame in episode.frames:
+                for change in frame.effects:
+                    role, state = change.split(":", 1)
+                    if rule.effect in (state, change) and (cls := frame.features(role)):
+                        changed |= {frame.object if role == "object" else frame.target} & cls
+        if not changed:
+            return []
+        return [replace(rule, id="", exclude=tuple(sorted({*rule.exclude, *changed})),
+                        retired=False, stamp=self.store.interactions)]  # fmt: skip
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
@@ -480,6 +583,7 @@ class EpisodicMemory:
         return self._weights[key]
 
     def check(self, command: str, scene: SceneGraph | None = None, *,
+              frames: Sequence[ActionFrame] | None = None,
               include_archived: bool = False) -> MemoryDecision:  # fmt: skip
         """Whether *command* (in *scene*) must be blocked, and why.
 
@@ -490,6 +594,12 @@ class EpisodicMemory:
         scene : SceneGraph, optional
             Where it would run; without it (or for an episode without a scene) the text
             similarity alone is the episodic similarity.
+        frames : sequence of ActionFrame, optional
+            What the command does, in the environment's vocabulary (a proposed action, or a
+            sentence read into frames, e.g. by :meth:`ThorEnv.action_frames
+            <safetychip.envs.thor.ThorEnv.action_frames>`): rules over affordances match
+            them, and an episode with frames counts as less similar the less its frames are
+            alike (:attr:`MemoryConfig.action_weight`).
         include_archived : bool
             Whether archived episodes count (as live ones do).
 
@@ -501,13 +611,17 @@ class EpisodicMemory:
         ------
         ValueError
             If *command* is empty or too long.
+        ActionFrameError
+            If *frames* is not a list of action frames (or malformed).
         """
         command = check_command(command)
         vector = self.embedder.encode([command])[0]
-        return self.check_vector(command, vector, scene, include_archived=include_archived)
+        return self.check_vector(command, vector, scene, frames=frames,
+                                 include_archived=include_archived)  # fmt: skip
 
     def check_vector(self, command: str, vector: np.ndarray, scene: SceneGraph | None = None,
-                     *, include_archived: bool = False) -> MemoryDecision:  # fmt: skip
+                     *, frames: Sequence[ActionFrame] | None = None,
+                     include_archived: bool = False) -> MemoryDecision:  # fmt: skip
         """:meth:`check` with the command's embedding *vector* already computed.
 
         The harmful episode most like the command blocks it when its episodic similarity
@@ -516,13 +630,15 @@ class EpisodicMemory:
         than every harmful one). The decision names both neighbours it weighed.
         """
         config = self.config
+        acts = check_frames(() if frames is None else frames, "frames")
         vector = self._fitting(np.asarray(vector, np.float32))
         episode, text, similar, episodic = self._nearest(
-            command, vector, scene, self._weight(include_archived, harmful=True), config.delta_ep
-        )
+            command, vector, scene, self._weight(include_archived, harmful=True),
+            config.delta_ep, acts,
+        )  # fmt: skip
         safe, _, _, harmless = self._nearest(
             command, vector, scene, self._weight(include_archived, harmful=False),
-            episodic - 1e-9 if episode is not None else -np.inf,
+            episodic - 1e-9 if episode is not None else -np.inf, acts,
         )  # fmt: skip
         scores: dict[str, float | None] = {}
         if episode is not None:
@@ -530,12 +646,14 @@ class EpisodicMemory:
         if safe is not None:
             scores["harmless"] = harmless
         active = [r for r in self._rules if not r.retired and r.confidence >= config.theta_min]
-        rule = max(active, key=lambda r: r.match(command, scene), default=None)
-        match = 0.0 if rule is None else rule.match(command, scene)
+        rule = max(active, key=lambda r: r.match(command, scene, acts), default=None)
+        match = 0.0 if rule is None else rule.match(command, scene, acts)
+        if rule is not None and match == 0.0:
+            rule = None  # no rule matches at all
         if rule is not None:
             scores["rule"] = match
         found = functools.partial(MemoryDecision, command=command, episode=episode, rule=rule,
-                                  scores=scores, harmless=safe)  # fmt: skip
+                                  scores=scores, harmless=safe, frames=acts)  # fmt: skip
         outweighs = safe is not None and (episode is None or harmless >= episodic)
         note = ""
         if episode is not None and episodic > config.delta_ep:
@@ -551,8 +669,10 @@ class EpisodicMemory:
             note = (f"harmless episode {safe.id} {safe.command!r} ({harmless:.2f}) is at "
                     f"least as similar as {said}")  # fmt: skip
         if rule is not None and match > config.delta_sem:
-            said = (f"rule {rule.id} ({rule.verb} × {rule.target}, {rule.harm}, "
-                    f"θ = {rule.confidence}): match {match:.2f}")  # fmt: skip
+            doing = next((f for f in acts if rule.match(command, scene, [f]) == match), None)
+            said = (f"rule {rule.id} ({rule.pattern}, {rule.harm}, θ = {rule.confidence})"
+                    f"{'' if doing is None else f' by the action {doing}'}: match "
+                    f"{match:.2f}")  # fmt: skip
             if safe is None or not outweighs or harmless < config.delta_safe:
                 reason = f"it matches {said} > δ_sem = {config.delta_sem}"
                 return found(blocked=True, by="rule", reason=reason)
@@ -561,7 +681,7 @@ class EpisodicMemory:
         return found(blocked=False, reason=note)
 
     def _nearest(self, command: str, vector: np.ndarray, scene: SceneGraph | None,
-                 weight: np.ndarray, floor: float
+                 weight: np.ndarray, floor: float, frames: tuple[ActionFrame, ...] = ()
                  ) -> tuple[Episode | None, float, float | None, float]:  # fmt: skip
         """The episode of highest weighted episodic similarity among the nearest one by text
         and those that could exceed *floor*, with its text, scene and (weighted) episodic
@@ -577,6 +697,10 @@ class EpisodicMemory:
         bound = weight * (text if scene is None else alpha * text + (1 - alpha))
         nearest = int(np.argmax(np.where(weight > 0, text, -np.inf)))
         candidates = np.union1d(np.flatnonzero(bound > floor), [nearest])
+        if frames and self.config.action_weight:  # factors ≤ 1: the candidates stay a superset
+            weight = weight.copy()
+            weight[candidates] *= self._action_factor(frames, candidates)
+            bound = weight * (text if scene is None else alpha * text + (1 - alpha))
         if scene is None:
             scores = weight[candidates] * text[candidates]
             i = int(candidates[np.argmax(scores)])
@@ -606,6 +730,18 @@ class EpisodicMemory:
                 best = (float(scores[j]), int(members[j]), similar)
         score, i, similar = best
         return self._episodes[i], float(text[i]), similar, score
+
+    def _action_factor(self, frames: tuple[ActionFrame, ...], indices: np.ndarray
+                       ) -> np.ndarray:  # fmt: skip
+        """The factor of each episode of *indices* for a command done as *frames*:
+        ``1 - w + w * frames_similarity`` (``w`` the config's ``action_weight``), 1 for an
+        episode without frames."""
+        w = self.config.action_weight
+        if len(self._deeds) != len(self._episodes):
+            self._deeds = [_deeds(e.frames) for e in self._episodes]
+        mine = _deeds(frames)
+        alike = [_alike(mine, self._deeds[i]) for i in indices.tolist()]
+        return np.array([1.0 if a is None else 1 - w + w * a for a in alike], np.float32)
 
     def _verb_factor(self, command: str) -> np.ndarray:
         """Each episode's factor for *command*: ``verb_weight`` when both have a canonical

@@ -25,7 +25,7 @@ from typing import Any
 
 from .._redact import redact, secret_forms
 from ..errors import missing
-from ._store import _HARMFUL, _TABLES, _UNSUMMED, FORMAT, MemoryStore
+from ._store import FORMAT, HARMFUL_FORMAT, TABLES, UNSUMMED_FORMAT, MemoryStore
 
 __all__ = ["PostgresStore"]
 
@@ -130,7 +130,7 @@ class PostgresStore(MemoryStore):
                 for row in self._db.execute(
                     "SELECT table_name FROM information_schema.tables "
                     "WHERE table_schema = current_schema() AND table_name = ANY(%s)",
-                    (list(_TABLES),),
+                    (list(TABLES),),
                 )
             }
             if not found and self.readonly:
@@ -139,23 +139,23 @@ class PostgresStore(MemoryStore):
             if not found:
                 for statement in _SCHEMA:
                     self._db.execute(statement)
-                self._db.execute("INSERT INTO meta VALUES ('format', %s)", (_UNSUMMED,))
-                found = set(_TABLES)
+                self._db.execute("INSERT INTO meta VALUES ('format', %s)", (UNSUMMED_FORMAT,))
+                found = set(TABLES)
             form = None
             if "meta" in found:
                 form = self._db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
-            lacking = sorted(set(_TABLES) - found)
-            if form not in ((FORMAT,), (_UNSUMMED,), (_HARMFUL,)) or lacking:
+            lacking = sorted(set(TABLES) - found)
+            if form not in ((FORMAT,), (UNSUMMED_FORMAT,), (HARMFUL_FORMAT,)) or lacking:
                 raise self.error(
                     f"has tables {', '.join(sorted(found))} that are not a {FORMAT!r} memory"
                     f"{' (it lacks ' + ', '.join(lacking) + ')' if lacking else ''}: pass "
                     "another database, or a URL with options=-csearch_path=SCHEMA"
                 )
-            if form == (_UNSUMMED,) and self.readonly:
-                raise self.error(f"is of the format before checksums, {_UNSUMMED!r}: open it "
+            if form == (UNSUMMED_FORMAT,) and self.readonly:
+                raise self.error(f"is of the format before checksums, {UNSUMMED_FORMAT!r}: open it "
                                  "once for writing (any `safetychip memory add`) to add "
                                  "them")  # fmt: skip
-            if form in ((_UNSUMMED,), (_HARMFUL,)) and not self.readonly:
+            if form in ((UNSUMMED_FORMAT,), (HARMFUL_FORMAT,)) and not self.readonly:
                 self._upgrade(form[0])
 
     def _has_checksums(self, table: str) -> bool:

@@ -54,7 +54,7 @@ from ..errors import MemoryStoreError
 from ._episode import Episode, Rule, check_command
 from ._scene import SceneGraph
 
-__all__ = ["FORMAT", "MemoryStore", "SQLiteStore", "open_store"]
+__all__ = ["FORMAT", "MemoryStore", "SQLiteStore"]
 
 _Item = TypeVar("_Item", Episode, Rule)
 
@@ -62,7 +62,7 @@ _Item = TypeVar("_Item", Episode, Rule)
 FORMAT = "safetychip-memory 4"
 
 #: The memory's tables, in every backend.
-_TABLES = ("meta", "episodes", "rules", "negatives")
+TABLES = ("meta", "episodes", "rules", "negatives")
 #: Each table's key and the values its checksum covers, in order.
 _SUMMED = {
     "meta": ("key", "value"),
@@ -72,7 +72,11 @@ _SUMMED = {
 }
 #: The formats migrated when opened: without negative examples, without checksums, without
 #: harmless episodes (its rows read as they are: the change is in what may be written).
-_OLD, _UNSUMMED, _HARMFUL = "safetychip-memory 1", "safetychip-memory 2", "safetychip-memory 3"
+_OLD, UNSUMMED_FORMAT, HARMFUL_FORMAT = (
+    "safetychip-memory 1",
+    "safetychip-memory 2",
+    "safetychip-memory 3",
+)
 _NEGATIVES = """
 CREATE TABLE negatives (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -145,6 +149,7 @@ class MemoryStore:
         Examples
         --------
         >>> import tempfile
+        >>> from pathlib import Path
         >>> store = SQLiteStore(":memory:")
         >>> _ = store.add_rule(Rule("push", "vase"))
         >>> copy = store.backup(Path(tempfile.mkdtemp()) / "backup.db")
@@ -296,6 +301,7 @@ class MemoryStore:
 
         Examples
         --------
+        >>> from dataclasses import replace
         >>> store = SQLiteStore(":memory:")
         >>> rule = store.add_rule(Rule("push", "vase", confidence=0.5))
         >>> store.update(rule, lambda now: replace(now, confidence=now.confidence / 2))
@@ -454,7 +460,7 @@ class SQLiteStore(MemoryStore):
         form = None
         if "meta" in tables:
             form = self._db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
-        if form not in ((FORMAT,), (_OLD,), (_UNSUMMED,), (_HARMFUL,)):
+        if form not in ((FORMAT,), (_OLD,), (UNSUMMED_FORMAT,), (HARMFUL_FORMAT,)):
             raise self.error(f"is an SQLite database but not a {FORMAT!r} file")
         return str(form[0])
 
@@ -479,8 +485,8 @@ class SQLiteStore(MemoryStore):
             if form == "":
                 for statement in _SCHEMA.split(";")[:-1]:
                     self._db.execute(statement)
-                self._db.execute("INSERT INTO meta VALUES ('format', ?)", (_UNSUMMED,))
-                form = _UNSUMMED
+                self._db.execute("INSERT INTO meta VALUES ('format', ?)", (UNSUMMED_FORMAT,))
+                form = UNSUMMED_FORMAT
             if form != FORMAT:
                 self._upgrade(form)
             self._db.commit()
@@ -537,26 +543,6 @@ class SQLiteStore(MemoryStore):
 
     def __repr__(self) -> str:
         return f"SQLiteStore({self.path!r})"
-
-
-def open_store(target: str | os.PathLike[str] | MemoryStore, *,
-               readonly: bool = False) -> MemoryStore:  # fmt: skip
-    """The store *target* names: itself if it is one, a :class:`PostgresStore
-    <safetychip.memory.PostgresStore>` for a ``postgresql://`` URL, else an SQLite file
-    (*readonly*: see either).
-
-    Examples
-    --------
-    >>> open_store(":memory:")
-    SQLiteStore(':memory:')
-    """
-    if isinstance(target, MemoryStore):
-        return target
-    if str(target).startswith(("postgresql://", "postgres://")):
-        from ._postgres import PostgresStore
-
-        return PostgresStore(str(target), readonly=readonly)
-    return SQLiteStore(target, readonly=readonly)
 
 
 def _json(item: Episode | Rule) -> str:

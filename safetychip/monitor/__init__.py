@@ -8,6 +8,9 @@ Examples
 (True, False)
 """
 
+from safetychip._public import publish
+
+from ._ambiguity import MAX_READINGS, CandidateMonitor, CandidateSet, Question, situation
 from ._batch import BatchMonitor
 from ._constraint import Constraint, as_constraints
 from ._files import (
@@ -24,10 +27,13 @@ from ._state import proposition_state, proposition_states
 from ._vacuous import refuse_vacuous
 from ._verdict import StateChange, Status, Verdict
 
-__all__ = ["BatchMonitor", "Constraint", "Monitor", "StateChange", "Status", "Verdict",
+__all__ = ["BatchMonitor", "CandidateMonitor", "CandidateSet", "Constraint", "MAX_READINGS",
+           "Monitor", "Question", "StateChange", "Status", "Verdict",
            "as_constraints", "compile_dfa", "exactly_one", "proposition_state",
            "proposition_states",
            # constraint and trace files; the specification
            "Specification", "constraints_from_json", "read_constraints", "read_trace",
-           "refuse_vacuous", "smallest_conflict", "trace_from_json", "write_constraints",
-           "write_trace"]  # fmt: skip
+           "refuse_vacuous", "situation", "smallest_conflict", "trace_from_json",
+           "write_constraints", "write_trace"]  # fmt: skip
+
+publish(__name__, globals(), __all__)

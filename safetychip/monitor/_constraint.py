@@ -88,6 +88,17 @@ class Constraint:
                          pattern=data.get("pattern"), args=data.get("args", ()),
                          bound=data.get("bound"))  # fmt: skip
 
+    def describe(self, limit: int | None = None) -> str:
+        """The name and the sentence (else the formula), cut to *limit* characters.
+
+        >>> Constraint.parse('G !"a"', "never a", name="c1").describe()
+        'c1 (never a)'
+        """
+        text = str(self.sentence or self.formula)
+        if limit is not None and len(text) > limit:
+            text = text[: limit - 1] + "…"
+        return f"{self.name} ({text})"
+
     def __repr__(self) -> str:
         return (f"Constraint(name={self.name!r}, formula={str(self.formula)!r}, "
                 f"sentence={self.sentence!r})")  # fmt: skip

@@ -4,7 +4,11 @@ A **constraint file** holds a JSON list whose items are constraint objects ``{"n
 "sentence", "formula", "pattern"}`` (only ``formula`` is required; other keys are ignored) or
 formula strings; or an object ``{"constraints": [...], "invariants": [...]}`` whose
 invariants are formula strings (facts of the domain, e.g. the agent is in one room at a
-time).
+time). A constraint whose formula is not picked yet is an object ``{"name", "sentence",
+"candidates": [{"formula", "reading"}...], "live", "answers"}``
+(:meth:`CandidateSet.to_dict <safetychip.monitor.CandidateSet.to_dict>`): its candidates, the
+places of those still in the set, and the questions answered so far; it is read only when
+asked for (``candidate_sets=True``).
 
 A **trace file** holds a non-empty JSON list of proposition states, position 0 first. A
 state is a list of the true atoms (all others false), or an object giving atoms ``true`` or
@@ -35,15 +39,18 @@ from __future__ import annotations
 import json
 import os
 import warnings
+from collections import Counter
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Literal, TextIO, overload
 
 from .._io import atomic_write_text, read_json
 from .._names import did_you_mean
 from ..errors import SafetyChipError, SpecificationError, TraceError, VacuousConstraintError
 from ..ltl import Formula, canonical_atom, parse, parse_prefix
+from ._ambiguity import CandidateSet
 from ._constraint import Constraint, as_constraints
 from ._vacuous import refuse_vacuous
 
@@ -62,9 +69,19 @@ Source = str | os.PathLike[str] | TextIO
 _canon = lru_cache(maxsize=1 << 16)(canonical_atom)
 
 
+@overload
 def read_constraints(
-    source: Source, *, syntax: str = "spot", name: str | None = None
-) -> tuple[tuple[Constraint, ...], tuple[Formula, ...]]:
+    source: Source, *, syntax: str = ..., name: str | None = ...,
+    candidate_sets: Literal[False] = ...,
+) -> tuple[tuple[Constraint, ...], tuple[Formula, ...]]: ...  # fmt: skip
+@overload
+def read_constraints(
+    source: Source, *, syntax: str = ..., name: str | None = ..., candidate_sets: bool,
+) -> tuple[tuple[Constraint | CandidateSet, ...], tuple[Formula, ...]]: ...  # fmt: skip
+def read_constraints(
+    source: Source, *, syntax: str = "spot", name: str | None = None,
+    candidate_sets: bool = False,
+) -> tuple[tuple[Any, ...], tuple[Formula, ...]]:  # fmt: skip
     """Read a constraint file: its constraints and its domain invariants.
 
     Parameters
@@ -75,10 +92,13 @@ def read_constraints(
         The syntax of the formulas: Spot infix or the Lang2LTL prefix syntax.
     name : str, optional
         How messages name the file (default: the path, or the open file's name).
+    candidate_sets : bool
+        Whether constraints not yet picked (:class:`~safetychip.monitor.CandidateSet`) may
+        be read; by default such an entry is an error that says so.
 
     Returns
     -------
-    constraints : tuple of Constraint
+    constraints : tuple of Constraint (and CandidateSet with *candidate_sets*)
         In file order; unnamed ones are called ``c1``, ``c2``… after their place.
     invariants : tuple of Formula
         Empty for the list form.
@@ -102,12 +122,20 @@ def read_constraints(
     (['c1', 'c2'], ())
     """
     data, where = _load(source, name, SpecificationError)
-    return constraints_from_json(data, syntax=syntax, name=where)
+    return constraints_from_json(data, syntax=syntax, name=where, candidate_sets=candidate_sets)
 
 
+@overload
 def constraints_from_json(
-    data: Any, *, syntax: str = "spot", name: str = "<data>"
-) -> tuple[tuple[Constraint, ...], tuple[Formula, ...]]:
+    data: Any, *, syntax: str = ..., name: str = ..., candidate_sets: Literal[False] = ...,
+) -> tuple[tuple[Constraint, ...], tuple[Formula, ...]]: ...  # fmt: skip
+@overload
+def constraints_from_json(
+    data: Any, *, syntax: str = ..., name: str = ..., candidate_sets: bool,
+) -> tuple[tuple[Constraint | CandidateSet, ...], tuple[Formula, ...]]: ...  # fmt: skip
+def constraints_from_json(
+    data: Any, *, syntax: str = "spot", name: str = "<data>", candidate_sets: bool = False
+) -> tuple[tuple[Any, ...], tuple[Formula, ...]]:
     """The constraints and invariants of the JSON content of a constraint file.
 
     Parameters
@@ -119,10 +147,12 @@ def constraints_from_json(
         The syntax of the formulas.
     name : str
         How messages name the input.
+    candidate_sets : bool
+        As for :func:`read_constraints`.
 
     Returns
     -------
-    constraints : tuple of Constraint
+    constraints : tuple of Constraint (and CandidateSet with *candidate_sets*)
     invariants : tuple of Formula
 
     Raises
@@ -179,21 +209,59 @@ def constraints_from_json(
         )
     if not data:
         raise SpecificationError(f"{name}: the list of constraints is empty")
-    constraints = [_constraint(c, f"{name}: constraint {i}", syntax) for i, c in enumerate(data, 1)]
+    constraints = [_constraint(c, f"{name}: constraint {i}", syntax, candidate_sets)
+                   for i, c in enumerate(data, 1)]  # fmt: skip
     for i, c in enumerate(constraints, 1):
-        try:
-            refuse_vacuous(c.formula, c.sentence)
-        except VacuousConstraintError as err:
-            raise VacuousConstraintError(f"{name}: constraint {i}: {err}") from None
+        for formula in c.candidates if isinstance(c, CandidateSet) else (c.formula,):
+            try:
+                refuse_vacuous(formula, c.sentence)
+            except VacuousConstraintError as err:
+                raise VacuousConstraintError(f"{name}: constraint {i}: {err}") from None
     try:
-        return as_constraints(constraints), tuple(invariants)
+        return name_items(constraints), tuple(invariants)
     except SpecificationError as err:
         raise SpecificationError(f"{name}: {err}") from None
 
 
-def _constraint(item: Any, label: str, syntax: str) -> Constraint:
+def name_items(items: Iterable[Any]) -> tuple[Any, ...]:
+    """Constraints (formulas and texts coerced) and candidate sets, the unnamed ones called
+    ``c1``, ``c2``… after their place.
+
+    Raises
+    ------
+    SpecificationError
+        On repeated names.
+    """
+    out: list[Any] = []
+    for i, item in enumerate(items, 1):
+        if isinstance(item, CandidateSet):
+            out.append(item if item.name else replace(item, name=f"c{i}"))
+        else:
+            c = as_constraints([item])[0]
+            out.append(c if getattr(item, "name", "") else replace(c, name=f"c{i}"))
+    dupes = sorted(n for n, k in Counter(c.name for c in out).items() if k > 1)
+    if dupes:
+        raise SpecificationError(f"constraint names must be unique; repeated: {', '.join(dupes)}")
+    return tuple(out)
+
+
+def _constraint(item: Any, label: str, syntax: str,
+                candidate_sets: bool = False) -> Constraint | CandidateSet:  # fmt: skip
     """One entry of a constraint file; *label* names it in errors."""
     text: object
+    if isinstance(item, dict) and "candidates" in item and "formula" not in item:
+        if isinstance(item.get("name"), str) and item["name"]:
+            label += f" ({item['name']!r})"
+        if not candidate_sets:
+            raise SpecificationError(f"{label}: a candidate set whose formula is not picked "
+                                     "yet; pick one, or read the file for a CandidateMonitor "
+                                     "(candidate_sets=True)")  # fmt: skip
+        if syntax != "spot":
+            raise SpecificationError(f"{label}: candidate sets are written in Spot syntax")
+        try:
+            return CandidateSet.from_dict(item)
+        except SafetyChipError as err:
+            raise SpecificationError(f"{label}: {err}") from None
     if isinstance(item, str):
         text, sentence, name, pattern = item, "", "", None
     elif isinstance(item, dict):
@@ -224,7 +292,7 @@ def _constraint(item: Any, label: str, syntax: str) -> Constraint:
 
 def write_constraints(
     path: str | os.PathLike[str],
-    constraints: Iterable[Constraint | Formula | str],
+    constraints: Iterable[Constraint | CandidateSet | Formula | str],
     invariants: Iterable[Formula | str] = (),
 ) -> Path:
     """Write a constraint file that :func:`read_constraints` reads back; return the path.
@@ -252,14 +320,15 @@ def write_constraints(
       }
     ]
     """
-    return atomic_write_text(path, _constraints_json(constraints, invariants) + "\n")
+    return atomic_write_text(path, constraints_json(constraints, invariants) + "\n")
 
 
-def _constraints_json(
-    constraints: Iterable[Constraint | Formula | str], invariants: Iterable[Formula | str] = ()
+def constraints_json(
+    constraints: Iterable[Constraint | CandidateSet | Formula | str],
+    invariants: Iterable[Formula | str] = (),
 ) -> str:
     """The text of a constraint file (see :func:`write_constraints`), without a final newline."""
-    items = [c.to_dict() for c in as_constraints(constraints)]
+    items = [c.to_dict() for c in name_items(constraints)]
     texts = [str(parse(i) if isinstance(i, str) else i) for i in invariants]
     document: Any = {"constraints": items, "invariants": texts} if texts else items
     return json.dumps(document, indent=2, ensure_ascii=False)

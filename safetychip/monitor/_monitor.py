@@ -27,7 +27,7 @@ from ..automata import (
 from ..errors import MonitorError, SafetyChipError, TimeBudgetError, TraceError
 from ..ltl import Formula, parse
 from ._constraint import Constraint, as_constraints
-from ._state import _StateReader
+from ._state import StateReader
 from ._verdict import StateChange, Status, Verdict
 
 __all__ = ["Monitor", "compile_dfa", "exactly_one"]
@@ -191,7 +191,7 @@ class Monitor:
                     raise TimeBudgetError("late")
             except TimeBudgetError:
                 raise late(
-                    f"building the automaton of {_describe(c, 120)} (constraint "
+                    f"building the automaton of {c.describe(120)} (constraint "
                     f"{i + 1} of {len(self.constraints)})",
                     "give a conjunction's parts as separate constraints (the monitor "
                     "decides them together without building their product)",
@@ -216,9 +216,13 @@ class Monitor:
         self.atoms: tuple[str, ...] = tuple(
             sorted(set(self._invariant_atoms).union(*(d.aps for d in self.automata)))
         )
-        self._reader = _StateReader(self.atoms)
+        self._reader = StateReader(self.atoms)
         self._products: dict[tuple[int, ...], Product] = {}
-        self._decisions: dict[tuple[int, ...], tuple[Status, str, tuple[str, ...]]] = {}
+        self._decisions: dict[tuple[int, ...], tuple[Any, ...]] = {}
+        # Decided one-state moves: (state, last letter's values, letter's values) -> (the
+        # state after, the verdict); an action judged again in the same situation is a
+        # lookup (the verdict, with its state-change lines, depends on nothing else).
+        self._moves: dict[tuple[Any, ...], tuple[tuple[int, ...], Verdict]] = {}
         self.product = self._product(tuple(range(len(self.constraints))))
 
     # -- lifecycle ------------------------------------------------------------------------
@@ -247,7 +251,7 @@ class Monitor:
             reason = start.reason.replace("the action is refused", "this start is refused", 1)
             start = Verdict(Status.VIOLATION, reason)
         elif start.status is Status.VIOLATION:
-            culprits = "; ".join(_describe(c) for c in self.constraints if c.name in start.violated)
+            culprits = "; ".join(c.describe() for c in self.constraints if c.name in start.violated)
             if culprits:
                 reason = f"the specification is unsatisfiable: no trace can meet {culprits}"
             elif start.reason.startswith("cannot decide"):
@@ -539,7 +543,7 @@ class Monitor:
         if memo is not None and memo[0] is self._state and memo[1] == letters:
             _, _, q, prev, verdict, breach = memo  # the states checked last: reuse the verdict
         else:
-            q, prev, verdict, breach = self._evaluate(letters)
+            q, prev, verdict, breach = self._move(letters)
         if not commit:
             self._checked = (self._state, letters, q, prev, verdict, breach)
             return verdict
@@ -549,6 +553,25 @@ class Monitor:
             self.history.extend(letters)
         self._broken = self._broken or breach
         return verdict
+
+    def _move(self, letters: list[dict[str, bool]]):
+        """:meth:`_evaluate`, looked up in :attr:`_moves` for one letter on an unbroken
+        trace; a move is remembered only once its target state is decided (never a deadline
+        refusal, an internal error or a broken invariant)."""
+        if len(letters) != 1 or self._broken is not None:
+            return self._evaluate(letters)
+        letter, last = letters[0], self._last
+        key = (self._state, None if last is None else tuple(last.values()),
+               tuple(letter.values()))  # fmt: skip
+        found = self._moves.get(key)
+        if found is not None:
+            return found[0], letter, found[1], None
+        q, prev, verdict, breach = self._evaluate(letters)
+        if breach is None and q is not None and q in self._decisions:
+            if len(self._moves) > 100_000:
+                self._moves.clear()
+            self._moves[key] = q, verdict
+        return q, prev, verdict, breach
 
     def _evaluate(self, letters: list[dict[str, bool]]):
         """Progress *letters* from the committed state: ``(state, last, verdict, breach)``.
@@ -612,9 +635,10 @@ class Monitor:
                 self.deadline_refusals += 1
                 self._pending[q] = hint
                 decision = Status.VIOLATION, self._late(err), ()
-        status, reason, violated = decision
+        status, reason, violated, *readings = decision
         return Verdict(status, reason, violated, _lines(status is Status.SAFE, changes),
-                       automaton_states=q[: len(self.automata)])  # fmt: skip
+                       automaton_states=q[: len(self.automata)],
+                       readings=readings[0] if readings else ())  # fmt: skip
 
     def _late(self, err: DeadlineExceeded) -> str:
         """The reason of a deadline refusal: the time limit and the constraints involved."""
@@ -631,8 +655,9 @@ class Monitor:
 
     def _judge(
         self, q: tuple[int, ...], hint: tuple[int, ...] | None, until: float | None = None
-    ) -> tuple[Status, str, tuple[str, ...]]:
-        """The decision at *q*: SAFE, or a VIOLATION attributed to constraints.
+    ) -> tuple[Any, ...]:
+        """The decision at *q*: SAFE, or a VIOLATION attributed to constraints, as
+        ``(status, reason, violated)``.
 
         Raises
         ------
@@ -649,7 +674,7 @@ class Monitor:
             return Status.SAFE, "every constraint can still be satisfied", ()
         culprits, alone = self._attribute(q, until)
         names = tuple(self.constraints[i].name for i in culprits)
-        described = "; ".join(_describe(self.constraints[i]) for i in culprits)
+        described = "; ".join(self.constraints[i].describe() for i in culprits)
         if alone:
             reason = f"it would break {described}"
         elif culprits:
@@ -751,14 +776,6 @@ def _conjuncts(formula: Formula) -> list[Formula]:
         else:
             out.append(f)
     return out
-
-
-def _describe(c: Constraint, limit: int | None = None) -> str:
-    """The constraint's name and sentence (else formula), cut to *limit* characters."""
-    text = str(c.sentence or c.formula)
-    if limit is not None and len(text) > limit:
-        text = text[: limit - 1] + "…"
-    return f"{c.name} ({text})"
 
 
 def _changed(prev: dict[str, bool] | None, now: dict[str, bool]) -> tuple[tuple[str, ...], bool]:

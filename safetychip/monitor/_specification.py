@@ -31,8 +31,9 @@ from pathlib import Path
 
 from ..errors import ConflictError, PickNeededError, SpecificationError
 from ..ltl import Formula, parse
-from ._constraint import Constraint, as_constraints
-from ._files import _constraints_json, read_constraints, write_constraints
+from ._ambiguity import CandidateMonitor, CandidateSet
+from ._constraint import Constraint
+from ._files import constraints_json, name_items, read_constraints, write_constraints
 from ._monitor import Monitor
 from ._vacuous import refuse_vacuous
 from ._verdict import Status
@@ -78,26 +79,36 @@ class Specification:
 
     def __init__(
         self,
-        constraints: Iterable[Constraint | Formula | str] = (),
+        constraints: Iterable[Constraint | CandidateSet | Formula | str] = (),
         *,
         invariants: Iterable[Formula | str] = (),
     ) -> None:
         self.invariants = tuple(parse(i) if isinstance(i, str) else i for i in invariants)
         self._constraints: list[Constraint] = []
-        for c in as_constraints(constraints):
+        self._sets: list[CandidateSet] = []
+        for c in name_items(constraints):
             self.accept(c)
 
     @property
     def constraints(self) -> tuple[Constraint, ...]:
-        """The accepted constraints, in order of acceptance."""
+        """The accepted constraints whose formula is settled, in order of acceptance."""
         return tuple(self._constraints)
 
+    @property
+    def candidate_sets(self) -> tuple[CandidateSet, ...]:
+        """The accepted constraints whose formula is not picked yet, enforced as their
+        candidate sets (:class:`~safetychip.monitor.CandidateMonitor`)."""
+        return tuple(self._sets)
+
     def _next_name(self) -> str:
-        taken = {c.name for c in self._constraints}
-        k = len(self._constraints) + 1
+        taken = self._names()
+        k = len(taken) + 1
         while f"c{k}" in taken:
             k += 1
         return f"c{k}"
+
+    def _names(self) -> set[str]:
+        return {c.name for c in self._constraints} | {s.name for s in self._sets}
 
     def check(self, item) -> Constraint:
         """The constraint *item* would be accepted as (named), or raise without accepting.
@@ -114,7 +125,7 @@ class Specification:
         constraint = _as_constraint(item)
         refuse_vacuous(constraint.formula, constraint.sentence)
         name = constraint.name or self._next_name()
-        if name in {c.name for c in self._constraints}:
+        if name in self._names():
             raise SpecificationError(
                 f"a constraint named {name!r} is already accepted; choose another name"
             )
@@ -138,11 +149,56 @@ class Specification:
             )
         return constraint
 
-    def accept(self, item, *, name: str = "", sentence: str = "") -> Constraint:
-        """Check *item* (a Translation, Constraint, Formula or formula text) and append it.
+    def check_set(self, item: CandidateSet) -> CandidateSet | Constraint:
+        """The candidate set *item* as it would be accepted: named, without the candidates
+        that contradict the accepted constraints (a set of one is its constraint).
 
-        Returns the accepted constraint, named ``c1``, ``c2``… unless it has a name.
+        Raises
+        ------
+        ConflictError
+            If every candidate contradicts the accepted constraints.
+        VacuousConstraintError
+            If a candidate holds on every trace.
+        SpecificationError
+            If its name is taken.
         """
+        name = item.name or self._next_name()
+        if name in self._names():
+            raise SpecificationError(
+                f"a constraint named {name!r} is already accepted; choose another name"
+            )
+        keep = []
+        for p in item.live:
+            refuse_vacuous(item.candidates[p], item.sentence)
+            trial = Constraint(item.candidates[p], item.sentence, name)
+            if not smallest_conflict([*self._constraints, trial], self.invariants):
+                keep.append(p)
+        if not keep:
+            raise ConflictError(
+                f"no candidate of {item.sentence or name!r} can hold together with the "
+                "constraints already accepted",
+                (name,),
+            )
+        found = item.narrow(keep) if keep != list(item.live) else item
+        found = replace(found, name=name)
+        return found.picked or found
+
+    def accept(self, item, *, name: str = "", sentence: str = "") -> Constraint | CandidateSet:
+        """Check *item* (a Translation, Constraint, CandidateSet, Formula or formula text)
+        and append it.
+
+        Returns the accepted constraint, named ``c1``, ``c2``… unless it has a name; a
+        candidate set (:meth:`check_set`) is accepted as it stands, and enforced as a set by
+        :meth:`monitor`.
+        """
+        if isinstance(item, CandidateSet):
+            if name or sentence:
+                item = replace(item, name=name or item.name, sentence=sentence or item.sentence)
+            found = self.check_set(item)
+            if isinstance(found, CandidateSet):
+                self._sets.append(found)
+                return found
+            item = found
         constraint = _as_constraint(item)
         if name or sentence:
             constraint = Constraint(
@@ -155,24 +211,57 @@ class Specification:
         self._constraints.append(constraint)
         return constraint
 
-    def remove(self, name: str) -> Constraint:
+    def remove(self, name: str) -> Constraint | CandidateSet:
         """Remove and return the constraint called *name*."""
         for i, c in enumerate(self._constraints):
             if c.name == name:
                 return self._constraints.pop(i)
+        for i, s in enumerate(self._sets):
+            if s.name == name:
+                return self._sets.pop(i)
         raise KeyError(
             f"no constraint named {name!r}; the constraints are "
-            f"{', '.join(c.name for c in self._constraints) or 'none'}"
+            f"{', '.join(sorted(self._names())) or 'none'}"
         )
 
     def monitor(self, **options) -> Monitor:
-        """A :class:`~safetychip.monitor.Monitor` over the accepted constraints."""
+        """A :class:`~safetychip.monitor.Monitor` over the accepted constraints; with
+        candidate sets, a :class:`~safetychip.monitor.CandidateMonitor`."""
+        if self._sets:
+            return CandidateMonitor([*self._constraints, *self._sets], self.invariants,
+                                    **options)  # fmt: skip
         return Monitor(self._constraints, self.invariants, **options)
+
+    def take_answers(self, monitor: CandidateMonitor) -> Specification:
+        """Keep the candidate sets as *monitor*'s answers left them (a set narrowed to one
+        candidate becomes its constraint, the pick), so that :meth:`write` saves them and no
+        question is asked twice; returns self.
+
+        Examples
+        --------
+        >>> s = CandidateSet.parse(["G !a", "F a -> F b"], "careful with a", name="c1")
+        >>> spec = Specification([s])
+        >>> m = spec.monitor()
+        >>> _ = m.answer(m.question(m.reset({"a": True, "b": False}), "start", {}), True)
+        >>> spec.take_answers(m).constraints
+        (Constraint(name='c1', formula='Fa -> Fb', sentence='careful with a'),)
+        """
+        now = {s.name: s for s in monitor.candidate_sets}
+        sets = []
+        for s in self._sets:
+            found = now.get(s.name, s)
+            if found.picked is not None:
+                self._constraints.append(found.picked)
+            else:
+                sets.append(found)
+        self._sets = sets
+        return self
 
     def to_json(self) -> str:
         """The text of the constraint file ``safetychip monitor`` reads: the JSON list of the
-        constraints, or with invariants the object ``{"constraints", "invariants"}``."""
-        return _constraints_json(self._constraints, self.invariants)
+        constraints (candidate sets last), or with invariants the object ``{"constraints",
+        "invariants"}``."""
+        return constraints_json([*self._constraints, *self._sets], self.invariants)
 
     def write(self, path: str | os.PathLike[str]) -> Path:
         """Write :meth:`to_json` to *path* atomically (:func:`write_constraints`); return it.
@@ -180,11 +269,12 @@ class Specification:
         Examples
         --------
         >>> import tempfile
+        >>> from pathlib import Path
         >>> spec = Specification(["G !is_grabbed(phone)"], invariants=["G !(a & b)"])
         >>> Specification.read(spec.write(Path(tempfile.mkdtemp()) / "spec.json")).constraints
         (Constraint(name='c1', formula='G!"is_grabbed(phone)"', sentence=''),)
         """
-        return write_constraints(path, self._constraints, self.invariants)
+        return write_constraints(path, [*self._constraints, *self._sets], self.invariants)
 
     @classmethod
     def read(cls, source, *, syntax: str = "spot") -> Specification:
@@ -204,13 +294,14 @@ class Specification:
         ConflictError
             If its constraints contradict each other (a smallest conflicting set).
         """
-        constraints, invariants = read_constraints(source, syntax=syntax)
+        constraints, invariants = read_constraints(source, syntax=syntax, candidate_sets=True)
         return cls(constraints, invariants=invariants)
 
     def __len__(self) -> int:
-        return len(self._constraints)
+        return len(self._constraints) + len(self._sets)
 
     def __iter__(self) -> Iterator[Constraint]:
+        """The settled constraints (see :attr:`candidate_sets` for the others)."""
         return iter(self._constraints)
 
     def __repr__(self) -> str:
@@ -237,7 +328,8 @@ def _as_constraint(item) -> Constraint:
             )
             raise PickNeededError(
                 f"the translation of {getattr(item, 'sentence', '')!r} is not settled: pick one "
-                f"of its candidates with .choose(i) before enforcing it ({readings})"
+                f"of its candidates with .choose(i) before enforcing it, or accept it as a "
+                f"CandidateSet to settle it at run time ({readings})"
             )
         return constraint
     if isinstance(item, Formula):

@@ -79,7 +79,7 @@ def proposition_state(
     safetychip.errors.TraceError: the proposition state names is_grabbed(phnoe), which is not \
 a proposition of the specification; did you mean is_grabbed(phone)?
     """
-    return _StateReader(atoms).read(state, "the proposition state")
+    return StateReader(atoms).read(state, "the proposition state")
 
 
 def proposition_states(states: Any, atoms: Iterable[str]) -> list[dict[str, bool]]:
@@ -113,10 +113,10 @@ def proposition_states(states: Any, atoms: Iterable[str]) -> list[dict[str, bool
     ...
     safetychip.errors.TraceError: proposition state 0 has no value for b
     """
-    return _StateReader(atoms).read_all(states, "proposition state {}")
+    return StateReader(atoms).read_all(states, "proposition state {}")
 
 
-class _StateReader:
+class StateReader:
     """The propositions of a specification, prepared to read proposition states fast.
 
     The monitor keeps one and reads every state through it; :func:`proposition_state` and
@@ -129,7 +129,7 @@ class _StateReader:
 
     Examples
     --------
-    >>> _StateReader(["a", "b"]).read(["b"], "the state")
+    >>> StateReader(["a", "b"]).read(["b"], "the state")
     {'a': False, 'b': True}
     """
 
@@ -151,7 +151,15 @@ class _StateReader:
     def read_all(self, states: Any, where: str) -> list[dict[str, bool]]:
         """Read one state or a non-empty list of states; ``where.format(index)`` names a state
         in error messages."""
-        if type(states) is dict or isinstance(states, (Mapping, set, frozenset)):
+        kind = type(states)
+        if kind is tuple or kind is list:  # the shield's and the monitor's own: no ABC check
+            if states:
+                return [self.read(s, where, k) for k, s in enumerate(states)]
+        elif (
+            kind is dict
+            or kind is MappingProxyType
+            or isinstance(states, (Mapping, set, frozenset))
+        ):
             return [self.read(states, where)]
         if isinstance(states, (str, bytes)) or not isinstance(states, Sequence) or not states:
             raise TraceError(
@@ -162,8 +170,9 @@ class _StateReader:
 
     def read(self, state: Any, where: str, index: int = 0) -> dict[str, bool]:
         """Read one state; ``where.format(index)`` names it in error messages."""
-        if type(state) is dict or isinstance(state, Mapping):
-            if type(state) is MappingProxyType:  # a read-only view (the shield's): its mapping
+        kind = type(state)
+        if kind is dict or kind is MappingProxyType or isinstance(state, Mapping):
+            if kind is MappingProxyType:  # a read-only view (the shield's): its mapping
                 state = state.copy()
             if type(state) is not dict:  # only the names it holds: a default (``__missing__``)
                 state = {key: state[key] for key in state}  # must never answer for a name

@@ -6,6 +6,7 @@ import html
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 __all__ = ["StateChange", "Status", "Verdict"]
 
@@ -71,6 +72,9 @@ class Status(str, Enum):
     SAFE = "safe"
     VIOLATION = "violation"
     ABORT = "abort"
+    #: The readings of a constraint whose formula is not picked yet disagree (some admit the
+    #: action, some forbid it): not safe, so anything that does not ask refuses it.
+    AMBIGUOUS = "ambiguous"
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +100,9 @@ class Verdict:
         The state of each automaton the monitor runs (``Monitor.automata``: one per
         constraint, in order, or one per conjunct of a factored conjunction) after the
         action; for a VIOLATION, where the action would lead.
+    readings : tuple of bool
+        For a monitor of candidate sets (:class:`~safetychip.monitor.CandidateMonitor`):
+        whether each of its readings admits the action; empty otherwise.
     """
 
     status: Status
@@ -104,6 +111,7 @@ class Verdict:
     state_changes: tuple[StateChange, ...] = ()
     pending: tuple[str, ...] = ()
     automaton_states: tuple[int, ...] = ()
+    readings: tuple[bool, ...] = ()
 
     @property
     def safe(self) -> bool:
@@ -112,7 +120,7 @@ class Verdict:
 
     def to_dict(self) -> dict:
         """JSON-ready form."""
-        return {
+        out: dict[str, Any] = {
             "status": self.status.value,
             "reason": self.reason,
             "violated": list(self.violated),
@@ -120,6 +128,9 @@ class Verdict:
             "pending": list(self.pending),
             "automaton_states": list(self.automaton_states),
         }
+        if self.readings:
+            out["readings"] = list(self.readings)
+        return out
 
     @classmethod
     def from_dict(cls, data: dict) -> Verdict:
@@ -139,6 +150,7 @@ class Verdict:
                 tuple(StateChange.parse(c) for c in data.get("state_changes", ())),
                 tuple(data.get("pending", ())),
                 tuple(data.get("automaton_states", ())),
+                tuple(bool(r) for r in data.get("readings", ())),
             )
         except (KeyError, ValueError, TypeError) as err:
             raise ValueError(f"not a verdict record: {data!r} ({err})") from None
@@ -151,7 +163,8 @@ class Verdict:
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        color = {"safe": "#2e7d32", "violation": "#c62828", "abort": "#6a1b9a"}[self.status.value]
+        color = {"safe": "#2e7d32", "violation": "#c62828", "abort": "#6a1b9a",
+                 "ambiguous": "#ef6c00"}[self.status.value]  # fmt: skip
         rows = "".join(f"<li><code>{html.escape(s)}</code></li>" for s in self.state_changes)
         return (f'<div><b style="color:{color}">{self.status.value.upper()}</b> '
                 f"{html.escape(self.reason)}<ul>{rows}</ul></div>")  # fmt: skip

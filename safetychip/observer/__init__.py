@@ -41,8 +41,10 @@ Contents
     Activity-level observers under a supervisor: engage, stay silent, end or switch.
 """
 
+from safetychip._public import publish
+
+from ._adapters import FilterOverlay, ObserverFilter
 from ._adaptive import AdaptiveRigidity
-from ._chip import FilterOverlay, ObserverFilter
 from ._content import AFFECT_SCORES, Affect, Specificity
 from ._deescalation import (
     DEESCALATION_ACTIVITIES,
@@ -90,3 +92,5 @@ __all__ = [
     "QuestionRate", "Repetition", "TransferOverlay", "TurnRecord", "Utterance", "as_policy",
     "extractor",
 ]  # fmt: skip
+
+publish(__name__, globals(), __all__)

@@ -11,6 +11,9 @@ Contents
     The loop: ``reset``, ``propose(action)``, ``judge(action)``, ``record()``.
 :class:`Filter`, :class:`MonitorFilter`
     The filters' one interface, and the constraint monitor as the first filter.
+:data:`Ask`, :func:`ask_within`, :class:`QuestionPanel`
+    Questions about a sentence whose candidate formulas disagree on an action: a callback
+    with a time bound, and Yes / No buttons for the questions kept in a notebook.
 :class:`Proposal`, :class:`Judgement`
     What a filter sees and says.
 :class:`TraceRecord`, :class:`Step`, :data:`OUTCOMES`
@@ -22,15 +25,21 @@ Contents
     validation).
 """
 
-from ._filter import Filter, MonitorFilter
+from safetychip._public import publish
+
+from ._filter import Ask, Filter, MonitorFilter, ask_within
 from ._judgement import DONE, Judgement, Proposal
 from ._plans import run_monitored, run_plan, run_unmonitored
+from ._questions import QuestionPanel
 from ._record import FORMAT, OUTCOMES, Step, TraceRecord
 from ._search import SearchResult, search_safe_plan
 from ._shield import Shield
 
 __all__ = [
-    "DONE", "FORMAT", "OUTCOMES", "Filter", "Judgement", "MonitorFilter", "Proposal",
+    "DONE", "FORMAT", "OUTCOMES", "Ask", "Filter", "Judgement", "MonitorFilter", "Proposal",
+    "QuestionPanel",
     "SearchResult", "Shield", "Step", "TraceRecord", "run_monitored", "run_plan",
-    "run_unmonitored", "search_safe_plan",
+    "ask_within", "run_unmonitored", "search_safe_plan",
 ]  # fmt: skip
+
+publish(__name__, globals(), __all__)

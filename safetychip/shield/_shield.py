@@ -50,7 +50,7 @@ from ..envs import Env
 from ..errors import ActionError, MonitorError, TimeBudgetError
 from ..ltl import evaluate
 from ..monitor import Constraint, Monitor
-from ._filter import Filter, MonitorFilter
+from ._filter import Ask, Filter, MonitorFilter
 from ._judgement import DONE, Judgement, Proposal
 from ._record import Step, TraceRecord
 
@@ -127,9 +127,13 @@ class Shield:
     @classmethod
     def of(cls, env: Env, monitor: Monitor | None, *filters: Filter,
            propositions: Iterable[str] = (), idle_seconds: float | None = 1.0,
-           filter_seconds: float | None = 5.0) -> Shield:  # fmt: skip
-        """A shield with *monitor* as its first filter (None: no monitor), then *filters*."""
-        first = [MonitorFilter(monitor)] if monitor is not None else []
+           filter_seconds: float | None = 5.0, ask: Ask | None = None,
+           ask_seconds: float | None = 60.0) -> Shield:  # fmt: skip
+        """A shield with *monitor* as its first filter (None: no monitor), then *filters*;
+        *ask* and *ask_seconds* settle the readings of a
+        :class:`~safetychip.monitor.CandidateMonitor` (see :class:`MonitorFilter`)."""
+        first = ([MonitorFilter(monitor, ask=ask, ask_seconds=ask_seconds)]
+                 if monitor is not None else [])  # fmt: skip
         return cls(env, [*first, *filters], propositions=propositions,
                    idle_seconds=idle_seconds, filter_seconds=filter_seconds)  # fmt: skip
 
@@ -272,7 +276,7 @@ class Shield:
             return step
         *_, truncated, info = env.step(parsed)
         self._stopped = bool(truncated)  # the environment ended the episode
-        produced = tuple(dict(s) for s in info["states"])  # the shield's own copies
+        produced = tuple(map(dict, info["states"]))  # the shield's own copies
         error = info.get("error")
         if error and not produced:  # the environment changed its mind: nothing ran
             return self._add(Step(text, "not_executable", error=error, reply=reply))
@@ -316,7 +320,7 @@ class Shield:
         """The first refusal, else the first monitor verdict; a filter that raises, overruns
         its budget or answers something else than a Judgement refuses."""
         decided: Judgement | None = None
-        trace = tuple(self._view)
+        trace = _TraceView(self._view)
         for f, budget in zip(self.filters, self._budgets):
             try:
                 judgement = budget.call(f.judge, proposal, trace[-1], trace)
@@ -416,6 +420,34 @@ class Shield:
 
 
 _ADMITTED = Judgement.admit("shield")
+
+
+class _TraceView(Sequence[Mapping[str, bool]]):
+    """The trace as the filters see it: read-only, and fixed at its length when made (the
+    shield's list is not copied, so that a judgement costs the same at any trace length).
+
+    Examples
+    --------
+    >>> view = _TraceView([{"a": True}, {"a": False}])
+    >>> len(view), view[-1], list(view[:1])
+    (2, {'a': False}, [{'a': True}])
+    """
+
+    __slots__ = ("_length", "_states")
+
+    def __init__(self, states: list[Mapping[str, bool]]) -> None:
+        self._states, self._length = states, len(states)
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return tuple(self._states[: self._length][index])
+        if not -self._length <= index < self._length:
+            raise IndexError(f"trace index {index} out of range (the trace has "
+                             f"{self._length} states)")  # fmt: skip
+        return self._states[index % self._length]
 
 
 def _read_only(states: Iterable[Any]) -> tuple[Mapping[str, bool], ...]:

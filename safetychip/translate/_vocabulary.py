@@ -43,12 +43,13 @@ from typing import Any
 from .._io import read_text
 from ..errors import DataFileError, VocabularyError
 from ..ltl import PREDICATES, Formula, Proposition
-from ..paths import DATA_DIR
+from ..paths import SPOT_DEMO_CONSTRAINTS
 
 __all__ = [
     "PREDICATES",
     "SYNONYMS",
     "NEEDS",
+    "NAMED_VOCABULARIES",
     "Vocabulary",
     "load_vocabulary",
     "phrase_key",
@@ -175,9 +176,11 @@ def phrase_key(phrase: str) -> tuple[str, ...]:
 class Vocabulary:
     """The names and predicates of one environment.
 
-    Build one with :meth:`from_scene`, :meth:`from_names`, :meth:`from_file` or
-    :func:`load_vocabulary`. The translator takes the vocabulary it is given: building one
-    from an environment's scene is the caller's step (``Vocabulary.from_scene(scene)``).
+    :meth:`Vocabulary.of` is the one way to say "the vocabulary of this scene": it takes an
+    environment, a loaded scene, a vocabulary file or ``"spot_demo"``
+    (:meth:`from_scene`, :meth:`from_names`, :meth:`from_file` and :func:`load_vocabulary`
+    do the work). The translator takes the vocabulary it is given: loading a scene by name is
+    the environments' business (``Vocabulary.of(safetychip.envs.load_scene(name))``).
 
     Attributes
     ----------
@@ -265,6 +268,38 @@ class Vocabulary:
         object.__setattr__(self, "_index", final)
 
     # -- constructors -----------------------------------------------------------------------
+
+    @classmethod
+    def of(cls, source: Any) -> Vocabulary:
+        """The vocabulary of *source*: an environment (its ``scene``), a loaded scene, a
+        vocabulary (as it is), ``"spot_demo"`` or a file with one name per line.
+
+        Parameters
+        ----------
+        source : Env, scene, Vocabulary, str or path
+            An environment with a ``scene`` attribute (a
+            :class:`~safetychip.envs.VirtualHomeEnv`), a scene such as
+            :func:`safetychip.envs.load_scene` returns (see :meth:`from_scene`), or a name or
+            path for :func:`load_vocabulary`.
+
+        Raises
+        ------
+        DataFileError
+            If *source* is a name or path that is neither ``"spot_demo"`` nor a vocabulary
+            file (the message says how to load a scene by name).
+
+        Examples
+        --------
+        >>> from safetychip.envs import VirtualHomeEnv, load_scene
+        >>> Vocabulary.of(load_scene("apartment_1"))
+        <Vocabulary 'apartment_1': 125 names (5 rooms, 12 class names), 17 predicates>
+        >>> Vocabulary.of(VirtualHomeEnv("apartment_2")).name, Vocabulary.of("spot_demo").name
+        ('apartment_2', 'spot_demo')
+        """
+        if isinstance(source, (Vocabulary, str, os.PathLike)):
+            return load_vocabulary(source)
+        scene = getattr(source, "scene", source)
+        return cls.from_scene(scene)
 
     @classmethod
     def from_names(
@@ -531,43 +566,52 @@ class Vocabulary:
         )
 
 
+#: Vocabularies known by name, each the names a constraint file's formulas mention:
+#: ``"spot_demo"``, the Spot demo's ten constraints (``data/spot/demo_constraints.json``).
+NAMED_VOCABULARIES: Mapping[str, Path] = MappingProxyType({"spot_demo": SPOT_DEMO_CONSTRAINTS})
+
+
 @lru_cache(maxsize=32)
 def _load(spec: str) -> Vocabulary:
-    if spec == "spot_demo":
-        source = DATA_DIR / "spot_demo" / "constraints.json"
-        try:
-            entries = json.loads(source.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as err:
-            raise DataFileError(
-                str(source), f"cannot read the Spot demo constraints: {err}"
-            ) from None
-        from ..ltl import parse
-
-        names: set[str] = set()
-        for entry in entries:
-            for prop in parse(entry["formula"]).propositions():
-                names.update(prop.args)
-        return Vocabulary.from_names(sorted(names), name="spot_demo")
+    if spec in NAMED_VOCABULARIES:
+        return _mentioned(NAMED_VOCABULARIES[spec], name=spec)
     path = Path(spec)
     if path.suffix != ".json" and path.is_file():
         return Vocabulary.from_file(path)
+    named = " nor ".join(repr(n) for n in NAMED_VOCABULARIES)
     raise DataFileError(
         spec,
-        "not 'spot_demo' nor a vocabulary file (one name per line); the vocabulary of an "
-        "environment's scene is Vocabulary.from_scene(scene), e.g. "
-        f"Vocabulary.from_scene(safetychip.envs.load_scene({spec!r}))",
+        f"not {named} nor a vocabulary file (one name per line); the vocabulary of an "
+        "environment's scene is Vocabulary.of(scene), e.g. "
+        f"Vocabulary.of(safetychip.envs.load_scene({spec!r}))",
     )
 
 
+def _mentioned(source: Path, *, name: str) -> Vocabulary:
+    """The vocabulary of the names that the formulas of the constraint file *source* mention."""
+    try:
+        entries = json.loads(source.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as err:
+        raise DataFileError(str(source), f"cannot read the constraints: {err}") from None
+    from ..ltl import parse
+
+    names: set[str] = set()
+    for entry in entries:
+        for prop in parse(entry["formula"]).propositions():
+            names.update(prop.args)
+    return Vocabulary.from_names(sorted(names), name=name)
+
+
 def load_vocabulary(spec: str | os.PathLike[str] | Vocabulary) -> Vocabulary:
-    """A vocabulary: ``"spot_demo"`` (the names the Spot demo's constraints mention), or a
-    text file with one name per line; loaded once per process. A vocabulary is returned as
-    it is. For a scene of an environment, use :meth:`Vocabulary.from_scene`.
+    """A vocabulary: a name of :data:`NAMED_VOCABULARIES` (``"spot_demo"``: the names the
+    Spot demo's constraints mention), or a text file with one name per line; loaded once per
+    process. A vocabulary is returned as it is. For an environment or a scene, use
+    :meth:`Vocabulary.of`.
 
     Raises
     ------
     DataFileError
-        If *spec* is neither ``"spot_demo"`` nor a readable vocabulary file.
+        If *spec* is neither a named vocabulary nor a readable vocabulary file.
 
     Examples
     --------

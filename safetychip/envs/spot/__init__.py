@@ -14,6 +14,7 @@ Contents
     The real robot through the Boston Dynamics SDK (the ``spot-robot`` extra, imported on use).
 """
 
+from safetychip._public import publish
 from safetychip.envs.spot._backend import SimulatedBackend, SpotBackend
 from safetychip.envs.spot._bosdyn import BosdynBackend
 from safetychip.envs.spot._env import SpotAction, SpotEnv, SpotTarget
@@ -34,3 +35,5 @@ __all__ = [
     "load_spot_scene",
     "load_spot_tasks",
 ]
+
+publish(__name__, globals(), __all__)

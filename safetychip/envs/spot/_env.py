@@ -81,7 +81,7 @@ from safetychip.envs._base import Env, Lookahead, PropositionState
 from safetychip.envs._places import place_invariants
 from safetychip.envs.spot._backend import SimulatedBackend, SpotBackend
 from safetychip.envs.spot._scene import SpotScene, load_spot_scene
-from safetychip.errors import ActionError, PropositionError, ResetNeeded, RobotError
+from safetychip.errors import ActionError, PropositionError, RobotError
 from safetychip.ltl import PREDICATES, Equiv, Formula, G, Implies, Not, Proposition, X, ap
 
 __all__ = ["SpotAction", "SpotEnv", "SpotTarget"]
@@ -181,6 +181,7 @@ class SpotEnv(Env):
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "spot"}
+    _episode_over = "the episode is over (DONE, the step limit, or a stopped robot): call reset()"
 
     def __init__(self, scene: SpotScene | str | Any = "lab", *,
                  backend: SpotBackend | None = None, task: Any = None,
@@ -199,7 +200,6 @@ class SpotEnv(Env):
         self._props: dict[str, Proposition] = {}
         self._world: _World | None = None
         self._done = False
-        self._closed = False
         self._started = False  # the backend started in this episode
 
     # -- the protocol -----------------------------------------------------------------------
@@ -208,8 +208,7 @@ class SpotEnv(Env):
               ) -> tuple[str, dict[str, Any]]:  # fmt: skip
         """Start an episode (see the class notes for *options*); the robot is stopped if it
         was running, and starts with the first action that runs (see the module)."""
-        if self._closed:
-            raise ResetNeeded("the environment is closed; create a new one")
+        self._require_open()
         options = dict(options or {})
         unknown = sorted(set(options) - set(_RESET_OPTIONS))
         if unknown:
@@ -299,10 +298,7 @@ class SpotEnv(Env):
         ValueError
             If *snapshot* was not taken by a SpotEnv.
         """
-        if self._closed:
-            raise ResetNeeded("the environment is closed; create a new one")
-        if not isinstance(snapshot, _Snapshot):
-            raise ValueError(f"not a SpotEnv snapshot: {snapshot!r:.80}")
+        self._require_snapshot(snapshot, _Snapshot)
         self._world, self.steps, self._done = snapshot.world, snapshot.steps, False
         return self
 
@@ -337,6 +333,51 @@ object called 'the halway' in scene 'lab'; closest names: hallway
                 return SpotAction(verb, tuple(SpotTarget(n) for n in names))
         forms = "; ".join(t.format("X", "Y") for t, _ in _VERBS.values())
         raise ActionError(f"cannot read {action!r}: the actions are {forms}")
+
+    def action_frames(self, action: Any) -> list[dict[str, Any]]:
+        """The action frame of *action* in the current world, for the episodic memory
+        (``ActionFrame.from_dict`` reads it): ``verb``; ``object`` (the first object or
+        landmark named) and ``target`` (where ``put`` puts it) with their features (the
+        scene's affordances and the states they are in: ``on``, ``opened``, ``held``); and
+        ``effects``, the state changes of the symbolic world (``object:held``,
+        ``object:on``, ``object:-held`` …). An action the world refuses has none; nothing
+        changes, and the robot is never moved.
+
+        Raises
+        ------
+        ActionError
+            If *action* is not an action of the environment, or names something the scene
+            lacks.
+
+        Examples
+        --------
+        >>> env = SpotEnv()
+        >>> _ = env.reset()
+        >>> [(f["verb"], f["effects"]) for f in env.action_frames("walk to mail room")]
+        [('walk', [])]
+        """
+        act = self.parse(action)
+        if act.verb == "done":
+            return []
+        before = self._state()
+        worlds, _ = self._simulate(act)
+        after = worlds[-1] if worlds else before
+        names = [t.name for t in act.targets]
+        roles = {n: "object" if i == 0 else "target" for i, n in enumerate(names[:2])}
+        effects = set()
+        for name in (*self.scene.landmarks, *self.scene.objects):
+            old, new = _spot_states(before, name), _spot_states(after, name)
+            role = roles.get(name, "other")
+            effects |= {f"{role}:{x}" for x in new - old} | {f"{role}:-{x}" for x in old - new}
+        frame: dict[str, Any] = {"verb": act.verb, "effects": sorted(effects)}
+        for i, key in enumerate(("object", "target")):
+            if len(names) > i:
+                frame[key] = names[i]
+                frame["affordances" if i == 0 else "target_affordances"] = sorted(
+                    self.scene.affordances.get(names[i], frozenset())
+                    | _spot_states(before, names[i])
+                )
+        return [frame]
 
     def admissible_actions(self) -> list[str]:
         """Every action the preconditions admit now, verb by verb, then DONE."""
@@ -399,7 +440,7 @@ object called 'the halway' in scene 'lab'; closest names: hallway
         """Stop the robot and end the environment."""
         if not self._closed:
             self._stop()
-        self._closed = True
+        super().close()
 
     def __repr__(self) -> str:
         return f"<SpotEnv scene={self.scene.name!r} backend={self.backend.name!r}>"
@@ -597,18 +638,13 @@ object called 'the halway' in scene 'lab'; closest names: hallway
         info["error"] = f"the robot stopped: {exc}"
         return self.render(), 0.0, False, True, info
 
-    def _state(self) -> _World:
-        if self._closed:
-            raise ResetNeeded("the environment is closed; create a new one")
-        if self._world is None:
-            raise ResetNeeded("call reset() first")
-        return self._world
+    def _has_world(self) -> bool:
+        return self._world is not None
 
-    def _require_episode(self) -> None:
-        self._state()
-        if self._done:
-            raise ResetNeeded("the episode is over (DONE, the step limit, or a stopped "
-                              "robot): call reset()")  # fmt: skip
+    def _state(self) -> _World:
+        self._require_state()
+        assert self._world is not None
+        return self._world
 
 
 def _script(command: _Command) -> str:
@@ -625,3 +661,11 @@ def _closed(scene: SpotScene, container: str, world: _World) -> str | None:
     if scene.can(container, "open") and container not in world.opened:
         return f"the {_nice(container)} is closed"
     return None
+
+
+def _spot_states(world: _World, name: str) -> set[str]:
+    """The states *name* is in: ``on``, ``opened`` (the affordance ``open`` says it can be),
+    ``held``, ``touched``."""
+    flags = {"on": name in world.switched_on, "opened": name in world.opened,
+             "held": world.held == name, "touched": world.touched == name}  # fmt: skip
+    return {state for state, holds in flags.items() if holds}

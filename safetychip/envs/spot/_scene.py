@@ -34,12 +34,10 @@ import networkx as nx
 
 from safetychip._io import load_json
 from safetychip.errors import ActionError, DataFileError
-from safetychip.paths import DATA_DIR
+from safetychip.paths import SPOT_DIR
 
 __all__ = ["AFFORDANCES", "SCENE_FORMAT", "SPOT_DIR", "SpotScene", "load_spot_scene"]
 
-#: Where the Spot scenes live (``lab.json``).
-SPOT_DIR = DATA_DIR / "spot"
 #: The ``format`` a scene file declares.
 SCENE_FORMAT = "safetychip.spot-scene/1"
 #: What a landmark can afford, as its ``can`` list names it.

@@ -1,10 +1,10 @@
 """The Spot robot demo's tasks: two deliveries with ten constraints each, and three
 task-abortion cases whose constraints contradict each other (``data/spot/tasks.jsonl``).
 
-The file has the line format of the VirtualHome suites (see
-:mod:`safetychip.envs.virtualhome._tasks`) with ``"env": "spot"``, so
-:func:`~safetychip.envs.load_tasks` reads it into the same :class:`~safetychip.envs.Task`
-objects, whose ``make_env()`` is a :class:`~safetychip.envs.spot.SpotEnv`.
+The file has the line format of the VirtualHome suites (see :mod:`safetychip.envs._tasks`)
+with ``"env": "spot"``, so :func:`~safetychip.envs.load_tasks` reads it into the same
+:class:`~safetychip.envs.Task` objects, whose ``make_env()`` is a
+:class:`~safetychip.envs.spot.SpotEnv`: this module registers the robot as ``"spot"``.
 
 Examples
 --------
@@ -17,8 +17,8 @@ Examples
 
 from __future__ import annotations
 
-from typing import Any
-
+from safetychip.envs._tasks import Task, TaskEnvironment, load_tasks, register_environment
+from safetychip.envs.spot._env import SpotEnv
 from safetychip.envs.spot._scene import SPOT_DIR
 
 __all__ = ["SPOT_SUITES", "SPOT_TASKS", "load_spot_tasks"]
@@ -30,7 +30,7 @@ SPOT_TASKS = SPOT_DIR / "tasks.jsonl"
 SPOT_SUITES = ("spot_delivery", "spot_contradictions")
 
 
-def load_spot_tasks(*, suite: str | None = None, check: bool = True) -> list[Any]:
+def load_spot_tasks(*, suite: str | None = None, check: bool = True) -> list[Task]:
     """The tasks of :data:`SPOT_TASKS` (of one suite of :data:`SPOT_SUITES` if given),
     checked against the lab scene unless *check* is false.
 
@@ -41,8 +41,9 @@ def load_spot_tasks(*, suite: str | None = None, check: bool = True) -> list[Any
     DataFileError
         If the file or a task in it is malformed (naming the line, task and name).
     """
-    from safetychip.envs.virtualhome._tasks import load_tasks
-
     if suite is not None and suite not in SPOT_SUITES:
         raise ValueError(f"unknown Spot suite {suite!r}; choose one of {', '.join(SPOT_SUITES)}")
     return load_tasks(SPOT_TASKS, suite=suite, check=check)
+
+
+register_environment("spot", TaskEnvironment(make_env=lambda task: SpotEnv(task.scene, task=task)))

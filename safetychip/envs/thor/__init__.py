@@ -16,6 +16,7 @@ Contents
     checked line by line against their scene; our suite of hazardous and safe tasks.
 """
 
+from safetychip._public import publish
 from safetychip.envs.thor._env import (
     THOR_PREDICATES,
     THOR_VERBS,
@@ -66,3 +67,5 @@ __all__ = [
     "read_plan",
     "snake_case",
 ]
+
+publish(__name__, globals(), __all__)

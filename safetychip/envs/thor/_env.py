@@ -91,11 +91,11 @@ from itertools import combinations
 from types import MappingProxyType
 from typing import Any, ClassVar, NamedTuple
 
-from safetychip._names import did_you_mean
+from safetychip._names import close_names, did_you_mean
 from safetychip.envs._base import Env, Lookahead, PropositionState
 from safetychip.envs.thor._scene import ThorScene, load_thor_scene
 from safetychip.envs.thor._types import LIQUIDS, snake_case
-from safetychip.errors import ActionError, PropositionError, ResetNeeded
+from safetychip.errors import ActionError, PropositionError
 from safetychip.ltl import And, Formula, G, Not, Proposition, ap
 
 __all__ = ["THOR_PREDICATES", "THOR_VERBS", "ThorAction", "ThorEnv", "ThorTarget"]
@@ -152,6 +152,11 @@ _VERBS: dict[str, tuple[str, tuple[str, ...]]] = {
     "done": ("done", (r"done|finish(?:ed)?|stop|end",)),
 }
 _PATTERNS = [(v, re.compile(f"^(?:{p})$")) for v, (_, ps) in _VERBS.items() for p in ps]
+# The words a clause may start with (the nearest name a clause that reads as no action).
+_VERB_WORDS = ("find", "go", "walk", "navigate", "pick", "grab", "take", "put", "place",
+               "open", "close", "turn", "switch", "toggle", "slice", "cut", "break", "smash",
+               "drop", "throw", "pour", "fill", "empty", "cook", "dirty", "clean", "heat",
+               "light")  # fmt: skip
 #: The verbs, canonical spelling first (``toggleon`` reads ``turn on``).
 THOR_VERBS = tuple(_VERBS)
 _RESET_OPTIONS = ("task", "initial", "goal")
@@ -266,6 +271,7 @@ class ThorEnv(Env):
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "thor"}
+    _episode_over = "the episode is over (DONE or the step limit): call reset()"
 
     def __init__(self, scene: ThorScene | str | Any = "FloorPlan1", *, task: Any = None,
                  max_steps: int | None = None) -> None:  # fmt: skip
@@ -280,7 +286,6 @@ class ThorEnv(Env):
         self._props: dict[str, _Prop] = {}
         self._world: _World | None = None
         self._done = False
-        self._closed = False
 
     # -- the protocol -----------------------------------------------------------------------
 
@@ -288,8 +293,7 @@ class ThorEnv(Env):
               ) -> tuple[str, dict[str, Any]]:  # fmt: skip
         """Start an episode in the scene's initial states (see the class notes for
         *options*; *seed* is accepted and ignored: the world is deterministic)."""
-        if self._closed:
-            raise ResetNeeded("the environment is closed; create a new one")
+        self._require_open()
         options = dict(options or {})
         unknown = sorted(set(options) - set(_RESET_OPTIONS))
         if unknown:
@@ -347,10 +351,7 @@ class ThorEnv(Env):
         ValueError
             If *snapshot* was not taken by a ThorEnv.
         """
-        if self._closed:
-            raise ResetNeeded("the environment is closed; create a new one")
-        if not isinstance(snapshot, _Snapshot):
-            raise ValueError(f"not a ThorEnv snapshot: {snapshot!r:.80}")
+        self._require_snapshot(snapshot, _Snapshot)
         self._world, self.steps, self._done = snapshot.world, snapshot.steps, False
         return self
 
@@ -460,6 +461,106 @@ class ThorEnv(Env):
                 lines.append(f"- {_nice(name)}: {'; '.join(states)}")
         return "\n".join(lines)
 
+    def action_frames(self, command: Any) -> list[dict[str, Any]]:
+        """The actions *command* does, each as an action frame of the episodic memory
+        (``ActionFrame.from_dict`` reads it): ``verb``, ``object`` and ``target`` (their
+        types' snake-case names), their features (``affordances``, ``target_affordances``:
+        the type's affordances and tags, the states the object is in, and ``holds_<feature>``
+        for what rests in or on it afterwards) and ``effects``, the state changes of the
+        effect model (``object:broken``, ``target:wet``, ``object:-filled_with_water``,
+        ``other:cooked``; ``object:held`` for what is picked up).
+
+        *command* is a plan line or a sentence of clauses joined by "and", "then" or commas
+        ("turn on the laptop and pour the mug of water on it"): "it" names the last object
+        of the clause before, "X of water" the container X, "heat X in Y" puts X in Y and
+        turns Y on, "drop X by Y" drops X; a clause that does nothing ("leave it off") is
+        skipped. Each action runs in a world where its preconditions hold (the object in
+        hand, the agent at the target, a poured container full of water), continuing from
+        the previous action's world (the current one, once :meth:`reset`), so the frames say
+        what the command would do; nothing in the environment changes. An action its
+        preconditions still refuse has no state changes.
+
+        Raises
+        ------
+        ActionError
+            If a clause reads as no action (the message lists the actions, and the nearest
+            verbs), or names an object or liquid the scene lacks (with the nearest names):
+            a command is read whole or not at all.
+
+        Examples
+        --------
+        >>> env = ThorEnv("FloorPlan1")
+        >>> [f["effects"] for f in env.action_frames("throw the egg at the counter top")]
+        [['object:broken']]
+        >>> [(f["verb"], f["effects"]) for f in env.action_frames(
+        ...     "turn on the laptop and pour the mug of water on it")]
+        [('toggleon', ['object:on']), ('pour', ['object:-filled_with_water', 'target:wet'])]
+        >>> env.action_frames("sing a song")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        safetychip.errors.ActionError: no action in 'sing a song': ...
+        """
+        world = self._world if self._world is not None else self._initial(())
+        frames, last, unread = [], None, []
+        for clause in _clauses(str(command)):
+            if last is not None:
+                clause = re.sub(r"\b(it|them)\b", last.replace("_", " "), clause)
+            for line in _plan_lines(clause):
+                presumed = line.startswith("~")
+                try:
+                    act = self.parse(line.lstrip("~"))
+                except ActionError as exc:
+                    if exc.choices:  # an object or liquid the scene lacks
+                        where = "" if line == str(command) else f"in {command!r}: "
+                        raise ActionError(f"{where}{exc}", exc.choices) from None
+                    unread.append(clause)
+                    continue
+                if act.verb == "done":
+                    continue
+                names = [t.name for t in act.targets]
+                before = _prepare(act, world, self._types)
+                reason = self._refusal(act, before)
+                after = before if reason else _settle(self._effect(act, before), self._types)
+                if not presumed:
+                    frames.append(self._frame(act, before, after, names))
+                world, last = after, names[-1] if names else last
+        if unread or not frames:
+            forms = ", ".join(_VERBS[v][0].split(" {")[0] for v in _VERBS)
+            near = close_names(unread[0].split()[0], _VERB_WORDS) if unread else []
+            hint = f"; did you mean {' or '.join(near)}?" if near else ""
+            what = f"{unread[0]!r} reads as none of" if unread else "no clause reads as one of"
+            raise ActionError(f"no action in {str(command)!r}: {what} {forms}{hint}",
+                              tuple(near))  # fmt: skip
+        return frames
+
+    def _features(self, name: str, world: _World, after: _World) -> list[str]:
+        """The features of *name* for an action frame: its type's affordances and tags, its
+        states in *world*, and ``holds_<feature>`` of what rests in or on it in *after*."""
+        kind = self._types[name]
+        held = {f for x in after.parent if after.relation(x, name)
+                for f in self._types[x].affordances | self._types[x].tags}  # fmt: skip
+        return sorted(kind.affordances | kind.tags | _states(world, name, kind)
+                      | {f"holds_{f}" for f in held})  # fmt: skip
+
+    def _frame(self, act: ThorAction, before: _World, after: _World, names: list[str]
+               ) -> dict[str, Any]:  # fmt: skip
+        """The action frame of *act*, which led from *before* to *after*."""
+        roles = {n: "object" if i == 0 else "target" for i, n in enumerate(names[:2])}
+        effects = set()
+        for name, kind in self._types.items():
+            old, new = _states(before, name, kind), _states(after, name, kind)
+            role = roles.get(name, "other")
+            effects |= {f"{role}:{x}" for x in new - old} | {f"{role}:-{x}" for x in old - new}
+        if act.verb == "pick" and after.held == names[0]:
+            effects.add("object:held")
+        frame: dict[str, Any] = {"verb": act.verb, "effects": sorted(effects)}
+        for i, key in enumerate(("object", "target")):
+            if len(names) > i:
+                frame[key] = self._types[names[i]].snake
+                frame["affordances" if i == 0 else "target_affordances"] = self._features(
+                    names[i], before, after)  # fmt: skip
+        return frame
+
     def memory_scene(self) -> dict[str, Any]:
         """The current world as the episodic memory's scene graph data
         (``SceneGraph.from_dict`` reads it): each object's class is its type's snake-case
@@ -493,10 +594,6 @@ class ThorEnv(Env):
         relations = [[x, "ON" if rel == "on" else "INSIDE", y]
                      for x, (rel, y) in world.parent.items()]  # fmt: skip
         return {"objects": objects, "relations": relations}
-
-    def close(self) -> None:
-        """End the environment."""
-        self._closed = True
 
     def __repr__(self) -> str:
         return f"<ThorEnv scene={self.scene.name!r}>"
@@ -752,17 +849,13 @@ class ThorEnv(Env):
             world = _spill(world.flag("is_broken", names[1], True), names[1])
         return world
 
-    def _state(self) -> _World:
-        if self._closed:
-            raise ResetNeeded("the environment is closed; create a new one")
-        if self._world is None:
-            raise ResetNeeded("call reset() first")
-        return self._world
+    def _has_world(self) -> bool:
+        return self._world is not None
 
-    def _require_episode(self) -> None:
-        self._state()
-        if self._done:
-            raise ResetNeeded("the episode is over (DONE or the step limit): call reset()")
+    def _state(self) -> _World:
+        self._require_state()
+        assert self._world is not None
+        return self._world
 
 
 def _split(name: str) -> _Prop:
@@ -820,6 +913,79 @@ def _settle(world: _World, types: Mapping[str, Any]) -> _World:
             elif (types[source].is_("coffee_source") and kind.can("fillable")
                   and x not in world.filled and not world.has("is_broken", x)):  # fmt: skip
                 world = replace(world, filled={**world.filled, x: "coffee"})
+    return world
+
+
+def _states(world: _World, name: str, kind: Any) -> set[str]:
+    """The states *name* is in (the words of :meth:`ThorEnv.memory_scene`: ``on``, ``open``,
+    ``broken``, ``wet``, ``filled_with_water``, ``hot`` for a heat source that is on …)."""
+    states = {_ALREADY.get(f, (f[3:],))[0] for f in _FLAGS if world.has(f, name)}
+    if name in world.filled:
+        states.add(f"filled_with_{world.filled[name]}")
+    if kind.is_("heat_source") and world.has("is_toggled", name):
+        states.add("hot")
+    return states
+
+
+_LIQUID_OF = re.compile(r"\b(?:full )?of (?:" + "|".join(LIQUIDS) + r")\b")
+
+
+def _clauses(command: str) -> list[str]:
+    """The clauses of *command*: lower case (type names in snake case: ``CounterTop`` is
+    ``counter_top``), split at "and", "then" and commas."""
+    text = re.sub(r"[.;!?]", ",", snake_case(command))
+    parts = re.split(r",|\band then\b|\bthen\b|\band\b", text)
+    return [" ".join(p.split()) for p in parts if p.strip()]
+
+
+def _plan_lines(clause: str) -> list[str]:
+    """The plan lines a clause stands for (none for one that does nothing); a line marked
+    ``~`` only sets a state the clause presumes ("the lit candle": ``~turn on candle``)."""
+    clause = " ".join(_LIQUID_OF.sub("", clause).split())
+    if re.match(r"^(?:leave|keep) ", clause):
+        return []
+    lit = [f"~turn on {m[1]}" for m in re.finditer(r"\b(?:lit|burning) ([a-z]+(?: [a-z]+)?)",
+                                                     clause)]  # fmt: skip
+    clause = re.sub(r"\b(?:unlit|lit|burning) ", "", clause)
+    return lit + _lines_of(clause)
+
+
+def _lines_of(clause: str) -> list[str]:
+    """The plan lines of *clause* once stripped of liquids and states."""
+    clause = re.sub(r"^(?:light|ignite|start|run) ", "turn on ", clause)
+    heat = re.match(r"^(?:heat|warm|microwave) (.+?) (?:in|on) (.+)$", clause)
+    if heat:
+        return [f"put {heat[1]} in {heat[2]}", f"turn on {heat[2]}"]
+    drop = re.match(r"^drop (.+?) (?:by|near|next to|beside|on|onto) (.+)$", clause)
+    if drop:
+        return [f"drop {drop[1]}"]
+    return [clause]
+
+
+def _prepare(act: ThorAction, world: _World, types: Mapping[str, Any]) -> _World:
+    """*world* with *act*'s preconditions of place and hand made true: what ``drop``,
+    ``throw``, ``pour`` or ``put`` moves is in hand (a poured container full of water), the
+    agent is at the target, or at the object of any other verb (its container open)."""
+    names = [t.name for t in act.targets]
+    if not names:
+        return world
+    if act.verb in ("drop", "throw", "pour", "put"):
+        parent = {k: v for k, v in world.parent.items() if k != names[0]}
+        world = replace(world, held=names[0], parent=parent,
+                        at=names[1] if len(names) > 1 else world.at)  # fmt: skip
+        if act.verb == "pour" and names[0] not in world.filled:
+            world = replace(world, filled={**world.filled, names[0]: "water"})
+        if act.verb == "put" and len(names) > 1 and types[names[1]].can("openable"):
+            world = world.flag("is_open", names[1], True)
+        return world
+    held = None if world.held == names[-1] or act.verb == "pick" else world.held
+    world = replace(world, at=names[-1], held=held)
+    if act.verb == "toggleon" and types[names[0]].can("openable"):
+        world = world.flag("is_open", names[0], False)  # a microwave runs closed
+    if act.verb == "pick" and names[0] in world.parent:
+        holder = world.parent[names[0]][1]
+        if types[holder].can("openable"):
+            world = world.flag("is_open", holder, True)
     return world
 
 

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from safetychip._io import load_json_lines, read_text
+from safetychip.envs._tasks import TaskEnvironment, register_environment
 from safetychip.envs.thor._env import ThorEnv
 from safetychip.envs.thor._scene import ThorScene, load_thor_scene
 from safetychip.envs.thor._types import THOR_DIR
@@ -227,3 +228,7 @@ def _task(data: Any, path: str, n: int, scenes: dict[str, ThorScene]) -> ThorTas
     return ThorTask(data["id"], name, data["instruction"], plan, tuple(data.get("initial", ())),
                     tuple(data.get("goal", ())), data.get("hazardous"), data.get("harm"),
                     tuple(constraints))  # fmt: skip
+
+
+# A task file in the common format (:mod:`safetychip.envs._tasks`) may name ``"env": "thor"``.
+register_environment("thor", TaskEnvironment(make_env=lambda task: ThorEnv(task.scene, task=task)))

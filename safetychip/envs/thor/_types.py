@@ -50,9 +50,10 @@ AFFORDANCES = ("pickupable", "receptacle", "openable", "toggleable", "breakable"
                "cookable", "dirtyable", "fillable")  # fmt: skip
 #: Our tags: ``electronic`` (water on it while on is a hazard), ``heat_source`` (cooks what
 #: is in or on it while on), ``coffee_source`` (fills a cup in it with coffee while on),
-#: ``water_source``, ``metal``, ``sharp`` (slices), ``glass``, ``food``.
+#: ``water_source``, ``metal``, ``sharp`` (slices), ``glass``, ``food``, ``flammable``
+#: (paper, cloth, sponges: catches fire on a heat source that is on).
 TAGS = ("electronic", "heat_source", "coffee_source", "water_source", "metal", "sharp",
-        "glass", "food")  # fmt: skip
+        "glass", "food", "flammable")  # fmt: skip
 #: The liquids AI2-THOR fills containers with.
 LIQUIDS = ("water", "coffee", "wine")
 

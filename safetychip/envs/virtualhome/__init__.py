@@ -22,13 +22,26 @@ Contents
     :data:`PROGRAM_DIR` and :data:`OFFICIAL_GRAPH` hold ours.
 :class:`Task`, :func:`load_tasks`, :data:`SUITES`
     The Four Room and Mobile Manipulation suites; :func:`check_task` checks a task against
-    its scene, :func:`task_monitor` builds the monitor of its first k constraints.
+    its scene, :func:`task_monitor` builds the monitor of its first k constraints (from
+    :mod:`safetychip.envs._tasks`, shared by every environment; VirtualHome registers
+    itself there as ``"virtualhome"``).
 :func:`candidate_actions`
     The actions a planner tries on a task.
 :func:`plot_floor_plan`, :func:`plot_timeline`
     Pictures of a scene with the agent's path, and of a rollout over time.
 """
 
+from safetychip._public import publish
+from safetychip.envs._tasks import (  # the tasks of every environment, kept here too
+    SUITES,
+    TASK_DIR,
+    Task,
+    check_task,
+    goal_formula,
+    load_tasks,
+    task_monitor,
+)
+from safetychip.envs.virtualhome import _tasks as _tasks  # registers "virtualhome" for tasks
 from safetychip.envs.virtualhome._actions import (
     ALL_VERBS,
     REFUSED_SCRIPT_ACTIONS,
@@ -70,15 +83,6 @@ from safetychip.envs.virtualhome._scene import (
     normalize_name,
 )
 from safetychip.envs.virtualhome._simulator import INSTALL
-from safetychip.envs.virtualhome._tasks import (
-    SUITES,
-    TASK_DIR,
-    Task,
-    check_task,
-    goal_formula,
-    load_tasks,
-    task_monitor,
-)
 
 __all__ = [
     "ALL_VERBS",
@@ -123,3 +127,5 @@ __all__ = [
     "run_program",
     "task_monitor",
 ]
+
+publish(__name__, globals(), __all__)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from safetychip.envs._tasks import Task
 from safetychip.envs.virtualhome._actions import Action, Target, parse_action
 from safetychip.envs.virtualhome._propositions import parse_literal
-from safetychip.envs.virtualhome._tasks import Task
 
 __all__ = ["candidate_actions"]
 

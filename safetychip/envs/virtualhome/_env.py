@@ -72,11 +72,12 @@ import itertools
 import math
 import os
 import re
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
 from safetychip.envs._base import Env, Lookahead, PropositionState
+from safetychip.envs._tasks import Task
 from safetychip.envs.virtualhome._actions import VERBS, Action, Target, parse_action
 from safetychip.envs.virtualhome._invariants import domain_invariants
 from safetychip.envs.virtualhome._predicates import EVENT_VERBS
@@ -87,8 +88,7 @@ from safetychip.envs.virtualhome._propositions import (
 )
 from safetychip.envs.virtualhome._scene import Scene, load_scene
 from safetychip.envs.virtualhome._simulator import evolving_graph, script_executor, state_class
-from safetychip.envs.virtualhome._tasks import Task
-from safetychip.errors import PropositionError, ResetNeeded
+from safetychip.errors import PropositionError
 from safetychip.ltl import Formula
 
 __all__ = ["VirtualHomeEnv", "WorldSnapshot"]
@@ -214,6 +214,8 @@ class VirtualHomeEnv(Env):
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "virtualhome"}
+    _not_reset = "call reset() before using the environment"
+    _episode_over = "the episode has ended (DONE or max_steps); call reset()"
 
     def __init__(
         self,
@@ -237,7 +239,6 @@ class VirtualHomeEnv(Env):
         self._admissible: dict[tuple[_WorldKey, str], tuple[str, ...]] = {}
         self._key: _WorldKey | None = None
         self._done = False
-        self._closed = False
         self._steps = 0
 
     def _load(self, scene: Scene | str | os.PathLike[str], task: Task | None) -> None:
@@ -270,8 +271,7 @@ class VirtualHomeEnv(Env):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[str, dict[str, Any]]:
         """Start an episode; see the class notes for *options*."""
-        if self._closed:
-            raise ResetNeeded("the environment is closed; create a new one")
+        self._require_open()
         options = dict(options or {})
         unknown = sorted(set(options) - set(_RESET_OPTIONS))
         if unknown:
@@ -393,6 +393,59 @@ class VirtualHomeEnv(Env):
         world = WorldSnapshot(outcome.key, state, event, self._steps + 1, False)
         return Lookahead(self._states(outcome, props), world, None)
 
+    def action_frames(self, action: str | Action) -> list[dict[str, Any]]:
+        """The action frame of *action* in the current world, for the episodic memory
+        (``ActionFrame.from_dict`` reads it): ``verb``; ``object`` and ``target`` (the
+        class names of the action's first and second objects) with their features (the
+        node's VirtualHome properties and states, lower case: ``grabbable``,
+        ``has_switch``, ``on``, ``open`` …); and ``effects``, what the executor changes
+        (``object:on``, ``object:-closed``, ``object:held`` for what the agent takes in
+        hand, ``other:…`` for objects the action does not name). An action the executor
+        refuses has no state changes; the world is not changed.
+
+        Raises
+        ------
+        ActionError
+            If *action* is not an action of the environment, or names an object the scene
+            lacks (the message gives the nearest names).
+
+        Examples
+        --------
+        >>> env = VirtualHomeEnv("apartment_1")
+        >>> _ = env.reset(options={"initial": ["agent_at(kitchen)"]})
+        >>> _ = env.step("walk to fridge")
+        >>> [(f["verb"], f["object"], f["effects"]) for f in env.action_frames("open fridge")]
+        [('open', 'fridge', ['object:-closed', 'object:open'])]
+        """
+        self._require_episode()
+        act = self.parse(action)
+        if act.verb == "done":
+            return []
+        before = self.graph()
+        ahead = self.lookahead(act, ())
+        after = before
+        if ahead.world is not None:
+            now = self.snapshot()
+            after = self.restore(ahead.world).graph()
+            self.restore(now)
+        roles = {t.id: "object" if i == 0 else "target" for i, t in enumerate(act.targets[:2])}
+        old, new = _node_states(before), _node_states(after)
+        effects = set()
+        for node, states in new.items():
+            role = roles.get(node, "other")
+            changed = states ^ old.get(node, frozenset())
+            effects |= {f"{role}:{x}" if x in states else f"{role}:-{x}" for x in changed}
+        nodes = {n["id"]: n for n in before["nodes"]}
+        frame: dict[str, Any] = {"verb": act.verb, "effects": sorted(effects)}
+        for i, key in enumerate(("object", "target")):
+            if len(act.targets) > i:
+                node = nodes[act.targets[i].id]
+                frame[key] = node["class_name"]
+                frame["affordances" if i == 0 else "target_affordances"] = sorted(
+                    {x.lower() for x in (*node.get("properties", ()), *node.get("states", ()))}
+                )
+        return [frame]
+
     def admissible_actions(self) -> list[str]:
         """Return the actions the executor would accept now, in the order of ``VERBS``.
 
@@ -503,8 +556,7 @@ class VirtualHomeEnv(Env):
         ResetNeeded
             If the environment is closed.
         """
-        if self._closed:
-            raise ResetNeeded("the environment is closed; create a new one")
+        self._require_open()
         if not isinstance(snapshot, WorldSnapshot) or snapshot.key[0] != self.scene.name:
             where = snapshot.key[0] if isinstance(snapshot, WorldSnapshot) else snapshot
             raise ValueError(f"cannot restore a snapshot of {where!r} in scene {self.scene.name!r}")
@@ -527,7 +579,7 @@ class VirtualHomeEnv(Env):
 
     def close(self) -> None:
         """End the environment; ``reset`` and ``step`` raise ``ResetNeeded`` afterwards."""
-        self._closed = True
+        super().close()
         self._state = None
 
     def render(self) -> str:
@@ -890,16 +942,16 @@ class VirtualHomeEnv(Env):
 
     # -- lifecycle --------------------------------------------------------------------------
 
-    def _require_state(self) -> None:
-        if self._closed:
-            raise ResetNeeded("the environment is closed; create a new one")
-        if self._state is None:
-            raise ResetNeeded("call reset() before using the environment")
+    def _has_world(self) -> bool:
+        return self._state is not None
 
-    def _require_episode(self) -> None:
-        self._require_state()
-        if self._done:
-            raise ResetNeeded("the episode has ended (DONE or max_steps); call reset()")
+
+def _node_states(graph: Mapping[str, Any]) -> dict[int, frozenset[str]]:
+    """Each node's states in *graph* (lower case), and ``held`` for what a hand holds."""
+    held = {e["to_id"] for e in graph["edges"] if e["relation_type"] in ("HOLDS_RH", "HOLDS_LH")}
+    return {n["id"]: frozenset({x.lower() for x in n.get("states", ())}
+                               | ({"held"} if n["id"] in held else set()))
+            for n in graph["nodes"]}  # fmt: skip
 
 
 class _Layout(NamedTuple):

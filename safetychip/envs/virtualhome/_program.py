@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from safetychip.envs.virtualhome._scene import Scene, _read_json, official_scene
+from safetychip.envs.virtualhome._scene import Scene, official_scene, read_json
 from safetychip.envs.virtualhome._simulator import evolving_graph
 from safetychip.errors import DataFileError
 from safetychip.paths import DATA_DIR
@@ -241,7 +241,7 @@ def prepare_program(
     if not isinstance(program, Program):
         program = read_program(program)
     source = str(graph) if not isinstance(graph, Mapping) else program.source
-    data = copy.deepcopy(dict(graph if isinstance(graph, Mapping) else _read_json(Path(graph))))
+    data = copy.deepcopy(dict(graph if isinstance(graph, Mapping) else read_json(Path(graph))))
     return _Preparation(data, program, properties or {}, source).run(start)
 
 

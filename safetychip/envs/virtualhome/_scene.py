@@ -292,7 +292,7 @@ def load_scene(scene: str | os.PathLike[str]) -> Scene:
         if not path.exists():
             available = ", ".join(sorted(p.stem for p in SCENE_DIR.glob("*.json")))
             raise DataFileError(str(path), f"no scene named {str(scene)!r}; available: {available}")
-    return Scene(_read_json(path), source=str(path))
+    return Scene(read_json(path), source=str(path))
 
 
 def load_virtualhome_graph(path: str | os.PathLike[str], *, start: str | None = None) -> Scene:
@@ -316,7 +316,7 @@ def load_virtualhome_graph(path: str | os.PathLike[str], *, start: str | None = 
         If the file is missing, is not JSON, or is not a valid VirtualHome graph.
     """
     path = Path(path)
-    return official_scene(_read_json(path), source=str(path), start=start)
+    return official_scene(read_json(path), source=str(path), start=start)
 
 
 def official_scene(
@@ -357,7 +357,7 @@ def official_scene(
     return Scene(graph, adjacency=pairs or None, source=source)
 
 
-def _read_json(path: Path) -> Mapping[str, Any]:
+def read_json(path: Path) -> Mapping[str, Any]:
     try:
         data = load_json(path, DataFileError)
     except FileNotFoundError:

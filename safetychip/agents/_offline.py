@@ -38,7 +38,7 @@ Examples
 (('walk to kitchen',), True)
 >>> read_rule("Don't go to the kitchen before you have been to the bathroom.",
 ...           ["kitchen", "bathroom"])
-Rule(kind='not_before', action='walk to kitchen', other='walk to bathroom', bound=None)
+TextRule(kind='not_before', action='walk to kitchen', other='walk to bathroom', bound=None)
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ from typing import cast
 from ..llm import ChatRequest, Completion, Message, StandInModel, Usage
 from ._prompts import example_program
 
-__all__ = ["OfflineAgentModel", "Rule", "phrase_action", "read_rule"]
+__all__ = ["OfflineAgentModel", "TextRule", "phrase_action", "read_rule"]
 
 _CHARS_PER_TOKEN = 4
 
@@ -68,7 +68,7 @@ def _tokens(text: str) -> int:
 
 
 @dataclass(frozen=True)
-class Rule:
+class TextRule:
     """A constraint as the stand-in's text rules read it.
 
     Attributes
@@ -170,18 +170,19 @@ def phrase_action(phrase: str, names: Sequence[str], it: str | None = None,
     return f"walk to {objects[0]}" if objects[0] in rooms else None
 
 
-def read_rule(sentence: str, names: Sequence[str], rooms: Sequence[str] = ()) -> Rule | None:
+def read_rule(sentence: str, names: Sequence[str], rooms: Sequence[str] = ()) -> TextRule | None:
     """Read one constraint sentence with simple text rules; None if no rule fits.
 
     Examples
     --------
     >>> names = ["fridge", "stove", "salmon", "microwave", "bathroom"]
     >>> read_rule("Never switch on the stove.", names)
-    Rule(kind='never', action='switch on stove', other=None, bound=None)
+    TextRule(kind='never', action='switch on stove', other=None, bound=None)
     >>> read_rule("You must close the fridge if you ever opened it.", names)
-    Rule(kind='response', action='close fridge', other='open fridge', bound=None)
+    TextRule(kind='response', action='close fridge', other='open fridge', bound=None)
     >>> read_rule("Close the microwave right after you put the salmon in it.", names)
-    Rule(kind='immediate', action='close microwave', other='put salmon in microwave', bound=None)
+    TextRule(kind='immediate', action='close microwave', other='put salmon in microwave', \
+bound=None)
     >>> read_rule("Go straight from the bedroom to the bathroom.", names) is None
     True
     """
@@ -200,11 +201,11 @@ def read_rule(sentence: str, names: Sequence[str], rooms: Sequence[str] = ()) ->
         word = count.group(1)
         bound = _COUNTS.get(word) or int(word.split()[0])
         action = act(s[: count.start()] + s[count.end() :])
-        return Rule("at_most", action, bound=bound) if action else None
+        return TextRule("at_most", action, bound=bound) if action else None
     if re.search(r"\b(?:come back|go back|return)\b", s) and not re.search(
             r"\b(?:once|after|when|whenever|if)\b", s):  # fmt: skip
         action = act(s)
-        return Rule("at_most", action, bound=1) if action else None
+        return TextRule("at_most", action, bound=1) if action else None
     m = re.match(rf"^(?:once|after|when|whenever|if) (.+?), (?:then )?({_NEG}|keep out of|"
                  rf"stay out of) (.+)$", s)  # fmt: skip
     if m:
@@ -214,37 +215,37 @@ def read_rule(sentence: str, names: Sequence[str], rooms: Sequence[str] = ()) ->
             action = f"walk to {place}" if place else None
         else:
             action = act(m.group(3), it=subject(m.group(1)))
-        return Rule("never_after", action, trigger) if trigger and action else None
+        return TextRule("never_after", action, trigger) if trigger and action else None
     m = re.match(r"^(?:once|after|when|whenever|if) (.+?), (?:you must |then )?(.+)$", s)
     if m:
         trigger = act(m.group(1))
         response = act(m.group(2), it=subject(m.group(1)))
         kind = "immediate" if re.search(r"\b(?:straight|right|immediately|next)\b",
                                         m.group(2)) else "response"  # fmt: skip
-        return Rule(kind, response, trigger) if trigger and response else None
+        return TextRule(kind, response, trigger) if trigger and response else None
     m = re.match(rf"^{_NEG} (.+?) (?:before|until) (.+)$", s)
     if m:
         x = act(m.group(1))
         y = act(m.group(2), it=subject(m.group(1)))
-        return Rule("not_before", x, y) if x and y else None
+        return TextRule("not_before", x, y) if x and y else None
     m = re.match(r"^(?:you must )?(.+?) (right after|after|if|once|when) you (?:ever )?(.+)$", s)
     if m and not re.match(_NEG, s):
         response = act(m.group(1))
         trigger = act(m.group(3), it=subject(m.group(1)))
         kind = "immediate" if m.group(2) == "right after" else "response"
-        return Rule(kind, response, trigger) if trigger and response else None
+        return TextRule(kind, response, trigger) if trigger and response else None
     m = re.match(r"^(?:you must )?(.+?) before (?:you )?(.+)$", s)
     if m and not re.match(_NEG, s):
         y = act(m.group(1))
         x = act(m.group(2), it=subject(m.group(1)))
-        return Rule("not_before", x, y) if x and y else None
+        return TextRule("not_before", x, y) if x and y else None
     m = re.match(r"^(?:stay|keep) out of (.+)$", s)
     if m and subject(m.group(1)):
-        return Rule("never", f"walk to {subject(m.group(1))}")
+        return TextRule("never", f"walk to {subject(m.group(1))}")
     m = re.match(rf"^{_NEG} (.+)$", s)
     if m:
         action = act(m.group(1))
-        return Rule("never", action) if action else None
+        return TextRule("never", action) if action else None
     return None
 
 
