@@ -369,7 +369,6 @@ def test_retrieval_does_not_read_a_prohibition_into_a_sentence_that_forbids_noth
     r = RetrievalTranslator(WordsEmbedder(), library=library, k=3)
     # The nearest templates are prohibitions; the sentence asks for a visit.
     assert all(x.pattern != "never" for x in r.readings("please stay well over to [a]"))
-    assert r.readings("grab anything in [a]") == ()  # things the sentence does not name
 
 
 def test_the_pipeline_offers_retrieval_readings_beside_the_slot_readers(library):
@@ -522,44 +521,7 @@ def test_scores_count_right_refused_and_silently_wrong(tmp_path):
     assert "of the rest, refused or flagged: 50.0%" in err
 
 
-# -- the retrieval translator's checks: order, timing, counts, leftover clauses ---------------
-
-
-@pytest.fixture
-def reactions(tmp_path):
-    shut = str(build_pattern("immediate_response", opened("a"), Not(opened("a"))))
-    rows = [("whenever you open [a], shut it at once", shut, "immediate_response",
-             {"a": '"is_open(a)"'})]  # fmt: skip
-    path = tmp_path / "templates.jsonl"
-    path.write_text(
-        "".join(
-            json.dumps({"text": t, "formula": f, "pattern": p, "roles": r}) + "\n"
-            for t, f, p, r in rows
-        ),
-        encoding="utf-8",
-    )
-    return path
-
-
-@pytest.mark.parametrize(
-    ("sentence", "pattern", "expected"),
-    [
-        ("whenever you open [a], shut it after some time", "response",
-         build_pattern("response", opened("a"), Not(opened("a")))),
-        ("whenever you open [a], shut it no later than 2 steps afterwards", "bounded_delay",
-         build_pattern("bounded_delay", 2, opened("a"), Not(opened("a")))),
-        ("whenever you open [a], shut it in the very next moment", "immediate_response",
-         build_pattern("immediate_response", opened("a"), Not(opened("a")))),
-        # no timing word: eventually, as the grammar reads "if you open it, close it"
-        ("whenever you open [a], shut it", "response",
-         build_pattern("response", opened("a"), Not(opened("a")))),
-    ],
-)  # fmt: skip
-def test_retrieval_takes_the_timing_from_the_sentence(reactions, sentence, pattern, expected):
-    r = RetrievalTranslator(WordsEmbedder(), library=reactions, k=1)
-    result = _first(r, sentence)
-    assert result.pattern == pattern
-    assert equivalent(result.formula, expected), str(result.formula)
+# -- the retrieval translator's checks: order, counts, leftover clauses ---------------------
 
 
 def test_a_room_never_takes_a_predicate_of_things(offline):

@@ -135,12 +135,3 @@ def test_a_count_read_by_the_slot_reader_and_by_retrieval_alike(offline):
     assert equivalent(_with_counts("at_most", a, {"a": a}, found, False), at_most(2, a))
     found = modifiers("never enter [a] more than twice")
     assert equivalent(_with_counts("at_most", a, {"a": a}, found, True), at_most(2, a))
-
-
-def test_nobody_as_a_subject_asks_for_nothing():
-    retrieval = RetrievalTranslator()
-    readings = retrieval.readings("nobody opens [a] today, the paint is wet")
-    assert all(r.pattern not in ("visit", "patrolling") for r in readings)
-    # "with nobody in it" is no subject: a visit may still be read
-    with_nobody = retrieval.readings("go into [a] sometime today, it feels empty with nobody in it")
-    assert any(r.pattern == "visit" for r in with_nobody)

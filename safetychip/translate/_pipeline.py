@@ -52,12 +52,11 @@ from ._lift import LETTERS, LiftedSentence, lift, on_as_switched
 from ._llm import LLMTranslator
 from ._normalize import normalize, phrases
 from ._reading import LiftedTranslation, letters, renamed
-from ._recognize import SENTENCE_END, Expression, LLMRecognizer, Remark, recognize, remarks
+from ._recognize import Expression, LLMRecognizer, Remark, recognize, remarks
 from ._retrieve import RetrievalTranslator
 from ._review import Distinction
 from ._slots import SlotReader
 from ._spelling import respell
-from ._takeback import taken_back
 from ._vocabulary import NEEDS, Vocabulary, load_vocabulary
 
 __all__ = ["ANYTHING", "CONFIDENCE", "MAX_SENTENCE", "Translation", "Translator", "only_permits"]
@@ -83,8 +82,8 @@ class Translation:
     list of things, *parts* holds one constraint per thing (accept these one by one so that a
     violation names its thing). *corrections* are words read as others (misspellings,
     "open" said of a thing with a switch); *set_aside* what the reading left out, as (kind,
-    text): a reason, remark or context naming nothing of the scene, a ``"correction"``, or an
-    ``"unnamed"`` thing kept as words (never settled without a pick). *candidates* is the
+    text): a reason, remark or context naming nothing of the scene, or an ``"unnamed"``
+    thing kept as words (never settled without a pick). *candidates* is the
     candidate set, most probable first: the translation is the first's until another is
     *picked* (:meth:`choose`); a set of one is :attr:`settled` at *confidence*.
     """
@@ -246,40 +245,11 @@ def only_permits(sentence: str) -> str | None:
     return permit.group(1)
 
 
-# A statement by the speaker or about someone or something else ("I'm on a call till then"),
-# with no word by which it could ask anything of the robot ("the settee is off limits"), and
-# words by which a sentence may go on about a thing named before it, or count or time it.
-_SAID = phrases("statement")
-_STATEMENT = re.compile(
-    rf"\s*(?:{_SAID['speaker']})\b(?!.*(?:n't\b|\b(?:{_SAID['asks']})\b))", re.I
-)
-_CARRIES_ON = re.compile(rf"\b(?:{_SAID['carries_on']})\b", re.I)
 _JOINED = re.compile(r"(?:\b(?:and|or|nor)|,)\s*$")  # joins an expression to a list before it
 _LIST_GOES_ON = re.compile(r"\s*(?:,|\b(?:and|or|nor)\b)\s*\S")  # "[a], [b] or [c]"
 _ANYTHING = re.compile(
     r"(?<!before )(?<!after )(?<!than )\b(?:anything|any (?:liquids?|drinks?))\b(?! else)", re.I
 )
-
-
-def _foreign_sentences(text: str, kept: list[Expression], unknown: Mapping) -> tuple[Remark, ...]:
-    """The sentences of *text* that only state something about things that name nothing of
-    the scene, beside a sentence that names something that is ("Keep the radio off. I'm on a
-    call."); never one that could ask anything of the robot, refer back or count.
-
-    >>> e = [Expression("the radio", 5, 14), Expression("a call", 28, 34)]
-    >>> err = GroundingError("no name", "a call")
-    >>> [r.text for r in _foreign_sentences("Keep the radio off. I'm on a call.", e, {e[1]: err})]
-    ["I'm on a call."]
-    """
-    out = []
-    ends = [m.end() for m in SENTENCE_END.finditer(text)]
-    for start, end in zip([0, *ends], [*ends, len(text)]):
-        piece = text[start:end]
-        held = [e for e in kept if start <= e.start and e.end <= end]
-        if (held and all(e in unknown for e in held) and _STATEMENT.match(piece)
-                and not _CARRIES_ON.search(piece)):  # fmt: skip
-            out.append(Remark("remark", piece.strip(), start, end))
-    return tuple(out) if any(e not in unknown for e in kept) else ()
 
 
 def _anything_placeholder(lifted: LiftedSentence) -> LiftedSentence:
@@ -302,8 +272,6 @@ def _aside(kind: str, text: str) -> str:
     if kind == "unnamed":
         return (f"kept as words: {text!r} names nothing in the scene, so the rule was read "
                 "without it; check that it is not what the rule is about")  # fmt: skip
-    if kind == "correction":
-        return f"a self-correction: {text!r} (read with the correction made)"
     if kind == "context":
         return f"as a context: {text!r} (it names nothing of the scene; the rule always holds)"
     return f"as a {kind}: {text!r} (it is about something outside the scene and states no rule)"
@@ -463,10 +431,6 @@ class Translator:
             )
         respelt, corrections = respell(text, self.vocabulary)
         expressions, groundings, lifted, set_aside = self._lift(respelt)
-        retaken = taken_back(lifted)
-        if retaken is not None:  # "the kitchen, sorry, I meant the bedroom"
-            lifted = retaken[0]
-            set_aside += (Remark("correction", retaken[1], 0, 0),)
         if self.model is None:  # the offline readers: "kettle on at most twice"
             lifted = on_as_switched(lifted, self.vocabulary)
         lifted = _anything_placeholder(lifted)
@@ -717,9 +681,6 @@ class Translator:
             inside = [(r, [e for e in expressions if within(e, r)]) for r in found_remarks]
             set_aside += tuple(r for r, held in inside if held and aside(held, r))
             kept = [e for e in expressions if not any(within(e, r) for r in set_aside)]
-            if any(e in unknown for e in kept):
-                set_aside += _foreign_sentences(text, kept, unknown)
-                kept = [e for e in expressions if not any(within(e, r) for r in set_aside)]
             if not kept or all(e in unknown for e in kept) or not self.offline_readers:
                 # never set aside the only clause; a model read alone gets no unnamed words
                 raise unknown[next((e for e in kept if e in unknown), next(iter(unknown)))]

@@ -36,12 +36,12 @@ from typing import Any
 from .._io import atomic_write_text
 from ..errors import DataFileError
 from ..llm import Embedder
-from ..ltl import And, Formula, Not, Or, ap, build_pattern, parse
+from ..ltl import Formula, Not, ap, build_pattern, parse
 from ..paths import DATA_DIR
 from ._assemble import misused_room, placed_at_thing
 from ._clauses import read_clause
 from ._normalize import normalize, phrases
-from ._reading import LiftedTranslation, no_double_negation, renamed, substitute
+from ._reading import LiftedTranslation, no_double_negation, substitute
 from ._slots import Mods, modifiers
 
 __all__ = ["CUES", "EXAMPLES", "TEMPLATES", "Reading", "RetrievalTranslator",
@@ -144,28 +144,6 @@ def clause_literals(lifted: str) -> dict[str, Formula]:
     return out
 
 
-def _both_ways(lifted: str, own: dict[str, Formula]) -> frozenset[str]:
-    """The placeholder of a one-thing sentence that also names the opposite of its own
-    literal through a pronoun ("put [a] down within two steps of picking it up"): whichever
-    comes first in the sentence, a template's arrangement of the two stands.
-
-    >>> sorted(_both_ways("put [a] down soon after picking it up", clause_literals(
-    ...     "put [a] down soon after picking it up")))
-    ['a']
-    """
-    if len(own) != 1 or not re.search(r"\b(?:it|them)\b", lifted):
-        return frozenset()
-    ((x, literal),) = own.items()
-    swapped = re.sub(r"\b(?:it|them)\b", f"[{x}]", re.sub(r"\[[a-z]\]", "that", lifted))
-    other = clause_literals(swapped).get(x)
-    return frozenset(x) if other is not None and _opposite(other, literal) else frozenset()
-
-
-def _opposite(f: Formula, g: Formula) -> bool:
-    """Whether literals *f* and *g* are one atom and its negation."""
-    return any(x.op == "!" and str(x.children[0]) == str(y) for x, y in ((f, g), (g, f)))
-
-
 #: The cue classes (``phrases.tsv``, use ``retrieval``): words that decide between readings an
 #: embedding finds alike ("at most" and "at least"); a template sharing them ranks higher.
 CUES = {name: re.compile(rf"\b(?:{p})\b") for name, p in phrases("retrieval").items()}
@@ -182,21 +160,7 @@ _RESTRICTIVE = re.compile(
     r"\b(?:only|unlocks?|no longer|no more|off the table|no-go|banned|forbidden|prohibited|"
     r"not allowed|refrain|hands off|(?:keep|steer|stay)(?: \w+)? (?:clear|away|out))\b"
 )
-# "anything in [a]": about things the sentence does not name.
-_QUANTIFIED = re.compile(
-    r"\b(?:anything|everything|something|nothing|any object|all objects|any item|all items|"
-    r"all the \w+|any \w+|every \w+) (?:in|inside|at|on|from|near|of) \["
-)
-# "Nobody" as the subject of a verb: "nobody opens [a]" (not "with nobody in it").
-_NOBODY = re.compile(
-    r"\b(?:nobody|no one|no-one)\s+(?!(?:in|at|on|there|here|around|home|else|about|near)\b)"
-    r"[a-z]+"
-)
-# The reactions, by when they are due, as the timing slot says.
-_REACTIONS = {"later": "response", "next": "immediate_response", "within": "bounded_delay"}
 _COUNTS = frozenset({"at_most", "at_least", "exactly"})
-# A list of things in one role: "[a], [b] or [c]".
-_LIST = re.compile(r"\[([a-z])\]((?:\s*,\s*\[[a-z]\])*\s*,?\s+(and|or|nor)\s+\[[a-z]\])")
 
 
 def cues(text: str) -> frozenset[str]:
@@ -243,25 +207,6 @@ def _with_counts(pattern: str, formula: Formula, literals: dict[str, Formula], m
             q = next(k for k in q.children if k.op != "X[!]")
         return no_double_negation(build_pattern(pattern, mods.steps, p, q))
     return formula
-
-
-def _retimed(pattern: str, formula: Formula, mods: Mods) -> tuple[str, Formula]:
-    """A reaction reading made due when the sentence says ("after some time" is eventually,
-    "the very next moment" the next step, "within two steps" within two steps), whatever the
-    template said; without a timing word, eventually."""
-    if pattern not in _REACTIONS.values() or formula.op != "G" or formula.children[0].op != "->":
-        return pattern, formula
-    timing = {"end": "later"}.get(mods.timing, mods.timing)
-    want = _REACTIONS.get(timing, "response")
-    if want == pattern:
-        return pattern, formula
-    p, q = formula.children[0].children
-    while q.op == "|":  # bounded: q | X[!](q | …)
-        q = next(k for k in q.children if k.op not in ("X", "X[!]"))
-    if q.op in ("F", "X", "X[!]"):
-        q = q.children[0]
-    args = (mods.steps, p, q) if want == "bounded_delay" else (p, q)
-    return want, no_double_negation(build_pattern(want, *args))
 
 
 class RetrievalTranslator:
@@ -369,14 +314,12 @@ class RetrievalTranslator:
         letters = "".join(sorted(set(_LETTERS.findall(lifted))))
         group = self._vectors().get(letters)
         text = _text(lifted)
-        if group is None or _QUANTIFIED.search(text):
+        if group is None:
             return ()
         rows, vectors, cue_rows, cue_counts = group
         own = clause_literals(lifted)
-        both = _both_ways(lifted, own)
         found = cues(lifted)
         negative = "negation" in found or bool(_RESTRICTIVE.search(text))
-        nobody = _NOBODY.search(text) is not None
         mods = modifiers(lifted)
         mine = np.array([name in found for name in CUES], dtype=np.int8)
         # shared cues minus cues in one only: 3 * shared - |mine| - |theirs|
@@ -394,16 +337,14 @@ class RetrievalTranslator:
             total += weight
             pattern = row["pattern"]
             if (pattern in _PROHIBITIONS and not negative) or (
-                    pattern in _MISSIONS_ONLY and ("negation" in found or nobody)):  # fmt: skip
+                    pattern in _MISSIONS_ONLY and "negation" in found):  # fmt: skip
                 continue  # a prohibition from a sentence that forbids nothing, or the reverse
             literals = dict(row["literals"])
-            literals.update((x, f) for x, f in own.items() if x in literals
-                            and not (x in both and _opposite(literals[x], f)))  # fmt: skip
+            literals.update((x, f) for x, f in own.items() if x in literals)
             formula = _fill(row["skeleton"], literals) if literals else row["parsed"]
             formula = _with_counts(row["pattern"], formula, literals, mods, negative)
             if formula is None:
                 continue  # a count pattern, but the sentence says no count
-            pattern, formula = _retimed(row["pattern"], formula, mods)
             votes.setdefault(str(formula), [0.0, s, row, formula, pattern])[0] += weight
         unread = 1.0 - len(own) / max(1, len(letters))
         out = [Reading(formula, pattern, weight / total, s, row["text"], unread)
@@ -425,50 +366,17 @@ class RetrievalTranslator:
         translation, vote share, similarity, unread): a reading that says more of a room in *rooms*
         than being there (``is_grabbed(a)``), or puts the robot at a thing of *things* its own
         clause does not place it at (:func:`~safetychip.translate._assemble.placed_at_thing`),
-        is left out. A sentence about a list of things ("never open [a] or [b]") no template
-        reads whole is read about its first thing and spread over the list. Empty without an
-        embedder.
+        is left out. Empty without an embedder.
 
         >>> RetrievalTranslator(embedder=None).candidates("Never open [a].")
         ()
         """
         if self.embedder is None:
             return ()
-        rooms, things = frozenset(rooms), frozenset(things)
-        readings, found = self._usable(lifted, rooms, things), None
-        if not readings and (found := _LIST.search(lifted)) is not None:
-            first, others = found.group(1), _LETTERS.findall(found.group(2))
-            text = lifted[: found.start()] + f"[{first}]" + lifted[found.end() :]
-            if any(f"[{x}]" in text for x in others):
-                return ()  # a thing of the list named again elsewhere
-            readings = self._usable(text, rooms, things)
-        out = []
-        for r in readings[:limit]:
-            reading = LiftedTranslation(r.formula, r.pattern, (), f"retrieval (like {r.example!r})")
-            if found is not None:
-                reading = _spread(reading, first, others, found.group(3) != "and")
-            out.append((reading, r.share, r.similarity, r.unread))
-        return tuple(out)
-
-
-def _spread(reading: LiftedTranslation, first: str, others: list[str], disjunctive: bool
-            ) -> LiftedTranslation:  # fmt: skip
-    """The reading about [first] spread over a list: one formula per thing ("and", or an "or"
-    whose conjunction means the same, as in "never [a] or [b]"), else one formula with the
-    things as alternatives ("after you visit [a] or [b]" reads either)."""
-    parts = (reading.formula, *(renamed(reading.formula, first, x) for x in others))
-    if disjunctive:
-        from ..automata import equivalent
-
-        def either(atom: Formula) -> Formula:
-            if not re.search(rf"[(,]{first}[),]", atom.name or ""):
-                return atom
-            return Or(atom, *(renamed(atom, first, x) for x in others))
-
-        alternatives = substitute(reading.formula, either)
-        if not equivalent(And(*parts), alternatives):
-            return LiftedTranslation(alternatives, reading.pattern, (), reading.form)
-    return LiftedTranslation(And(*parts), reading.pattern, (), reading.form, parts)
+        readings = self._usable(lifted, frozenset(rooms), frozenset(things))
+        read = [(r, f"retrieval (like {r.example!r})") for r in readings[:limit]]
+        return tuple((LiftedTranslation(r.formula, r.pattern, (), form), r.share, r.similarity,
+                      r.unread) for r, form in read)  # fmt: skip
 
 
 # Loaded libraries and their vectors, by (path, modification time): shared by translators.
