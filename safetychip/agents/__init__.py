@@ -47,6 +47,7 @@ from ._chip import (
     chip_constraints,
     done_explanation,
     repair_hint,
+    simulated_pick,
 )
 from ._code import SKILLS, CodeAsPoliciesAgent, extract_program
 from ._episode import ENDS, STAND_IN_LABEL, AgentEpisode, judge
@@ -106,7 +107,8 @@ __all__ = [
     "done_explanation",
     "example_program", "extract_program", "first_line",
     "judge", "make_agent", "phrase_action", "planner_messages",
-    "read_action", "read_rule", "repair_hint", "run_program", "task_propositions",
+    "read_action", "read_rule", "repair_hint", "run_program", "simulated_pick",
+    "task_propositions",
 ]  # fmt: skip
 
 publish(__name__, globals(), __all__)

@@ -54,13 +54,15 @@ Error: that action is not allowed.
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from ..envs import Env, Task, goal_formula
+from ..envs import Env, Task, goal_formula, task_invariants
 from ..errors import TranslationError
-from ..ltl import parse
+from ..ltl import And, Formula, parse
 from ..monitor import (
     CandidateMonitor,
     CandidateSet,
@@ -74,7 +76,7 @@ from ..shield import DONE, Ask, Filter, MonitorFilter, Step, search_safe_plan
 from ._planner import BaseAgent, Feedback, PlanRun
 
 __all__ = ["FORMULAS", "REPROMPTS", "Chip", "SafetyChipAgent", "candidate_set",
-           "chip_constraints", "done_explanation", "repair_hint"]  # fmt: skip
+           "chip_constraints", "done_explanation", "repair_hint", "simulated_pick"]  # fmt: skip
 
 #: The reprompt variants, from the least to the most informative.
 REPROMPTS = ("mask", "generic", "explain", "llm_explain", "hint")
@@ -123,13 +125,15 @@ def chip_constraints(task: Task, k: int, formulas: str = "expert", *,
     """The Safety Chip's constraints for the first *k* of *task*, and the sentences left out.
 
     ``"expert"`` takes the task's own constraints; ``"translated"`` runs the offline
-    translator (pattern grammar, exact grounding, no embedding) on each sentence and takes its
+    translator (slot reader, exact grounding, no embedding) on each sentence and takes its
     formula when the translation is settled (one candidate, probable enough: what an unattended
-    run may enforce with no one to pick). A sentence whose set waits for a pick is left out by
-    default (the experiments' contract), or with *candidate_sets* enforced as its
-    :class:`~safetychip.monitor.CandidateSet` (:func:`candidate_set`: the monitor asks when its
-    candidates disagree, and refuses when no one answers). A sentence the translator refuses
-    is left out. Constraints are named ``c1`` … after their place in the task.
+    run may enforce with no one to pick). A translation whose candidate set waits for a pick
+    is, by default, the pick of a **simulated person** (the experiments' contract): the
+    candidate that means the task's own formula in this scene (:func:`simulated_pick`), and
+    left out when no candidate does. With *candidate_sets* it is enforced as its
+    :class:`~safetychip.monitor.CandidateSet` instead (:func:`candidate_set`: the monitor asks
+    when its candidates disagree, and refuses when no one answers). A sentence the translator
+    refuses is left out. Constraints are named ``c1`` … after their place in the task.
 
     Raises
     ------
@@ -159,9 +163,60 @@ def chip_constraints(task: Task, k: int, formulas: str = "expert", *,
             out.append(translation.constraint)
         elif candidate_sets and translation.candidates:  # settled at run time
             out.append(candidate_set(translation))
-        else:  # a person would pick first: nobody does in an unattended run
+        elif (pick := simulated_pick(task, translation, c.formula)) is not None:
+            out.append(translation.choose(pick).constraint)
+        else:  # no candidate means what the task's author meant: nothing right to pick
             left_out.append(c.sentence)
     return tuple(out), tuple(left_out)
+
+
+def simulated_pick(task: Task, translation: Any, meant: Formula) -> int | None:
+    """The candidate a person who meant *meant* picks from *translation*'s set: the first
+    whose formula accepts the same runs of *task*'s scene (under its domain invariants: one
+    room at a time, moves between adjacent rooms …) as *meant* or as one of its equally right
+    forms (:func:`_right_forms`); None when none does.
+
+    Examples
+    --------
+    >>> from safetychip.envs import load_tasks
+    >>> task = load_tasks(suite="four_room")[0]
+    >>> t = _translator(task.scene).translate("Go to the bedroom before the kitchen.")
+    >>> [str(c.formula) for c in t.candidates][:2]  # doctest: +NORMALIZE_WHITESPACE
+    ['!"agent_at(kitchen)" W "agent_at(bedroom)"',
+     'F("agent_at(bedroom)" & F"agent_at(kitchen)") & (!"agent_at(kitchen)" U "agent_at(bedroom)")']
+    >>> simulated_pick(task, t, parse('F("agent_at(bedroom)" & F"agent_at(kitchen)") & '
+    ...                               '(!"agent_at(kitchen)" U "agent_at(bedroom)")'))
+    1
+    """
+    from ..automata import equivalent
+
+    formulas = [c.formula for c in translation.candidates]
+    atoms = meant.atoms().union(*(f.atoms() for f in formulas))
+    scene = And(*task_invariants(task, sorted(atoms)))
+    forms = [And(scene, g) for g in _right_forms(meant)]
+    for i, f in enumerate(formulas):
+        if any(equivalent(And(scene, f), g) for g in forms):
+            return i
+    return None
+
+
+def _right_forms(meant: Formula) -> tuple[Formula, ...]:
+    """*meant* and the forms the project's labelling conventions count as equally right
+    (``data/translation/heldout_2/README.md``): every weak next made strong (a prompt
+    reaction needs a next step) and "once a, never b" read from the next step on
+    (``G(a -> G !b)`` as ``G(a -> X G !b)``).
+
+    Examples
+    --------
+    >>> [str(f) for f in _right_forms(parse('G("a" -> X!"b")'))]
+    ['G(a -> X!b)', 'G(a -> X[!]!b)']
+    >>> [str(f) for f in _right_forms(parse('G("a" -> G!"b")'))]
+    ['G(a -> G!b)', 'G(a -> XG!b)']
+    """
+    text = str(meant)
+    forms = [text, re.sub(r"\bX(?!\[)", "X[!]", text), re.sub(r"->\s*G", "-> X G", text)]
+    return tuple(parse(f) for f in dict.fromkeys(forms))
+
 
 
 _HINTS: dict[tuple, tuple[str, ...] | None] = {}

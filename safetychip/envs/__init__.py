@@ -37,6 +37,7 @@ from safetychip.envs._tasks import (
     goal_formula,
     load_tasks,
     register_environment,
+    task_invariants,
     task_monitor,
 )
 from safetychip.envs.spot import SpotEnv, load_spot_scene, load_spot_tasks
@@ -100,6 +101,7 @@ __all__ = [
     "read_program",
     "register_environment",
     "run_program",
+    "task_invariants",
     "task_monitor",
 ]
 

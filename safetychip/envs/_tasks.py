@@ -56,7 +56,8 @@ from safetychip.paths import DATA_DIR
 
 __all__ = [
     "ENVIRONMENTS", "SUITES", "TASK_DIR", "Task", "TaskEnvironment", "check_task",
-    "check_task_names", "goal_formula", "load_tasks", "register_environment", "task_monitor",
+    "check_task_names", "goal_formula", "load_tasks", "register_environment", "task_invariants",
+    "task_monitor",
 ]  # fmt: skip
 
 #: Where the default task suites live (``data/virtualhome/tasks`` in the repository).
@@ -348,14 +349,23 @@ def task_monitor(task: Task, k: int | None = None, *, invariants: bool = True,
         sentence = "the task's goal: " + " and ".join(task.goal) + " at the end"
         constraints.append(Constraint(parse(goal_formula(task.goal)), sentence, "goal"))
     atoms = sorted({a for c in constraints for a in c.formula.atoms()})
+    return Monitor(constraints, task_invariants(task, atoms) if invariants else [])
+
+
+def task_invariants(task: Task, atoms: Sequence[str]) -> list[Formula]:
+    """The domain invariants of *task*'s environment over *atoms*: what every run of its
+    scene satisfies (for VirtualHome: one room at a time, moves between adjacent rooms …).
+
+    Examples
+    --------
+    >>> task = load_tasks(suite="four_room")[0]
+    >>> len(task_invariants(task, ["agent_at(kitchen)", "agent_at(bedroom)"]))
+    6
+    """
     environment = _environment(task)
-    if not invariants:
-        found = []
-    elif environment.invariants is not None:
-        found = environment.invariants(task, atoms)
-    else:
-        found = environment.make_env(task).invariants(atoms)
-    return Monitor(constraints, found)
+    if environment.invariants is not None:
+        return list(environment.invariants(task, list(atoms)))
+    return list(environment.make_env(task).invariants(atoms))
 
 
 def goal_formula(goal: Sequence[str]) -> str:
