@@ -55,7 +55,6 @@ Error: that action is not allowed.
 from __future__ import annotations
 
 import re
-
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
