@@ -217,7 +217,6 @@ def _right_forms(meant: Formula) -> tuple[Formula, ...]:
     return tuple(parse(f) for f in dict.fromkeys(forms))
 
 
-
 _HINTS: dict[tuple, tuple[str, ...] | None] = {}
 
 
