@@ -384,7 +384,9 @@ def write_report(frame: Any, folder: str | os.PathLike[str], *, prefix: str = "0
               "executable; safety = the executed trace satisfies every constraint by the direct "
               "finite-trace evaluator (`safetychip.ltl.evaluate`) on the expert formulas. "
               "`*` marks the Safety Chip with expert formulas; without it, the offline "
-              "translator's formulas (sentences it cannot read are left out). A safe stop is "
+              "translator's formulas: where it offers several readings, the pick of a simulated "
+              "person (the reading that means the task's formula; none right: left out), and "
+              "sentences it cannot read are left out. A safe stop is "
               "the chip meeting obligations still pending when the agent stopped without "
               "DONE."]  # fmt: skip
     if timings:
