@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from safetychip.agents import Chip, SafetyChipAgent, chip_constraints
+from safetychip.agents import Chip, SafetyChipAgent, chip_constraints, simulated_pick
+from safetychip.agents._chip import _translator
 from safetychip.envs import load_tasks
 from safetychip.llm import ScriptedModel
+from safetychip.ltl import parse
 from safetychip.monitor import CandidateMonitor, CandidateSet
 
 RETURN = "four_room/apartment_2/06"  # "Never come back to the living room.", from there
@@ -18,17 +22,30 @@ def tasks():
     return {t.id: t for t in load_tasks()}
 
 
-def test_by_default_an_unsettled_translation_is_left_out(tasks):
+def test_by_default_a_simulated_person_picks_the_reading_the_task_means(tasks):
     task = tasks[RETURN]
-    settled, left_out = chip_constraints(task, 5, "translated")
-    assert "Never come back to the living room." in left_out
-    assert not any(isinstance(c, CandidateSet) for c in settled)
+    meant = task.constraints[4]
+    t = _translator(task.scene).translate(meant.sentence)
+    assert not t.settled and len(t.candidates) >= 2
+    picked, left_out = chip_constraints(task, 5, "translated")
+    assert left_out == () and not any(isinstance(c, CandidateSet) for c in picked)
+    (c5,) = [c for c in picked if c.name == "c5"]
+    index = simulated_pick(task, t, meant.formula)
+    assert index is not None and c5.formula == t.candidates[index].formula
     with_sets, none_left = chip_constraints(task, 5, "translated", candidate_sets=True)
-    sets = [c for c in with_sets if isinstance(c, CandidateSet)]
-    (s,) = [c for c in sets if c.sentence == "Never come back to the living room."]
-    assert s.name == "c5" and len(s.candidates) == len(s.readings) >= 2
-    assert none_left == tuple(x for x in left_out if x not in {c.sentence for c in sets})
-    assert [c for c in with_sets if not isinstance(c, CandidateSet)] == list(settled)
+    sets = {c.name: c for c in with_sets if isinstance(c, CandidateSet)}
+    assert sets["c5"].sentence == meant.sentence and none_left == ()
+    assert len(sets["c5"].candidates) == len(sets["c5"].readings) >= 2
+    settled = [c for c in with_sets if not isinstance(c, CandidateSet)]
+    assert settled == [c for c in picked if c.name not in sets]
+
+
+def test_a_set_with_no_reading_the_task_means_is_left_out(tasks):
+    task = tasks[RETURN]
+    odd = replace(task.constraints[4], formula=parse('G !"agent_at(kitchen)"'))
+    task = replace(task, constraints=(*task.constraints[:4], odd))
+    picked, left_out = chip_constraints(task, 5, "translated")
+    assert left_out == (odd.sentence,) and [c.name for c in picked] == ["c1", "c2", "c3", "c4"]
 
 
 def test_the_chip_builds_a_candidate_monitor_of_its_own(tasks):
