@@ -148,7 +148,7 @@ def test_every_agent_runs_through_the_shield():
         reply = 'go_to("bathroom")' if name.startswith("cap") else "walk to bathroom"
         episode = make_agent(name, ScriptedModel([reply, "done"]), **options).run(KITCHEN, 1)
         assert episode.record is not None and episode.record.steps[0].action == "walk to bathroom"
-        assert episode.record.filters == (("monitor",) if "chip" in name else ())
+        assert episode.record.filters == (("monitor", "chip") if "chip" in name else ())
 
 
 def test_records_round_trip_and_old_rollout_files_load(tmp_path):

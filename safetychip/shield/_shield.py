@@ -225,8 +225,9 @@ class Shield:
 
         Parameters
         ----------
-        action : str
-            In the environment's words.
+        action : str or parsed action
+            In the environment's words, or as :meth:`~safetychip.envs.Env.parse` read it
+            (then it is not read again: an action is parsed once).
         reply : str, optional
             The agent's text that proposed it, for the record.
         source : str
@@ -299,8 +300,44 @@ class Shield:
         self.steps.append(step)
         return step
 
+    def finish(self) -> tuple[Any, ...] | None:
+        """The agent stops without DONE: the first filter that still owes something names a
+        continuation (:meth:`Filter.finish`; the Safety Chip's safe stop), and the shield runs
+        it, each action proposed as usual (``reply="(safe stop)"``, ``source="safe_stop"``)
+        until one does not run.
+
+        Returns
+        -------
+        tuple or None
+            The continuation (empty: the filter found none that meets what it owes); None
+            when no filter owes anything, or the episode is over (DONE accepted, the start
+            refused, a commit failed).
+
+        Examples
+        --------
+        >>> from safetychip.envs import PropositionEnv
+        >>> from safetychip.monitor import Monitor
+        >>> shield = Shield.of(PropositionEnv(["a"]), Monitor(["F a"]))
+        >>> _ = shield.reset()
+        >>> shield.finish()  # a bare monitor names no continuation
+        """
+        with self._lock:
+            if not self.trace or self._stopped:
+                return None
+            trace = _TraceView(self._view)
+            for f, budget in zip(self.filters, self._budgets):
+                plan = budget.call(f.finish, trace[-1], trace)
+                if plan is None:
+                    continue
+                for action in plan:
+                    if not self._propose(action, "(safe stop)", "safe_stop").executed:
+                        break  # what the filter checked did not run: the rest would not hold
+                return tuple(plan)
+            return None
+
     def judge(self, action: Any) -> Judgement:
-        """What the filters would say about *action* now, without executing it.
+        """What the filters would say about *action* (text, or as the environment read it)
+        now, without executing it.
 
         Raises
         ------
@@ -311,7 +348,7 @@ class Shield:
             parsed = self.env.parse(action)
             if parsed.verb == DONE:
                 return self._judge(Proposal(DONE))
-            ahead = self.env.lookahead(str(parsed), self.propositions)
+            ahead = self.env.lookahead(parsed, self.propositions)
             if ahead.error is not None:
                 return Judgement.refuse("environment", ahead.error)
             return self._judge(Proposal(str(parsed), _read_only(ahead.states)))
