@@ -264,7 +264,7 @@ class Shield:
             return self._add(Step(str(action), "not_executable", error=str(exc), reply=reply))
         text = str(parsed)
         if parsed.verb == DONE:
-            return self._done(reply)
+            return self._done(parsed, reply)
         ahead = env.lookahead(parsed, self.propositions)
         if ahead.error is not None:
             return self._add(Step(text, "not_executable", error=ahead.error, reply=reply))
@@ -394,13 +394,13 @@ class Shield:
                              "the trace; call reset() to start a new episode")  # fmt: skip
         return late, self._why_stopped
 
-    def _done(self, reply: str | None) -> Step:
+    def _done(self, parsed: Any, reply: str | None) -> Step:
         proposal = Proposal(DONE)
         judgement = self._judge(proposal)
         if not judgement.admitted:
             return self._add(Step(DONE, "pruned", (), judgement, reply=reply))
         _, failed = self._commit(proposal, ())
-        self.env.step(DONE)
+        self.env.step(parsed)
         self._stopped = True
         return self._add(Step(DONE, "done", (), judgement, failed or None, reply=reply))
 
