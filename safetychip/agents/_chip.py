@@ -260,9 +260,10 @@ def _chip_monitor(task: Task, k: int, formulas: str, with_goal: bool, adjacency:
 
 
 class Chip:
-    """The Safety Chip around an agent: the constraint monitor as the shield's first filter
-    (then any further *filters*), and the reprompt policy that tells the model why a
-    proposal was refused.
+    """The Safety Chip around an agent: the shield's filters (:meth:`filters`: the
+    constraint monitor first, then any further *filters*, then :class:`ChipHooks`, the goal
+    check and the safe stop), and the reprompt policy that tells the model why a proposal was
+    refused (:meth:`reprompter`). The agent reaches the shield only through its public API.
 
     Parameters
     ----------

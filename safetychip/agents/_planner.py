@@ -31,7 +31,7 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .._budget import Budget
 from ..envs import Env, Task
@@ -41,6 +41,9 @@ from ..shield import Filter, Shield, Step
 from ._episode import AgentEpisode, judge
 from ._grounding import ActionGrounder
 from ._prompts import planner_messages
+
+if TYPE_CHECKING:
+    from ._chip import Reprompter
 
 __all__ = ["Agent", "BaseAgent", "Feedback", "NLConstraintsAgent", "action_schema",
            "read_action", "task_propositions"]  # fmt: skip
@@ -82,8 +85,7 @@ class PlanRun:
         self.stand_in = False
         self.started = False
         self.stop_at: int | None = None
-        # The chip's reprompt policy (safetychip.agents.Reprompter), if the agent has a chip.
-        self.reprompter: Any = None
+        self.reprompter: Reprompter | None = None  # the chip's, if the agent has one
         seconds = agent.episode_seconds
         self.until = None if seconds is None else time.perf_counter() + seconds
 
@@ -192,9 +194,7 @@ class PlanRun:
     def refused(self, number: int, step: Step, feedback: Feedback) -> None:
         """The shield refused *step*; the model is told *feedback*."""
         self.reprompts += 1
-        steps = self.shield.steps
-        steps[-1] = Step(step.action, step.outcome, step.states, step.judgement, step.error,
-                         step.script, step.reply, feedback.text, step.source)  # fmt: skip
+        self.shield.record_feedback(feedback.text)
         if feedback.text is not None:
             self.history += [f"{number}. {step.action}", f"Error: {feedback.text}"]
 

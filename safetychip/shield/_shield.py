@@ -13,7 +13,10 @@ executed only when every filter admits it, and committed.
 
 DONE is judged the same way (the monitor's ``finish``) and, when admitted, stepped. A
 refusal of the initial state stops the episode before the first action (an abort when
-the specification cannot be met at all).
+the specification cannot be met at all, or, for the Safety Chip, when the goal cannot be
+reached under it). When the agent stops without DONE, :meth:`Shield.finish` runs what a
+filter still owes (the Safety Chip's safe stop). An action is read once
+(:meth:`~safetychip.envs.Env.parse`): the parsed object is previewed and stepped.
 
 Fail safe: filters see read-only copies of the states (a filter cannot change what the next
 one judges); every filter call has a time budget; a filter that raises or overruns its
@@ -299,6 +302,32 @@ class Shield:
         )
         self.steps.append(step)
         return step
+
+    def record_feedback(self, text: str | None) -> Step:
+        """Record in the last step, which a filter refused, what the agent was told about it
+        (the reprompt; None: nothing); returns that step.
+
+        Raises
+        ------
+        MonitorError
+            If the last step was not refused.
+
+        Examples
+        --------
+        >>> from safetychip.envs import PropositionEnv
+        >>> from safetychip.monitor import Monitor
+        >>> shield = Shield.of(PropositionEnv(["a"]), Monitor(["G !a"]))
+        >>> _ = shield.reset()
+        >>> _ = shield.propose("set a")
+        >>> shield.record_feedback("a must stay false").feedback
+        'a must stay false'
+        """
+        with self._lock:
+            if not self.steps or not self.steps[-1].pruned:
+                raise MonitorError("only a refused step is answered with feedback, and the last "
+                                   "step was not refused")  # fmt: skip
+            step = self.steps[-1] = self.steps[-1]._replace(feedback=text)
+            return step
 
     def finish(self) -> tuple[Any, ...] | None:
         """The agent stops without DONE: the first filter that still owes something names a
