@@ -19,6 +19,8 @@ Examples
 GroundedAction(reply='3. Walk to the kitchen.', action='walk to kitchen', score=1.0, method='exact')
 >>> g.ground("I will now open the fridge", env).action
 'open fridge'
+>>> g.ground("Open the fridge.", env).parsed.verb  # the environment's reading, proposed as is
+'open'
 >>> g.ground("", env)
 Traceback (most recent call last):
 ...
