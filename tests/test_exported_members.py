@@ -30,9 +30,9 @@ MONITOR = {
 
 SUBPACKAGES: dict[str, set[str]] = {
     "agents": {
-        "AGENTS", "ActionGrounder", "Agent", "BaseAgent", "Chip", "CodeAsPoliciesAgent",
+        "AGENTS", "ActionGrounder", "Agent", "BaseAgent", "Chip", "ChipHooks", "CodeAsPoliciesAgent",
         "ENDS", "AgentEpisode", "FORMULAS", "Feedback", "GroundedAction", "NLConstraintsAgent",
-        "OfflineAgentModel", "ProgramRun", "REPROMPTS", "TextRule", "SKILLS",
+        "OfflineAgentModel", "ProgramRun", "REPROMPTS", "Reprompter", "TextRule", "SKILLS",
         "STAND_IN_LABEL", "SafetyChipAgent", "THRESHOLD", "action_schema", "candidate_set",
         "check_program", "chip_constraints", "code_messages", "done_explanation", "example_program",
         "extract_program", "first_line", "judge", "make_agent", "phrase_action",

@@ -148,7 +148,7 @@ def test_every_agent_runs_through_the_shield():
         reply = 'go_to("bathroom")' if name.startswith("cap") else "walk to bathroom"
         episode = make_agent(name, ScriptedModel([reply, "done"]), **options).run(KITCHEN, 1)
         assert episode.record is not None and episode.record.steps[0].action == "walk to bathroom"
-        assert episode.record.filters == (("monitor",) if "chip" in name else ())
+        assert episode.record.filters == (("monitor", "chip") if "chip" in name else ())
 
 
 def test_records_round_trip_and_old_rollout_files_load(tmp_path):
@@ -198,3 +198,61 @@ def test_monitor_filter_takes_back_a_done_check():
 
     assert f.judge(Proposal("done"), {"a": True}, ()).admitted
     assert monitor.check({"a": False}).safe  # the monitor is not finished by a judgement
+
+
+class OwesA(Filter):
+    """Owes ``a`` at the end: its finish hook names the continuation that sets it."""
+
+    name = "owes-a"
+    propositions = ("a",)
+
+    def judge(self, proposal, state, trace):
+        return Judgement.admit(self.name)
+
+    def finish(self, state, trace):
+        return None if state["a"] else ("set a",)
+
+
+def test_finish_runs_what_a_filter_still_owes_and_nothing_once_the_episode_is_over():
+    env = SpyProps(["a", "b"])
+    shield = Shield(env, [OwesA()])
+    shield.reset()
+    assert shield.finish() == ("set a",)
+    assert env.stepped == ["set a"]
+    assert [(s.action, s.source, s.reply) for s in shield.steps] == [
+        ("set a", "safe_stop", "(safe stop)")
+    ]
+    assert shield.finish() is None  # nothing owed any more
+    shield.propose("done")
+    assert shield.finish() is None and env.stepped == ["set a", "done"]
+
+
+def test_an_action_is_parsed_once_and_the_parsed_object_travels(monkeypatch):
+    """The grounder reads the reply; the shield, the preview and the step take its object."""
+    read: list[object] = []
+    parse = VirtualHomeEnv.parse
+
+    def counting(self, action):
+        if isinstance(action, str):
+            read.append(action)
+        return parse(self, action)
+
+    monkeypatch.setattr(VirtualHomeEnv, "parse", counting)
+    agent = make_agent("chip", ScriptedModel(["walk to bathroom", "done"]),
+                       grounder=ActionGrounder(embedder=None))  # fmt: skip
+    episode = agent.run(KITCHEN, 1)
+    assert episode.executed == ("walk to bathroom",)
+    assert read.count("walk to bathroom") == 1 and read.count("done") == 1
+
+
+def test_the_chip_aborts_at_the_shields_start_when_the_goal_cannot_be_reached():
+    task = TASKS["four_room/apartment_1/01"]
+    env = VirtualHomeEnv(task=task)
+    impossible = Chip().filters(task, 1, env)
+    hooks = impossible[-1]
+    hooks.goal = Monitor(["G !agent_at(kitchen)", "F agent_at(kitchen)"])
+    shield = Shield(env, impossible)
+    start = shield.reset(options={"task": task})
+    assert not start.admitted and start.abort and start.filter == "chip"
+    assert start.reason.startswith("the task's goal cannot be reached under the constraints")
+    assert shield.finished and shield.finish() is None

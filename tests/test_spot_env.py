@@ -231,7 +231,7 @@ def test_the_agents_run_through_the_shield(name):
     episode = make_agent(name, ScriptedModel(replies), **options).run(task, 1)
     assert episode.executed == ("walk to mail room", "pick up mail"), episode.reason
     assert episode.success and episode.safe
-    assert episode.record.filters == (("monitor",) if "chip" in name else ())
+    assert episode.record.filters == (("monitor", "chip") if "chip" in name else ())
 
 
 def test_the_chip_prunes_a_second_pass_through_the_hallway():

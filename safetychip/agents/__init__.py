@@ -11,6 +11,9 @@ name                          what it is
                               first filter and a reprompt policy (:data:`REPROMPTS`), from
                               expert or translated formulas (:data:`FORMULAS`);
                               :func:`repair_hint` finds safe continuations
+:class:`Reprompter`           what the model is told after a refusal, rendered from it
+:class:`ChipHooks`            the chip at both ends of an episode, as shield hooks: the goal
+                              check at reset, the safe stop at finish
 :class:`SafetyChipAgent`      the base agent with a :class:`Chip`
 :class:`CodeAsPoliciesAgent`  the model writes a program against :data:`SKILLS`, run in a sandbox
                               (:func:`run_program`)
@@ -42,6 +45,8 @@ from ._chip import (
     FORMULAS,
     REPROMPTS,
     Chip,
+    ChipHooks,
+    Reprompter,
     SafetyChipAgent,
     candidate_set,
     chip_constraints,
@@ -100,8 +105,10 @@ def make_agent(name: str, model: Any, **options: Any) -> Agent:
 
 __all__ = [
     "AGENTS", "ENDS", "FORMULAS", "REPROMPTS", "SKILLS", "STAND_IN_LABEL", "THRESHOLD",
-    "ActionGrounder", "Agent", "AgentEpisode", "BaseAgent", "Chip", "CodeAsPoliciesAgent",
+    "ActionGrounder", "Agent", "AgentEpisode", "BaseAgent", "Chip", "ChipHooks",
+    "CodeAsPoliciesAgent",
     "Feedback", "GroundedAction", "NLConstraintsAgent", "OfflineAgentModel", "ProgramRun",
+    "Reprompter",
     "SafetyChipAgent", "TextRule",
     "action_schema", "candidate_set", "check_program", "chip_constraints", "code_messages",
     "done_explanation",

@@ -55,7 +55,7 @@ Error: that action is not allowed.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -71,11 +71,22 @@ from ..monitor import (
     Verdict,
     exactly_one,
 )
-from ..shield import DONE, Ask, Filter, MonitorFilter, Step, search_safe_plan
-from ._planner import BaseAgent, Feedback, PlanRun
+from ..shield import (
+    DONE,
+    Ask,
+    Filter,
+    Judgement,
+    MonitorFilter,
+    Proposal,
+    Shield,
+    Step,
+    search_safe_plan,
+)
+from ._planner import BaseAgent
 
-__all__ = ["FORMULAS", "REPROMPTS", "Chip", "SafetyChipAgent", "candidate_set",
-           "chip_constraints", "done_explanation", "repair_hint", "simulated_pick"]  # fmt: skip
+__all__ = ["FORMULAS", "REPROMPTS", "Chip", "ChipHooks", "Reprompter", "SafetyChipAgent",
+           "candidate_set", "chip_constraints", "done_explanation", "repair_hint",
+           "simulated_pick"]  # fmt: skip
 
 #: The reprompt variants, from the least to the most informative.
 REPROMPTS = ("mask", "generic", "explain", "llm_explain", "hint")
@@ -303,9 +314,10 @@ def _chip_monitor(task: Task, k: int, formulas: str, with_goal: bool, adjacency:
 
 
 class Chip:
-    """The Safety Chip around an agent: the constraint monitor as the shield's first filter
-    (then any further *filters*), and the reprompt policy that tells the model why a
-    proposal was refused.
+    """The Safety Chip around an agent: the shield's filters (:meth:`filters`: the
+    constraint monitor first, then any further *filters*, then :class:`ChipHooks`, the goal
+    check and the safe stop), and the reprompt policy that tells the model why a proposal was
+    refused (:meth:`reprompter`). The agent reaches the shield only through its public API.
 
     Parameters
     ----------
@@ -408,12 +420,18 @@ class Chip:
             self._monitors[key] = _chip_monitor.__wrapped__(*key, True)
         return self._monitors[key]
 
-    def filters(self, task: Task, k: int, env: Env | None) -> list[Filter]:
-        """The shield's filters for one episode: the monitor, then the extra ones."""
-        env = env if env is not None else task.make_env()
+    def filters(self, task: Task, k: int, env: Env) -> list[Filter]:
+        """The shield's filters for one episode of *task* on *env*: the monitor, the extra
+        ones, then the chip's own hooks at both ends of the episode (:class:`ChipHooks`: the
+        goal check at reset, the safe stop at finish) when either is on."""
         monitor = self.monitor(task, k, env)
         assert monitor is not None
-        return [MonitorFilter(monitor, ask=self.ask, ask_seconds=self.ask_seconds), *self.extra]
+        filters = [MonitorFilter(monitor, ask=self.ask, ask_seconds=self.ask_seconds),
+                   *self.extra]  # fmt: skip
+        if self.check_goal or self.safe_stop:
+            goal = self.monitor(task, k, env, goal=True) if self.check_goal else None
+            filters.append(ChipHooks(monitor, goal, env, task, safe_stop=self.safe_stop))
+        return filters
 
     def untranslated(self, task: Task, k: int) -> tuple[str, ...]:
         """The sentences the translator left out of the specification."""
@@ -427,97 +445,92 @@ class Chip:
         """The sampling temperature of the *attempt*-th proposal for one step."""
         return self.retry_temperature if self.reprompt == "mask" and attempt else 0.0
 
-    def start(self, agent: BaseAgent | Any, run: PlanRun) -> bool:
-        """Before the first action: abort if the task's goal cannot be reached under the
-        constraints (``check_goal``). A decision that missed the monitor's deadline is
-        settled (:meth:`~safetychip.monitor.Monitor.idle`) and asked again, never read as
-        unreachable."""
-        if not self.check_goal:
-            return True
-        with_goal = self.monitor(run.task, run.k, run.env, goal=True)
-        if with_goal is None:
-            return True
-        verdict = with_goal.reset(run.shield.trace[0])
-        if verdict.status is Status.AMBIGUOUS:  # reachable under some reading: asked later
-            return True
-        if verdict.status is Status.VIOLATION and with_goal.idle():
-            # The decision missed the monitor's deadline: nothing has moved yet, so settle it
-            # and ask again rather than abort a task that may well be reachable.
-            verdict = with_goal.reset(run.shield.trace[0])
-        if verdict.safe:
-            return True
-        conflict = ", ".join(verdict.violated) or "the invariants"
-        run.finish("aborted", f"the task's goal cannot be reached under the constraints "
-                   f"(conflict: {conflict}): {verdict.reason}")  # fmt: skip
-        return False
+    def reprompter(self, shield: Shield, task: Task, model: Any) -> Reprompter:
+        """The reprompt policy for one episode of *task* under *shield*, whose agent asks
+        *model*."""
+        explainer = self.explainer if self.explainer is not None else model
+        return Reprompter(self.reprompt, shield, task, explainer)
 
-    def stop(self, run: PlanRun) -> None:
-        """The safe stop: meet pending obligations when the agent stopped without DONE."""
-        monitor = run.shield.monitor
-        if (not self.safe_stop or monitor is None or run.end in ("done", "aborted")
-                or len(monitor.history) != len(run.shield.trace)):  # fmt: skip
-            return
-        if all(d.accepting[q] for d, q in zip(monitor.automata, monitor.position)):
-            return
-        plan = repair_hint(run.env, monitor, run.task, props=run.shield.propositions, goal=())
-        run.stop_at = len(run.shield.trace)
-        if plan is None:
-            run.reason += "; safe stop: no safe continuation meets the pending obligations"
-            return
-        for action in plan[:-1]:
-            step = run.shield.propose(action, reply="(safe stop)", source="safe_stop")
-            if not step.executed:  # cannot happen: the search checked every action
-                break
-        run.reason += f"; safe stop: {', '.join(plan[:-1])}"
 
-    # -- the reprompt -----------------------------------------------------------------------
+class Reprompter:
+    """What the model is told after the shield refused a step, rendered from the refusal:
+    the one place a reprompt is written. ``reprompter(step)`` is the text after ``Error:``
+    in the next prompt, or None to say nothing (the ``mask`` variant).
 
-    def feedback(self, agent: Any, run: PlanRun, step: Step) -> Feedback:
-        """What the model is told after the shield refused *step*: the one place a reprompt
-        is rendered from a refusal."""
-        variant = self.reprompt
+    Parameters
+    ----------
+    variant : str
+        One of :data:`REPROMPTS`.
+    shield : Shield
+        The episode's shield: its monitor, environment, propositions and steps (what has
+        run), read through its public API.
+    task : Task
+        Gives the goal of the ``hint`` variant's search.
+    explainer : ChatModel
+        Answers the agent query of the ``llm_explain`` variant (its calls are the episode's:
+        the agent counts them).
+
+    Examples
+    --------
+    >>> from safetychip.envs import load_tasks
+    >>> from safetychip.shield import Shield
+    >>> task = load_tasks(suite="four_room")[0]
+    >>> env = task.make_env()
+    >>> shield = Shield(env, Chip().filters(task, 1, env))
+    >>> _ = shield.reset(options={"task": task})
+    >>> step = shield.propose("walk to kitchen")
+    >>> Reprompter("generic", shield, task, None)(step)
+    'that action is not allowed.'
+    >>> print(Reprompter("hint", shield, task, None)(step))  # doctest: +ELLIPSIS
+    'walk to kitchen' is refused: it would break c1 (...). ... Hint: a safe way to continue is: \
+walk to bathroom, walk to kitchen, done.
+    """
+
+    def __init__(self, variant: str, shield: Shield, task: Task, explainer: Any) -> None:
+        self.variant, self.shield, self.task, self.explainer = variant, shield, task, explainer
+
+    def __repr__(self) -> str:
+        return f"Reprompter({self.variant!r})"
+
+    def __call__(self, step: Step) -> str | None:
+        """The reprompt after the refused *step* (its judgement says why)."""
+        variant = self.variant
         judgement = step.judgement
         assert judgement is not None
         if variant == "mask":
-            return Feedback(None)
+            return None
         if variant == "generic":
-            return Feedback(_GENERIC)
-        monitor = run.shield.monitor
+            return _GENERIC
+        shield = self.shield
+        monitor = shield.monitor
         verdict = judgement.verdict
         if verdict is None or monitor is None:  # another filter refused: say what it said
             text = f"{step.action!r} is not allowed: {judgement.reason}."
             if judgement.alternative:
                 text += f" Try instead: {judgement.alternative}."
-            return Feedback(text)
+            return text
         named = {c.name for c in monitor.constraints}
         if verdict.status is Status.AMBIGUOUS or not {*verdict.violated, *verdict.pending} <= named:
             # a candidate set is refusing: its reason says which sentence, and why
-            return Feedback(f"{step.action!r} is not allowed: {verdict.reason}.")
+            return f"{step.action!r} is not allowed: {verdict.reason}."
         if variant == "llm_explain":
-            return Feedback(self._llm_reason(agent, run, step.action, monitor, verdict))
+            return self._llm_reason(step.action, monitor, verdict)
         states = list(step.states) if step.action != DONE else None
         text = _explanation(monitor, step.action, states, verdict)
         if variant == "hint":
-            hint = repair_hint(run.env, monitor, run.task, props=run.shield.propositions)
+            hint = repair_hint(shield.env, monitor, self.task, props=shield.propositions)
             text += (f" Hint: a safe way to continue is: {', '.join(hint)}." if hint else
                      " Hint: no safe way to reach the goal was found from here.")  # fmt: skip
-        return Feedback(text)
+        return text
 
-    def _llm_reason(self, agent: Any, run: PlanRun, action: str, monitor: Monitor,
-                    verdict: Verdict) -> str:  # fmt: skip
+    def _llm_reason(self, action: str, monitor: Monitor, verdict: Verdict) -> str:
         from ..explain import ask_agent_query
 
-        explainer = self.explainer if self.explainer is not None else agent.model
         lines: list[str] = list(verdict.state_changes)
         if action == DONE:
             lines = [f"Violated: still owed at DONE: {owed}" for owed in _owed(monitor, verdict)]
-        valid = [(s.action, list(s.state_changes)) for s in run.shield.steps if s.executed]
-        u = explainer.usage
-        before = (u.calls, u.prompt_tokens, u.completion_tokens)
-        try:
-            answer = ask_agent_query(explainer, monitor.constraints, valid, (action, lines))
-        finally:
-            run.count(explainer, before)
+        valid = [(s.action, list(s.state_changes)) for s in self.shield.steps if s.executed]
+        answer = ask_agent_query(self.explainer, monitor.constraints, valid, (action, lines))
         return f"{action!r} is not allowed. Reason: {answer.text}"
 
 
@@ -532,6 +545,92 @@ def _explanation(monitor: Monitor, action: str, states: Any, verdict: Verdict) -
     if states is not None:
         return explain_violation(monitor, states, action=action, verdict=verdict).text
     return done_explanation(monitor, verdict)
+
+
+class ChipHooks(Filter):
+    """The Safety Chip at both ends of an episode, as shield hooks: it judges no action.
+
+    :meth:`reset`
+        Before the first action, refuse the start as an ABORT when the task's goal cannot be
+        reached under the constraints (a *goal* monitor: the constraints and the goal at the
+        end); the monitor names a smallest conflicting set (``goal`` standing for the goal).
+        A decision that missed the goal monitor's deadline is settled
+        (:meth:`~safetychip.monitor.Monitor.idle`) and asked again, never read as
+        unreachable.
+    :meth:`finish`
+        The safe stop: when the agent stops without DONE while obligations are pending, the
+        shortest safe continuation that meets them (:func:`repair_hint` without the goal).
+
+    Parameters
+    ----------
+    monitor : Monitor
+        The chip's constraint monitor (the shield's first filter), whose obligations the safe
+        stop meets.
+    goal : Monitor or None
+        The goal monitor (None: no goal check).
+    env : Env
+        The episode's environment.
+    task : Task
+        Gives the candidate actions of the safe stop.
+    safe_stop : bool
+        Whether :meth:`finish` names a continuation.
+
+    Examples
+    --------
+    >>> from safetychip.envs import load_tasks
+    >>> task = load_tasks(suite="four_room")[0]
+    >>> env = task.make_env()
+    >>> [f.name for f in Chip().filters(task, 1, env)]
+    ['monitor', 'chip']
+    """
+
+    name = "chip"
+    bounded = True  # the goal monitor has its deadline, the safe stop its search bounds
+
+    def __init__(self, monitor: Monitor, goal: Monitor | None, env: Env, task: Task, *,
+                 safe_stop: bool = True) -> None:  # fmt: skip
+        self.monitor, self.goal, self.env, self.task = monitor, goal, env, task
+        self.safe_stop = safe_stop
+        self.propositions = goal.atoms if goal is not None else ()
+
+    def reset(self, initial: Mapping[str, bool]) -> Judgement:
+        """Refuse the start (ABORT) when the task's goal cannot be reached under the
+        constraints."""
+        goal = self.goal
+        if goal is None:
+            return Judgement.admit(self.name)
+        verdict = goal.reset(initial)
+        if verdict.status is Status.AMBIGUOUS:  # reachable under some reading: asked later
+            return Judgement.admit(self.name)
+        if verdict.status is Status.VIOLATION and goal.idle():
+            # The decision missed the monitor's deadline: nothing has moved yet, so settle it
+            # and ask again rather than abort a task that may well be reachable.
+            verdict = goal.reset(initial)
+        if verdict.safe:
+            return Judgement.admit(self.name)
+        conflict = ", ".join(verdict.violated) or "the invariants"
+        return Judgement.refuse(self.name, f"the task's goal cannot be reached under the "
+                                f"constraints (conflict: {conflict}): {verdict.reason}",
+                                verdict.violated, abort=True)  # fmt: skip
+
+    def judge(self, proposal: Proposal, state: Mapping[str, bool],
+              trace: Sequence[Mapping[str, bool]]) -> Judgement:  # fmt: skip
+        """Admit: the monitor judges the actions."""
+        return Judgement.admit(self.name)
+
+    def finish(self, state: Mapping[str, bool],
+               trace: Sequence[Mapping[str, bool]]) -> tuple[str, ...] | None:  # fmt: skip
+        """The safe stop: the actions (DONE excluded) of the shortest safe continuation that
+        meets the pending obligations; None when none are pending."""
+        monitor = self.monitor
+        if not self.safe_stop or not monitor.pending:
+            return None
+        plan = repair_hint(self.env, monitor, self.task, goal=())
+        return () if plan is None else plan[:-1]
+
+    def __repr__(self) -> str:
+        return (f"<ChipHooks: goal check {'on' if self.goal is not None else 'off'}, safe "
+                f"stop {'on' if self.safe_stop else 'off'}>")  # fmt: skip
 
 
 class SafetyChipAgent(BaseAgent):

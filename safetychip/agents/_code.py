@@ -191,7 +191,7 @@ class CodeAsPoliciesAgent(Agent):
                     raise ProgramBudgetError(f"the program tried more than {self.max_steps} "
                                              "actions")  # fmt: skip
                 try:
-                    action = str(env.parse(template.format(*names)))
+                    action = env.parse(template.format(*names))
                 except ActionError as exc:
                     failure = SkillError(f"{shown}: {exc}")
                     run.error(shown, failure)

@@ -19,6 +19,8 @@ Examples
 GroundedAction(reply='3. Walk to the kitchen.', action='walk to kitchen', score=1.0, method='exact')
 >>> g.ground("I will now open the fridge", env).action
 'open fridge'
+>>> g.ground("Open the fridge.", env).parsed.verb  # the environment's reading, proposed as is
+'open'
 >>> g.ground("", env)
 Traceback (most recent call last):
 ...
@@ -29,8 +31,8 @@ such as 'walk to kitchen', or 'done'
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ActionError, ModelReplyError
 
@@ -63,12 +65,16 @@ class GroundedAction:
         1.0 for an exact reading, else the cosine similarity.
     method : str
         ``"exact"`` or ``"embedding"``.
+    parsed : object
+        The environment's reading of the action (:meth:`~safetychip.envs.Env.parse`), to be
+        proposed as it is: an action is parsed once, and the parsed object travels.
     """
 
     reply: str
     action: str
     score: float = 1.0
     method: str = "exact"
+    parsed: Any = field(default=None, repr=False, compare=False)
 
     @property
     def done(self) -> bool:
@@ -165,7 +171,7 @@ class ActionGrounder:
             except ActionError as exc:
                 first_error = first_error or exc
                 continue
-            return GroundedAction(reply, str(action))
+            return GroundedAction(reply, str(action), parsed=action)
         return self._nearest(reply, line, env, first_error)
 
     def _nearest(self, reply: str, line: str, env: Env,
@@ -186,7 +192,8 @@ class ActionGrounder:
             raise ModelReplyError(
                 f"the model's reply {shown} names no admissible action: the nearest are "
                 f"{nearest}, below the threshold {self.threshold:.2f}", reply)  # fmt: skip
-        return GroundedAction(reply, candidates[best], round(float(scores[best]), 4), "embedding")
+        return GroundedAction(reply, candidates[best], round(float(scores[best]), 4), "embedding",
+                              env.parse(candidates[best]))  # fmt: skip
 
 
 def _quote(text: str, limit: int = 80) -> str:

@@ -31,7 +31,7 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .._budget import Budget
 from ..envs import Env, Task
@@ -41,6 +41,9 @@ from ..shield import Filter, Shield, Step
 from ._episode import AgentEpisode, judge
 from ._grounding import ActionGrounder
 from ._prompts import planner_messages
+
+if TYPE_CHECKING:
+    from ._chip import Reprompter
 
 __all__ = ["Agent", "BaseAgent", "Feedback", "NLConstraintsAgent", "action_schema",
            "read_action", "task_propositions"]  # fmt: skip
@@ -82,6 +85,7 @@ class PlanRun:
         self.stand_in = False
         self.started = False
         self.stop_at: int | None = None
+        self.reprompter: Reprompter | None = None  # the chip's, if the agent has one
         seconds = agent.episode_seconds
         self.until = None if seconds is None else time.perf_counter() + seconds
 
@@ -171,10 +175,11 @@ class PlanRun:
 
     # -- outcomes -------------------------------------------------------------------------------
 
-    def propose(self, number: int, reply: str, action: str) -> Step:
-        """Propose *action* through the shield and write the transcript line when it ran or
-        ended the episode; a step the environment cannot execute ends the episode."""
-        self._left(f"proposing {action!r}")  # the shield bounds its own filters' calls
+    def propose(self, number: int, reply: str, action: Any) -> Step:
+        """Propose *action* (as the environment read it, or its text) through the shield and
+        write the transcript line when it ran or ended the episode; a step the environment
+        cannot execute ends the episode."""
+        self._left(f"proposing {str(action)!r}")  # the shield bounds its own filters' calls
         step = self.shield.propose(action, reply=reply)
         if step.outcome in ("executed", "done"):
             self.history.append(f"{number}. {step.action}")
@@ -189,11 +194,24 @@ class PlanRun:
     def refused(self, number: int, step: Step, feedback: Feedback) -> None:
         """The shield refused *step*; the model is told *feedback*."""
         self.reprompts += 1
-        steps = self.shield.steps
-        steps[-1] = Step(step.action, step.outcome, step.states, step.judgement, step.error,
-                         step.script, step.reply, feedback.text, step.source)  # fmt: skip
+        self.shield.record_feedback(feedback.text)
         if feedback.text is not None:
             self.history += [f"{number}. {step.action}", f"Error: {feedback.text}"]
+
+    def stop(self) -> None:
+        """The agent has stopped: when it stopped without DONE, the shield's filters may run
+        a continuation that meets what they still owe (:meth:`Shield.finish
+        <safetychip.shield.Shield.finish>`: the Safety Chip's safe stop), which the reason
+        names."""
+        at = len(self.shield.trace)
+        plan = self.shield.finish()
+        if plan is None:
+            return
+        self.stop_at = at
+        if not plan:
+            self.reason += "; safe stop: no safe continuation meets the pending obligations"
+        else:
+            self.reason += f"; safe stop: {', '.join(map(str, plan))}"
 
     def error(self, reply: str, exc: Exception) -> None:
         """The reply (or program) cannot be used: the episode fails."""
@@ -388,18 +406,20 @@ class Agent(abc.ABC):
         chip = self.chip
         run: PlanRun | None = None
         try:
+            env = env if env is not None else task.make_env()
             filters = chip.filters(task, k, env) if chip is not None else ()
             run = PlanRun(self, task, k, env, seed, filters)
             if chip is not None:
                 run.untranslated = chip.untranslated(task, k)
-            if run.reset() and (chip is None or chip.start(self, run)):
+                run.reprompter = chip.reprompter(run.shield, task, self.model)
+            if run.reset():
                 self._play(run)
         except SafetyChipError as exc:  # bad input: recorded, never raised
             if run is None:
                 run = PlanRun(self, task, k, env, seed, ())
             run.error("", exc)
-        if chip is not None and run.started:
-            chip.stop(run)
+        if run.started:
+            run.stop()
         return run.episode(**self._episode_fields())
 
     def _episode_fields(self) -> dict[str, Any]:
@@ -410,9 +430,16 @@ class Agent(abc.ABC):
         return self.chip.temperature(attempt) if self.chip is not None else 0.0
 
     def _feedback(self, run: PlanRun, step: Step) -> Feedback:
-        if self.chip is None:  # no filter refuses: only a bare shield's DONE could
+        reprompter = run.reprompter
+        if reprompter is None:  # no filter refuses: only a bare shield's DONE could
             return Feedback(step.judgement.reason if step.judgement else None)
-        return self.chip.feedback(self, run, step)
+        explainer = reprompter.explainer  # its calls (llm_explain) are the episode's
+        u = explainer.usage
+        before = (u.calls, u.prompt_tokens, u.completion_tokens)
+        try:
+            return Feedback(reprompter(step))
+        finally:
+            run.count(explainer, before)
 
     @property
     def max_reprompts(self) -> int:
@@ -492,7 +519,8 @@ class BaseAgent(Agent):
                 except ModelReplyError as exc:
                     run.error(reply, exc)
                     return
-                step = run.propose(number, reply, grounded.action)
+                action = grounded.parsed if grounded.parsed is not None else grounded.action
+                step = run.propose(number, reply, action)
                 if step.outcome == "executed":
                     break
                 if step.outcome != "pruned":

@@ -122,7 +122,9 @@ class Env(abc.ABC):
     @abc.abstractmethod
     def parse(self, action: Any) -> Any:
         """Read *action*: an object whose ``str()`` is the action's canonical text, with a
-        ``verb`` (``"done"`` for DONE) and ``targets`` (each with a ``name``).
+        ``verb`` (``"done"`` for DONE) and ``targets`` (each with a ``name``). An object this
+        method returned is returned as it is, so that an action is parsed once and the parsed
+        object travels (grounder, shield, :meth:`lookahead`, :meth:`step`).
 
         Raises
         ------

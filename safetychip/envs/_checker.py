@@ -30,7 +30,8 @@ def check_env(
 ) -> None:
     """Check that *env* follows the :class:`Env` protocol.
 
-    The check resets *env* (with *options*), compares :meth:`Env.preview` with
+    The check resets *env* (with *options*), checks that :meth:`Env.parse` returns an
+    action it has read as it is, compares :meth:`Env.preview` with
     :meth:`Env.step` on up to *steps* admissible actions spread over the list, steps
     *refused* (an action the environment must refuse) if given, then DONE, and finally
     checks that stepping after DONE raises ``ResetNeeded``. The environment is left
@@ -77,6 +78,11 @@ def check_env(
     others = [a for a in actions if a != "done"]
     stride = max(1, len(others) // max(1, steps))
     for action in others[::stride][:steps]:
+        parsed = env.parse(action)
+        _require(
+            env.parse(parsed) is parsed,
+            f"{name}.parse must return an action it has read as it is (an action is read once)",
+        )
         before = env.truth(props)
         preview = env.preview(action, props)
         _require(env.truth(props) == before, f"{name}.preview({action!r}) changed the world")

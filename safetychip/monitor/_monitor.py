@@ -305,8 +305,18 @@ class Monitor:
                 found = self._whole[i] = compile_dfa(self.constraints[i].formula)
         return found
 
-    def _pending_names(self) -> tuple[str, ...]:
-        """The constraints some of whose automata do not accept now."""
+    @property
+    def pending(self) -> tuple[str, ...]:
+        """The constraints some of whose automata do not accept now: what DONE would still
+        owe (the domain invariants aside).
+
+        Examples
+        --------
+        >>> m = Monitor(["F a"])
+        >>> _ = m.reset({"a": False})
+        >>> m.pending
+        ('c1',)
+        """
         accepting = [d.accepting[q] for d, q in zip(self.automata, self._state)]
         return tuple(c.name for c, own in zip(self.constraints, self._parts)
                      if not all(accepting[k] for k in own))  # fmt: skip
@@ -452,7 +462,7 @@ class Monitor:
             raise MonitorError("the specification is unsatisfiable: reset with other constraints")
         if not self.history:
             return Verdict(Status.VIOLATION, "DONE before any proposition state was observed")
-        pending = self._pending_names()
+        pending = self.pending
         if self._broken is not None:
             return Verdict(Status.VIOLATION, f"DONE refused: {self._broken}", pending,
                            pending=pending)  # fmt: skip

@@ -8,7 +8,8 @@ overlays), executed only when all admit it, and committed; a refusal is structur
 Contents
 --------
 :class:`Shield`
-    The loop: ``reset``, ``propose(action)``, ``judge(action)``, ``record()``.
+    The loop: ``reset``, ``propose(action)``, ``judge(action)``, ``finish()`` (what a
+    filter still owes when the agent stops without DONE), ``record()``.
 :class:`Filter`, :class:`MonitorFilter`
     The filters' one interface, and the constraint monitor as the first filter.
 :data:`Ask`, :func:`ask_within`, :class:`QuestionPanel`

@@ -1,9 +1,11 @@
 """Filters: the judges of the shield. Each sees a proposal, the current proposition state
 and the trace so far, and admits or refuses; the constraint monitor is the first of them.
 
-A filter is stateful the way the monitor is: :meth:`Filter.reset` starts an episode,
-:meth:`Filter.judge` must not change what the filter remembers, and :meth:`Filter.commit`
-records what actually ran (which the shield calls only after ``env.step``).
+A filter is stateful the way the monitor is: :meth:`Filter.reset` starts an episode (and may
+stop it before the first action), :meth:`Filter.judge` must not change what the filter
+remembers, :meth:`Filter.commit` records what actually ran (which the shield calls only after
+``env.step``), and :meth:`Filter.finish` may name a continuation to run when the agent stops
+without DONE (the Safety Chip's safe stop).
 
 Examples
 --------
@@ -20,7 +22,7 @@ from __future__ import annotations
 import abc
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ..monitor import CandidateMonitor, Monitor, Question, Status, Verdict
 from ._judgement import Judgement, Proposal
@@ -63,6 +65,13 @@ class Filter(abc.ABC):
     def commit(self, proposal: Proposal, states: Sequence[State]) -> Judgement | None:  # noqa: B027
         """The admitted *proposal* ran and produced *states*; return a judgement only when
         what happened differs from what was admitted."""
+
+    def finish(self, state: State, trace: Sequence[State]) -> Sequence[Any] | None:
+        """The agent stopped without DONE in *state*, after *trace*: the actions that would
+        meet what this filter still owes, for the shield to run (:meth:`Shield.finish
+        <safetychip.shield.Shield.finish>`); None when it owes nothing, an empty sequence
+        when it owes something that no continuation it found meets."""
+        return None
 
     def idle(self, seconds: float | None) -> int:
         """Spend at most *seconds* (None: no limit) finishing work a judgement deferred, so

@@ -13,7 +13,10 @@ executed only when every filter admits it, and committed.
 
 DONE is judged the same way (the monitor's ``finish``) and, when admitted, stepped. A
 refusal of the initial state stops the episode before the first action (an abort when
-the specification cannot be met at all).
+the specification cannot be met at all, or, for the Safety Chip, when the goal cannot be
+reached under it). When the agent stops without DONE, :meth:`Shield.finish` runs what a
+filter still owes (the Safety Chip's safe stop). An action is read once
+(:meth:`~safetychip.envs.Env.parse`): the parsed object is previewed and stepped.
 
 Fail safe: filters see read-only copies of the states (a filter cannot change what the next
 one judges); every filter call has a time budget; a filter that raises or overruns its
@@ -225,8 +228,9 @@ class Shield:
 
         Parameters
         ----------
-        action : str
-            In the environment's words.
+        action : str or parsed action
+            In the environment's words, or as :meth:`~safetychip.envs.Env.parse` read it
+            (then it is not read again: an action is parsed once).
         reply : str, optional
             The agent's text that proposed it, for the record.
         source : str
@@ -263,7 +267,7 @@ class Shield:
             return self._add(Step(str(action), "not_executable", error=str(exc), reply=reply))
         text = str(parsed)
         if parsed.verb == DONE:
-            return self._done(reply)
+            return self._done(parsed, reply)
         ahead = env.lookahead(parsed, self.propositions)
         if ahead.error is not None:
             return self._add(Step(text, "not_executable", error=ahead.error, reply=reply))
@@ -299,8 +303,70 @@ class Shield:
         self.steps.append(step)
         return step
 
+    def record_feedback(self, text: str | None) -> Step:
+        """Record in the last step, which a filter refused, what the agent was told about it
+        (the reprompt; None: nothing); returns that step.
+
+        Raises
+        ------
+        MonitorError
+            If the last step was not refused.
+
+        Examples
+        --------
+        >>> from safetychip.envs import PropositionEnv
+        >>> from safetychip.monitor import Monitor
+        >>> shield = Shield.of(PropositionEnv(["a"]), Monitor(["G !a"]))
+        >>> _ = shield.reset()
+        >>> _ = shield.propose("set a")
+        >>> shield.record_feedback("a must stay false").feedback
+        'a must stay false'
+        """
+        with self._lock:
+            if not self.steps or not self.steps[-1].pruned:
+                raise MonitorError("only a refused step is answered with feedback, and the last "
+                                   "step was not refused")  # fmt: skip
+            step = self.steps[-1] = self.steps[-1]._replace(feedback=text)
+            return step
+
+    def finish(self) -> tuple[Any, ...] | None:
+        """The agent stops without DONE: the first filter that still owes something names a
+        continuation (:meth:`Filter.finish`; the Safety Chip's safe stop), and the shield runs
+        it, each action proposed as usual (``reply="(safe stop)"``, ``source="safe_stop"``)
+        until one does not run.
+
+        Returns
+        -------
+        tuple or None
+            The continuation (empty: the filter found none that meets what it owes); None
+            when no filter owes anything, or the episode is over (DONE accepted, the start
+            refused, a commit failed).
+
+        Examples
+        --------
+        >>> from safetychip.envs import PropositionEnv
+        >>> from safetychip.monitor import Monitor
+        >>> shield = Shield.of(PropositionEnv(["a"]), Monitor(["F a"]))
+        >>> _ = shield.reset()
+        >>> shield.finish()  # a bare monitor names no continuation
+        """
+        with self._lock:
+            if not self.trace or self._stopped:
+                return None
+            trace = _TraceView(self._view)
+            for f, budget in zip(self.filters, self._budgets):
+                plan = budget.call(f.finish, trace[-1], trace)
+                if plan is None:
+                    continue
+                for action in plan:
+                    if not self._propose(action, "(safe stop)", "safe_stop").executed:
+                        break  # what the filter checked did not run: the rest would not hold
+                return tuple(plan)
+            return None
+
     def judge(self, action: Any) -> Judgement:
-        """What the filters would say about *action* now, without executing it.
+        """What the filters would say about *action* (text, or as the environment read it)
+        now, without executing it.
 
         Raises
         ------
@@ -311,7 +377,7 @@ class Shield:
             parsed = self.env.parse(action)
             if parsed.verb == DONE:
                 return self._judge(Proposal(DONE))
-            ahead = self.env.lookahead(str(parsed), self.propositions)
+            ahead = self.env.lookahead(parsed, self.propositions)
             if ahead.error is not None:
                 return Judgement.refuse("environment", ahead.error)
             return self._judge(Proposal(str(parsed), _read_only(ahead.states)))
@@ -357,13 +423,13 @@ class Shield:
                              "the trace; call reset() to start a new episode")  # fmt: skip
         return late, self._why_stopped
 
-    def _done(self, reply: str | None) -> Step:
+    def _done(self, parsed: Any, reply: str | None) -> Step:
         proposal = Proposal(DONE)
         judgement = self._judge(proposal)
         if not judgement.admitted:
             return self._add(Step(DONE, "pruned", (), judgement, reply=reply))
         _, failed = self._commit(proposal, ())
-        self.env.step(DONE)
+        self.env.step(parsed)
         self._stopped = True
         return self._add(Step(DONE, "done", (), judgement, failed or None, reply=reply))
 
