@@ -36,7 +36,8 @@ SUBPACKAGES: dict[str, set[str]] = {
         "STAND_IN_LABEL", "SafetyChipAgent", "THRESHOLD", "action_schema", "candidate_set",
         "check_program", "chip_constraints", "code_messages", "done_explanation", "example_program",
         "extract_program", "first_line", "judge", "make_agent", "phrase_action",
-        "planner_messages", "read_action", "read_rule", "repair_hint", "run_program", "task_propositions"
+        "planner_messages", "read_action", "read_rule", "repair_hint", "run_program", "simulated_pick",
+        "task_propositions"
     },
     "automata": {
         "DFA", "DeadlineExceeded", "Guard", "MANAGER", "MAX_ATOMS", "Product", "SVG",
@@ -56,7 +57,7 @@ SUBPACKAGES: dict[str, set[str]] = {
         "load_scene", "load_spot_scene", "load_spot_tasks", "load_tasks", "load_virtualhome_graph",
         "parse_action",
         "parse_literal", "parse_proposition", "plot_floor_plan", "plot_timeline",
-        "task_monitor",
+        "task_invariants", "task_monitor",
         "ALL_VERBS", "VIRTUALHOME_PREDICATES", "prepare_program", "read_program", "run_program",
         "ENVIRONMENTS", "TaskEnvironment", "register_environment",
     },
@@ -77,7 +78,7 @@ SUBPACKAGES: dict[str, set[str]] = {
         "floor_plan_layout", "goal_formula", "load_scene", "load_tasks",
         "load_virtualhome_graph", "normalize_name", "parse_action", "parse_literal",
         "parse_proposition", "plot_floor_plan", "plot_timeline", "rooms_visited",
-        "task_monitor",
+        "task_invariants", "task_monitor",
         "ALL_VERBS", "OFFICIAL_GRAPH", "PROGRAM_DIR", "PreparedProgram", "Program",
         "ProgramRun", "ProgramStep", "REFUSED_SCRIPT_ACTIONS", "VIRTUALHOME_PREDICATES",
         "prepare_program", "read_program", "run_program"
