@@ -78,7 +78,7 @@ SUBPACKAGES: dict[str, set[str]] = {
         "floor_plan_layout", "goal_formula", "load_scene", "load_tasks",
         "load_virtualhome_graph", "normalize_name", "parse_action", "parse_literal",
         "parse_proposition", "plot_floor_plan", "plot_timeline", "rooms_visited",
-        "task_invariants", "task_monitor",
+        "task_monitor",
         "ALL_VERBS", "OFFICIAL_GRAPH", "PROGRAM_DIR", "PreparedProgram", "Program",
         "ProgramRun", "ProgramStep", "REFUSED_SCRIPT_ACTIONS", "VIRTUALHOME_PREDICATES",
         "prepare_program", "read_program", "run_program"
