@@ -42,11 +42,12 @@ from typing import Any
 
 from .._io import read_text
 from ..errors import DataFileError, VocabularyError
-from ..ltl import PREDICATES, Formula, Proposition
+from ..ltl import PREDICATES, Formula, Not, Proposition, ap
 from ..paths import SPOT_DEMO_CONSTRAINTS
 
 __all__ = [
     "PREDICATES",
+    "SAME_STATE",
     "SYNONYMS",
     "NEEDS",
     "NAMED_VOCABULARIES",
@@ -62,7 +63,7 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("television", "tv", "telly"),
     ("book_shelf", "bookcase", "shelf"),
     ("sofa", "couch"),
-    ("phone", "cellphone", "cell phone", "mobile phone", "telephone", "mobile"),
+    ("phone", "cellphone", "cell phone", "mobile phone", "telephone", "mobile", "cell_phone"),
     ("bedside_table", "nightstand", "night stand", "night table"),
     ("mail_box", "letterbox", "letter box", "postbox"),
     ("coffee_machine", "coffee maker", "coffeemaker"),
@@ -82,7 +83,7 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("garbage_can", "trash can", "bin", "trash", "dustbin", "rubbish bin"),
     ("washing_machine", "washer"),
     ("front_door", "door", "entrance door"),
-    ("stove", "cooker", "hob"),
+    ("stove", "cooker", "hob", "stove_burner", "burner"),
     ("bathroom", "restroom", "washroom", "cr", "comfort room", "wc", "lavatory"),
     ("hallway", "corridor", "hall", "entryway", "foyer", "entrance hall"),
     ("dishwasher", "dish washer"),
@@ -96,13 +97,30 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
 #: Predicates that hold only of things with one of a scene's properties, and what they say of
 #: their argument ("the sofa cannot be plugged in").
 NEEDS: Mapping[str, tuple[frozenset[str], str]] = MappingProxyType({
-    "is_open": (frozenset({"CAN_OPEN"}), "opened"),
-    "is_switchedon": (frozenset({"HAS_SWITCH"}), "switched on"),
+    "is_open": (frozenset({"CAN_OPEN", "openable"}), "opened"),
+    "is_switchedon": (frozenset({"HAS_SWITCH", "toggleable"}), "switched on"),
+    "is_toggled": (frozenset({"toggleable"}), "turned on"),
+    "is_broken": (frozenset({"breakable"}), "broken"),
+    "is_sliced": (frozenset({"sliceable"}), "sliced"),
+    "is_cooked": (frozenset({"cookable"}), "cooked"),
+    "is_filled": (frozenset({"fillable"}), "filled"),
     "is_pluggedin": (frozenset({"HAS_PLUG"}), "plugged in"),
     "agent_sitting_on": (frozenset({"SITTABLE"}), "sat on"),
     "agent_lying_on": (frozenset({"LIEABLE"}), "lain on"),
     "is_worn": (frozenset({"CLOTHES"}), "worn"),
     "is_poured": (frozenset({"POURABLE", "DRINKABLE"}), "poured"),
+})  # fmt: skip
+# VirtualHome's properties are upper case (CAN_OPEN), AI2-THOR's affordances lower case
+# (openable: safetychip.envs.thor); each scene's names carry only its own.
+
+#: Predicates the clause lexicon writes, and the predicate (and its truth) that says the same
+#: state in a vocabulary without them, over the last arguments: AI2-THOR's ``is_toggled`` for
+#: ``is_switchedon``, clean is not dirty, and a liquid poured on a thing
+#: (``is_poured_on(water,laptop)``) leaves it wet, whatever the liquid (``is_wet(laptop)``;
+#: :meth:`Vocabulary.native`).
+SAME_STATE: Mapping[str, tuple[str, bool]] = MappingProxyType({
+    "is_switchedon": ("is_toggled", True), "is_clean": ("is_dirty", False),
+    "is_poured_on": ("is_wet", True),
 })  # fmt: skip
 
 _ROOM_WORDS = frozenset(
@@ -540,6 +558,32 @@ class Vocabulary:
     def phrase(self, name: str) -> str:
         """How a name reads in English: ``book_shelf`` -> ``book shelf``."""
         return name.replace("_", " ")
+
+    def native(self, formula: Formula) -> Formula:
+        """*formula* with each atom whose predicate this vocabulary lacks but says in its own
+        words (:data:`SAME_STATE`) written so; unchanged otherwise.
+
+        Examples
+        --------
+        >>> from safetychip.ltl import parse
+        >>> v = Vocabulary("thor", ("stove_burner", "plate", "water"),
+        ...                predicates={"is_toggled": 1, "is_dirty": 1, "is_wet": 1})
+        >>> v.native(parse('G!"is_switchedon(stove_burner)" & F"is_clean(plate)"'))
+        Formula('G!"is_toggled(stove_burner)" & F!"is_dirty(plate)"')
+        >>> v.native(parse('G!"is_poured_on(water,stove_burner)"'))
+        Formula('G!"is_wet(stove_burner)"')
+        """
+        from ._reading import substitute
+
+        def own(atom: Formula) -> Formula:
+            prop = Proposition.parse(atom.name)
+            same, truth = SAME_STATE.get(prop.predicate, ("", True))
+            if prop.predicate in self.predicates or same not in self.predicates:
+                return atom
+            said = ap(Proposition(same, prop.args[len(prop.args) - self.predicates[same]:]).name)
+            return said if truth else Not(said)
+
+        return substitute(formula, own)
 
     def is_class(self, name: str) -> bool:
         """Whether *name* is a class name shared by several instances (see :attr:`instances`).

@@ -94,18 +94,11 @@ from typing import Any, ClassVar, NamedTuple
 from safetychip._names import close_names, did_you_mean
 from safetychip.envs._base import Env, Lookahead, PropositionState
 from safetychip.envs.thor._scene import ThorScene, load_thor_scene
-from safetychip.envs.thor._types import LIQUIDS, snake_case
+from safetychip.envs.thor._types import LIQUIDS, THOR_PREDICATES, snake_case
 from safetychip.errors import ActionError, PropositionError
 from safetychip.ltl import And, Formula, G, Not, Proposition, ap
 
 __all__ = ["THOR_PREDICATES", "THOR_VERBS", "ThorAction", "ThorEnv", "ThorTarget"]
-
-#: The grounded predicates of the environment, with their number of arguments.
-THOR_PREDICATES: Mapping[str, int] = MappingProxyType({
-    "agent_at": 1, "is_grabbed": 1, "is_open": 1, "is_toggled": 1, "is_broken": 1,
-    "is_dirty": 1, "is_sliced": 1, "is_cooked": 1, "is_wet": 1, "is_filled": 2, "is_in": 2,
-    "is_on": 2,
-})  # fmt: skip
 
 # The unary predicates read from a set of the world, and the affordance that can change it.
 _FLAGS = {"is_open": "openable", "is_toggled": "toggleable", "is_broken": "breakable",

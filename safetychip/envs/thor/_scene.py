@@ -35,13 +35,14 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar
 
 from safetychip._io import load_json
 from safetychip._names import close_names
 from safetychip.envs.thor._types import (
     LIQUIDS,
     THOR_DIR,
+    THOR_PREDICATES,
     TYPES_FILE,
     ObjectType,
     load_object_types,
@@ -138,6 +139,34 @@ class ThorScene:
         close = close_names(name, [*self.objects, *self._by_type])
         hint = f"; nearest names: {', '.join(close)}" if close else ""
         raise ActionError(f"no object called {phrase!r} in scene {self.name!r}{hint}", close)
+
+    # -- what a vocabulary reads (``safetychip.translate.Vocabulary.from_scene``) -----------
+
+    #: A room has no rooms to be in: ``agent_at`` names objects.
+    rooms: ClassVar[tuple[str, ...]] = ()
+    #: The propositions' predicates (:data:`~safetychip.envs.thor.THOR_PREDICATES`).
+    predicates: ClassVar[Mapping[str, int]] = THOR_PREDICATES
+
+    @cached_property
+    def names(self) -> Mapping[str, str]:
+        """What a proposition may name, each by itself: the objects, then the liquids
+        (:data:`~safetychip.envs.thor.LIQUIDS`, the second argument of ``is_filled``)."""
+        return MappingProxyType({n: n for n in (*self.objects, *LIQUIDS)})
+
+    def node(self, name: str) -> Mapping[str, Any]:
+        """A name of :attr:`names` as a scene-graph node: its ``class_name`` (the type's
+        snake-case name; a liquid's own name) and its ``properties`` (the type's affordances
+        and tags; none for a liquid).
+
+        >>> load_thor_scene("FloorPlan1").node("laptop")
+        {'class_name': 'laptop', 'properties': ('breakable', 'electronic', 'openable', \
+'pickupable', 'toggleable')}
+        """
+        kind = self.types.get(name)
+        if kind is None:
+            return {"class_name": name, "properties": ()}
+        return {"class_name": kind.snake,
+                "properties": tuple(sorted(kind.affordances | kind.tags))}  # fmt: skip
 
     def __repr__(self) -> str:
         return f"<ThorScene {self.name!r} ({self.kind}): {len(self.objects)} objects>"
