@@ -580,7 +580,7 @@ class Vocabulary:
             same, truth = SAME_STATE.get(prop.predicate, ("", True))
             if prop.predicate in self.predicates or same not in self.predicates:
                 return atom
-            said = ap(Proposition(same, prop.args[len(prop.args) - self.predicates[same]:]).name)
+            said = ap(Proposition(same, prop.args[len(prop.args) - self.predicates[same] :]).name)
             return said if truth else Not(said)
 
         return substitute(formula, own)

@@ -88,7 +88,6 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from itertools import combinations
-from types import MappingProxyType
 from typing import Any, ClassVar, NamedTuple
 
 from safetychip._names import close_names, did_you_mean

@@ -56,7 +56,8 @@ TAGS = ("electronic", "heat_source", "coffee_source", "water_source", "metal", "
         "glass", "food", "flammable")  # fmt: skip
 #: The liquids AI2-THOR fills containers with.
 LIQUIDS = ("water", "coffee", "wine")
-#: The grounded predicates of the environment (:class:`~safetychip.envs.thor.ThorEnv`), with their number of arguments.
+#: The grounded predicates of the environment (:class:`~safetychip.envs.thor.ThorEnv`), with
+#: their number of arguments.
 THOR_PREDICATES: Mapping[str, int] = MappingProxyType({
     "agent_at": 1, "is_grabbed": 1, "is_open": 1, "is_toggled": 1, "is_broken": 1,
     "is_dirty": 1, "is_sliced": 1, "is_cooked": 1, "is_wet": 1, "is_filled": 2, "is_in": 2,
