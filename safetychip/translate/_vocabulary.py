@@ -83,7 +83,7 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("garbage_can", "trash can", "bin", "trash", "dustbin", "rubbish bin"),
     ("washing_machine", "washer"),
     ("front_door", "door", "entrance door"),
-    ("stove", "cooker", "hob", "stove_burner", "burner"),
+    ("stove", "cooker", "hob"),
     ("bathroom", "restroom", "washroom", "cr", "comfort room", "wc", "lavatory"),
     ("hallway", "corridor", "hall", "entryway", "foyer", "entrance hall"),
     ("dishwasher", "dish washer"),

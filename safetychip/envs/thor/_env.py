@@ -87,7 +87,7 @@ import html
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from itertools import combinations
+from itertools import combinations, product
 from typing import Any, ClassVar, NamedTuple
 
 from safetychip._names import close_names, did_you_mean
@@ -423,7 +423,7 @@ class ThorEnv(Env):
     def goal_reached(self) -> bool:
         """Whether every goal literal holds now (true without a goal)."""
         world = self._state()
-        return all(_holds(p, world) is value for p, value in self._goal)
+        return all(self._holds(p, world) is value for p, value in self._goal)
 
     def track(self, propositions: Iterable[str]) -> ThorEnv:
         """Report *propositions* in ``info["states"]``; an unknown one raises
@@ -658,6 +658,11 @@ class ThorEnv(Env):
                        dict(scene.filled))  # fmt: skip
         for text in literals:
             (pred, args), value = self._literal(text)
+            if any(a in scene.classes for a in args):
+                raise ValueError(
+                    f"initial {text!r}: initial literals name objects, not a class "
+                    f"({', '.join(a for a in args if a in scene.classes)})"
+                )
             x = args[0]
             kind = self._types[x]
             if pred == "agent_at" and value:
@@ -705,7 +710,7 @@ class ThorEnv(Env):
             )
         objects = args[:1] if pred == "is_filled" else args
         for arg in objects:
-            if arg not in self._types:
+            if arg not in self._types and arg not in self.scene.classes:
                 raise PropositionError(f"unknown proposition {name!r}: no object {arg!r} in "
                                        f"scene {self.scene.name!r}"
                                        f"{did_you_mean(arg, self.objects)}")  # fmt: skip
@@ -714,9 +719,15 @@ class ThorEnv(Env):
                                    f"liquids: {', '.join(LIQUIDS)}")  # fmt: skip
         return pred, args
 
-    @staticmethod
-    def _truth(world: _World, props: list[tuple[str, _Prop]]) -> PropositionState:
-        return {name: _holds(p, world) for name, p in props}
+    def _truth(self, world: _World, props: list[tuple[str, _Prop]]) -> PropositionState:
+        return {name: self._holds(p, world) for name, p in props}
+
+    def _holds(self, prop: _Prop, world: _World) -> bool:
+        """Whether *prop* holds in *world*; a class name (``stove``) as an argument means
+        some object of the class (:attr:`ThorScene.classes`)."""
+        pred, args = prop
+        each = [self.scene.classes.get(a, (a,)) for a in args]
+        return any(_holds((pred, combo), world) for combo in product(*each))
 
     def _refusal(self, act: ThorAction, world: _World) -> str | None:
         """Why *act* cannot run in *world*, as a phrase (None if it can)."""
