@@ -296,7 +296,8 @@ class Vocabulary:
         ----------
         source : Env, scene, Vocabulary, str or path
             An environment with a ``scene`` attribute (a
-            :class:`~safetychip.envs.VirtualHomeEnv`), a scene such as
+            :class:`~safetychip.envs.VirtualHomeEnv`, a
+            :class:`~safetychip.envs.thor.ThorEnv`), a scene such as
             :func:`safetychip.envs.load_scene` returns (see :meth:`from_scene`), or a name or
             path for :func:`load_vocabulary`.
 
@@ -313,6 +314,9 @@ class Vocabulary:
         <Vocabulary 'apartment_1': 125 names (5 rooms, 12 class names), 17 predicates>
         >>> Vocabulary.of(VirtualHomeEnv("apartment_2")).name, Vocabulary.of("spot_demo").name
         ('apartment_2', 'spot_demo')
+        >>> from safetychip.envs.thor import ThorEnv
+        >>> Vocabulary.of(ThorEnv("FloorPlan1"))  # objects, liquids, the class name stove
+        <Vocabulary 'FloorPlan1': 64 names (0 rooms, 1 class names), 12 predicates>
         """
         if isinstance(source, (Vocabulary, str, os.PathLike)):
             return load_vocabulary(source)
@@ -357,8 +361,10 @@ class Vocabulary:
 
         Any object with ``name``, ``rooms`` (the room names), ``names`` (a mapping node id ->
         unique name, rooms included) and ``node(id)`` (a mapping with the node's
-        ``class_name``) will do; the environments are not imported. A scene's ``predicates``
-        (name -> arity), when it has them, replace :data:`PREDICATES`.
+        ``class_name``) will do, such as :class:`~safetychip.envs.thor.ThorScene`; the
+        environments are not imported. A scene's ``predicates`` (name -> arity), when it has
+        them, replace :data:`PREDICATES`. A node's ``properties`` say what :data:`NEEDS`
+        allows of it (VirtualHome's ``CAN_OPEN``…, AI2-THOR's affordances ``openable``…).
 
         Raises
         ------

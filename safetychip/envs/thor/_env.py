@@ -63,7 +63,11 @@ is written with.
 ``is_cooked(x)``, ``is_wet(x)``, ``is_filled(x, liquid)``, and ``is_in(x, y)`` / ``is_on(x,
 y)``: y is one of x's parent receptacles (AI2-THOR lists them all) and what rests directly
 in or on y (x, or a receptacle holding x) is in or on it: an egg on a pan on a burner is on
-both, an egg in a bowl on a table is in the bowl and on the table.
+both, an egg in a bowl on a table is in the bowl and on the table. An argument may be a class
+name of the scene (:attr:`ThorScene.classes <safetychip.envs.thor.ThorScene.classes>`):
+``is_toggled(stove)`` holds when some burner is on. The translator's vocabulary of a room is
+``safetychip.translate.Vocabulary.of(env)`` (the objects, the liquids and the class names,
+these predicates, and each object's affordances for what can be said of it).
 Every action produces one proposition state; a refused one produces none and says why
 (``cannot slice the apple: not holding a knife``).
 
