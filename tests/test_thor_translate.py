@@ -129,3 +129,37 @@ def test_a_class_name_means_some_object_of_the_class():
         env.reset(options={"initial": ["is_toggled(stove)"]})
     with pytest.raises(PropositionError, match="no object 'oven'"):
         env.truth(["is_toggled(oven)"])
+
+
+#: The suite's constraint sentences the offline translator does not read to their labels, and
+#: why: "with [b] in it" and "without [b] on it" are no condition cue of the slot reader; "it"
+#: is read as the first thing of the sentence (the paper towel roll, which cannot be on);
+#: "drop" is read as letting go, not as the floor (``is_on(knife,floor)``).
+MISREAD = {
+    "Never turn on the microwave with the fork in it.",
+    "Never turn on the microwave with the spoon in it.",
+    "Never turn on the toaster with the fork in it.",
+    "Never have the stove burner on without the pan on it.",
+    "Never put the paper towel roll on the stove burner 3 while it is on.",
+    "Never drop the knife.",
+}
+
+
+def test_the_suite_sentences_translate_to_their_labels():
+    from safetychip.envs.thor import load_thor_tasks
+    from safetychip.errors import SafetyChipError
+
+    translators: dict[str, Translator] = {}
+    labelled = {(t.scene, c.sentence): c.formula for t in load_thor_tasks() for c in t.constraints}
+    misread = set()
+    for (scene, sentence), formula in labelled.items():
+        if scene not in translators:
+            translators[scene] = Translator(Vocabulary.of(ThorEnv(scene)), embedder=None)
+        try:
+            right = equivalent(translators[scene](sentence).formula, formula)
+        except SafetyChipError:
+            right = False
+        if not right:
+            misread.add(sentence)
+    assert len(labelled) == 50
+    assert misread == MISREAD
