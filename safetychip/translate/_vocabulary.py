@@ -524,9 +524,11 @@ class Vocabulary:
                 lacking = [n for n in self.instances.get(prop.args[0], ()) if not
                            self.able(prop.predicate, n)]  # fmt: skip
                 who = f"{', '.join(lacking)} of the class {{}} has" if lacking else "it has"
+                known = needs & frozenset().union(*self.properties.values())
                 raise VocabularyError(
                     f"in {atom!r}: {prop.args[0]} cannot be {what} in {self.name} "
-                    f"({who.format(prop.args[0])} no {' or '.join(needs)} property); "
+                    f"({who.format(prop.args[0])} no {' or '.join(sorted(known or needs))} "
+                    "property); "
                     f"what can: {able}"
                 )
 
