@@ -127,6 +127,10 @@ def test_a_class_name_means_some_object_of_the_class():
     assert states == [{"is_toggled(stove)": True, "is_toggled(stove_burner)": False}]
     with pytest.raises(ValueError, match="not a class"):
         env.reset(options={"initial": ["is_toggled(stove)"]})
+    atoms = ["agent_at(stove)", "agent_at(stove_burner)", "agent_at(fridge)"]
+    assert [str(f) for f in env.invariants(atoms)] == [
+        'G!("agent_at(stove_burner)" & "agent_at(fridge)")'
+    ]
     with pytest.raises(PropositionError, match="no object 'oven'"):
         env.truth(["is_toggled(oven)"])
 

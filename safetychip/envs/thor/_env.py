@@ -398,7 +398,8 @@ class ThorEnv(Env):
     def invariants(self, atoms: Iterable[str] = ()) -> list[Formula]:
         """The agent is at one object at a time and holds one at a time, and an object holds
         one liquid at a time: for the ``agent_at``, ``is_grabbed`` and ``is_filled`` atoms
-        among *atoms*, no two of a kind hold together.
+        among *atoms*, no two of a kind hold together (an atom of a class name is left out:
+        ``agent_at(stove)`` holds with ``agent_at(stove_burner)``).
 
         Examples
         --------
@@ -409,6 +410,8 @@ class ThorEnv(Env):
         groups: dict[tuple[str, ...], list[str]] = {}
         for atom in dict.fromkeys(atoms):
             pred, args = self._props.get(atom) or _split(atom)
+            if any(a in self.scene.classes for a in args):
+                continue  # a class holds together with its objects
             if pred in ("agent_at", "is_grabbed"):
                 groups.setdefault((pred,), []).append(atom)
             elif pred == "is_filled" and len(args) == 2:
