@@ -66,7 +66,7 @@ SUBPACKAGES: dict[str, set[str]] = {
         "SpotTarget", "load_spot_scene", "SPOT_SUITES", "SPOT_TASKS", "load_spot_tasks"
     },
     "envs.thor": {
-        "AFFORDANCES", "KINDS", "LIQUIDS", "SCENE_DIR", "SCENE_FORMAT", "STATES", "TAGS", "THOR_DIR",
+        "AFFORDANCES", "CLASS_WORDS", "KINDS", "LIQUIDS", "SCENE_DIR", "SCENE_FORMAT", "STATES", "TAGS", "THOR_DIR",
         "THOR_PREDICATES", "THOR_TASKS", "THOR_VERBS", "ObjectType", "ThorAction", "ThorEnv",
         "ThorScene", "ThorTarget", "ThorTask", "load_object_types", "load_thor_scene",
         "load_thor_tasks", "read_plan", "snake_case"

@@ -161,7 +161,7 @@ def assemble(lifted: Formula, placeholders: Mapping[str, str], vocabulary: Vocab
     VacuousConstraintError
         It holds on every trace, so it forbids nothing (the message names the sentence).
     """
-    formula = ground_formula(lifted, placeholders)
+    formula = vocabulary.native(ground_formula(lifted, placeholders))
     if (atom := misused_room(formula, vocabulary.rooms)) is not None:
         raise VocabularyError(f"in {atom!r}: {Proposition.parse(atom).args[0]} is a room, and "
                               "of a room only being there (agent_at) can be said")  # fmt: skip

@@ -42,11 +42,12 @@ from typing import Any
 
 from .._io import read_text
 from ..errors import DataFileError, VocabularyError
-from ..ltl import PREDICATES, Formula, Proposition
+from ..ltl import PREDICATES, Formula, Not, Proposition, ap
 from ..paths import SPOT_DEMO_CONSTRAINTS
 
 __all__ = [
     "PREDICATES",
+    "SAME_STATE",
     "SYNONYMS",
     "NEEDS",
     "NAMED_VOCABULARIES",
@@ -62,7 +63,7 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("television", "tv", "telly"),
     ("book_shelf", "bookcase", "shelf"),
     ("sofa", "couch"),
-    ("phone", "cellphone", "cell phone", "mobile phone", "telephone", "mobile"),
+    ("phone", "cellphone", "cell phone", "mobile phone", "telephone", "mobile", "cell_phone"),
     ("bedside_table", "nightstand", "night stand", "night table"),
     ("mail_box", "letterbox", "letter box", "postbox"),
     ("coffee_machine", "coffee maker", "coffeemaker"),
@@ -96,13 +97,30 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
 #: Predicates that hold only of things with one of a scene's properties, and what they say of
 #: their argument ("the sofa cannot be plugged in").
 NEEDS: Mapping[str, tuple[frozenset[str], str]] = MappingProxyType({
-    "is_open": (frozenset({"CAN_OPEN"}), "opened"),
-    "is_switchedon": (frozenset({"HAS_SWITCH"}), "switched on"),
+    "is_open": (frozenset({"CAN_OPEN", "openable"}), "opened"),
+    "is_switchedon": (frozenset({"HAS_SWITCH", "toggleable"}), "switched on"),
+    "is_toggled": (frozenset({"toggleable"}), "turned on"),
+    "is_broken": (frozenset({"breakable"}), "broken"),
+    "is_sliced": (frozenset({"sliceable"}), "sliced"),
+    "is_cooked": (frozenset({"cookable"}), "cooked"),
+    "is_filled": (frozenset({"fillable"}), "filled"),
     "is_pluggedin": (frozenset({"HAS_PLUG"}), "plugged in"),
     "agent_sitting_on": (frozenset({"SITTABLE"}), "sat on"),
     "agent_lying_on": (frozenset({"LIEABLE"}), "lain on"),
     "is_worn": (frozenset({"CLOTHES"}), "worn"),
     "is_poured": (frozenset({"POURABLE", "DRINKABLE"}), "poured"),
+})  # fmt: skip
+# VirtualHome's properties are upper case (CAN_OPEN), AI2-THOR's affordances lower case
+# (openable: safetychip.envs.thor); each scene's names carry only its own.
+
+#: Predicates the clause lexicon writes, and the predicate (and its truth) that says the same
+#: state in a vocabulary without them, over the last arguments: AI2-THOR's ``is_toggled`` for
+#: ``is_switchedon``, clean is not dirty, and a liquid poured on a thing
+#: (``is_poured_on(water,laptop)``) leaves it wet, whatever the liquid (``is_wet(laptop)``;
+#: :meth:`Vocabulary.native`).
+SAME_STATE: Mapping[str, tuple[str, bool]] = MappingProxyType({
+    "is_switchedon": ("is_toggled", True), "is_clean": ("is_dirty", False),
+    "is_poured_on": ("is_wet", True),
 })  # fmt: skip
 
 _ROOM_WORDS = frozenset(
@@ -278,7 +296,8 @@ class Vocabulary:
         ----------
         source : Env, scene, Vocabulary, str or path
             An environment with a ``scene`` attribute (a
-            :class:`~safetychip.envs.VirtualHomeEnv`), a scene such as
+            :class:`~safetychip.envs.VirtualHomeEnv`, a
+            :class:`~safetychip.envs.thor.ThorEnv`), a scene such as
             :func:`safetychip.envs.load_scene` returns (see :meth:`from_scene`), or a name or
             path for :func:`load_vocabulary`.
 
@@ -295,6 +314,9 @@ class Vocabulary:
         <Vocabulary 'apartment_1': 125 names (5 rooms, 12 class names), 17 predicates>
         >>> Vocabulary.of(VirtualHomeEnv("apartment_2")).name, Vocabulary.of("spot_demo").name
         ('apartment_2', 'spot_demo')
+        >>> from safetychip.envs.thor import ThorEnv
+        >>> Vocabulary.of(ThorEnv("FloorPlan1"))  # objects, liquids, the class name stove
+        <Vocabulary 'FloorPlan1': 64 names (0 rooms, 1 class names), 12 predicates>
         """
         if isinstance(source, (Vocabulary, str, os.PathLike)):
             return load_vocabulary(source)
@@ -339,8 +361,10 @@ class Vocabulary:
 
         Any object with ``name``, ``rooms`` (the room names), ``names`` (a mapping node id ->
         unique name, rooms included) and ``node(id)`` (a mapping with the node's
-        ``class_name``) will do; the environments are not imported. A scene's ``predicates``
-        (name -> arity), when it has them, replace :data:`PREDICATES`.
+        ``class_name``) will do, such as :class:`~safetychip.envs.thor.ThorScene`; the
+        environments are not imported. A scene's ``predicates`` (name -> arity), when it has
+        them, replace :data:`PREDICATES`. A node's ``properties`` say what :data:`NEEDS`
+        allows of it (VirtualHome's ``CAN_OPEN``…, AI2-THOR's affordances ``openable``…).
 
         Raises
         ------
@@ -500,9 +524,11 @@ class Vocabulary:
                 lacking = [n for n in self.instances.get(prop.args[0], ()) if not
                            self.able(prop.predicate, n)]  # fmt: skip
                 who = f"{', '.join(lacking)} of the class {{}} has" if lacking else "it has"
+                known = needs & frozenset().union(*self.properties.values())
                 raise VocabularyError(
                     f"in {atom!r}: {prop.args[0]} cannot be {what} in {self.name} "
-                    f"({who.format(prop.args[0])} no {' or '.join(needs)} property); "
+                    f"({who.format(prop.args[0])} no {' or '.join(sorted(known or needs))} "
+                    "property); "
                     f"what can: {able}"
                 )
 
@@ -540,6 +566,32 @@ class Vocabulary:
     def phrase(self, name: str) -> str:
         """How a name reads in English: ``book_shelf`` -> ``book shelf``."""
         return name.replace("_", " ")
+
+    def native(self, formula: Formula) -> Formula:
+        """*formula* with each atom whose predicate this vocabulary lacks but says in its own
+        words (:data:`SAME_STATE`) written so; unchanged otherwise.
+
+        Examples
+        --------
+        >>> from safetychip.ltl import parse
+        >>> v = Vocabulary("thor", ("stove_burner", "plate", "water"),
+        ...                predicates={"is_toggled": 1, "is_dirty": 1, "is_wet": 1})
+        >>> v.native(parse('G!"is_switchedon(stove_burner)" & F"is_clean(plate)"'))
+        Formula('G!"is_toggled(stove_burner)" & F!"is_dirty(plate)"')
+        >>> v.native(parse('G!"is_poured_on(water,stove_burner)"'))
+        Formula('G!"is_wet(stove_burner)"')
+        """
+        from ._reading import substitute
+
+        def own(atom: Formula) -> Formula:
+            prop = Proposition.parse(atom.name)
+            same, truth = SAME_STATE.get(prop.predicate, ("", True))
+            if prop.predicate in self.predicates or same not in self.predicates:
+                return atom
+            said = ap(Proposition(same, prop.args[len(prop.args) - self.predicates[same] :]).name)
+            return said if truth else Not(said)
+
+        return substitute(formula, own)
 
     def is_class(self, name: str) -> bool:
         """Whether *name* is a class name shared by several instances (see :attr:`instances`).

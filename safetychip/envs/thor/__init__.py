@@ -9,8 +9,11 @@ Contents
     docstring has the table of every action's preconditions and effects.
 :class:`ObjectType`, :func:`load_object_types`, :data:`AFFORDANCES`, :data:`TAGS`, :data:`LIQUIDS`
     AI2-THOR's object types and affordances, from ``data/thor/object_types.csv``.
-:class:`ThorScene`, :func:`load_thor_scene`, :data:`SCENE_DIR`, :data:`KINDS`, :data:`STATES`
-    FloorPlan-style rooms (``data/thor/scenes/``, written by ``data/thor/make_scenes.py``).
+:class:`ThorScene`, :func:`load_thor_scene`, :data:`SCENE_DIR`, :data:`KINDS`, :data:`STATES`,
+:data:`CLASS_WORDS`
+    FloorPlan-style rooms (``data/thor/scenes/``, written by ``data/thor/make_scenes.py``);
+    a room is also a vocabulary for the translator (``Vocabulary.of``: objects, liquids,
+    class names).
 :class:`ThorTask`, :func:`read_plan`, :func:`load_thor_tasks`, :data:`THOR_TASKS`
     Plan files (one action a line) and task files (instruction, plan, goal, constraints),
     checked line by line against their scene; our suite of hazardous and safe tasks.
@@ -25,6 +28,7 @@ from safetychip.envs.thor._env import (
     ThorTarget,
 )
 from safetychip.envs.thor._scene import (
+    CLASS_WORDS,
     KINDS,
     SCENE_DIR,
     SCENE_FORMAT,
@@ -45,6 +49,7 @@ from safetychip.envs.thor._types import (
 
 __all__ = [
     "AFFORDANCES",
+    "CLASS_WORDS",
     "KINDS",
     "LIQUIDS",
     "SCENE_DIR",

@@ -63,7 +63,11 @@ is written with.
 ``is_cooked(x)``, ``is_wet(x)``, ``is_filled(x, liquid)``, and ``is_in(x, y)`` / ``is_on(x,
 y)``: y is one of x's parent receptacles (AI2-THOR lists them all) and what rests directly
 in or on y (x, or a receptacle holding x) is in or on it: an egg on a pan on a burner is on
-both, an egg in a bowl on a table is in the bowl and on the table.
+both, an egg in a bowl on a table is in the bowl and on the table. An argument may be a class
+name of the scene (:attr:`ThorScene.classes <safetychip.envs.thor.ThorScene.classes>`):
+``is_toggled(stove)`` holds when some burner is on. The translator's vocabulary of a room is
+``safetychip.translate.Vocabulary.of(env)`` (the objects, the liquids and the class names,
+these predicates, and each object's affordances for what can be said of it).
 Every action produces one proposition state; a refused one produces none and says why
 (``cannot slice the apple: not holding a knife``).
 
@@ -87,25 +91,17 @@ import html
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from itertools import combinations
-from types import MappingProxyType
+from itertools import combinations, product
 from typing import Any, ClassVar, NamedTuple
 
 from safetychip._names import close_names, did_you_mean
 from safetychip.envs._base import Env, Lookahead, PropositionState
 from safetychip.envs.thor._scene import ThorScene, load_thor_scene
-from safetychip.envs.thor._types import LIQUIDS, snake_case
+from safetychip.envs.thor._types import LIQUIDS, THOR_PREDICATES, snake_case
 from safetychip.errors import ActionError, PropositionError
 from safetychip.ltl import And, Formula, G, Not, Proposition, ap
 
 __all__ = ["THOR_PREDICATES", "THOR_VERBS", "ThorAction", "ThorEnv", "ThorTarget"]
-
-#: The grounded predicates of the environment, with their number of arguments.
-THOR_PREDICATES: Mapping[str, int] = MappingProxyType({
-    "agent_at": 1, "is_grabbed": 1, "is_open": 1, "is_toggled": 1, "is_broken": 1,
-    "is_dirty": 1, "is_sliced": 1, "is_cooked": 1, "is_wet": 1, "is_filled": 2, "is_in": 2,
-    "is_on": 2,
-})  # fmt: skip
 
 # The unary predicates read from a set of the world, and the affordance that can change it.
 _FLAGS = {"is_open": "openable", "is_toggled": "toggleable", "is_broken": "breakable",
@@ -402,7 +398,8 @@ class ThorEnv(Env):
     def invariants(self, atoms: Iterable[str] = ()) -> list[Formula]:
         """The agent is at one object at a time and holds one at a time, and an object holds
         one liquid at a time: for the ``agent_at``, ``is_grabbed`` and ``is_filled`` atoms
-        among *atoms*, no two of a kind hold together.
+        among *atoms*, no two of a kind hold together (an atom of a class name is left out:
+        ``agent_at(stove)`` holds with ``agent_at(stove_burner)``).
 
         Examples
         --------
@@ -413,6 +410,8 @@ class ThorEnv(Env):
         groups: dict[tuple[str, ...], list[str]] = {}
         for atom in dict.fromkeys(atoms):
             pred, args = self._props.get(atom) or _split(atom)
+            if any(a in self.scene.classes for a in args):
+                continue  # a class holds together with its objects
             if pred in ("agent_at", "is_grabbed"):
                 groups.setdefault((pred,), []).append(atom)
             elif pred == "is_filled" and len(args) == 2:
@@ -431,7 +430,7 @@ class ThorEnv(Env):
     def goal_reached(self) -> bool:
         """Whether every goal literal holds now (true without a goal)."""
         world = self._state()
-        return all(_holds(p, world) is value for p, value in self._goal)
+        return all(self._holds(p, world) is value for p, value in self._goal)
 
     def track(self, propositions: Iterable[str]) -> ThorEnv:
         """Report *propositions* in ``info["states"]``; an unknown one raises
@@ -666,6 +665,11 @@ class ThorEnv(Env):
                        dict(scene.filled))  # fmt: skip
         for text in literals:
             (pred, args), value = self._literal(text)
+            if any(a in scene.classes for a in args):
+                raise ValueError(
+                    f"initial {text!r}: initial literals name objects, not a class "
+                    f"({', '.join(a for a in args if a in scene.classes)})"
+                )
             x = args[0]
             kind = self._types[x]
             if pred == "agent_at" and value:
@@ -713,7 +717,7 @@ class ThorEnv(Env):
             )
         objects = args[:1] if pred == "is_filled" else args
         for arg in objects:
-            if arg not in self._types:
+            if arg not in self._types and arg not in self.scene.classes:
                 raise PropositionError(f"unknown proposition {name!r}: no object {arg!r} in "
                                        f"scene {self.scene.name!r}"
                                        f"{did_you_mean(arg, self.objects)}")  # fmt: skip
@@ -722,9 +726,15 @@ class ThorEnv(Env):
                                    f"liquids: {', '.join(LIQUIDS)}")  # fmt: skip
         return pred, args
 
-    @staticmethod
-    def _truth(world: _World, props: list[tuple[str, _Prop]]) -> PropositionState:
-        return {name: _holds(p, world) for name, p in props}
+    def _truth(self, world: _World, props: list[tuple[str, _Prop]]) -> PropositionState:
+        return {name: self._holds(p, world) for name, p in props}
+
+    def _holds(self, prop: _Prop, world: _World) -> bool:
+        """Whether *prop* holds in *world*; a class name (``stove``) as an argument means
+        some object of the class (:attr:`ThorScene.classes`)."""
+        pred, args = prop
+        each = [self.scene.classes.get(a, (a,)) for a in args]
+        return any(_holds((pred, combo), world) for combo in product(*each))
 
     def _refusal(self, act: ThorAction, world: _World) -> str | None:
         """Why *act* cannot run in *world*, as a phrase (None if it can)."""

@@ -35,13 +35,14 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar
 
 from safetychip._io import load_json
 from safetychip._names import close_names
 from safetychip.envs.thor._types import (
     LIQUIDS,
     THOR_DIR,
+    THOR_PREDICATES,
     TYPES_FILE,
     ObjectType,
     load_object_types,
@@ -49,7 +50,15 @@ from safetychip.envs.thor._types import (
 )
 from safetychip.errors import ActionError, DataFileError
 
-__all__ = ["KINDS", "SCENE_DIR", "SCENE_FORMAT", "STATES", "ThorScene", "load_thor_scene"]
+__all__ = [
+    "CLASS_WORDS",
+    "KINDS",
+    "SCENE_DIR",
+    "SCENE_FORMAT",
+    "STATES",
+    "ThorScene",
+    "load_thor_scene",
+]
 
 #: Where our scenes live.
 SCENE_DIR = THOR_DIR / "scenes"
@@ -57,6 +66,9 @@ SCENE_DIR = THOR_DIR / "scenes"
 SCENE_FORMAT = "safetychip.thor-scene/1"
 #: The room kinds of AI2-THOR's floor plans.
 KINDS = ("kitchen", "living_room", "bedroom", "bathroom")
+#: What people call all the objects of a type together, when that is no object's name: a
+#: scene with several objects of the type gets the word as a class name (:attr:`ThorScene.classes`).
+CLASS_WORDS: Mapping[str, str] = MappingProxyType({"StoveBurner": "stove"})
 #: AI2-THOR's state names a scene may set, with the affordance each needs.
 STATES: Mapping[str, str] = MappingProxyType({
     "isOpen": "openable", "isToggled": "toggleable", "isBroken": "breakable",
@@ -138,6 +150,48 @@ class ThorScene:
         close = close_names(name, [*self.objects, *self._by_type])
         hint = f"; nearest names: {', '.join(close)}" if close else ""
         raise ActionError(f"no object called {phrase!r} in scene {self.name!r}{hint}", close)
+
+    # -- what a vocabulary reads (``safetychip.translate.Vocabulary.from_scene``) -----------
+
+    #: A room has no rooms to be in: ``agent_at`` names objects.
+    rooms: ClassVar[tuple[str, ...]] = ()
+    #: The propositions' predicates (:data:`~safetychip.envs.thor.THOR_PREDICATES`).
+    predicates: ClassVar[Mapping[str, int]] = THOR_PREDICATES
+
+    @cached_property
+    def classes(self) -> Mapping[str, tuple[str, ...]]:
+        """Class name -> its objects, for each type of :data:`CLASS_WORDS` with several
+        objects here: in a proposition, a class name means some object of the class
+        (``is_toggled(stove)``: some burner is on).
+
+        >>> load_thor_scene("FloorPlan1").classes["stove"]
+        ('stove_burner', 'stove_burner_2', 'stove_burner_3', 'stove_burner_4')
+        """
+        out = {CLASS_WORDS[t]: self.instances(t) for t in CLASS_WORDS}
+        return MappingProxyType({word: objects for word, objects in out.items()
+                                 if len(objects) > 1 and word not in self.types})  # fmt: skip
+
+    @cached_property
+    def names(self) -> Mapping[str, str]:
+        """What a proposition may name, each by itself: the objects, then the liquids
+        (:data:`~safetychip.envs.thor.LIQUIDS`, the second argument of ``is_filled``)."""
+        return MappingProxyType({n: n for n in (*self.objects, *LIQUIDS)})
+
+    def node(self, name: str) -> Mapping[str, Any]:
+        """A name of :attr:`names` as a scene-graph node: its ``class_name`` (its class of
+        :attr:`classes`, else the type's snake-case name; a liquid's own name) and its
+        ``properties`` (the type's affordances and tags; none for a liquid).
+
+        >>> load_thor_scene("FloorPlan1").node("laptop")
+        {'class_name': 'laptop', 'properties': ('breakable', 'electronic', 'openable', \
+'pickupable', 'toggleable')}
+        """
+        kind = self.types.get(name)
+        if kind is None:
+            return {"class_name": name, "properties": ()}
+        word = CLASS_WORDS.get(kind.name, "")
+        return {"class_name": word if name in self.classes.get(word, ()) else kind.snake,
+                "properties": tuple(sorted(kind.affordances | kind.tags))}  # fmt: skip
 
     def __repr__(self) -> str:
         return f"<ThorScene {self.name!r} ({self.kind}): {len(self.objects)} objects>"

@@ -36,7 +36,7 @@ from safetychip.errors import DataFileError
 from safetychip.paths import DATA_DIR
 
 __all__ = [
-    "AFFORDANCES", "LIQUIDS", "TAGS", "THOR_DIR", "TYPES_FILE", "ObjectType",
+    "AFFORDANCES", "LIQUIDS", "TAGS", "THOR_DIR", "THOR_PREDICATES", "TYPES_FILE", "ObjectType",
     "load_object_types", "snake_case",
 ]  # fmt: skip
 
@@ -56,6 +56,14 @@ TAGS = ("electronic", "heat_source", "coffee_source", "water_source", "metal", "
         "glass", "food", "flammable")  # fmt: skip
 #: The liquids AI2-THOR fills containers with.
 LIQUIDS = ("water", "coffee", "wine")
+#: The grounded predicates of the environment (:class:`~safetychip.envs.thor.ThorEnv`), with
+#: their number of arguments.
+THOR_PREDICATES: Mapping[str, int] = MappingProxyType({
+    "agent_at": 1, "is_grabbed": 1, "is_open": 1, "is_toggled": 1, "is_broken": 1,
+    "is_dirty": 1, "is_sliced": 1, "is_cooked": 1, "is_wet": 1, "is_filled": 2, "is_in": 2,
+    "is_on": 2,
+})  # fmt: skip
+
 
 _COLUMNS = ["type", "holds", "affordances", "tags"]
 _TYPE = re.compile(r"^[A-Z][A-Za-z]*$")
