@@ -1,0 +1,130 @@
+r"""Long Markdown outputs folded: a notebook shows a summary, the detail one click away.
+
+A report of many tables (the translation scores, one table per set of sentences) printed
+whole is taller than many screens. :class:`Folded` shows its text up to the first ``##``
+heading, with the first *rows* rows of each table, and folds the rest into ``<details>``
+blocks: the other rows of a long table under one, each later section under its own heading.
+Nothing is dropped: every row is one click away, and the Markdown stays Markdown (JupyterLab,
+GitHub and nbconvert render the tables inside ``<details>``).
+
+Examples
+--------
+>>> text = "Scores.\n\n| set | n |\n| --- | ---: |\n| a | 1 |\n| b | 2 |\n| c | 3 |\n" \
+...        "\n## `a` by pattern\n\n| pattern | n |\n| --- | ---: |\n| never | 1 |\n"
+>>> report = Folded(text, rows=2)
+>>> report
+Folded(2 tables, 1 section folded, 1 of 4 rows folded)
+>>> print(report._repr_markdown_())
+Scores.
+<BLANKLINE>
+| set | n |
+| --- | ---: |
+| a | 1 |
+| b | 2 |
+<BLANKLINE>
+<details><summary>the other 1 row</summary>
+<BLANKLINE>
+| set | n |
+| --- | ---: |
+| c | 3 |
+<BLANKLINE>
+</details>
+<BLANKLINE>
+<details><summary><code>a</code> by pattern</summary>
+<BLANKLINE>
+| pattern | n |
+| --- | ---: |
+| never | 1 |
+<BLANKLINE>
+</details>
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+__all__ = ["Folded"]
+
+_CODE = re.compile(r"`([^`]+)`")
+
+
+def _summary(text: str) -> str:
+    """A heading as the HTML of a ``<summary>`` (Markdown is not read there): ``code`` kept."""
+    return _CODE.sub(r"<code>\1</code>", html.escape(text.strip(), quote=False))
+
+
+def _details(summary: str, body: str) -> str:
+    return f"<details><summary>{_summary(summary)}</summary>\n\n{body.strip()}\n\n</details>"
+
+
+def _is_row(line: str) -> bool:
+    return line.lstrip().startswith("|")
+
+
+class Folded:
+    r"""Markdown *text* shown folded: its opening part with at most *rows* rows of each table,
+    every ``##`` section folded under its heading.
+
+    Parameters
+    ----------
+    text : str
+        Markdown: paragraphs, ``|`` tables, ``##`` headings.
+    rows : int, optional
+        Rows (below a table's header) shown before the others are folded.
+
+    Examples
+    --------
+    >>> Folded("| a |\n| - |\n| 1 |\n| 2 |", rows=1).folded_rows
+    1
+    >>> Folded("text", rows=0)
+    Traceback (most recent call last):
+    ValueError: rows must be at least 1, not 0
+    """
+
+    def __init__(self, text: str, *, rows: int = 12) -> None:
+        if rows < 1:
+            raise ValueError(f"rows must be at least 1, not {rows}")
+        self.text, self.rows = text, rows
+        self.tables = self.folded_rows = self.all_rows = 0
+        head, *sections = re.split(r"^## ", text, flags=re.MULTILINE)
+        self.sections = len(sections)
+        parts = [self._fold_tables(head)]
+        for section in sections:
+            heading, _, body = section.partition("\n")
+            parts.append(_details(heading, self._fold_tables(body)))
+        self._markdown = "\n\n".join(p.strip() for p in parts if p.strip()) + "\n"
+
+    def _fold_tables(self, text: str) -> str:
+        """*text* with each table's rows beyond :attr:`rows` under a ``<details>``."""
+        lines, out, k = text.split("\n"), [], 0
+        while k < len(lines):
+            if not (_is_row(lines[k]) and k + 1 < len(lines) and _is_row(lines[k + 1])):
+                out.append(lines[k])
+                k += 1
+                continue
+            end = k
+            while end < len(lines) and _is_row(lines[end]):
+                end += 1
+            header, body = lines[k : k + 2], lines[k + 2 : end]
+            self.tables += 1
+            self.all_rows += len(body)
+            out += header + body[: self.rows]
+            rest = body[self.rows :]
+            if rest:
+                self.folded_rows += len(rest)
+                many = f"the other {len(rest)} row" + ("s" if len(rest) > 1 else "")
+                out += ["", _details(many, "\n".join(header + rest))]
+            k = end
+        return "\n".join(out)
+
+    def _repr_markdown_(self) -> str:
+        return self._markdown
+
+    def __repr__(self) -> str:
+        tables = f"{self.tables} table" + ("s" if self.tables != 1 else "")
+        sections = f"{self.sections} section" + ("s" if self.sections != 1 else "")
+        return (
+            f"Folded({tables}, {sections} folded, "
+            f"{self.folded_rows} of {self.all_rows} rows folded)"
+        )
