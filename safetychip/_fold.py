@@ -13,7 +13,7 @@ Examples
 ...        "\n## `a` by pattern\n\n| pattern | n |\n| --- | ---: |\n| never | 1 |\n"
 >>> report = Folded(text, rows=2)
 >>> report
-Folded(2 tables, 1 section folded, 1 of 4 rows folded)
+Folded(2 of 4 table rows shown, 1 section folded)
 >>> print(report._repr_markdown_())
 Scores.
 <BLANKLINE>
@@ -75,7 +75,7 @@ class Folded:
 
     Examples
     --------
-    >>> Folded("| a |\n| - |\n| 1 |\n| 2 |", rows=1).folded_rows
+    >>> Folded("| a |\n| - |\n| 1 |\n| 2 |", rows=1).shown_rows
     1
     >>> Folded("text", rows=0)
     Traceback (most recent call last):
@@ -86,18 +86,24 @@ class Folded:
         if rows < 1:
             raise ValueError(f"rows must be at least 1, not {rows}")
         self.text, self.rows = text, rows
-        self.tables = self.folded_rows = self.all_rows = 0
         head, *sections = re.split(r"^## ", text, flags=re.MULTILINE)
+        #: ``##`` sections, each folded under its heading.
         self.sections = len(sections)
-        parts = [self._fold_tables(head)]
+        opening, shown, total = self._fold_tables(head)
+        parts = [opening]
         for section in sections:
             heading, _, body = section.partition("\n")
-            parts.append(_details(heading, self._fold_tables(body)))
+            folded, _, rows_in_section = self._fold_tables(body)
+            parts.append(_details(heading, folded))
+            total += rows_in_section
+        #: Table rows (below the headers) shown unfolded, and in all.
+        self.shown_rows, self.all_rows = shown, total
         self._markdown = "\n\n".join(p.strip() for p in parts if p.strip()) + "\n"
 
-    def _fold_tables(self, text: str) -> str:
-        """*text* with each table's rows beyond :attr:`rows` under a ``<details>``."""
-        lines, out, k = text.split("\n"), [], 0
+    def _fold_tables(self, text: str) -> tuple[str, int, int]:
+        """*text* with each table's rows beyond :attr:`rows` under a ``<details>``; the rows
+        left unfolded, and all rows."""
+        lines, out, k, shown, total = text.split("\n"), [], 0, 0, 0
         while k < len(lines):
             if not (_is_row(lines[k]) and k + 1 < len(lines) and _is_row(lines[k + 1])):
                 out.append(lines[k])
@@ -107,24 +113,18 @@ class Folded:
             while end < len(lines) and _is_row(lines[end]):
                 end += 1
             header, body = lines[k : k + 2], lines[k + 2 : end]
-            self.tables += 1
-            self.all_rows += len(body)
             out += header + body[: self.rows]
+            shown, total = shown + len(body[: self.rows]), total + len(body)
             rest = body[self.rows :]
             if rest:
-                self.folded_rows += len(rest)
                 many = f"the other {len(rest)} row" + ("s" if len(rest) > 1 else "")
                 out += ["", _details(many, "\n".join(header + rest))]
             k = end
-        return "\n".join(out)
+        return "\n".join(out), shown, total
 
     def _repr_markdown_(self) -> str:
         return self._markdown
 
     def __repr__(self) -> str:
-        tables = f"{self.tables} table" + ("s" if self.tables != 1 else "")
         sections = f"{self.sections} section" + ("s" if self.sections != 1 else "")
-        return (
-            f"Folded({tables}, {sections} folded, "
-            f"{self.folded_rows} of {self.all_rows} rows folded)"
-        )
+        return f"Folded({self.shown_rows} of {self.all_rows} table rows shown, {sections} folded)"

@@ -1,0 +1,126 @@
+"""The committed notebooks' outputs as a student sees them (issue 42), read statically: no output
+is taller than about one and a half screens, and no cell shows an error it does not mean to.
+
+Heights are measured in a browser (``tests/test_browser.py``, ``TALL_PX``); here lines stand in
+for them: the lines of a text output, the lines of Markdown and the rows of an HTML table left
+outside ``<details>`` (what is folded takes one line until it is opened). An error output is
+allowed only in a cell tagged ``raises-exception``, and an error of the library's tree shows as
+its short message (``%load_ext safetychip``), never as a traceback.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from safetychip import errors
+
+NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").rglob("*.ipynb"))
+#: About 1,500 px of text at JupyterLab's 17-20 px a line.
+MAX_TEXT_LINES = 75
+#: Markdown lines and HTML table rows are taller (a table row is 25-40 px).
+MAX_MARKDOWN_LINES = 45
+OURS = {
+    name
+    for name in errors.__all__
+    if isinstance(getattr(errors, name), type)
+    and issubclass(getattr(errors, name), errors.SafetyChipError)
+}
+# An innermost <details> block (they nest: a folded section holds a table's folded rows).
+_DETAILS = re.compile(r"<details>(?:(?!<details>).)*?</details>", re.DOTALL)
+
+
+def _unfolded(text: str) -> str:
+    """*text* without its ``<details>`` blocks, nested ones included."""
+    while True:
+        text, found = _DETAILS.subn("", text)
+        if not found:
+            return text
+
+
+def _text(value) -> str:
+    return "".join(value) if isinstance(value, list) else str(value)
+
+
+def _height(output) -> tuple[str, int, int]:
+    """The kind of an output, its lines (or rows) left unfolded, and the most allowed."""
+    if output["output_type"] == "stream":
+        return "text", _text(output["text"]).count("\n"), MAX_TEXT_LINES
+    data = output.get("data", {})
+    if "text/markdown" in data:
+        shown = _unfolded(_text(data["text/markdown"]))
+        return "Markdown", shown.strip().count("\n") + 1, MAX_MARKDOWN_LINES
+    if "text/html" in data:
+        shown = _unfolded(_text(data["text/html"]))
+        return "HTML table", shown.count("<tr"), MAX_MARKDOWN_LINES
+    if data.keys() <= {"text/plain"} and "text/plain" in data:
+        return "text", _text(data["text/plain"]).count("\n") + 1, MAX_TEXT_LINES
+    return "picture", 0, 1
+
+
+def problems(nb) -> list[str]:
+    """Each output of *nb* too tall to read, and each error it should not show."""
+    found = []
+    for number, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        expected = "raises-exception" in cell.get("metadata", {}).get("tags", [])
+        for output in cell.get("outputs", []):
+            if output["output_type"] == "error":
+                ename, shown = output["ename"], "\n".join(output.get("traceback", []))
+                if not expected:
+                    found.append(f"cell {number}: {ename}: {output['evalue']}")
+                elif ename in OURS and (
+                    "Traceback (most recent call last)" in shown
+                    or "%tb shows the full traceback" not in shown
+                ):
+                    found.append(f"cell {number}: {ename} shown with a traceback")
+                continue
+            kind, lines, most = _height(output)
+            if lines > most:
+                found.append(f"cell {number}: {kind} of {lines} lines (at most {most})")
+    return found
+
+
+def _run(source: str, outputs: list, tags: tuple[str, ...] = ()) -> nbformat.NotebookNode:
+    return nbformat.v4.new_code_cell(source, execution_count=1, outputs=outputs,
+                                     metadata={"tags": list(tags)} if tags else {})  # fmt: skip
+
+
+def test_the_check_finds_tall_outputs_and_errors_shown_wrong():
+    out = nbformat.v4.new_output
+    table = "| a |\n| - |\n" + "| 1 |\n" * 60
+    folded = "| a |\n| - |\n| 1 |\n\n<details><summary>more</summary>\n\n" + table + "</details>"
+    short = "\x1b[0;31mTraceError\x1b[0m: empty\n(safetychip.errors.TraceError; %tb shows the full traceback)"
+    nb = nbformat.v4.new_notebook(cells=[
+        _run("print", [out("stream", name="stdout", text="line\n" * 80)]),
+        _run("report", [out("execute_result", {"text/markdown": table, "text/plain": "x"},
+                            execution_count=1)]),
+        _run("folded", [out("execute_result", {"text/markdown": folded, "text/plain": "x"},
+                            execution_count=1)]),
+        _run("1 / 0", [out("error", ename="ZeroDivisionError", evalue="division by zero",
+                           traceback=["Traceback (most recent call last)"])]),
+        _run("ours", [out("error", ename="TraceError", evalue="empty", traceback=[short])],
+             tags=("raises-exception",)),
+        _run("ours, long", [out("error", ename="TraceError", evalue="empty",
+                                traceback=["Traceback (most recent call last)", "..."])],
+             tags=("raises-exception",)),
+    ])  # fmt: skip
+    assert problems(nb) == [
+        "cell 0: text of 80 lines (at most 75)",
+        "cell 1: Markdown of 62 lines (at most 45)",
+        "cell 3: ZeroDivisionError: division by zero",
+        "cell 5: TraceError shown with a traceback",
+    ]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: str(p.relative_to(p.parents[1])))
+def test_a_committed_notebook_shows_no_tall_output_nor_a_stray_error(path):
+    found = problems(nbformat.read(path, as_version=4))
+    assert found == [], (
+        f"{path.name}: fold a long table (safetychip.Folded) or show a figure, and tag a cell "
+        "that raises on purpose `raises-exception`:\n  " + "\n  ".join(found)
+    )
