@@ -69,3 +69,23 @@ def test_short_error_names_the_class_and_where_it_lives():
     first, *_, last = text.splitlines()
     assert first.startswith("FormulaSyntaxError: ")
     assert last == "(safetychip.errors.FormulaSyntaxError; %tb shows the full traceback)"
+
+
+def test_the_slice_explorer_shows_our_error_short_and_its_button_does_not_raise(
+    monkeypatch, capsys
+):
+    pytest.importorskip("ipywidgets")
+    from safetychip.errors import LLMConnectionError
+    from safetychip.experiments import _explorer
+
+    def unreachable(*args, **kwargs):
+        raise LLMConnectionError("no server at http://127.0.0.1:9/v1: start it (make model-server)")
+
+    monkeypatch.setattr(_explorer, "run_grid", unreachable)
+    explorer = _explorer.SliceExplorer(agents=("chip",), ks=(1, 1))
+    explorer.run_button.click()  # shown, not raised: a click has no cell to show it in
+    shown = capsys.readouterr().err
+    assert shown.startswith("LLMConnectionError: no server") and "%tb" in shown
+    assert "Traceback" not in shown and not explorer.run_button.disabled
+    with pytest.raises(LLMConnectionError):
+        explorer.run()  # called from a cell: raised (and shown short there by the extension)
