@@ -3,7 +3,8 @@ r"""Long Markdown outputs folded: a notebook shows a summary, the detail one cli
 A report of many tables (the translation scores, one table per set of sentences) printed
 whole is taller than many screens. :class:`Folded` shows its text up to the first ``##``
 heading, with the first *rows* rows of each table, and folds the rest into ``<details>``
-blocks: the other rows of a long table under one, each later section under its own heading.
+blocks: the other rows of a long table under one, each later section under its own heading
+(and several sections together under one more, so that folded they take one line).
 Nothing is dropped: every row is one click away, and the Markdown stays Markdown (JupyterLab,
 GitHub and nbconvert render the tables inside ``<details>``).
 
@@ -37,6 +38,14 @@ Scores.
 | never | 1 |
 <BLANKLINE>
 </details>
+
+Two sections or more fold into one line:
+
+>>> many = Folded(text + "\n## `b` by pattern\n\nnone\n")
+>>> many
+Folded(3 of 4 table rows shown, 2 sections folded)
+>>> many._repr_markdown_().split("\n")[8]
+'<details><summary>2 sections (the first: <code>a</code> by pattern)</summary>'
 """
 
 from __future__ import annotations
@@ -90,15 +99,21 @@ class Folded:
         #: ``##`` sections, each folded under its heading.
         self.sections = len(sections)
         opening, shown, total = self._fold_tables(head)
-        parts = [opening]
+        folded = []
         for section in sections:
             heading, _, body = section.partition("\n")
-            folded, _, rows_in_section = self._fold_tables(body)
-            parts.append(_details(heading, folded))
+            table, _, rows_in_section = self._fold_tables(body)
+            folded.append(_details(heading, table))
             total += rows_in_section
+        if len(sections) > 1:
+            first = sections[0].partition("\n")[0]
+            folded = [
+                _details(f"{len(sections)} sections (the first: {first})", "\n\n".join(folded))
+            ]
         #: Table rows (below the headers) shown unfolded, and in all.
         self.shown_rows, self.all_rows = shown, total
-        self._markdown = "\n\n".join(p.strip() for p in parts if p.strip()) + "\n"
+        parts = [opening.strip(), *folded]
+        self._markdown = "\n\n".join(p for p in parts if p) + "\n"
 
     def _fold_tables(self, text: str) -> tuple[str, int, int]:
         """*text* with each table's rows beyond :attr:`rows` under a ``<details>``; the rows
