@@ -1,5 +1,6 @@
 """The committed notebooks' outputs as a student sees them (issue 42), read statically: no output
-is taller than about one and a half screens, and no cell shows an error it does not mean to.
+is taller than about one and a half screens, no cell shows an error it does not mean to, nor a
+picture twice, and no cell writes into ``figures/`` (``make reproduce`` alone does).
 
 Heights are measured in a browser (``tests/test_browser.py``, ``TALL_PX``); here lines stand in
 for them: the lines of a text output, the lines of Markdown and the rows of an HTML table left
@@ -31,6 +32,11 @@ OURS = {
     and issubclass(getattr(errors, name), errors.SafetyChipError)
 }
 # An innermost <details> block (they nest: a folded section holds a table's folded rows).
+# A line that writes a file (a figure saved, a file written) into the checkout's figures/.
+_WRITES_FIGURES = re.compile(
+    r"(\bsave\w*\(|\bsave=|\.write_\w+\(|\bplot_\w+\()"
+    r".*(FIGURES_DIR|\bFIGURES\b|[\"']figures[\"'])"
+)
 _DETAILS = re.compile(r"<details>(?:(?!<details>).)*?</details>", re.DOTALL)
 
 
@@ -69,6 +75,13 @@ def problems(nb) -> list[str]:
     for number, cell in enumerate(nb.cells):
         if cell.cell_type != "code":
             continue
+        for line in cell.source.splitlines():
+            if _WRITES_FIGURES.search(line) and not line.lstrip().startswith("#"):
+                found.append(f"cell {number}: writes into figures/: {line.strip()}")
+        pictures = [o["data"]["image/png"] for o in cell.get("outputs", [])
+                    if "image/png" in o.get("data", {})]  # fmt: skip
+        if len(set(pictures)) < len(pictures):
+            found.append(f"cell {number}: a picture shown twice")
         expected = "raises-exception" in cell.get("metadata", {}).get("tags", [])
         for output in cell.get("outputs", []):
             if output["output_type"] == "error":
@@ -110,19 +123,29 @@ def test_the_check_finds_tall_outputs_and_errors_shown_wrong():
         _run("ours, long", [out("error", ename="TraceError", evalue="empty",
                                 traceback=["Traceback (most recent call last)", "..."])],
              tags=("raises-exception",)),
+        _run('fig = plot_smalltalk(study, FIGURES_DIR / "07_smalltalk_drift.png")\n'
+             'fig.savefig(SAVED / "a.png")\n'
+             'card.dfa.show().save(ROOT / "figures" / "01_kitchen.svg")', []),
+        _run("fig", [out("display_data", {"image/png": "iVBO", "text/plain": "x"}),
+                     out("execute_result", {"image/png": "iVBO", "text/plain": "x"},
+                         execution_count=1)]),
     ])  # fmt: skip
     assert problems(nb) == [
         "cell 0: text of 80 lines (at most 75)",
         "cell 1: Markdown of 62 lines (at most 40)",
         "cell 3: ZeroDivisionError: division by zero",
         "cell 5: TraceError shown with a traceback",
+        'cell 6: writes into figures/: fig = plot_smalltalk(study, FIGURES_DIR / "07_smalltalk_drift.png")',
+        'cell 6: writes into figures/: card.dfa.show().save(ROOT / "figures" / "01_kitchen.svg")',
+        "cell 7: a picture shown twice",
     ]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: str(p.relative_to(p.parents[1])))
-def test_a_committed_notebook_shows_no_tall_output_nor_a_stray_error(path):
+def test_a_committed_notebook_reads_well_and_writes_no_figure(path):
     found = problems(nbformat.read(path, as_version=4))
     assert found == [], (
-        f"{path.name}: fold a long table (safetychip.Folded) or show a figure, and tag a cell "
-        "that raises on purpose `raises-exception`:\n  " + "\n  ".join(found)
+        f"{path.name}: fold a long table (safetychip.Folded) or show a figure, tag a cell that "
+        "raises on purpose `raises-exception`, show a picture once, and save figures to a "
+        "temporary folder:\n  " + "\n  ".join(found)
     )
