@@ -149,3 +149,11 @@ def test_a_committed_notebook_reads_well_and_writes_no_figure(path):
         "raises on purpose `raises-exception`, show a picture once, and save figures to a "
         "temporary folder:\n  " + "\n  ".join(found)
     )
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: str(p.relative_to(p.parents[1])))
+def test_a_notebook_loads_the_extension_first(path):
+    """``%load_ext safetychip`` in the first code cell: the library's errors show short."""
+    nb = nbformat.read(path, as_version=4)
+    first = next(c for c in nb.cells if c.cell_type == "code")
+    assert "%load_ext safetychip" in first.source.splitlines(), first.source[:200]
