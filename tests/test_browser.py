@@ -492,6 +492,21 @@ def _check_review_widget(driver, path: str) -> None:
     _wait("the edit to be accepted", lambda: "accepted" in cell.text)
 
 
+def _check_folded_report(driver, path: str) -> None:
+    """Notebook 01: the translation scores show their first rows; the rest are tables inside
+    closed ``<details>`` (Markdown read inside them), opened by a click on their summary."""
+    index = _code_cell_containing(driver, path, "sc.Folded(")
+    cell = _cell(driver, path, index)
+    folded = cell.find_elements(By.CSS_SELECTOR, ".jp-OutputArea-output details")
+    assert folded, "the report has no folded part"
+    assert all(not d.get_attribute("open") for d in folded), "a folded part is open"
+    assert folded[0].find_elements(By.TAG_NAME, "table"), "no table inside the folded rows"
+    before = cell.rect["height"]
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", folded[0])
+    folded[0].find_element(By.TAG_NAME, "summary").click()
+    _wait("the folded rows to open", lambda: cell.rect["height"] > before + 100)
+
+
 def _check_slice_widgets(driver, path: str) -> None:
     """Notebook 04: a changed slice runs again, replaces the old output, and the next cell
     follows it."""
@@ -572,6 +587,7 @@ def test_notebook_runs_in_the_browser(browser, lab, lab_home, name):
     assert _git_status() == status, f"{name} changed the checkout: git status {_git_status()!r}"
     assert ran <= limit, f"{name} took {ran:.0f} s, more than {limit:.0f} s: {slowest}"
     if name.startswith("01_"):
+        _check_folded_report(browser, path)
         _check_review_widget(browser, path)
     if name.startswith("04_"):
         _check_slice_widgets(browser, path)
