@@ -89,3 +89,28 @@ def test_the_slice_explorer_shows_our_error_short_and_its_button_does_not_raise(
     assert "Traceback" not in shown and not explorer.run_button.disabled
     with pytest.raises(LLMConnectionError):
         explorer.run()  # called from a cell: raised (and shown short there by the extension)
+
+
+def test_a_question_panel_click_shows_our_error_short(monkeypatch):
+    pytest.importorskip("ipywidgets")
+    from safetychip.envs import PropositionEnv
+    from safetychip.errors import MonitorError
+    from safetychip.monitor import CandidateMonitor, CandidateSet
+    from safetychip.shield import QuestionPanel, Shield
+
+    s = CandidateSet.parse(['G !"is_open(fridge)"', 'F !"is_open(fridge)"'],
+                           "don't leave the fridge open", name="fridge")  # fmt: skip
+    shield = Shield.of(PropositionEnv(["is_open(fridge)"]), CandidateMonitor([s]))
+    shield.reset()
+    shield.propose("set is_open(fridge)")
+    panel = QuestionPanel(shield)
+    box = panel.widget
+
+    def finished(action):
+        raise MonitorError("the episode is over: reset() before proposing")
+
+    monkeypatch.setattr(shield, "propose", finished)
+    box.children[1].children[0].click()  # Yes: not raised, shown in the panel
+    shown = box.children[-1].value
+    assert shown.startswith("<pre>MonitorError: the episode is over") and "%tb" in shown
+    assert panel.error is not None and "Traceback" not in panel.error
