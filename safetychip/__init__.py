@@ -13,6 +13,8 @@ Examples
 from typing import Any
 
 from ._display import display_widget, use_figure_text
+from ._fold import Folded
+from ._short_errors import use_short_errors
 from .automata import DFA, Product, counterexample, equivalent, includes, to_dfa
 from .errors import SafetyChipError
 from .ltl import (
@@ -57,9 +59,12 @@ def __getattr__(name: str) -> object:
 
 def load_ipython_extension(ipython: Any) -> None:
     """``%load_ext safetychip``: in this notebook, a matplotlib figure's plain text names what
-    it shows (:func:`~safetychip._display.use_figure_text`); ``import safetychip`` alone
-    imports no IPython and installs no formatter."""
+    it shows (:func:`~safetychip._display.use_figure_text`), and an error of the library's
+    tree shows as its message, not a traceback (:func:`~safetychip._short_errors.
+    use_short_errors`; ``%tb`` prints the full one). ``import safetychip`` alone imports no
+    IPython and installs no formatter."""
     use_figure_text(ipython)
+    use_short_errors(ipython)
 
 
 __all__ = [
@@ -67,7 +72,7 @@ __all__ = [
     "SafetyChipError", "Specification", "Status", "Verdict", "absence_after", "ap",
     "at_least", "at_most", "before", "counterexample", "equivalent", "evaluate", "exactly",
     "exactly_one", "immediate_response", "includes", "never", "not_before", "parse",
-    "parse_prefix", "response", "to_dfa", "display_widget",
+    "parse_prefix", "response", "to_dfa", "display_widget", "Folded",
     # loaded on first use
     "Chip", "Env", "PropositionEnv", "Shield", "TraceRecord", "Translator", "VirtualHomeEnv",
     "load_tasks", "make_agent", "run_monitored", "run_unmonitored", "task_monitor",

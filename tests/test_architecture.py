@@ -84,7 +84,7 @@ def test_the_monitor_does_not_import_translate():
     assert _offenders(sorted((PACKAGE / "monitor").rglob("*.py")), "safetychip.translate") == []
 
 
-# What each package may import from the others (the top-level modules errors, paths, _io, _names, _display, _public and
+# What each package may import from the others (the top-level modules errors, paths, _io, _names, _display, _public, _short_errors and
 # _text are shared by all). The core chain ltl <- automata <- monitor <- shield <- agents <-
 # experiments; envs stand on the core (the shield wraps them); llm is the one chat interface
 # the translator and the explanations talk through; the explanations run plans on an
@@ -123,7 +123,18 @@ ALLOWED: dict[str, set[str]] = {
     # course labs: checkers over the core and the explanations (nothing imports labs but cli)
     "labs": {"ltl", "automata", "monitor", "shield", "envs", "explain", "memory", "translate"},
 }
-SHARED = {"errors", "paths", "_io", "_text", "_names", "_display", "_redact", "_budget", "_public"}
+SHARED = {
+    "errors",
+    "paths",
+    "_io",
+    "_text",
+    "_names",
+    "_display",
+    "_redact",
+    "_budget",
+    "_public",
+    "_short_errors",
+}
 
 
 def _package_of(name: str) -> str | None:

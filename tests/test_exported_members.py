@@ -15,7 +15,7 @@ EXPECTED = {
     "SafetyChipError", "Specification", "Status", "Verdict", "absence_after", "ap", "at_least",
     "at_most", "before", "counterexample", "equivalent", "evaluate", "exactly", "exactly_one",
     "immediate_response", "includes", "never", "not_before", "parse", "parse_prefix",
-    "response", "to_dfa", "display_widget",
+    "response", "to_dfa", "display_widget", "Folded",
     # loaded on first use
     "Chip", "Env", "PropositionEnv", "Shield", "TraceRecord", "Translator", "VirtualHomeEnv",
     "load_tasks", "make_agent", "run_monitored", "run_unmonitored", "task_monitor",

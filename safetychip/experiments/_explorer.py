@@ -12,15 +12,18 @@ figure to a scratch file (never one of the committed ``figures/``). Until the no
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from .._display import display_widget, figure_png
+from .._short_errors import short_error
 from ..agents import REPROMPTS, STAND_IN_LABEL
-from ..errors import missing
+from ..errors import SafetyChipError, missing
 from ._grid import AGENT_NAMES, STAND_IN, grid_cells, run_grid
 from ._report import MAIN_REPROMPT, paper_table, plot_rates
 
@@ -97,7 +100,7 @@ class SliceExplorer:
         self.seed_box = widgets.BoundedIntText(value=seed, min=0, max=10_000, description="seed")
         self.run_button = widgets.Button(description="Run", button_style="primary")
         self.output = widgets.Output()
-        self.run_button.on_click(lambda _: self.run())
+        self.run_button.on_click(lambda _: self._clicked())
         self.box = widgets.VBox(
             [
                 widgets.HBox([self.suite_box, self.reprompt_box, self.seed_box]),
@@ -107,7 +110,11 @@ class SliceExplorer:
         )
 
     def run(self) -> Any:
-        """Run the slice the controls pick; show it in place of the last one; return it."""
+        """Run the slice the controls pick; show it in place of the last one; return it.
+
+        An error of the library's tree (a model that cannot be reached, say) is shown in the
+        widget as its short message (:func:`~safetychip._short_errors.short_error`), not a
+        traceback, and then raised."""
         first, last = self.k_slider.value
         ks = tuple(range(first, last + 1))
         suite, reprompt = self.suite_box.value, self.reprompt_box.value
@@ -115,15 +122,27 @@ class SliceExplorer:
                            reprompts=[reprompt], seeds=[self.seed_box.value],
                            model=self.model)  # fmt: skip
         self.run_button.disabled = True
+        failed: SafetyChipError | None = None
         try:
             with self.output:
                 self.output.clear_output(wait=True)
-                frame = run_grid(cells, progress=True, desc=_describe(suite, ks, self.model))
-                self._show(frame, reprompt)
+                try:
+                    frame = run_grid(cells, progress=True, desc=_describe(suite, ks, self.model))
+                    self._show(frame, reprompt)
+                except SafetyChipError as err:  # raised outside: Output would add a traceback
+                    print(short_error(err), file=sys.stderr)
+                    failed = err
         finally:
             self.run_button.disabled = False
+        if failed is not None:
+            raise failed
         self.frame, self.ks = frame, ks
         return frame
+
+    def _clicked(self) -> None:
+        """The Run button: an error of ours is already shown in the widget; nothing more."""
+        with contextlib.suppress(SafetyChipError):
+            self.run()
 
     def _show(self, frame: Any, reprompt: str) -> None:
         import matplotlib.pyplot as plt

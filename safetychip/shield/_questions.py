@@ -34,7 +34,8 @@ from collections.abc import Callable
 from typing import Any
 
 from .._display import display_widget
-from ..errors import MonitorError, missing
+from .._short_errors import short_error
+from ..errors import MonitorError, SafetyChipError, missing
 from ..monitor import CandidateMonitor, Question
 from ._judgement import DONE
 from ._record import Step
@@ -75,6 +76,8 @@ class QuestionPanel:
         self.on_answer = on_answer
         #: What each answer did: (question, allowed, step).
         self.answers: list[tuple[Question, bool, Step | None]] = []
+        #: The short message of the error the last click met (None after a click that worked).
+        self.error: str | None = None
         self._box: Any = None
 
     @property
@@ -120,11 +123,23 @@ class QuestionPanel:
         for question in self.questions:
             yes = widgets.Button(description="Yes, allowed", button_style="success")
             no = widgets.Button(description="No", button_style="danger")
-            yes.on_click(lambda _, q=question: self.answer(q, True))
-            no.on_click(lambda _, q=question: self.answer(q, False))
+            yes.on_click(lambda _, q=question: self._clicked(q, True))
+            no.on_click(lambda _, q=question: self._clicked(q, False))
             rows += [widgets.HTML(question._repr_html_()), widgets.HBox([yes, no])]
         rows.append(widgets.HTML(self._done_html()))
+        if self.error is not None:
+            rows.append(widgets.HTML(f"<pre>{html.escape(self.error)}</pre>"))
         self._box.children = tuple(rows)
+
+    def _clicked(self, question: Question, allowed: bool) -> None:
+        """A button: an error of the library's tree shows in the panel as its short message
+        (a click has no cell to show a traceback in)."""
+        self.error = None
+        try:
+            self.answer(question, allowed)
+        except SafetyChipError as err:
+            self.error = short_error(err)
+            self._draw()
 
     def _done_html(self) -> str:
         lines = []
