@@ -28,7 +28,6 @@ from typing import Any, NamedTuple
 
 from .._io import atomic_savefig
 from ..llm import Message, StandInModel
-from ..paths import FIGURES_DIR
 from ._hierarchy import DECISIONS, SIGNALS, Activity, Decision, Supervisor
 from ._observer import Observer
 from ._state import ObserverState
@@ -207,7 +206,7 @@ _MARKERS = {"engage": "o", "silent": "s", "end": "X", "switch": "D"}
 
 def plot_deescalation(
     study: DeescalationStudy,
-    path: str | os.PathLike[str] | None = FIGURES_DIR / "07_deescalation_timeline.png",
+    path: str | os.PathLike[str] | None = None,
 ) -> Any:
     """The mode timeline: the activity after each decision (a row per activity, and
     ``ended``), the decision as the marker, and below it the signals it was made on; saved

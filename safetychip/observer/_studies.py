@@ -38,7 +38,6 @@ from typing import Any, NamedTuple
 
 from .._io import atomic_savefig
 from ..llm import ChatModel, Message, StandInModel
-from ..paths import FIGURES_DIR
 from ._content import Affect, Specificity
 from ._extractors import AdviceMarkers, Brevity
 from ._fallback import Fallback, FallbackLibrary
@@ -244,10 +243,10 @@ def smalltalk_study(turns: int = 50, *, rigidity: float = 0.05,
 
 
 def plot_smalltalk(study: SmallTalkStudy,
-                   path: str | os.PathLike[str] | None = FIGURES_DIR / "07_smalltalk_drift.png",
+                   path: str | os.PathLike[str] | None = None,
                    ) -> Any:  # fmt: skip
     """The four features over the turns, without and with the observer, the bounds shaded
-    (widened by ε, dashed); saved atomically to *path* unless it is None.
+    (widened by ε, dashed); saved atomically to *path* if one is given.
 
     Returns
     -------
