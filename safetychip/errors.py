@@ -37,7 +37,7 @@ is a *verdict*, never an exception.
     │   └── PreviewError                (also TypeError) a Gymnasium env that cannot be previewed
     ├── TranslationError                (also ValueError) English could not become a formula
     │   ├── SentenceError               empty or overlong sentence
-    │   ├── OutOfGrammarError           outside the offline grammar
+    │   ├── OutOfGrammarError           no offline reader reads it
     │   ├── GroundingError              a referent matches no name well enough
     │   ├── TranslationReplyError       an LLM reply that does not parse, after retries
     │   ├── VocabularyError             (also PropositionError) unknown predicate or arity
@@ -385,7 +385,7 @@ class TranslationError(SafetyChipError, ValueError):
 
         TranslationError
         ├── SentenceError          empty, overlong or not text
-        ├── OutOfGrammarError      the offline translator has no form for the sentence
+        ├── OutOfGrammarError      no offline reader reads the sentence
         ├── GroundingError         a referring expression matches no name well enough
         ├── TranslationReplyError  a language model's reply did not parse, after retries
         ├── VocabularyError        (also PropositionError) unknown predicate, name or arity

@@ -306,7 +306,7 @@ On a terminal, one sentence prints its read-back: the formula, the formula read 
 English, and the shortest traces that satisfy and violate it, in the scene's words.
 
 JSON output (--json, or whenever stdout is piped; one object per sentence): sentence,
-translator ("offline-pattern-grammar", "offline-retrieval-minilm" or the model's name),
+translator ("offline-slots", "offline-retrieval-minilm" or the model's name),
 stand_in (true if an offline stand-in answered: not an LLM result), expressions
 (recognised spans), grounding (expression, name, score, method: exact, spelling or
 embedding, nearest candidates), lifted (sentence with placeholders [a], [b], the lifted
@@ -348,7 +348,7 @@ COMMANDS = (
         epilog=_EPILOG,
         description="Translate one English constraint (or JSON lines on stdin) into a\n"
         "grounded finite-trace LTL formula over a scene's vocabulary: recognise the referring\n"
-        "expressions, ground them, lift, translate (offline grammar, or --model), assemble\n"
-        "and check.",
+        "expressions, ground them, lift, translate (offline slot reader and retrieval, or\n"
+        "--model), assemble and check.",
     ),
 )

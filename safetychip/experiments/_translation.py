@@ -1,6 +1,6 @@
 """The translator's scores on every labelled English set, as ``safetychip reproduce`` writes them.
 
-:func:`translation_scores` runs the offline translator (grammar, frames, retrieval over
+:func:`translation_scores` runs the offline translator (slot reader, retrieval over
 MiniLM) on each labelled set under ``data/translation/`` and, replayed from
 ``data/recordings/``, the translator driven by the local model
 (:data:`~safetychip.llm.LOCAL_MODEL`) on the development utterances.
@@ -61,7 +61,7 @@ class LabelledSet:
 
 #: The labelled sets, in the order the report lists them.
 SETS: tuple[LabelledSet, ...] = (
-    LabelledSet("utterances.jsonl", "the project (with the grammar)", True),
+    LabelledSet("utterances.jsonl", "the project (beside the first grammar)", True),
     LabelledSet("paraphrases.jsonl", "the project (other styles)", True),
     LabelledSet("dev_other/sentences.jsonl", "another hand, for development", True),
     LabelledSet(
@@ -293,12 +293,12 @@ def write_translation_scores(
     rows = [[f"`{path}`", about[path].written_by, *_counts(r)] for path, r in results.items()]
     if local_model is not None:
         rows.append([f"`utterances.jsonl`, {local_model.translator} alone (replayed)",
-                     "the project (with the grammar)", *_counts(local_model)])  # fmt: skip
+                     "the project (beside the first grammar)", *_counts(local_model)])  # fmt: skip
     parts = [
         "# English to LTL: the translator's scores",
         "",
         "Written by `safetychip reproduce` (step `translation_scores`). A translation is a "
-        "candidate set: the readings of the grammar, the frame reader and retrieval over "
+        "candidate set: the readings of the slot reader and of retrieval over "
         "all-MiniLM-L6-v2, language-equivalent ones pooled, each with a calibrated "
         "probability, most probable first (`data/translation/candidates.json`). A formula is "
         "right when it accepts exactly the traces of the label or of one of the label's "
