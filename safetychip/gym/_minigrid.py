@@ -41,6 +41,8 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
+
 from ..errors import missing
 from ._labeller import Labeller
 
@@ -173,9 +175,20 @@ def _readers(propositions: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
 
 def _front(env: Any) -> tuple[int, int]:
     """The cell in front of the agent (MiniGrid's ``front_pos``, without numpy)."""
-    x, y = env.agent_pos
+    x, y = _position(env)
     dx, dy = _DIRECTIONS[env.agent_dir]
-    return int(x) + dx, int(y) + dy
+    return x + dx, y + dy
+
+
+def _position(env: Any) -> tuple[int, int]:
+    """The agent's cell as Python ints (MiniGrid keeps a numpy array after a reset, a tuple
+    after a move: unpacking the array is the slow part of labelling, so it is converted)."""
+    position = env.agent_pos
+    if type(position) is np.ndarray:
+        x, y = position.tolist()
+        return x, y
+    x, y = position
+    return int(x), int(y)
 
 
 def _valid_name(name: str) -> bool:
@@ -196,13 +209,13 @@ def _named(obj: Any, name: str) -> bool:
 
 def _here(env: Any) -> Any:
     """The object in the agent's cell (None for an empty cell)."""
-    x, y = env.agent_pos
-    return env.grid.get(int(x), int(y))
+    x, y = _position(env)
+    return env.grid.get(x, y)
 
 
 def _around(env: Any) -> list[Any]:
     """The objects in the four cells next to the agent."""
-    x, y = (int(v) for v in env.agent_pos)
+    x, y = _position(env)
     grid = env.grid
     return [grid.get(x + dx, y + dy) for dx, dy in _NEIGHBOURS
             if 0 <= x + dx < grid.width and 0 <= y + dy < grid.height]  # fmt: skip
@@ -213,8 +226,8 @@ def _room_of(env: Any) -> tuple[int, int] | None:
     size = getattr(env, "room_size", None)
     if size is None:
         return None
-    x, y = env.agent_pos
-    return int(x) // (size - 1), int(y) // (size - 1)
+    x, y = _position(env)
+    return x // (size - 1), y // (size - 1)
 
 
 def minigrid_names(env: Any) -> list[str]:
