@@ -16,7 +16,7 @@ from safetychip.gym import MiniGridLabeller, ShieldWrapper
 from safetychip.gym._fast import FastPath
 
 pytest.importorskip("minigrid")
-import minigrid  # noqa: E402,F401 - registers the MiniGrid environments
+import minigrid  # noqa: F401 - registers the MiniGrid environments
 
 WORLDS = {
     "MiniGrid-LavaGapS5-v0": ['G !"on_lava"'],
@@ -66,7 +66,7 @@ def test_on_long_random_walks_most_steps_take_the_fast_path_with_the_same_verdic
         taken = [0]
         propose = fast._fast.propose
 
-        def counted(action, propose=propose):
+        def counted(action, propose=propose, taken=taken):
             step = propose(action)
             taken[0] += step is not None
             return step

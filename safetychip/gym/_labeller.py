@@ -56,6 +56,23 @@ class Labeller(abc.ABC):
         *observation* and *info*; *env* is that world's unwrapped environment (the real one,
         or the copy a preview stepped), or None when there is none to read."""
 
+    def label_batch(self, worlds: Sequence[Any],
+                    propositions: Sequence[str]) -> np.ndarray | None:  # fmt: skip
+        """The states of N unwrapped environments at once, from the environments alone: an
+        ``(N, len(propositions))`` bool array, or None (the default) when the labeller has
+        no batched form; then :class:`~safetychip.gym.VectorShieldWrapper` labels each copy
+        with :meth:`label`. Override it only with the answers :meth:`label` gives.
+
+        Examples
+        --------
+        >>> class Cliff(Labeller):
+        ...     def label(self, observation, info, env, propositions):
+        ...         return {"at_edge": observation == 0}
+        >>> Cliff().label_batch([None], ["at_edge"]) is None
+        True
+        """
+        return None
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__}>"
 

@@ -120,6 +120,56 @@ class MiniGridLabeller(Labeller):
                 vars(saved[0]).clear()
                 vars(saved[0]).update(saved[1])
 
+    def label_batch(self, worlds: Sequence[Any],
+                    propositions: Sequence[str]) -> np.ndarray | None:  # fmt: skip
+        """The states of N unwrapped MiniGrid worlds as one ``(N, propositions)`` bool array
+        (numpy over the objects the agents stand on and carry), or None when a proposition or
+        a world needs :meth:`label` one by one (``is_open``, ``adjacent_to``), or a subclass
+        labels otherwise.
+
+        Examples
+        --------
+        >>> import gymnasium as gym
+        >>> import minigrid  # registers the MiniGrid environments
+        >>> env = gym.make("MiniGrid-LavaGapS5-v0")
+        >>> _ = env.reset(seed=0)
+        >>> MiniGridLabeller().label_batch([env.unwrapped], ["on_lava"]).tolist()
+        [[False]]
+        """
+        if type(self).label is not MiniGridLabeller.label:
+            return None
+        from ._minigrid_batch import label_worlds  # which reads this module's helpers
+
+        found = label_worlds(worlds, propositions)
+        if found is None or not found[1].all():
+            return None
+        return found[0]
+
+    def model_batch(self, worlds: Sequence[Any], actions: Sequence[Any],
+                    propositions: Sequence[str],
+                    ) -> tuple[np.ndarray, np.ndarray] | None:  # fmt: skip
+        """What :meth:`model` answers for each world and its action, as one bool array,
+        with whether each row is known (False: ask :meth:`model` for that world: pick up,
+        drop, toggle); None when no row can be (see :meth:`label_batch`).
+
+        Examples
+        --------
+        >>> import gymnasium as gym
+        >>> import minigrid  # registers the MiniGrid environments
+        >>> env = gym.make("MiniGrid-LavaGapS5-v0")
+        >>> _ = env.reset(seed=0)
+        >>> letters, known = MiniGridLabeller().model_batch([env.unwrapped] * 2, [2, 3],
+        ...                                                 ["on_lava"])
+        >>> letters.tolist(), known.tolist()  # forward is onto lava; pick up: ask model()
+        ([[True], [False]], [True, False])
+        """
+        mine = type(self)
+        if mine.label is not MiniGridLabeller.label or mine.model is not MiniGridLabeller.model:
+            return None
+        from ._minigrid_batch import label_worlds  # which reads this module's helpers
+
+        return label_worlds(worlds, propositions, actions)
+
     def label(self, observation: Any, info: Mapping[str, Any], env: Any,
               propositions: Sequence[str]) -> dict[str, bool]:  # fmt: skip
         """Read each of *propositions* from the unwrapped MiniGrid *env* (the observation is

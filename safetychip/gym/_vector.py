@@ -173,7 +173,11 @@ class VectorShieldWrapper(gymnasium.vector.VectorWrapper):
         super().__init__(env)
         self.labeller, self.model = labeller, model
         self.copies = env.unwrapped.envs
-        check_preview(self.copies[0].unwrapped, model)
+        self._worlds = [copy.unwrapped for copy in self.copies]
+        check_preview(self._worlds[0], model)
+        # the labeller's batched form of the model, when the model is the labeller's own
+        own = model is not None and model == getattr(labeller, "model", None)
+        self._batched = getattr(labeller, "model_batch", None) if own else None
         self._fallback = fallback_policy(fallback, env.single_action_space)
         if translator is not None:
             constraints = translated_constraints(constraints, translator)
@@ -229,33 +233,36 @@ class VectorShieldWrapper(gymnasium.vector.VectorWrapper):
         executed = proposed.copy()
         refusals, reasons = np.zeros(n, int), [""] * n
         pending = ~resetting
-        candidates = {i: self._candidates(int(i), proposed[i]) for i in np.flatnonzero(pending)}
+        candidates: dict[int, Iterator[Any]] = {}  # each refused copy's substitutes
         tried = proposed.copy()
         while pending.any():
-            letters = np.zeros((n, len(self.batch.atoms)), bool)
-            previewed = np.zeros(n, bool)
-            for i in np.flatnonzero(pending):
-                action = next(candidates[i], None)
-                if action is None:
-                    raise NoSafePlan(f"no action of copy {i} is admitted (its proposal "
-                                     f"{proposed[i]} was refused: {reasons[i]}); nothing "
-                                     "ran in any copy: pass a fallback that offers an "
-                                     "admitted action")  # fmt: skip
-                ahead = preview(self.copies[i].unwrapped, action, self.labeller, self.model,
-                                self.batch.atoms)  # fmt: skip
-                if ahead.error is not None:
+            rows = np.flatnonzero(pending)
+            if candidates:  # a round of substitutes, one for each copy still refused
+                for i in rows:
+                    action = next(candidates[i], None)
+                    if action is None:
+                        raise NoSafePlan(f"no action of copy {i} is admitted (its proposal "
+                                         f"{proposed[i]} was refused: {reasons[i]}); nothing "
+                                         "ran in any copy: pass a fallback that offers an "
+                                         "admitted action")  # fmt: skip
+                    tried[i] = action
+            letters, errors = self._previews(rows, tried[rows])
+            previewed = pending.copy()
+            for i, error in zip(rows, errors):
+                if error:  # refused: it cannot be previewed
                     refusals[i] += 1
-                    reasons[i] = reasons[i] or ahead.error
-                    continue
-                letters[i] = [ahead.states[0][p] for p in self.batch.atoms]
-                tried[i], previewed[i] = action, True
+                    reasons[i] = reasons[i] or error
+                    previewed[i] = False
             safe = self.batch.check(letters)
-            for i in np.flatnonzero(previewed):
-                if safe[i]:
-                    executed[i], pending[i] = tried[i], False
-                else:
-                    refusals[i] += 1
-                    reasons[i] = reasons[i] or _BROKEN
+            admitted = previewed & safe
+            executed[admitted] = tried[admitted]
+            for i in np.flatnonzero(previewed & ~safe):
+                refusals[i] += 1
+                reasons[i] = reasons[i] or _BROKEN
+            pending &= ~admitted
+            for i in np.flatnonzero(pending):
+                if i not in candidates:
+                    candidates[i] = self._candidates(int(i), proposed[i])
         observations, rewards, terminated, truncated, info = self.env.step(executed)
         self._observations = None  # until every state is labelled
         letters = self._labels(observations, info, np.ones(n, bool))
@@ -268,11 +275,35 @@ class VectorShieldWrapper(gymnasium.vector.VectorWrapper):
         return observations, rewards, terminated, truncated, {**info, "shield": report}
 
     def _candidates(self, i: int, action: Any) -> Iterator[Any]:
-        """Copy *i*'s proposal, then its fallback's substitutes other than the proposal (the
-        fallback asked only once the proposal is refused)."""
-        yield action
+        """Copy *i*'s fallback's substitutes other than its refused proposal *action*."""
         observation = _row(self._observations, i)
         yield from (a for a in self._fallback(observation, action) if a != action)
+
+    def _previews(self, rows: np.ndarray, actions: np.ndarray) -> tuple[np.ndarray, list[str]]:
+        """The ``(N, atoms)`` letters the *actions* of the copies *rows* would produce (zeros
+        elsewhere), and for each of *rows* why its preview failed ("" if it did not): the
+        labeller's batched model where it knows them, else one preview per copy.
+        """
+        atoms, labeller = self.batch.atoms, self.labeller
+        letters = np.zeros((self.num_envs, len(atoms)), bool)
+        errors = [""] * len(rows)
+        known = np.zeros(len(rows), bool)
+        if self._batched is not None:
+            try:
+                found = self._batched([self._worlds[i] for i in rows], actions, atoms)
+            except Exception:  # previewed one by one below, which refuses with the reason
+                found = None
+            if found is not None:
+                known = np.asarray(found[1], bool)
+                letters[rows[known]] = np.asarray(found[0], bool)[known]
+        for j in np.flatnonzero(~known):
+            i = rows[j]
+            ahead = preview(self._worlds[i], actions[j], labeller, self.model, atoms)
+            if ahead.error is not None:
+                errors[j] = ahead.error
+            else:
+                letters[i] = [ahead.states[0][p] for p in atoms]
+        return letters, errors
 
     def _labels(self, observations: Any, info: dict[str, Any], rows: np.ndarray) -> np.ndarray:
         """The ``(N, atoms)`` letters of the copies' current states (zeros outside *rows*).
@@ -282,9 +313,17 @@ class VectorShieldWrapper(gymnasium.vector.VectorWrapper):
         LabellerError
             If the labeller cannot label some copy's state (naming the copy).
         """
-        letters = np.zeros((self.num_envs, len(self.batch.atoms)), bool)
+        atoms = self.batch.atoms
+        if rows.all():
+            try:
+                batched = self.labeller.label_batch(self._worlds, atoms)
+            except Exception:  # labelled one by one below, which raises with the reason
+                batched = None
+            if batched is not None:
+                return np.asarray(batched, bool)
+        letters = np.zeros((self.num_envs, len(atoms)), bool)
         for i in np.flatnonzero(rows):
-            world = self.copies[i].unwrapped
+            world = self._worlds[i]
             try:
                 state = label_state(self.labeller, _row(observations, int(i)), _row(info, int(i)),
                                     world, self.batch.atoms)  # fmt: skip
