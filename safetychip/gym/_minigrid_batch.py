@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from ._minigrid import _ATOM, _DIRECTIONS, _ROOM, _position
+from ._minigrid import _ATOM, _DIRECTIONS, _ROOM
 
 __all__ = ["label_worlds"]
 
@@ -44,7 +44,9 @@ _KINDS: dict[tuple[str, str], int] = {}
 _KIND_LIST: list[tuple[str, str]] = [("", "")]
 #: MiniGrid's action numbers (``MiniGridEnv.Actions``): those that leave the agent's cell,
 #: what it carries and the grid as they are, and forward.
-_STAY, _FORWARD = frozenset({0, 1, 6}), 2
+_STAY, _FORWARD = (0, 1, 6), 2
+#: The cell ahead of an agent facing each direction, as an array.
+_STEPS = np.array(_DIRECTIONS, dtype=np.intp)
 
 
 def label_worlds(worlds: Sequence[Any], propositions: Sequence[str],
@@ -52,65 +54,58 @@ def label_worlds(worlds: Sequence[Any], propositions: Sequence[str],
                  ) -> tuple[np.ndarray, np.ndarray] | None:  # fmt: skip
     """The ``(N, len(propositions))`` bool letters of the unwrapped MiniGrid *worlds* (with
     *actions*: of what each action would produce), and for each world whether it is known
-    (False: label or model it alone); None when a proposition is not supported here."""
+    (False: label or model it alone); None when a proposition is not supported here, or a
+    world is not a MiniGrid world."""
     columns = _columns(tuple(propositions))
     if columns is None:
         return None
-    n = len(worlds)
-    cell, carried = np.zeros(n, np.intp), np.zeros(n, np.intp)
-    xs, ys = np.zeros(n, np.intp), np.zeros(n, np.intp)
-    known = np.ones(n, bool)
-    rooms = any(source == "room" for source, _ in columns)
-    sizes = np.zeros(n, np.intp) if rooms else None
-    kinds = _KINDS
     from minigrid.core.actions import Actions
 
-    for i, world in enumerate(worlds):
-        try:
-            x, y = _position(world)
-            grid = world.grid
-            cells, width, height = grid.grid, grid.width, grid.height
-            if actions is not None and world.actions is not Actions:
-                raise TypeError("not MiniGrid's actions")
-        except (AttributeError, TypeError, ValueError):  # not a plain MiniGrid world
-            known[i] = False
-            continue
-        obj = cells[y * width + x]
+    n = len(worlds)
+    try:  # a pass per attribute: each a loop in C, the cells found with numpy
+        xy = np.array([w.agent_pos for w in worlds], dtype=np.intp).reshape(n, 2)
+        grids = [w.grid for w in worlds]
+        width = np.array([g.width for g in grids], dtype=np.intp)
+        height = np.array([g.height for g in grids], dtype=np.intp)
+        cells = [g.grid for g in grids]
+        held = [w.carrying for w in worlds]
         if actions is not None:
-            action = actions[i]
-            if action == _FORWARD:
-                dx, dy = _DIRECTIONS[world.agent_dir]
-                fx, fy = x + dx, y + dy
-                if not (0 <= fx < width and 0 <= fy < height):
-                    known[i] = False
-                    continue
-                front = cells[fy * width + fx]
-                if front is None or front.can_overlap():
-                    obj, x, y = front, fx, fy
-            elif action not in _STAY:
-                known[i] = False
-                continue
-        if obj is not None:
-            kind = kinds.get((obj.type, obj.color))
-            cell[i] = kind if kind is not None else _kind(obj)
-        held = world.carrying
-        if held is not None:
-            kind = kinds.get((held.type, held.color))
-            carried[i] = kind if kind is not None else _kind(held)
-        xs[i], ys[i] = x, y
-        if sizes is not None:
-            sizes[i] = getattr(world, "room_size", None) or 0
-            known[i] = sizes[i] != 1  # the one-world labeller raises there
+            directions = np.array([w.agent_dir for w in worlds], dtype=np.intp)
+            plain = np.array([w.actions is Actions for w in worlds], dtype=bool)
+    except (AttributeError, TypeError, ValueError):  # not MiniGrid worlds
+        return None
+    x, y = xy[:, 0], xy[:, 1]
+    known = np.ones(n, bool)
+    if actions is not None:
+        action = np.asarray(actions).reshape(n)
+        forward = plain & (action == _FORWARD)
+        known = plain & (forward | np.isin(action, _STAY))
+        step = _STEPS[directions % 4]
+        fx, fy = x + step[:, 0], y + step[:, 1]
+        inside = (0 <= fx) & (fx < width) & (0 <= fy) & (fy < height)
+        known &= ~forward | inside
+        rows = np.flatnonzero(forward & inside).tolist()
+        fronts = (fy * width + fx).tolist()
+        moves = [k for k in rows
+                 if (f := cells[k][fronts[k]]) is None or f.can_overlap()]  # fmt: skip
+        x, y = x.copy(), y.copy()
+        x[moves], y[moves] = fx[moves], fy[moves]
+    index = (y * width + x).tolist()
+    kinds = _KINDS
+    here = [0 if (o := c[k]) is None else kinds.get((o.type, o.color)) or _kind(o)
+            for c, k in zip(cells, index)]  # fmt: skip
+    carried = [0 if o is None else kinds.get((o.type, o.color)) or _kind(o) for o in held]
+    read = {"cell": np.array(here, np.intp), "carried": np.array(carried, np.intp)}
     letters = np.zeros((n, len(columns)), bool)
     for k, (source, what) in enumerate(columns):
         if source == "room":
             i, j = what
-            inside = sizes > 1  # type: ignore[operator]
-            span = np.where(inside, sizes - 1, 1)  # type: ignore[operator]
-            letters[:, k] = inside & (xs // span == i) & (ys // span == j)
+            size = np.array([getattr(w, "room_size", None) or 0 for w in worlds], np.intp)
+            known &= size != 1  # the one-world labeller raises there
+            span = np.where(size > 1, size - 1, 1)
+            letters[:, k] = (size > 1) & (x // span == i) & (y // span == j)
         else:
-            table = _table(what, len(_KIND_LIST))
-            letters[:, k] = table[cell if source == "cell" else carried]
+            letters[:, k] = _table(what, len(_KIND_LIST))[read[source]]
     letters[~known] = False
     return letters, known
 

@@ -267,7 +267,8 @@ class VectorShieldWrapper(gymnasium.vector.VectorWrapper):
         self._observations = None  # until every state is labelled
         letters = self._labels(observations, info, np.ones(n, bool))
         safe = self.batch.commit(letters, ~resetting)
-        safe[resetting] = self.batch.reset(letters, resetting)[resetting]
+        if resetting.any():
+            safe[resetting] = self.batch.reset(letters, resetting)[resetting]
         self._observations, self._resetting = observations, terminated | truncated
         admitted = ~resetting & (refusals == 0)
         report = VectorShieldInfo(proposed, executed, admitted, ~resetting & (refusals > 0),
