@@ -191,15 +191,18 @@ if __name__ == "__main__":
     import argparse
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true",
-                        help="one run of each way, 1,000 single steps, 256 copies")
+    parser.add_argument(
+        "--quick", action="store_true", help="one run of each way, 1,000 single steps, 256 copies"
+    )
     options = parser.parse_args()
     if options.quick:
         STEPS, REPEATS = 1000, 1
     single = main()
     batched()
     per_env = vector(256 if options.quick else 1024)
-    print(f"targets: single environment, the shield's own time {single:.1f} µs a step "
-          f"(median, one-step model; target ≤ 10: {'met' if single <= 10 else 'NOT met'}); "
-          f"batched, {per_env:.2f} µs per environment per step "
-          f"(target ≤ 2: {'met' if per_env <= 2 else 'NOT met'})")
+    print(
+        f"targets: single environment, the shield's own time {single:.1f} µs a step "
+        f"(median, one-step model; target ≤ 10: {'met' if single <= 10 else 'NOT met'}); "
+        f"batched, {per_env:.2f} µs per environment per step "
+        f"(target ≤ 2: {'met' if per_env <= 2 else 'NOT met'})"
+    )

@@ -83,7 +83,8 @@ class MiniGridLabeller(Labeller):
         needs the deep-copy preview (no model).
         """
         actions = env.actions
-        if action == actions.forward:  # only the agent moves, if the cell lets it
+        forward, changing = _numbered(actions)
+        if action == forward:  # only the agent moves, if the cell lets it
             x, y = _front(env)
             front = env.grid.get(x, y)
             if front is not None and not front.can_overlap():
@@ -93,7 +94,7 @@ class MiniGridLabeller(Labeller):
                 return self.label(None, {}, env, propositions)
             finally:
                 env.agent_pos = position
-        if action not in (actions.pickup, actions.drop, actions.toggle):
+        if action not in changing:
             return self.label(None, {}, env, propositions)
         grid = env.grid
         x, y = _front(env)
@@ -221,6 +222,14 @@ def _readers(propositions: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
         if read is None:
             raise KeyError(f"the MiniGrid labeller does not know {p!r}")
     return readers
+
+
+@lru_cache(maxsize=16)
+def _numbered(actions: Any) -> tuple[int, tuple[int, ...]]:
+    """The numbers of an environment's ``forward`` action and of those that change the grid
+    or what the agent carries (pick up, drop, toggle): an enum's members are slow to read
+    on every step."""
+    return int(actions.forward), (int(actions.pickup), int(actions.drop), int(actions.toggle))
 
 
 def _front(env: Any) -> tuple[int, int]:

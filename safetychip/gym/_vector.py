@@ -291,7 +291,9 @@ class VectorShieldWrapper(gymnasium.vector.VectorWrapper):
         known = np.zeros(len(rows), bool)
         if self._batched is not None:
             try:
-                found = self._batched([self._worlds[i] for i in rows], actions, atoms)
+                worlds = self._worlds
+                found = self._batched(worlds if len(rows) == len(worlds) else
+                                      [worlds[i] for i in rows.tolist()], actions, atoms)  # fmt: skip
             except Exception:  # previewed one by one below, which refuses with the reason
                 found = None
             if found is not None:
