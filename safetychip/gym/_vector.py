@@ -292,8 +292,9 @@ class VectorShieldWrapper(gymnasium.vector.VectorWrapper):
         if self._batched is not None:
             try:
                 worlds = self._worlds
-                found = self._batched(worlds if len(rows) == len(worlds) else
-                                      [worlds[i] for i in rows.tolist()], actions, atoms)  # fmt: skip
+                if len(rows) < len(worlds):
+                    worlds = [worlds[i] for i in rows.tolist()]
+                found = self._batched(worlds, actions, atoms)
             except Exception:  # previewed one by one below, which refuses with the reason
                 found = None
             if found is not None:
