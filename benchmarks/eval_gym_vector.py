@@ -8,9 +8,10 @@ Run: .venv/bin/python benchmarks/eval_gym_vector.py [--steps 100000]
 the same random actions (all seven of MiniGrid's, so that picking up and toggling take the
 one-world previews), with Gymnasium's next-step autoreset; half the steps on
 ``MiniGrid-LavaCrossingS9N1-v0`` under ``G !"on_lava"``, half on ``MiniGrid-DoorKey-5x5-v0``
-under two constraints. Every step of every copy must agree: admitted, substituted, the action
-that ran, the number of refusals, the reward and the end of the episode. Prints the number of
-copy-steps compared, refused and reset, and exits with status 1 on the first disagreement.
+under two constraints (never carry the key; keep off the door until it is open). Every step
+of every copy must agree: admitted, substituted, the action that ran, the number of refusals,
+the reward and the end of the episode. Prints the counts, and exits with status 1 on the
+first disagreement.
 (``tests/test_gym_vector.py`` compares fewer steps on every test run.)
 """
 
@@ -28,7 +29,7 @@ from safetychip.gym import MiniGridLabeller, ShieldWrapper, VectorShieldWrapper
 
 WORLDS = {
     "MiniGrid-LavaCrossingS9N1-v0": ['G !"on_lava"'],
-    "MiniGrid-DoorKey-5x5-v0": ['!"is_open(door)" W "is_carrying(key)"', 'G !"on_lava"'],
+    "MiniGrid-DoorKey-5x5-v0": ['G !"is_carrying(key)"', '!"agent_at(door)" U "is_open(door)"'],
 }
 N = 100
 
@@ -87,9 +88,10 @@ def main() -> None:
         counts = compare(name, constraints, options.steps // len(WORLDS) // N)
         print(f"{name}: {counts}")
         total = {k: total[k] + counts[k] for k in total}
-    print(f"batched verdicts equal single verdicts on {total['compared']:,} copy-steps "
-          f"({total['refused']:,} proposals refused, {total['reset']:,} resets) in "
-          f"{time.perf_counter() - start:.0f} s")  # fmt: skip
+    steps = total["compared"] + total["reset"]
+    print(f"batched verdicts equal single verdicts on {steps:,} random copy-steps "
+          f"({total['compared']:,} proposals judged, {total['refused']:,} of them refused; "
+          f"{total['reset']:,} autoresets) in {time.perf_counter() - start:.0f} s")  # fmt: skip
 
 
 if __name__ == "__main__":

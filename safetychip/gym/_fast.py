@@ -108,8 +108,7 @@ class FastPath:
             except Exception:  # the checked path refuses it, and says why
                 return None
             monitor = self.monitor
-            verdict = None if values is None else monitor.known(values)
-            if verdict is None:
+            if values is None or (verdict := monitor.known(values)) is None:
                 return None
             judgement = self.filter._judgement(verdict)
             text = actions[action].text
@@ -123,13 +122,13 @@ class FastPath:
                 real = exact_values(adapter.labeller.label(observation, info, world, names), names)
             except Exception:
                 real = None
-            ran = None if real is None else monitor.known(real, commit=True)
-            if ran is None:  # the checked labelling and commit: they decide, or raise
+            if real is None or (ran := monitor.known(real, commit=True)) is None:
+                # the checked labelling and commit: they decide, or raise
                 proposal = Proposal(text, (MappingProxyType(dict(zip(names, values))),))
                 state = adapter.label_ran(observation, info)
                 return shield._ran(text, proposal, judgement, truncated, {"states": [state]})
             shield._stopped = bool(truncated)
-            state = dict(zip(names, real))  # type: ignore[arg-type]
+            state = dict(zip(names, real))
             shield.trace.append(state)
             shield._view.append(MappingProxyType(dict(state)))
             if not ran.safe:  # the real step differs from the preview and breaks the rules

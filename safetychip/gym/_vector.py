@@ -238,7 +238,7 @@ class VectorShieldWrapper(gymnasium.vector.VectorWrapper):
         while pending.any():
             rows = np.flatnonzero(pending)
             if candidates:  # a round of substitutes, one for each copy still refused
-                for i in rows:
+                for i in rows.tolist():
                     action = next(candidates[i], None)
                     if action is None:
                         raise NoSafePlan(f"no action of copy {i} is admitted (its proposal "
@@ -260,9 +260,9 @@ class VectorShieldWrapper(gymnasium.vector.VectorWrapper):
                 refusals[i] += 1
                 reasons[i] = reasons[i] or _BROKEN
             pending &= ~admitted
-            for i in np.flatnonzero(pending):
+            for i in np.flatnonzero(pending).tolist():
                 if i not in candidates:
-                    candidates[i] = self._candidates(int(i), proposed[i])
+                    candidates[i] = self._candidates(i, proposed[i])
         observations, rewards, terminated, truncated, info = self.env.step(executed)
         self._observations = None  # until every state is labelled
         letters = self._labels(observations, info, np.ones(n, bool))
