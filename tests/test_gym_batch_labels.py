@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from safetychip.gym import MiniGridLabeller
-from safetychip.gym._minigrid_batch import label_worlds
+from safetychip.gym._minigrid import label_worlds
 
 PROPOSITIONS = ("agent_at(door)", "agent_at(floor)", "agent_at(goal)", "agent_at(green_goal)",
                 "agent_at(room_0_0)", "agent_at(room_1_0)", "agent_at(yellow_door)",
