@@ -7,9 +7,12 @@ copy of that copy's unwrapped environment), labels the N previews into one ``(N,
 bool array, and asks a :class:`~safetychip.monitor.BatchMonitor` once for the N verdicts;
 refused proposals are replaced by the fallback's substitutes, a round of one batched check
 per substitute, until each copy has an admitted action. Then the vector environment steps,
-and each copy's real state is appended to its trace. A copy that Gymnasium resets on this
-step (its last step ended the episode) ignores its action, as Gymnasium does, and starts a
-new trace.
+and each copy's real state is appended to its trace. A labeller with batched forms (the
+MiniGrid one: :meth:`~safetychip.gym.Labeller.label_batch`, and ``model_batch`` when the
+model is its own) labels and previews the N copies with numpy, leaving to the one-copy
+previews the rows it does not know (and all of them if it fails). A copy that Gymnasium
+resets on this step (its last step ended the episode) ignores its action, as Gymnasium does,
+and starts a new trace.
 
 The verdicts are those of N :class:`~safetychip.gym.ShieldWrapper` s with the same fallback
 (the tests check it on random rollouts); what the batch does not give is the attribution (which

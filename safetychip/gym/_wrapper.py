@@ -9,7 +9,10 @@ returns the current observation, reward 0, and neither terminated nor truncated)
 ``info["shield"]`` is a :class:`ShieldInfo`: what was proposed, what ran, and every refusal
 with its judgement. Fail safe: a labeller or model that raises or answers anything but one
 bool per proposition makes the action refused, with the reason in ``info``; a labeller that
-fails on what an action that ran produced stops the episode until ``reset``.
+fails on what an action that ran produced stops the episode until ``reset``. With a one-step
+model, a discrete action space and the constraint monitor as the only filter, a step whose
+move the monitor has met takes a fast path (:mod:`safetychip.gym._fast`: the verdict is a
+lookup, the record the same; anything else goes through the loop).
 
 Examples
 --------
