@@ -339,10 +339,11 @@ def label_worlds(worlds: Sequence[Any], propositions: Sequence[str],
         xy = np.array([w.agent_pos for w in worlds], dtype=np.intp).reshape(n, 2)
         grids = [w.grid for w in worlds]
         width = np.array([g.width for g in grids], dtype=np.intp)
-        height = np.array([g.height for g in grids], dtype=np.intp)
         cells = [g.grid for g in grids]
-        held = [w.carrying for w in worlds]
+        carrying = any(source == "carried" for source, _ in columns)
+        held = [w.carrying for w in worlds] if carrying else []
         if actions is not None:
+            height = np.array([g.height for g in grids], dtype=np.intp)
             directions = np.array([w.agent_dir for w in worlds], dtype=np.intp)
             plain = np.array([w.actions is Actions for w in worlds], dtype=bool)
     except (AttributeError, TypeError, ValueError):  # not MiniGrid worlds
