@@ -251,11 +251,11 @@ class VectorShieldWrapper(gymnasium.vector.VectorWrapper):
                     tried[i] = action
             letters, errors = self._previews(rows, tried[rows])
             previewed = pending.copy()
-            for i, error in zip(rows, errors):
-                if error:  # refused: it cannot be previewed
-                    refusals[i] += 1
-                    reasons[i] = reasons[i] or error
-                    previewed[i] = False
+            for j in (j for j, error in enumerate(errors) if error):  # cannot be previewed
+                i = rows[j]
+                refusals[i] += 1
+                reasons[i] = reasons[i] or errors[j]
+                previewed[i] = False
             safe = self.batch.check(letters)
             admitted = previewed & safe
             executed[admitted] = tried[admitted]
