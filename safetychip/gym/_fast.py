@@ -100,7 +100,7 @@ class FastPath:
             return None
         with shield._lock:
             if (not shield.trace or shield._stopped or adapter._stale is not None
-                    or shield.propositions != names):  # fmt: skip
+                    or shield.idle_seconds != 0 or shield.propositions != names):  # fmt: skip
                 return None
             world = adapter._world
             try:
