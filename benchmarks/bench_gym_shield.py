@@ -33,9 +33,12 @@ interleaved: the median step time of each, the difference per environment, and t
 own time (the shielded step minus the inner vector step), in wall-clock and in CPU time (a
 loaded machine inflates the first).
 
-The last line compares with the targets of issue 35: the single environment's own time
-(one-step model) ≤ 10 µs a step, the batched shield's own CPU time ≤ 2 µs per environment
-per step at N = 1,024. ``--quick``: one run of each way, 1,000 single steps, 256 copies.
+The last two lines compare with the targets of issue 35, each by two measures: the single
+environment (one-step model) ≤ 10 µs a step, by its own time and by its overhead on the same
+walk; the batched shield ≤ 2 µs per environment per step at N = 1,024, by its own CPU time
+and by the difference of the interleaved medians (the shield's reads of the copies warm the
+caches for their step, so the difference can be the smaller). ``--quick``: one run of each
+way, 1,000 single steps, 256 copies.
 """
 
 from __future__ import annotations
@@ -97,8 +100,9 @@ def summary(times: list[float]) -> tuple[float, float, float]:
     return statistics.median(us), us[int(0.99 * len(us))], us[-1]
 
 
-def main() -> float:
-    """Returns the one-step model's own median time per step (µs)."""
+def main() -> tuple[float, float]:
+    """Returns the one-step model's own median time per step, and its overhead over the bare
+    environment on the same walk (µs)."""
     actions = [int(a) for a in np.random.default_rng(0).integers(3, size=STEPS)]
     labeller = MiniGridLabeller()
     ways = {
@@ -127,7 +131,7 @@ def main() -> float:
     print(f"one-step model against the bare environment walking the shielded walk (the "
           f"actions that ran): medians {shielded:.1f} and {bare_walk:.1f}, overhead "
           f"{shielded - bare_walk:+.1f}")  # fmt: skip
-    return median
+    return median, shielded - bare_walk
 
 
 def same_walk(make: Any, actions: list[int]) -> tuple[float, float]:
@@ -193,8 +197,9 @@ def timed_inner(env: Any, clock: Any) -> list[float]:
     return spent
 
 
-def vector(n: int = 1024, steps: int = 30) -> float:
-    """Returns the shield's own median CPU time per environment per step (µs)."""
+def vector(n: int = 1024, steps: int = 30) -> tuple[float, float]:
+    """Returns the shield's own median CPU time per environment per step, and the difference
+    of the shielded and bare median steps per environment (µs)."""
     labeller = MiniGridLabeller()
     actions = np.random.default_rng(0).integers(3, size=(steps, n))
 
@@ -232,7 +237,7 @@ def vector(n: int = 1024, steps: int = 30) -> float:
             f"  the shield's own {name} time (shielded step minus the inner vector step): "
             f"{median / n:.2f} µs per environment per step (median; max {worst / n:.2f})"
         )
-    return median / n
+    return median / n, extra
 
 
 if __name__ == "__main__":
@@ -245,12 +250,14 @@ if __name__ == "__main__":
     options = parser.parse_args()
     if options.quick:
         STEPS, REPEATS = 1000, 1
-    single = main()
+    single, same = main()
     batched()
-    per_env = vector(256 if options.quick else 1024)
+    per_env, adds = vector(256 if options.quick else 1024)
     print(
-        f"targets: single environment, the shield's own time {single:.1f} µs a step "
-        f"(median, one-step model; target ≤ 10: {'met' if single <= 10 else 'NOT met'}); "
-        f"batched, the shield's own {per_env:.2f} µs of CPU per environment per step "
-        f"(target ≤ 2: {'met' if per_env <= 2 else 'NOT met'})"
+        f"target, single environment ≤ 10 µs a step: the shield's own time {single:.1f} µs "
+        f"(median, one-step model: {'met' if single <= 10 else 'NOT met'}), +{same:.1f} µs over "
+        f"the bare environment on the same walk ({'met' if same <= 10 else 'NOT met'})\n"
+        f"target, batched ≤ 2 µs per environment per step: the shield's own {per_env:.2f} µs "
+        f"of CPU ({'met' if per_env <= 2 else 'NOT met'}), {adds:+.2f} µs over the bare vector "
+        f"step, interleaved ({'met' if adds <= 2 else 'NOT met'})"
     )
