@@ -153,14 +153,24 @@ class GymEnv(Env):
         value = self.parse(action).value
         observation, reward, terminated, truncated, info = self.gym_env.step(value)
         self.last = (observation, float(reward), bool(terminated), bool(truncated), info)
+        state = self.label_ran(observation, info)
+        return observation, float(reward), bool(terminated), bool(truncated), {"states": [state]}
+
+    def label_ran(self, observation: Any, info: Mapping[str, Any]) -> dict[str, bool]:
+        """The labelled state of what a step that ran produced (*observation*, *info*).
+
+        Raises
+        ------
+        LabellerError
+            If the labeller cannot label it: the action ran, so the episode cannot go on
+            (every later step and preview raises ``ResetNeeded``).
+        """
         try:
-            state = label_state(self.labeller, observation, info, self._world,
-                                self._tracked)  # fmt: skip
+            return label_state(self.labeller, observation, info, self._world, self._tracked)
         except LabellerError as exc:
             self._stale = (f"an action ran but what it produced could not be labelled ({exc}), "
                            "so the monitor no longer knows the world: call reset()")  # fmt: skip
             raise
-        return observation, float(reward), bool(terminated), bool(truncated), {"states": [state]}
 
     def _check_going(self) -> None:
         """Raise ResetNeeded before reset, or after an action ran unlabelled."""

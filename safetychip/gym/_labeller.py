@@ -28,7 +28,7 @@ import numpy as np
 
 from ..errors import LabellerError
 
-__all__ = ["Labeller", "checked_state", "label_state"]
+__all__ = ["Labeller", "checked_state", "exact_values", "label_state"]
 
 
 class Labeller(abc.ABC):
@@ -55,6 +55,23 @@ class Labeller(abc.ABC):
         """The truth value of each of *propositions* in the world that produced
         *observation* and *info*; *env* is that world's unwrapped environment (the real one,
         or the copy a preview stepped), or None when there is none to read."""
+
+    def label_batch(self, worlds: Sequence[Any],
+                    propositions: Sequence[str]) -> np.ndarray | None:  # fmt: skip
+        """The states of N unwrapped environments at once, from the environments alone: an
+        ``(N, len(propositions))`` bool array, or None (the default) when the labeller has
+        no batched form; then :class:`~safetychip.gym.VectorShieldWrapper` labels each copy
+        with :meth:`label`. Override it only with the answers :meth:`label` gives.
+
+        Examples
+        --------
+        >>> class Cliff(Labeller):
+        ...     def label(self, observation, info, env, propositions):
+        ...         return {"at_edge": observation == 0}
+        >>> Cliff().label_batch([None], ["at_edge"]) is None
+        True
+        """
+        return None
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__}>"
@@ -94,6 +111,9 @@ def checked_state(who: str | Callable[[], str], ask: Callable[[], Any],
     except Exception as exc:
         who = _name(who)
         raise LabellerError(f"{who} raised {type(exc).__name__}: {exc}") from exc
+    values = exact_values(answer, propositions)
+    if values is not None:  # the common answer: exactly the bools asked for
+        return dict(zip(propositions, values))
     if type(answer) is not dict and not isinstance(answer, Mapping):
         who = _name(who)
         raise LabellerError(f"{who} answered a {type(answer).__name__}, not a mapping from "
@@ -117,6 +137,30 @@ def checked_state(who: str | Callable[[], str], ask: Callable[[], Any],
                                 f"{list(propositions)}): label only propositions it "
                                 "declares")  # fmt: skip
     return state
+
+
+def exact_values(answer: Any, propositions: Sequence[str]) -> tuple[bool, ...] | None:
+    """The values of *answer*, a labeller's, in the order of *propositions* when it is a dict
+    of exactly those names to plain bools; None for anything else (which
+    :func:`checked_state` reads, or refuses with its reason). Fast paths take this check.
+
+    Examples
+    --------
+    >>> exact_values({"b": False, "a": True}, ("a", "b"))
+    (True, False)
+    >>> exact_values({"a": 1}, ("a",)) is None, exact_values({"a": True}, ("a", "b")) is None
+    (True, True)
+    """
+    if type(answer) is not dict or len(answer) != len(propositions):
+        return None
+    try:
+        values = tuple([answer[p] for p in propositions])
+    except (KeyError, TypeError):
+        return None
+    for value in values:
+        if type(value) is not bool:
+            return None
+    return values
 
 
 def _name(who: str | Callable[[], str]) -> str:

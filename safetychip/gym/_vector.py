@@ -7,9 +7,12 @@ copy of that copy's unwrapped environment), labels the N previews into one ``(N,
 bool array, and asks a :class:`~safetychip.monitor.BatchMonitor` once for the N verdicts;
 refused proposals are replaced by the fallback's substitutes, a round of one batched check
 per substitute, until each copy has an admitted action. Then the vector environment steps,
-and each copy's real state is appended to its trace. A copy that Gymnasium resets on this
-step (its last step ended the episode) ignores its action, as Gymnasium does, and starts a
-new trace.
+and each copy's real state is appended to its trace. A labeller with batched forms (the
+MiniGrid one: :meth:`~safetychip.gym.Labeller.label_batch`, and ``model_batch`` when the
+model is its own) labels and previews the N copies with numpy, leaving to the one-copy
+previews the rows it does not know (and all of them if it fails). A copy that Gymnasium
+resets on this step (its last step ended the episode) ignores its action, as Gymnasium does,
+and starts a new trace.
 
 The verdicts are those of N :class:`~safetychip.gym.ShieldWrapper` s with the same fallback
 (the tests check it on random rollouts); what the batch does not give is the attribution (which
@@ -173,7 +176,11 @@ class VectorShieldWrapper(gymnasium.vector.VectorWrapper):
         super().__init__(env)
         self.labeller, self.model = labeller, model
         self.copies = env.unwrapped.envs
-        check_preview(self.copies[0].unwrapped, model)
+        self._worlds = [copy.unwrapped for copy in self.copies]
+        check_preview(self._worlds[0], model)
+        # the labeller's batched form of the model, when the model is the labeller's own
+        own = model is not None and model == getattr(labeller, "model", None)
+        self._batched = getattr(labeller, "model_batch", None) if own else None
         self._fallback = fallback_policy(fallback, env.single_action_space)
         if translator is not None:
             constraints = translated_constraints(constraints, translator)
@@ -229,38 +236,42 @@ class VectorShieldWrapper(gymnasium.vector.VectorWrapper):
         executed = proposed.copy()
         refusals, reasons = np.zeros(n, int), [""] * n
         pending = ~resetting
-        candidates = {i: self._candidates(int(i), proposed[i]) for i in np.flatnonzero(pending)}
+        candidates: dict[int, Iterator[Any]] = {}  # each refused copy's substitutes
         tried = proposed.copy()
         while pending.any():
-            letters = np.zeros((n, len(self.batch.atoms)), bool)
-            previewed = np.zeros(n, bool)
-            for i in np.flatnonzero(pending):
-                action = next(candidates[i], None)
-                if action is None:
-                    raise NoSafePlan(f"no action of copy {i} is admitted (its proposal "
-                                     f"{proposed[i]} was refused: {reasons[i]}); nothing "
-                                     "ran in any copy: pass a fallback that offers an "
-                                     "admitted action")  # fmt: skip
-                ahead = preview(self.copies[i].unwrapped, action, self.labeller, self.model,
-                                self.batch.atoms)  # fmt: skip
-                if ahead.error is not None:
-                    refusals[i] += 1
-                    reasons[i] = reasons[i] or ahead.error
-                    continue
-                letters[i] = [ahead.states[0][p] for p in self.batch.atoms]
-                tried[i], previewed[i] = action, True
+            rows = np.flatnonzero(pending)
+            if candidates:  # a round of substitutes, one for each copy still refused
+                for i in rows.tolist():
+                    action = next(candidates[i], None)
+                    if action is None:
+                        raise NoSafePlan(f"no action of copy {i} is admitted (its proposal "
+                                         f"{proposed[i]} was refused: {reasons[i]}); nothing "
+                                         "ran in any copy: pass a fallback that offers an "
+                                         "admitted action")  # fmt: skip
+                    tried[i] = action
+            letters, errors = self._previews(rows, tried[rows])
+            previewed = pending.copy()
+            for j in (j for j, error in enumerate(errors) if error):  # cannot be previewed
+                i = rows[j]
+                refusals[i] += 1
+                reasons[i] = reasons[i] or errors[j]
+                previewed[i] = False
             safe = self.batch.check(letters)
-            for i in np.flatnonzero(previewed):
-                if safe[i]:
-                    executed[i], pending[i] = tried[i], False
-                else:
-                    refusals[i] += 1
-                    reasons[i] = reasons[i] or _BROKEN
+            admitted = previewed & safe
+            executed[admitted] = tried[admitted]
+            for i in np.flatnonzero(previewed & ~safe):
+                refusals[i] += 1
+                reasons[i] = reasons[i] or _BROKEN
+            pending &= ~admitted
+            for i in np.flatnonzero(pending).tolist():
+                if i not in candidates:
+                    candidates[i] = self._candidates(i, proposed[i])
         observations, rewards, terminated, truncated, info = self.env.step(executed)
         self._observations = None  # until every state is labelled
         letters = self._labels(observations, info, np.ones(n, bool))
         safe = self.batch.commit(letters, ~resetting)
-        safe[resetting] = self.batch.reset(letters, resetting)[resetting]
+        if resetting.any():
+            safe[resetting] = self.batch.reset(letters, resetting)[resetting]
         self._observations, self._resetting = observations, terminated | truncated
         admitted = ~resetting & (refusals == 0)
         report = VectorShieldInfo(proposed, executed, admitted, ~resetting & (refusals > 0),
@@ -268,11 +279,38 @@ class VectorShieldWrapper(gymnasium.vector.VectorWrapper):
         return observations, rewards, terminated, truncated, {**info, "shield": report}
 
     def _candidates(self, i: int, action: Any) -> Iterator[Any]:
-        """Copy *i*'s proposal, then its fallback's substitutes other than the proposal (the
-        fallback asked only once the proposal is refused)."""
-        yield action
+        """Copy *i*'s fallback's substitutes other than its refused proposal *action*."""
         observation = _row(self._observations, i)
         yield from (a for a in self._fallback(observation, action) if a != action)
+
+    def _previews(self, rows: np.ndarray, actions: np.ndarray) -> tuple[np.ndarray, list[str]]:
+        """The ``(N, atoms)`` letters the *actions* of the copies *rows* would produce (zeros
+        elsewhere), and for each of *rows* why its preview failed ("" if it did not): the
+        labeller's batched model where it knows them, else one preview per copy.
+        """
+        atoms, labeller = self.batch.atoms, self.labeller
+        letters = np.zeros((self.num_envs, len(atoms)), bool)
+        errors = [""] * len(rows)
+        known = np.zeros(len(rows), bool)
+        if self._batched is not None:
+            try:
+                worlds = self._worlds
+                if len(rows) < len(worlds):
+                    worlds = [worlds[i] for i in rows.tolist()]
+                found = self._batched(worlds, actions, atoms)
+            except Exception:  # previewed one by one below, which refuses with the reason
+                found = None
+            if found is not None:
+                known = np.asarray(found[1], bool)
+                letters[rows[known]] = np.asarray(found[0], bool)[known]
+        for j in np.flatnonzero(~known):
+            i = rows[j]
+            ahead = preview(self._worlds[i], actions[j], labeller, self.model, atoms)
+            if ahead.error is not None:
+                errors[j] = ahead.error
+            else:
+                letters[i] = [ahead.states[0][p] for p in atoms]
+        return letters, errors
 
     def _labels(self, observations: Any, info: dict[str, Any], rows: np.ndarray) -> np.ndarray:
         """The ``(N, atoms)`` letters of the copies' current states (zeros outside *rows*).
@@ -282,9 +320,17 @@ class VectorShieldWrapper(gymnasium.vector.VectorWrapper):
         LabellerError
             If the labeller cannot label some copy's state (naming the copy).
         """
-        letters = np.zeros((self.num_envs, len(self.batch.atoms)), bool)
+        atoms = self.batch.atoms
+        if rows.all():
+            try:
+                batched = self.labeller.label_batch(self._worlds, atoms)
+            except Exception:  # labelled one by one below, which raises with the reason
+                batched = None
+            if batched is not None:
+                return np.asarray(batched, bool)
+        letters = np.zeros((self.num_envs, len(atoms)), bool)
         for i in np.flatnonzero(rows):
-            world = self.copies[i].unwrapped
+            world = self._worlds[i]
             try:
                 state = label_state(self.labeller, _row(observations, int(i)), _row(info, int(i)),
                                     world, self.batch.atoms)  # fmt: skip

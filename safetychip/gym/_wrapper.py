@@ -9,7 +9,10 @@ returns the current observation, reward 0, and neither terminated nor truncated)
 ``info["shield"]`` is a :class:`ShieldInfo`: what was proposed, what ran, and every refusal
 with its judgement. Fail safe: a labeller or model that raises or answers anything but one
 bool per proposition makes the action refused, with the reason in ``info``; a labeller that
-fails on what an action that ran produced stops the episode until ``reset``.
+fails on what an action that ran produced stops the episode until ``reset``. With a one-step
+model, a discrete action space and the constraint monitor as the only filter, a step whose
+move the monitor has met takes a fast path (:mod:`safetychip.gym._fast`: the verdict is a
+lookup, the record the same; anything else goes through the loop).
 
 Examples
 --------
@@ -47,6 +50,7 @@ from ..errors import TranslationError
 from ..monitor import CandidateMonitor, CandidateSet, Constraint, Monitor, Specification
 from ..shield import Ask, Filter, Judgement, Shield, Step
 from ._adapter import GymEnv, OneStepModel, discrete_size
+from ._fast import FastPath
 from ._labeller import Labeller
 
 __all__ = ["FALLBACKS", "Fallback", "SentenceTranslator", "ShieldInfo", "ShieldWrapper"]
@@ -219,6 +223,7 @@ class ShieldWrapper(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs):
                                 idle_seconds=0, filter_seconds=filter_seconds,
                                 ask=ask)  # fmt: skip
         self.adapter.track(self.shield.propositions)  # an unknown proposition fails here
+        self._fast = FastPath.of(self.adapter, self.shield)
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:  # fmt: skip
@@ -242,8 +247,7 @@ class ShieldWrapper(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs):
         ResetNeeded
             On every step after that, until ``reset()``.
         """
-        shield = self.shield
-        ran, step = action, shield.propose(action)
+        ran, step = action, self._propose(action)
         refusals: list[Step] = []
         if not step.executed:
             refusals.append(step)
@@ -251,7 +255,7 @@ class ShieldWrapper(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs):
             for ran in self._fallback(observation, action):
                 if str(ran) == refusals[0].action:  # refused already
                     continue
-                step = shield.propose(ran)
+                step = self._propose(ran)
                 if step.executed:
                     break
                 refusals.append(step)
@@ -262,6 +266,12 @@ class ShieldWrapper(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs):
         observation, reward, terminated, truncated, info = self.adapter.last  # type: ignore[misc]
         report = ShieldInfo(action, ran, step, tuple(refusals))
         return observation, reward, terminated, truncated, {**info, "shield": report}
+
+    def _propose(self, action: Any) -> Step:
+        """``shield.propose(action)``, by the :class:`FastPath` when it can decide."""
+        fast = self._fast
+        step = fast.propose(action) if fast is not None else None
+        return step if step is not None else self.shield.propose(action)
 
     def _last(self) -> tuple[Any, dict[str, Any]]:
         """The last observation and info of the real environment."""

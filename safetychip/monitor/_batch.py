@@ -28,6 +28,9 @@ from ._monitor import Monitor
 
 __all__ = ["BatchMonitor"]
 
+#: The most product states whose decisions are kept in one array, by number.
+_DENSE = 1 << 20
+
 
 class BatchMonitor:
     """N traces of one :class:`Monitor`'s specification, checked together.
@@ -75,6 +78,12 @@ class BatchMonitor:
         self._initial = np.asarray(product.initial, dtype=np.int32)
         self.states = np.tile(self._initial, (n, 1))
         self._safe: dict[bytes, bool] = {}
+        # A product state as one number (mixed radix over the automata's sizes) and, when
+        # there are few, the decision of each by number (-1: not asked yet).
+        sizes = [len(table) for table in self._tables]
+        self._radix = np.cumprod([1, *sizes], dtype=np.int64)[:-1]
+        count = int(np.prod(sizes, dtype=np.float64))
+        self._decided = np.full(count, -1, np.int8) if count <= _DENSE else None
 
     def __len__(self) -> int:
         return len(self.states)
@@ -127,6 +136,24 @@ class BatchMonitor:
     def _judge(self, states: np.ndarray) -> np.ndarray:
         """Whether each row of *states* is safe: the monitor's decision for each distinct
         product state, asked once."""
+        decided = self._decided
+        if decided is None:
+            return self._judge_rows(states)
+        codes = states @ self._radix
+        verdicts = decided[codes]
+        unknown = verdicts < 0
+        if unknown.any():
+            for code in np.unique(codes[unknown]):
+                rows = codes == code
+                state = tuple(int(q) for q in states[np.argmax(rows)])
+                safe, known = self.monitor.decided_safe(state)
+                if known:  # a decision refused for want of time is asked again next time
+                    decided[code] = safe
+                verdicts[rows] = safe
+        return verdicts.astype(bool)
+
+    def _judge_rows(self, states: np.ndarray) -> np.ndarray:
+        """:meth:`_judge` for products too large to number densely: by distinct rows."""
         unique, inverse = np.unique(states, axis=0, return_inverse=True)
         known = self._safe
         verdicts = np.empty(len(unique), dtype=bool)

@@ -412,6 +412,45 @@ class Monitor:
 
     step = commit
 
+    def known(self, values: tuple[bool, ...], *, commit: bool = False) -> Verdict | None:
+        """The verdict of one letter, given as its truth values in :attr:`atoms` order (bools
+        only), when the monitor has already decided that move from where the trace is (its
+        move cache); with *commit*, the letter is also committed, as :meth:`commit` would.
+        None when the move is not known yet, or the trace is broken, finished or aborted:
+        then nothing changes, and :meth:`check` or :meth:`commit` decides.
+
+        The fast path of shields that label letters themselves: a dictionary lookup, the
+        verdict the same object :meth:`check` returns.
+
+        Examples
+        --------
+        >>> m = Monitor(['G !"on_lava"'])
+        >>> m.reset({"on_lava": False}).status.name
+        'SAFE'
+        >>> m.known((True,)) is None  # never met: check it first
+        True
+        >>> m.check({"on_lava": True}) is m.known((True,))
+        True
+        >>> m.known((False,), commit=True) is None, len(m.history)
+        (True, 1)
+        >>> _ = m.check({"on_lava": False})
+        >>> m.known((False,), commit=True).status.name, len(m.history)
+        ('SAFE', 2)
+        """
+        if self._broken is not None or self._aborted or self._finished:
+            return None
+        last = self._last
+        found = self._moves.get((self._state, None if last is None else tuple(last.values()),
+                                 values))  # fmt: skip
+        if found is None:
+            return None
+        if commit:
+            letter = dict(zip(self.atoms, values))
+            self._checked = None
+            self._state, self._last = found[0], letter
+            self.history.append(letter)
+        return found[1]
+
     def idle(self, seconds: float | None = None) -> int:
         """Finish the decisions that missed their deadline, for at most *seconds* (None: no
         limit), so their states answer properly next time; returns how many were settled.

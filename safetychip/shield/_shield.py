@@ -279,6 +279,13 @@ class Shield:
                 self.idle(self.idle_seconds)
             return step
         *_, truncated, info = env.step(parsed)
+        return self._ran(text, proposal, judgement, truncated, info, reply, source)
+
+    def _ran(self, text: str, proposal: Proposal, judgement: Judgement, truncated: bool,
+             info: dict[str, Any], reply: str | None = None,
+             source: str = "agent") -> Step:  # fmt: skip
+        """Record that the admitted *proposal* ran: the environment's step gave *truncated*
+        and *info* (its ``states``); the filters commit them."""
         self._stopped = bool(truncated)  # the environment ended the episode
         produced = tuple(map(dict, info["states"]))  # the shield's own copies
         error = info.get("error")
