@@ -11,7 +11,7 @@ from safetychip.automata import equivalent
 from safetychip.envs import load_scene
 from safetychip.errors import OutOfGrammarError
 from safetychip.ltl import ap, at_least, at_most, parse
-from safetychip.translate import RetrievalTranslator, Translator, Vocabulary
+from safetychip.translate import Translator, Vocabulary
 from safetychip.translate._slots import modifiers
 
 #: Read by the deleted grammar and frame reader only (issue 34).
