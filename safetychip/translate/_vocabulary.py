@@ -584,7 +584,7 @@ class Vocabulary:
         from ._reading import substitute
 
         def own(atom: Formula) -> Formula:
-            prop = Proposition.parse(atom.name)
+            prop = Proposition.parse(str(atom.name))
             same, truth = SAME_STATE.get(prop.predicate, ("", True))
             if prop.predicate in self.predicates or same not in self.predicates:
                 return atom
