@@ -44,8 +44,12 @@ from make_examples import SETS, project_label  # noqa: E402
 
 from safetychip.experiments import scene_vocabulary  # noqa: E402
 from safetychip.llm import MiniLMEmbedder  # noqa: E402
-from safetychip.translate import RetrievalTranslator, Translator, evaluate  # noqa: E402
-from safetychip.translate import load_utterances  # noqa: E402
+from safetychip.translate import (  # noqa: E402
+    RetrievalTranslator,
+    Translator,
+    evaluate,
+    load_utterances,
+)
 from safetychip.translate._candidates import (  # noqa: E402
     FEATURES,
     SCORES,
@@ -98,7 +102,7 @@ def samples(retrieval: bool) -> dict[str, list[dict]]:
         reader = base.leaving_out(r["id"] for r in rows) if base is not None else False
         vocabularies: dict = {}
 
-        def make(scene: str, reader=reader) -> Translator:
+        def make(scene: str, reader=reader, vocabularies=vocabularies) -> Translator:
             if scene not in vocabularies:
                 vocabularies[scene] = scene_vocabulary(scene)
             return Translator(vocabularies[scene], embedder=embedder, retrieval=reader,
@@ -163,12 +167,15 @@ def calibrate(found: dict[str, list[dict]]) -> Scores:
         "alpha_asked": ALPHA,
         "alpha": alpha,
         "max_silent": MAX_SILENT,
-        "roles": {role: [n for n in found if ROLES[n] == role] for role in ("fit", "calibrate", "check")},
+        "roles": {role: [n for n in found if ROLES[n] == role]
+                  for role in ("fit", "calibrate", "check")},
         "candidates_fitted": len(training),
         "calibration_sentences": len(nonconformity),
         "readers_recall_on_calibration": round(recall, 4),
-        "by_set": {name: {"role": ROLES[name], **_outcome(scores, rows)} for name, rows in found.items()},
-        "check": _outcome(scores, [r for n, rows in found.items() if ROLES[n] == "check" for r in rows]),
+        "by_set": {name: {"role": ROLES[name], **_outcome(scores, rows)}
+                   for name, rows in found.items()},
+        "check": _outcome(scores, [r for n, rows in found.items() if ROLES[n] == "check"
+                                   for r in rows]),
     }  # fmt: skip
     return Scores(weights, intercept, threshold, alpha, report)
 

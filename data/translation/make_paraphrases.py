@@ -5,7 +5,8 @@ These sentences were written for issue 12 (lists, state conditions, precedence p
 passive voice, mission patterns, chatty and terse styles) by the same hand as the templates,
 so they are development data, not an independent test: they calibrate the retrieval
 translator's confidence (``split`` ``cal``) and check it (``split`` ``check``), alternately
-by paraphrase group. The ``fresh`` split was written after the tuning and measured once. All are over ``apartment_1``; labels are built from the patterns of
+by paraphrase group. The ``fresh`` split was written after the tuning and measured once.
+All are over ``apartment_1``; labels are built from the patterns of
 :data:`safetychip.ltl.MISSIONS` and :data:`safetychip.ltl.PATTERNS`.
 """
 
@@ -379,6 +380,7 @@ FRESH = [
 
 
 def main() -> None:
+    """Write ``paraphrases.jsonl`` from the groups above."""
     groups = [(g, "cal" if g % 2 == 0 else "check", x) for g, x in enumerate(GROUPS)]
     groups += [(len(GROUPS) + g, "fresh", x) for g, x in enumerate(FRESH)]
     with open(Path(__file__).with_name("paraphrases.jsonl"), "w", encoding="utf-8") as out:
