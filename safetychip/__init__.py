@@ -14,6 +14,7 @@ from typing import Any
 
 from ._display import display_widget, use_figure_text
 from ._fold import Folded
+from ._public import publish
 from ._short_errors import use_short_errors
 from .automata import DFA, Product, counterexample, equivalent, includes, to_dfa
 from .errors import SafetyChipError
@@ -77,3 +78,5 @@ __all__ = [
     "Chip", "Env", "PropositionEnv", "Shield", "TraceRecord", "Translator", "VirtualHomeEnv",
     "load_tasks", "make_agent", "run_monitored", "run_unmonitored", "task_monitor",
 ]  # fmt: skip
+
+publish(__name__, globals(), __all__)

@@ -44,6 +44,8 @@ G!"is_grabbed(phone)"
 'c1'
 """
 
+from safetychip._public import publish
+
 from ..monitor import Specification
 from ._assemble import assemble, ground_formula, rename_atoms
 from ._backtranslate import BackTranslation, back_translate, describe, literal_text
@@ -82,3 +84,5 @@ __all__ = ["CONFIDENCE", "MAX_SENTENCE", "PREDICATES", "SYNONYMS", "UTTERANCES",
            "literal_text", "load_utterances", "load_vocabulary", "match_pattern", "normalize",
            "prepare_review", "read_clause", "read_formula_reply", "recognize", "rename_atoms",
            "review", "witnesses"]  # fmt: skip
+
+publish(__name__, globals(), __all__)

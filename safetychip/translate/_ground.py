@@ -162,6 +162,7 @@ class Grounder:
         the threshold ("the kids", "a fire hazard"), where an ambiguous expression ("the
         room": bedroom or living room) or a near misspelling has candidates that do.
 
+        >>> from safetychip.errors import GroundingError
         >>> g = Grounder(Vocabulary.from_names(["bedroom", "kitchen"]), embedder=None)
         >>> try:
         ...     g.ground("the goldfish")
