@@ -91,7 +91,9 @@ class ReviewWidget:
         self._view.value = self.card._repr_html_()
 
     def _say(self, text: str, color: str = "black") -> None:
-        self.status.value = f"<span style='color:{color}'>{html.escape(text)}</span>"
+        # pre-wrap keeps a parse error's caret on its own line, under the place it points at
+        self.status.value = (f"<pre style='color:{color}; white-space:pre-wrap; margin:0'>"
+                             f"{html.escape(text)}</pre>")  # fmt: skip
 
     def _decided(self) -> bool:
         if self.outcome.decision != "pending":
