@@ -36,10 +36,9 @@ from dataclasses import dataclass, field, replace
 from ..errors import OutOfGrammarError, SafetyChipError
 from ..ltl import And, Formula, Not, Or, ap, build_pattern
 from ..paths import DATA_DIR
-from ._assemble import ground_formula
 from ._clauses import read_clause
 from ._normalize import normalize, read_table
-from ._reading import LiftedTranslation
+from ._reading import LiftedTranslation, letters, renamed
 
 __all__ = ["MAX_LENGTH", "SIGNATURES", "SIGNATURE_TABLE", "SLOT_TABLE", "Cue", "Mods",
            "SlotReader", "cue_slots", "load_cues", "modifiers"]  # fmt: skip
@@ -286,14 +285,6 @@ def _not(f: Formula) -> Formula:
     return f.children[0] if f.op == "!" else Not(f)
 
 
-def _letters(f: Formula) -> set[str]:
-    return {x for a in f.atoms() for x in a.split("(", 1)[1].rstrip(")").split(",")}
-
-
-def _renamed(f: Formula, old: str, new: str) -> Formula:
-    return ground_formula(f, {x: new if x == old else x for x in _letters(f)})
-
-
 def _borrow(letter: str, like: Formula | None) -> Formula:
     """A bare placeholder as a literal of its neighbour's one-place predicate (else a place)."""
     name = ((like.children[0] if like.op == "!" else like).name or "") if like is not None else ""
@@ -375,7 +366,7 @@ def _one_or_list(text: str, clauses: bool = True) -> _Part | None:
         one = _clause(text[: things.start()] + f"[{first}]" + text[things.end() :])
         if one is not None:
             literal = one[0] if one[0] is not None else _borrow(first, None)
-            listed = (literal, *(_renamed(literal, first, x) for x in others))
+            listed = (literal, *(renamed(literal, first, x) for x in others))
             if together is not None:
                 return _Part((And(*listed),), one[1], loose=one[3])
             disjunctive = bool(re.search(r"\b(?:or|nor)\b", things.group(2)))
@@ -654,10 +645,10 @@ def _each(fill: _Fill) -> list[_Fill]:
     if response.things == condition.things:
         pairs = list(zip(condition.literals, response.literals))
     elif len(response.literals) == 1:
-        named = [x for x in condition.things if x in _letters(response.literals[0])]
+        named = [x for x in condition.things if x in letters(response.literals[0])]
         if len(named) != 1:
             return [fill]
-        pairs = [(c, _renamed(response.literals[0], named[0], x))
+        pairs = [(c, renamed(response.literals[0], named[0], x))
                  for c, x in zip(condition.literals, condition.things)]  # fmt: skip
     else:
         return [fill]
@@ -840,7 +831,7 @@ class SlotReader:
             out: dict[str, LiftedTranslation] = {}
             for fill in fills:
                 for reading in _build(fill):
-                    if wanted <= _letters(reading.formula):
+                    if wanted <= letters(reading.formula):
                         exact = exact and (bool(out) or not fill.left_out())
                         out.setdefault(str(reading.formula), reading)
             if out:
