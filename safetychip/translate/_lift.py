@@ -23,14 +23,13 @@ from types import MappingProxyType
 
 from ..errors import TranslationError
 from ._ground import Grounding
+from ._reading import PLACEHOLDER
 from ._vocabulary import Vocabulary
 
 __all__ = ["LETTERS", "LiftedSentence", "lift", "on_as_switched"]
 
 #: The placeholder letters, in order of use.
 LETTERS = "abcdfghjkmnpqrstuvwxyz"  # no e or i: they are operators of the prefix syntax
-
-PLACEHOLDER = re.compile(r"\[([a-z])\]")
 
 
 @dataclass(frozen=True)
