@@ -242,7 +242,6 @@ _MARKERS = tuple((kind, re.compile(marker, re.I)) for kind, marker in (
     ("context", rf"(?:^|,?\s+|\s*(?:—|–|--|\s-)\s*)(?:(?:while|whilst)(?= {_OTHERS}\b)|during\b)"),
     ("reason", rf"(?:^|,?\s+)(?:(?:because|'?cause|since|as)(?= {_SUBJECT})|so that|"
                r"in order to)\b"),
-    ("reason", rf",\s+so(?= {_SUBJECT})\b"),
     ("reason", r"\s+so(?= (?:i|we)\b)"),  # "… twice so I know it works"
     # "…, for the warm-up", "…, expecting a drop": a purpose or a state of mind
     ("reason", r",\s+(?:for(?= (?:the|a|an|my|our|his|her|their)\b)|"
