@@ -202,7 +202,6 @@ def _unknown_phrases(toks, taken) -> list[tuple[int, int]]:
             or first in NON_REFERRING["agent"]  # "the agent shall reach"
             or (first in NON_REFERRING["time"] and j > i + 2 and toks[i + 2][0] in _EVENT_VERBS)
             or (j < len(toks) and j in taken)  # an adjective before a known name
-            or (j < len(toks) and toks[j][0] in ("time", "times"))  # "the hole time": a time
         ):
             continue
         spans.append((i + 1, j))
