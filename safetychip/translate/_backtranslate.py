@@ -188,10 +188,10 @@ class BackTranslation:
         return self.text + (" [offline stand-in, not a language model]" if self.stand_in else "")
 
 
-def back_translate(formula: Formula, *, model=None, sentence: str = "",
+def back_translate(formula: Formula, *, model=None,
                    vocabulary: Vocabulary | None = None) -> BackTranslation:  # fmt: skip
     """Read *formula* back in English: by its pattern's template, or by *model* (prompt
-    ``back_translation``; *sentence* is never shown to it, so it cannot copy it). With the
+    ``back_translation``; it never sees the sentence, so it cannot copy it). With the
     *vocabulary* it was grounded in, a class name reads as what it means, "a window
     (bedroom_window or living_room_window)", so a person sees that the constraint covers
     every window (:func:`literal_text`); without it, like any name ("the window").

@@ -96,7 +96,7 @@ class Candidate:
     *lifted_formula* and *pattern*, the *readers* that proposed it (first proposer first),
     the calibrated *probability* that it is the right formula (None for a chat model's
     reading, never fitted), the *features* it was scored on, its *parts* (one constraint per
-    thing of a list), the clauses *set_aside* to read it, and the first reader's *form*."""
+    thing of a list) and the clauses *set_aside* to read it."""
 
     constraint: Constraint
     lifted_formula: Formula
@@ -106,7 +106,6 @@ class Candidate:
     features: Mapping[str, float] = field(default_factory=dict, repr=False)
     parts: tuple[Constraint, ...] = ()
     set_aside: tuple[tuple[str, str], ...] = ()
-    form: str = ""
 
     @property
     def formula(self) -> Formula:

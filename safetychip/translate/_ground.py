@@ -10,7 +10,7 @@ Otherwise a misspelling is tried first, by string similarity alone
 ``"spelling"``) when one name is clearly the closest; then its embedding is compared, by
 cosine similarity, with the embeddings of the names read as English (``book shelf``); the
 best name is taken when its score reaches the threshold and no other name is within
-``margin`` of it. Anything else is a
+:data:`MARGIN` of it. Anything else is a
 :class:`~safetychip.errors.GroundingError` that lists the nearest names with their scores,
 so a person can rephrase. The embedder is created on first use: a sentence whose
 expressions all match exactly never imports torch.
@@ -82,19 +82,19 @@ class Grounder:
     """Ground referring expressions in one *vocabulary*. Expressions that match no phrase
     exactly are compared by *embedder* (an :class:`~safetychip.llm.Embedder`, ``"minilm"``
     created on first use, or None: such expressions are errors listing the names spelled most
-    alike): a name needs cosine similarity *threshold*, and a second one within *margin* of
-    the best makes the expression ambiguous; an error or a grounding lists the *top* nearest.
+    alike): a name needs cosine similarity *threshold*, and a second one within
+    :data:`MARGIN` of the best makes the expression ambiguous; an error or a grounding lists
+    the three nearest.
     """
 
     def __init__(self, vocabulary: Vocabulary, embedder: Embedder | str | None = "minilm", *,
-                 threshold: float = THRESHOLD, margin: float = MARGIN,
-                 top: int = 3) -> None:  # fmt: skip
+                 threshold: float = THRESHOLD) -> None:  # fmt: skip
         if isinstance(embedder, str) and embedder != "minilm":
             raise ValueError(f"embedder must be an Embedder, 'minilm' or None, got {embedder!r}")
         if not 0.0 <= threshold <= 1.0:
             raise ValueError(f"threshold must be within [0, 1], got {threshold}")
         self.vocabulary, self._embedder = vocabulary, embedder
-        self.threshold, self.margin, self.top = threshold, margin, top
+        self.threshold = threshold
         self._matrix: Any = None
 
     @property
@@ -141,14 +141,14 @@ class Grounder:
             self._matrix = embedder.encode(phrases)
         scores = self._matrix @ embedder.encode([key])[0]
         order = sorted(range(len(scores)), key=lambda i: (-float(scores[i]), i))
-        ranked = tuple((self.vocabulary.names[i], float(scores[i])) for i in order[: self.top])
+        ranked = tuple((self.vocabulary.names[i], float(scores[i])) for i in order[:3])
         best_name, best = ranked[0]
         listing = ", ".join(f"{n} ({s:.2f})" for n, s in ranked)
         if best < self.threshold:
             raise GroundingError(f"cannot ground {text!r} in {where}: no name is similar enough "
                                  f"(nearest: {listing}; threshold {self.threshold:.2f}); rephrase "
                                  "with one of these names", text, ranked)  # fmt: skip
-        close = [n for n, s in ranked[1:] if best - s <= self.margin]
+        close = [n for n, s in ranked[1:] if best - s <= MARGIN]
         if close:
             raise GroundingError(f"{text!r} is ambiguous in {where}: "
                                  f"{_either([best_name, *close])} are about equally similar "

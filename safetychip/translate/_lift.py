@@ -23,14 +23,13 @@ from types import MappingProxyType
 
 from ..errors import TranslationError
 from ._ground import Grounding
+from ._reading import PLACEHOLDER
 from ._vocabulary import Vocabulary
 
 __all__ = ["LETTERS", "LiftedSentence", "lift", "on_as_switched"]
 
 #: The placeholder letters, in order of use.
 LETTERS = "abcdfghjkmnpqrstuvwxyz"  # no e or i: they are operators of the prefix syntax
-
-PLACEHOLDER = re.compile(r"\[([a-z])\]")
 
 
 @dataclass(frozen=True)
@@ -84,12 +83,6 @@ def lift(sentence: str, spans: Sequence[tuple[int, int]],
     return LiftedSentence("".join(parts), MappingProxyType(names), MappingProxyType(first_text))
 
 
-# "[a] on" / "[a]'s off" (the state, as in "[a] on at most twice") ...
-_STATE = re.compile(
-    r"\[([a-z])\](\s+(?:is|are|was|were|'s|stays|remains)\b)?\s+(on|off)\b"
-    r"(?!\s+(?:\[|the\b|a\b|an\b|top\b|it\b|them\b))",
-    re.IGNORECASE,
-)
 # A thing with a switch that "goes on" or "has to go off" is switched on or off.
 _GOES = re.compile(
     r"\[([a-z])\](?:\s+(needs? to|has to|have to|must|should|will|shall|can|may|is to|ought to|"
@@ -101,45 +94,22 @@ _GOES = re.compile(
 # "does not go on": "is not switched on"; "never goes on": "is never switched on".
 _DO_NOT = {"does not": "is not", "do not": "is not", "did not": "was not", "doesn't": "is not",
            "don't": "is not", "didn't": "was not", "never": "is never"}  # fmt: skip
-# Words after which the state is a condition: "when [a] on" is "when [a] is switched on".
-_CONDITION_WORDS = "when|whenever|while|if|once|until|till|before|after|unless|as"
-_CONDITION = re.compile(rf"\b(?:{_CONDITION_WORDS})\s*$", re.IGNORECASE)
-# ... where what comes before the thing does not make "on" a verb's particle ("switch [a]
-# on", "put [a] on [b]"): the start, a pause, a condition, a joining word, or a verb that
-# keeps a state ("leave [a] on").
-_BEFORE_STATE = re.compile(
-    rf"(?:^|[,.;:!?(-]|\b(?:{_CONDITION_WORDS}|no|and|or|means|then|with|leave|leaves|left|"
-    r"keep|keeps|kept|the|is|are))\s*$",
-    re.IGNORECASE,
-)
 
 
 def on_as_switched(lifted: LiftedSentence, vocabulary: Vocabulary) -> LiftedSentence:
-    """*lifted* with "[a] on" and "[a] off" written "[a] switched on / off" where the thing
-    has a switch and no other state "on" could name ("Microwave on no more than twice",
-    "when the kettle's on", "leave the computer on till …"), and so "[a] goes on", "[a] has
-    to go off"; unchanged otherwise.
+    """*lifted* with "[a] goes on" and "[a] has to go off" written "[a] is switched on",
+    "[a] has to be switched off" where the thing has a switch (the slot reader reads "[a] on"
+    itself); unchanged otherwise.
 
     >>> v = Vocabulary("demo", ("kettle", "kitchen"), rooms=frozenset({"kitchen"}),
     ...                properties={"kettle": frozenset({"HAS_SWITCH"})})
-    >>> on_as_switched(LiftedSentence("[a] on at most twice", {"a": "kettle"}, {}), v).text
-    '[a] switched on at most twice'
-    >>> on_as_switched(LiftedSentence("while [a] on, stay in [b]", {"a": "kettle"}, {}), v).text
-    'while [a] is switched on, stay in [b]'
-    >>> on_as_switched(LiftedSentence("switch [a] on", {"a": "kettle"}, {}), v).text
-    'switch [a] on'
     >>> on_as_switched(LiftedSentence("[a] needs to go on twice", {"a": "kettle"}, {}), v).text
     '[a] needs to be switched on twice'
+    >>> on_as_switched(LiftedSentence("if [a] goes off, go to [b]", {"a": "kettle"}, {}), v).text
+    'if [a] is switched off, go to [b]'
+    >>> on_as_switched(LiftedSentence("switch [a] on", {"a": "kettle"}, {}), v).text
+    'switch [a] on'
     """
-
-    def switched(m: re.Match[str]) -> str:
-        thing = lifted.placeholders.get(m.group(1), "")
-        if (not _BEFORE_STATE.search(m.string[: m.start()]) or thing in vocabulary.rooms
-                or not (vocabulary.properties.get(thing)
-                        and vocabulary.able("is_switchedon", thing))):  # fmt: skip
-            return m.group()
-        verb = m.group(2) or (" is" if _CONDITION.search(m.string[: m.start()]) else "")
-        return f"[{m.group(1)}]{verb} switched {m.group(3)}"
 
     def goes(m: re.Match[str]) -> str:
         thing = lifted.placeholders.get(m.group(1), "")
@@ -149,5 +119,5 @@ def on_as_switched(lifted: LiftedSentence, vocabulary: Vocabulary) -> LiftedSent
         verb = _DO_NOT.get(modal) or (f"{modal} be" if modal else "is")
         return f"[{m.group(1)}] {verb} switched {m.group(3)}"
 
-    text = _STATE.sub(switched, _GOES.sub(goes, lifted.text))
+    text = _GOES.sub(goes, lifted.text)
     return lifted if text == lifted.text else replace(lifted, text=text)

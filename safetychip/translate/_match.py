@@ -2,8 +2,7 @@
 
 Used to name the pattern of a formula an LLM wrote or a person edited, and to pick the
 English template of the back-translation. Patterns are matched structurally (formulas are
-interned, so a candidate instance is compared by identity), then, as a fallback, by
-language equivalence with the instances that the formula's own literals allow.
+interned, so a candidate instance is compared by identity).
 
 Examples
 --------
@@ -36,9 +35,8 @@ def _literals(f: Formula) -> list[Formula]:
     return list(dict.fromkeys(literal))
 
 
-def match_pattern(formula: Formula, *, equivalence: bool = False) -> tuple[str, tuple] | None:
-    """The pattern and arguments of *formula*, or None; with *equivalence*, also of a formula
-    that is merely language-equivalent to an instance over its own literals (slower)."""
+def match_pattern(formula: Formula) -> tuple[str, tuple] | None:
+    """The pattern and arguments of *formula*, or None."""
     literals = _literals(formula)
     atoms = [x for x in literals if x.op == "ap"]
     candidates = literals + [Not(a) for a in atoms if Not(a) not in literals]
@@ -74,14 +72,4 @@ def match_pattern(formula: Formula, *, equivalence: bool = False) -> tuple[str, 
                     continue
                 if no_double_negation(build(p, q)) is formula:
                     return name, (p, q)
-    if not equivalence or len(candidates) > 6:
-        return None
-    from ..automata import equivalent
-
-    for name in ("never", "not_before", "response", "immediate_response", "absence_after"):
-        build = PATTERNS[name].build
-        pairs = [(p,) for p in candidates] if name == "never" else list(permutations(candidates, 2))
-        for args in pairs:
-            if equivalent(build(*args), formula):
-                return name, args
     return None

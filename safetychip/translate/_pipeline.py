@@ -27,7 +27,6 @@ import html
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from types import MappingProxyType
 
 from .._names import close_names
 from .._text import hidden_character
@@ -42,32 +41,29 @@ from ..errors import (
     VocabularyError,
 )
 from ..llm import ChatModel, Embedder
-from ..ltl import And, Formula, pattern_family
+from ..ltl import Formula, pattern_family
 from ..monitor import Constraint
 from ._assemble import assemble, ground_formula, opened_as_switched
 from ._candidates import Candidate, Proposal, Scores, features
 from ._clauses import read_clause
-from ._ground import MARGIN, THRESHOLD, Grounder, Grounding
-from ._lift import LETTERS, LiftedSentence, lift, on_as_switched
+from ._ground import THRESHOLD, Grounder, Grounding
+from ._lift import LiftedSentence, lift, on_as_switched
 from ._llm import LLMTranslator
 from ._normalize import normalize, phrases
-from ._reading import LiftedTranslation, letters, renamed
+from ._reading import LiftedTranslation, letters
 from ._recognize import Expression, LLMRecognizer, Remark, recognize, remarks
 from ._retrieve import RetrievalTranslator
 from ._review import Distinction
 from ._slots import SlotReader
 from ._spelling import respell
-from ._vocabulary import NEEDS, Vocabulary, load_vocabulary
+from ._vocabulary import Vocabulary, load_vocabulary
 
-__all__ = ["ANYTHING", "CONFIDENCE", "MAX_SENTENCE", "Translation", "Translator", "only_permits"]
+__all__ = ["CONFIDENCE", "MAX_SENTENCE", "Translation", "Translator", "only_permits"]
 
 #: Longest sentence accepted, in characters.
 MAX_SENTENCE = 400
 #: The least probability at which a candidate set of one is accepted without a pick.
 CONFIDENCE = 0.9
-#: The name of the placeholder of "anything" ("do not pour anything near [a]"): each thing of
-#: the scene the predicate can hold of (:meth:`Vocabulary.able`), one part per thing.
-ANYTHING = "anything"
 
 
 @dataclass(frozen=True)
@@ -247,24 +243,6 @@ def only_permits(sentence: str) -> str | None:
 
 _JOINED = re.compile(r"(?:\b(?:and|or|nor)|,)\s*$")  # joins an expression to a list before it
 _LIST_GOES_ON = re.compile(r"\s*(?:,|\b(?:and|or|nor)\b)\s*\S")  # "[a], [b] or [c]"
-_ANYTHING = re.compile(
-    r"(?<!before )(?<!after )(?<!than )\b(?:anything|any (?:liquids?|drinks?))\b(?! else)", re.I
-)
-
-
-def _anything_placeholder(lifted: LiftedSentence) -> LiftedSentence:
-    """*lifted* with "anything" a placeholder of its own, beside the things it names.
-
-    >>> _anything_placeholder(LiftedSentence("Never pour anything on [a]", {"a": "tv"}, {})).text
-    'Never pour [b] on [a]'
-    """
-    found = _ANYTHING.search(lifted.text)
-    if found is None or not lifted.placeholders:
-        return lifted
-    x = next(y for y in LETTERS if y not in lifted.placeholders)
-    return LiftedSentence(f"{lifted.text[: found.start()]}[{x}]{lifted.text[found.end() :]}",
-                          MappingProxyType({**lifted.placeholders, x: ANYTHING}),
-                          MappingProxyType({**lifted.expressions, x: found.group()}))  # fmt: skip
 
 
 def _aside(kind: str, text: str) -> str:
@@ -283,14 +261,13 @@ class Translator:
 
     Offline by default; with a chat *model*, it also recognises and reads (beside the offline
     readers, with *max_attempts* requests per step). The *embedder* grounds expressions that
-    match no name (:class:`Grounder`, with *threshold* and *margin*) and drives the
-    *retrieval* translator (its *retrieval_readings* most voted readings); None reads without
-    either. *recognizer* (``sentence -> list[Expression]``) and *lifted_translator*
-    (``lifted text -> LiftedTranslation``) replace a step; *offline_readers* reads beside them
+    match no name (:class:`Grounder`, with *threshold*) and drives the *retrieval*
+    translator; None reads without either. *lifted_translator* (``lifted text ->
+    LiftedTranslation``) replaces the reading step; *offline_readers* reads beside it
     with the slot reader and retrieval, so that a model's reading gets a calibrated
     probability where they agree. *scores* are the candidate scores (default:
     ``data/translation/candidates.json``); a set of one is accepted at *confidence*
-    (:attr:`Translation.settled`); sentences are at most *max_length* characters.
+    (:attr:`Translation.settled`); sentences are at most :data:`MAX_SENTENCE` characters.
 
     Readers of other sentence forms (the human queries' questions) use the steps one by one:
     :meth:`lift`, :meth:`normalize`, :meth:`read_clause`, :meth:`read_pattern`, :meth:`ground`.
@@ -303,18 +280,14 @@ class Translator:
 
     def __init__(self, vocabulary: Vocabulary | str, *, model: ChatModel | None = None,
                  embedder: Embedder | str | None = "minilm", threshold: float = THRESHOLD,
-                 margin: float = MARGIN, max_attempts: int = 3, max_length: int = MAX_SENTENCE,
-                 recognizer=None, lifted_translator=None,
+                 max_attempts: int = 3, lifted_translator=None,
                  retrieval: bool | RetrievalTranslator = True, confidence: float = CONFIDENCE,
-                 scores: Scores | None = None, retrieval_readings: int = 3,
-                 offline_readers: bool = True) -> None:  # fmt: skip
+                 scores: Scores | None = None, offline_readers: bool = True) -> None:  # fmt: skip
         self.vocabulary = load_vocabulary(vocabulary)
         self.model = model
-        self.grounder = Grounder(self.vocabulary, embedder, threshold=threshold, margin=margin)
-        self.max_length = max_length
-        if recognizer is None and model is not None:
-            recognizer = LLMRecognizer(model, max_attempts=max_attempts)
-        self.recognizer = recognizer or (lambda s: recognize(s, self.vocabulary))
+        self.grounder = Grounder(self.vocabulary, embedder, threshold=threshold)
+        self.recognizer = (LLMRecognizer(model, max_attempts=max_attempts) if model is not None
+                           else lambda s: recognize(s, self.vocabulary))  # fmt: skip
         predicates = self.vocabulary.predicates
         if lifted_translator is None:
             lifted_translator = SlotReader() if model is None else LLMTranslator(
@@ -327,11 +300,7 @@ class Translator:
         self._retrieval = retrieval if embedder is not None and offline_readers else False
         if not 0.0 <= confidence <= 1.0:
             raise ValueError(f"confidence must be between 0 and 1, got {confidence}")
-        self.confidence, self.retrieval_readings, self._scores = (
-            confidence,
-            retrieval_readings,
-            scores,
-        )
+        self.confidence, self._scores = confidence, scores
 
     @property
     def name(self) -> str:
@@ -340,7 +309,7 @@ class Translator:
 
     def check_sentence(self, sentence: object) -> str:
         """*sentence*, stripped, if it is usable; a :class:`~safetychip.errors.SentenceError`
-        if it is not a string, is empty, is longer than ``max_length``, or holds a character
+        if it is not a string, is empty, is longer than :data:`MAX_SENTENCE`, or holds a character
         that hides or reorders text on screen (the sentence shown would not be the one read)."""
         if not isinstance(sentence, str):
             raise SentenceError(f"a sentence must be a string, got {type(sentence).__name__}")
@@ -355,9 +324,9 @@ class Translator:
         text = " ".join(sentence.split())
         if not text:
             raise SentenceError("the sentence is empty: write one constraint in English")
-        if len(text) > self.max_length:
+        if len(text) > MAX_SENTENCE:
             raise SentenceError(
-                f"the sentence is {len(text)} characters long; at most {self.max_length} are "
+                f"the sentence is {len(text)} characters long; at most {MAX_SENTENCE} are "
                 "accepted: state one constraint per sentence"
             )
         return text
@@ -433,7 +402,6 @@ class Translator:
         expressions, groundings, lifted, set_aside = self._lift(respelt)
         if self.model is None:  # the offline readers: "kettle on at most twice"
             lifted = on_as_switched(lifted, self.vocabulary)
-        lifted = _anything_placeholder(lifted)
         if not lifted.placeholders:
             names = self.vocabulary.names
             hints = [f"{', '.join(close_names(w, names))} for {w!r}"
@@ -490,7 +458,7 @@ class Translator:
         if retrieval is not None:
             rooms = [x for x, n in sentence.placeholders.items() if n in self.vocabulary.rooms]
             things = [x for x in sentence.placeholders if x not in rooms]
-            found = retrieval.candidates(lifted, rooms, things, self.retrieval_readings)
+            found = retrieval.candidates(lifted, rooms, things, 3)
             out += [Proposal(reading, "retrieval", share, similar, rank, unread=unread)
                     for rank, (reading, share, similar, unread) in enumerate(found, 1)]  # fmt: skip
         if out:
@@ -565,7 +533,6 @@ class Translator:
                result: LiftedTranslation, translator: str, corrections: tuple, set_aside: tuple,
                accepted: Iterable, invariants: Iterable, name: str) -> Translation:  # fmt: skip
         """The checked translation of one reader's *result*."""
-        result, lifted = self._anything(text, result, lifted)
         formula, switched = opened_as_switched(result.formula, lifted.placeholders,
                                                self.vocabulary)  # fmt: skip
         if switched:  # "open the TV": switch it on
@@ -592,35 +559,6 @@ class Translator:
                            check(result.formula, text, name), result.pattern, translator,
                            stand_in, self.vocabulary, parts, corrections,
                            tuple((r.kind, r.text) for r in set_aside))  # fmt: skip
-
-    def _anything(self, text: str, result: LiftedTranslation, lifted: LiftedSentence
-                  ) -> tuple[LiftedTranslation, LiftedSentence]:  # fmt: skip
-        """*result* with the placeholder of :data:`ANYTHING` read as each thing of the scene
-        the predicate can hold of, one part per thing."""
-        for x in [x for x, name in lifted.placeholders.items() if name == ANYTHING]:
-            found = re.compile(rf"^(\w+)\((?:.*,)?{x}[,)]")
-            predicates = {m.group(1) for a in result.formula.atoms() if (m := found.match(a))}
-            if not predicates:
-                raise OutOfGrammarError(f"{text!r}: the reading leaves out 'anything'", lifted.text)
-            names = [n for n in self.vocabulary.names
-                     if self.vocabulary.properties.get(n) is not None
-                     and all(self.vocabulary.able(p, n) for p in predicates)]  # fmt: skip
-            if not names or any(p not in NEEDS for p in predicates):
-                raise OutOfGrammarError(
-                    f"{text!r} is about anything that {', '.join(sorted(predicates))}(…) can "
-                    f"hold of, but {self.vocabulary.name} does not say which things those are"
-                    + ("" if names else " (no thing has the property it needs)")
-                    + ": name the things instead",
-                    lifted.text,
-                )
-            parts = tuple(renamed(result.formula, x, n) for n in names)
-            result = LiftedTranslation(And(*parts), result.pattern, (), result.form, parts)
-            placeholders = {**{y: n for y, n in lifted.placeholders.items() if y != x},
-                            **{n: n for n in names}}  # fmt: skip
-            expressions = {**lifted.expressions, **{n: n.replace("_", " ") for n in names}}
-            lifted = LiftedSentence(lifted.text, MappingProxyType(placeholders),
-                                    MappingProxyType(expressions))  # fmt: skip
-        return result, lifted
 
     @property
     def scores(self) -> Scores:

@@ -17,7 +17,11 @@ from dataclasses import dataclass
 
 from ..ltl import And, Formula, Or, ap
 
-__all__ = ["LiftedTranslation", "letters", "no_double_negation", "renamed", "substitute"]
+__all__ = ["PLACEHOLDER", "LiftedTranslation", "letters", "no_double_negation", "renamed",
+           "substitute"]  # fmt: skip
+
+#: A placeholder of a lifted sentence, ``[a]``; group 1 is its letter.
+PLACEHOLDER = re.compile(r"\[([a-z])\]")
 
 
 @dataclass(frozen=True)

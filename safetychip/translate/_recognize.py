@@ -202,7 +202,6 @@ def _unknown_phrases(toks, taken) -> list[tuple[int, int]]:
             or first in NON_REFERRING["agent"]  # "the agent shall reach"
             or (first in NON_REFERRING["time"] and j > i + 2 and toks[i + 2][0] in _EVENT_VERBS)
             or (j < len(toks) and j in taken)  # an adjective before a known name
-            or (j < len(toks) and toks[j][0] in ("time", "times"))  # "the hole time": a time
         ):
             continue
         spans.append((i + 1, j))
@@ -242,7 +241,6 @@ _MARKERS = tuple((kind, re.compile(marker, re.I)) for kind, marker in (
     ("context", rf"(?:^|,?\s+|\s*(?:—|–|--|\s-)\s*)(?:(?:while|whilst)(?= {_OTHERS}\b)|during\b)"),
     ("reason", rf"(?:^|,?\s+)(?:(?:because|'?cause|since|as)(?= {_SUBJECT})|so that|"
                r"in order to)\b"),
-    ("reason", rf",\s+so(?= {_SUBJECT})\b"),
     ("reason", r"\s+so(?= (?:i|we)\b)"),  # "… twice so I know it works"
     # "…, for the warm-up", "…, expecting a drop": a purpose or a state of mind
     ("reason", r",\s+(?:for(?= (?:the|a|an|my|our|his|her|their)\b)|"

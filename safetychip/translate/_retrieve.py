@@ -41,7 +41,7 @@ from ..paths import DATA_DIR
 from ._assemble import misused_room, placed_at_thing
 from ._clauses import read_clause
 from ._normalize import normalize, phrases
-from ._reading import LiftedTranslation, no_double_negation, substitute
+from ._reading import PLACEHOLDER, LiftedTranslation, no_double_negation, substitute
 from ._slots import Mods, modifiers
 
 __all__ = ["CUES", "EXAMPLES", "TEMPLATES", "Reading", "RetrievalTranslator",
@@ -52,8 +52,6 @@ TEMPLATES = DATA_DIR / "translation" / "templates.jsonl"
 #: Sentences by other hands from the development sets, lifted, with their lifted labels
 #: (JSON lines as the templates, plus ``set`` and ``id``; written by ``make_examples.py``).
 EXAMPLES = DATA_DIR / "translation" / "examples.jsonl"
-
-_LETTERS = re.compile(r"\[([a-z])\]")
 
 
 @dataclass(frozen=True)
@@ -311,7 +309,7 @@ class RetrievalTranslator:
             return ()
         import numpy as np
 
-        letters = "".join(sorted(set(_LETTERS.findall(lifted))))
+        letters = "".join(sorted(set(PLACEHOLDER.findall(lifted))))
         group = self._vectors().get(letters)
         text = _text(lifted)
         if group is None:
@@ -397,7 +395,7 @@ def _load_templates(path: Path) -> list[dict]:
     for number, line in enumerate(lines, 1):
         try:
             row = json.loads(line)
-            row["letters"] = "".join(sorted(set(_LETTERS.findall(row["text"]))))
+            row["letters"] = "".join(sorted(set(PLACEHOLDER.findall(row["text"]))))
             row.setdefault("roles", {})
             row["cues"] = cues(row["text"])
             row["parsed"] = parse(row["formula"])

@@ -36,10 +36,9 @@ from dataclasses import dataclass, field, replace
 from ..errors import OutOfGrammarError, SafetyChipError
 from ..ltl import And, Formula, Not, Or, ap, build_pattern
 from ..paths import DATA_DIR
-from ._assemble import ground_formula
 from ._clauses import read_clause
 from ._normalize import normalize, read_table
-from ._reading import LiftedTranslation
+from ._reading import PLACEHOLDER, LiftedTranslation, letters, renamed
 
 __all__ = ["MAX_LENGTH", "SIGNATURES", "SIGNATURE_TABLE", "SLOT_TABLE", "Cue", "Mods",
            "SlotReader", "cue_slots", "load_cues", "modifiers"]  # fmt: skip
@@ -73,7 +72,6 @@ SIGNATURES, _FALLBACK = _signatures()
 _STRUCTURE = ("condition", "scope", "sequence")
 _RULE_SLOTS = frozenset({*_STRUCTURE, "timing", "count", "bound", "order", "polarity", "only"})
 _TIMING_RANK = ("repeat", "within", "next", "back", "again", "later", "end", "always")
-_PLACEHOLDER = re.compile(r"\[([a-z])\]")
 _SENTENCES = re.compile(r"(?<=[.!?;])\s+|\s*;\s*")
 _CLAUSES = re.compile(r"[.!?;]\s+|\s*;\s*|,\s*(?:and\s+|but\s+)?|\s+(?:but|and)\s+|:\s+")
 _PRONOUN = re.compile(r"\b(?:it|them|they|him|that one|this one)\b(?! is \w+ to\b)|\bthere\b")
@@ -286,14 +284,6 @@ def _not(f: Formula) -> Formula:
     return f.children[0] if f.op == "!" else Not(f)
 
 
-def _letters(f: Formula) -> set[str]:
-    return {x for a in f.atoms() for x in a.split("(", 1)[1].rstrip(")").split(",")}
-
-
-def _renamed(f: Formula, old: str, new: str) -> Formula:
-    return ground_formula(f, {x: new if x == old else x for x in _letters(f)})
-
-
 def _borrow(letter: str, like: Formula | None) -> Formula:
     """A bare placeholder as a literal of its neighbour's one-place predicate (else a place)."""
     name = ((like.children[0] if like.op == "!" else like).name or "") if like is not None else ""
@@ -308,14 +298,14 @@ def _clause(text: str) -> tuple[Formula | None, bool, str, bool, bool] | None:
     if the words left out name no thing, are not kept words and leave more than a bare
     placeholder (``when the robot is in [a]`` reads ``in [a]``)."""
     text = _ONLY_PLACE.sub(r"\1", _LEAD_JUNK.sub("", text).strip(" ,;:.!?"))
-    if not _PLACEHOLDER.search(text):
+    if not PLACEHOLDER.search(text):
         return None
     words = text.split()
     for dropped in range(min(len(words), _MAX_DROPPED + 1)):
         for lead in range(dropped + 1):
             before, span = words[:lead], words[lead : len(words) - (dropped - lead)]
             after = words[len(words) - (dropped - lead) :]
-            if not span or (dropped and (_PLACEHOLDER.search(" ".join(before + after))
+            if not span or (dropped and (PLACEHOLDER.search(" ".join(before + after))
                                          or len(span) < 2)):  # fmt: skip
                 continue
             place = span[0] in ("in", "into", "inside", "at", "to")  # "be back | in [b]"
@@ -340,14 +330,14 @@ def _items(text: str, topic: str = "") -> _Part | None:
         if cue.value == "pos":
             text = cue.pattern.sub(" ", text)
     neg, late = False, False
-    first = _PLACEHOLDER.search(text)
+    first = PLACEHOLDER.search(text)
     for cue in _cues("polarity"):
         found = cue.pattern.search(text) if cue.value == "neg" else None
         if found is not None:
             late = late or (first is not None and found.start() > first.start())
             neg, text = True, cue.pattern.sub(" ", text)
     text = _tidy(_TRAIL_JUNK.sub("", _LEAD_JUNK.sub("", _tidy(text))))
-    letters = _PLACEHOLDER.findall(text)
+    letters = PLACEHOLDER.findall(text)
     if not text or re.search(r"\bbut\b", text) or len(letters) != len(set(letters)):
         return None
     candidates = [text]
@@ -371,11 +361,11 @@ def _one_or_list(text: str, clauses: bool = True) -> _Part | None:
     text = _cut(text, together[1]) if together is not None else text
     things = _LIST.search(text)
     if things is not None:
-        first, others = things.group(1), _PLACEHOLDER.findall(things.group(2))
+        first, others = things.group(1), PLACEHOLDER.findall(things.group(2))
         one = _clause(text[: things.start()] + f"[{first}]" + text[things.end() :])
         if one is not None:
             literal = one[0] if one[0] is not None else _borrow(first, None)
-            listed = (literal, *(_renamed(literal, first, x) for x in others))
+            listed = (literal, *(renamed(literal, first, x) for x in others))
             if together is not None:
                 return _Part((And(*listed),), one[1], loose=one[3])
             disjunctive = bool(re.search(r"\b(?:or|nor)\b", things.group(2)))
@@ -519,17 +509,17 @@ def _splits(text: str) -> list[tuple[str, str]]:
     not go in [b]``), a response opening with its polarity first, a bare placeholder last."""
     marks = re.finditer(r",?\s*\bthen\b\s*|\s*,\s*", text)
     out = [(text[: m.start()], text[m.end() :]) for m in marks if text[m.end() :].strip()]
-    first = _PLACEHOLDER.search(text)
+    first = PLACEHOLDER.search(text)
     if out or first is None:
         return out[:16]
     gaps = (m.start() for m in re.finditer(r"(?<=\S) (?=\S)", text))
     out = [(text[:k], text[k:]) for k in gaps
-           if k >= first.end() and _PLACEHOLDER.search(text[k:])]  # fmt: skip
+           if k >= first.end() and PLACEHOLDER.search(text[k:])]  # fmt: skip
 
     def rank(pair: tuple[str, str]) -> tuple[bool, bool]:
         polarity = _find(pair[1], ("polarity",))
         opens = polarity is not None and polarity[1].start() == 0
-        return bool(_PLACEHOLDER.fullmatch(pair[0].strip())), not opens
+        return bool(PLACEHOLDER.fullmatch(pair[0].strip())), not opens
 
     return sorted(out, key=rank)[:16]
 
@@ -567,7 +557,7 @@ def _frame(text: str, outer: Mods, topic: str = "") -> list[_Fill]:
     mods = mods.merged(rest)
     part = _items(body, topic)
     if part is None and mods.timing == "repeat":  # a patrol names places: "rounds of [a]"
-        places = _PLACEHOLDER.findall(body)
+        places = PLACEHOLDER.findall(body)
         part = _Part(tuple(ap(f"agent_at({x})") for x in dict.fromkeys(places))) if places else None
     return [_Fill("plain", part, None, mods)] if part is not None else []
 
@@ -578,17 +568,17 @@ def _counted(text: str, outer: Mods, topic: str) -> list[_Fill]:
     names its thing takes the first item's verb."""
     pieces: list[str] = []
     for piece in re.split(r"\s*(?:[,;]|\band\b)\s*", text):
-        if pieces and not _PLACEHOLDER.search(piece):
+        if pieces and not PLACEHOLDER.search(piece):
             pieces[-1] += f" {piece}"  # "[a], at least 2 times"
         elif piece.strip():
             pieces.append(piece)
     if len(pieces) < 2 or sum(_find(p, ("count",)) is not None for p in pieces) < 2:
         return []
-    first = _PLACEHOLDER.search(pieces[0])
+    first = PLACEHOLDER.search(pieces[0])
     verb = pieces[0][: first.start()] if first else ""
     fills = []
     for piece in pieces:
-        if _PLACEHOLDER.match(piece):  # "[b] at least 1 times": the first item's verb
+        if PLACEHOLDER.match(piece):  # "[b] at least 1 times": the first item's verb
             piece = f"{verb} {piece}"
         elif re.match(r"(?:to|into|in|at)\s+\[", piece):  # "to [b] …": its verb of going
             piece = _PREPOSITION.sub("", verb) + " " + piece
@@ -622,21 +612,21 @@ def _conditional(text: str, cue: Cue, m: re.Match[str], mods: Mods, topic: str) 
         )
     if structure == "means":
         structure, pairs = "when", [(text[: m.start()], text[m.end() :])]
-    elif m.start() == 0 or not (topic or _PLACEHOLDER.search(text[: m.start()])):
+    elif m.start() == 0 or not (topic or PLACEHOLDER.search(text[: m.start()])):
         pairs = _splits(text[m.end() :])  # a leading condition, perhaps after chat
     else:
         pairs = [(text[m.end() :], text[: m.start()])]
     for said, then in pairs:
         if structure in ("when", "only_when") and _PERFECT.search(said):
             structure = {"when": "after", "only_when": "only_after"}[structure]  # history
-        if not _PLACEHOLDER.search(said):  # "if possible, …": a condition on nothing named
+        if not PLACEHOLDER.search(said):  # "if possible, …": a condition on nothing named
             return [replace(f, loose=True) for f in _frame(then, mods, topic)]
         rest, then = _modifiers(re.sub(r"^\s*(?:,\s*)?then\b", "", then))
-        named = _PLACEHOLDER.findall(said)
+        named = PLACEHOLDER.findall(said)
         condition, response = _items(said), _items(then, topic or named[-1])
         if condition is None or response is None:
             continue
-        if (cue.slot == "scope" and _PLACEHOLDER.fullmatch(said.strip(" ,.;:!?"))
+        if (cue.slot == "scope" and PLACEHOLDER.fullmatch(said.strip(" ,.;:!?"))
                 and len(response.literals) == 1):  # fmt: skip
             condition = _Part((_borrow(condition.bare, response.literals[0]),), condition.neg)
         if condition.said() in response.literals and (structure == "while" or not response.neg):
@@ -654,10 +644,10 @@ def _each(fill: _Fill) -> list[_Fill]:
     if response.things == condition.things:
         pairs = list(zip(condition.literals, response.literals))
     elif len(response.literals) == 1:
-        named = [x for x in condition.things if x in _letters(response.literals[0])]
+        named = [x for x in condition.things if x in letters(response.literals[0])]
         if len(named) != 1:
             return [fill]
-        pairs = [(c, _renamed(response.literals[0], named[0], x))
+        pairs = [(c, renamed(response.literals[0], named[0], x))
                  for c, x in zip(condition.literals, condition.things)]  # fmt: skip
     else:
         return [fill]
@@ -681,7 +671,7 @@ def _sequence(text: str, mods: Mods, topic: str, commas: bool = False) -> list[_
     steps: list[Formula] = []
     last, read, loose = topic, 0, False
     for piece in [*pieces, rest]:
-        named = _PLACEHOLDER.findall(piece)
+        named = PLACEHOLDER.findall(piece)
         part = _items(piece, topic if named else last)  # "open [a], then close (it)"
         if part is None and not named:
             loose = loose or bool(piece.strip(" ,"))
@@ -703,7 +693,7 @@ def _questions(sentences: list[str]) -> list[str]:
     """
     out: list[str] = []
     for sentence in sentences:
-        if (out and out[-1].endswith("?") and _PLACEHOLDER.search(out[-1])
+        if (out and out[-1].endswith("?") and PLACEHOLDER.search(out[-1])
                 and not _REQUEST.match(out[-1]) and _NAMED.search(sentence)):  # fmt: skip
             out[-1] = f"if {out[-1][:-1]}, {sentence}"
         else:
@@ -722,7 +712,7 @@ def _resolve(sentences: list[str], agent: bool = False) -> list[str]:
         lists = [x.span() for x in _LIST.finditer(sentence)  # "[a] and [b]" is one
                  if re.search(r"\b(?:and|or|nor)\b", x.group())]  # fmt: skip
         for m in _PRONOUN.finditer(sentence):
-            before = list(_PLACEHOLDER.finditer(sentence[: m.start()]))
+            before = list(PLACEHOLDER.finditer(sentence[: m.start()]))
             start = max((b.end() for b in _BOUNDARY.finditer(sentence[: m.start()])
                          if not any(i <= b.start() < j for i, j in lists)), default=0)  # fmt: skip
             before = [x for x in before if x.start() < start] or before
@@ -742,7 +732,7 @@ def _resolve(sentences: list[str], agent: bool = False) -> list[str]:
             pieces += [sentence[cursor : m.start()], word]
             cursor = m.end()
         resolved = "".join(pieces) + sentence[cursor:]
-        last = ([last, *_PLACEHOLDER.findall(resolved)])[-1]
+        last = ([last, *PLACEHOLDER.findall(resolved)])[-1]
         out.append(resolved)
     return out
 
@@ -807,7 +797,7 @@ class SlotReader:
             )
         if any((ord(ch) < 32 and ch not in "\t\n\r") or 0x7F <= ord(ch) < 0xA0 for ch in lifted):
             return (), "the sentence holds a control character", False
-        wanted = set(_PLACEHOLDER.findall(lifted))
+        wanted = set(PLACEHOLDER.findall(lifted))
         if not wanted:
             return (), "no placeholder ([a], [b]…) names a thing, so no response clause", False
         text = normalize(lifted)
@@ -824,23 +814,23 @@ class SlotReader:
             resolved = _resolve(raw, agent)
             outer = Mods()
             for s, r in zip(raw, resolved):
-                if not _PLACEHOLDER.search(s):
+                if not PLACEHOLDER.search(s):
                     outer = outer.merged(_modifiers(_tidy(r))[0])
             core = [_tidy(", ".join(_said(c, ",".join(cs[:k]), ",".join(cs[k + 1 :]))
                                     for k, c in enumerate(cs)))
-                    for s, r in zip(raw, resolved) if _PLACEHOLDER.search(s)
+                    for s, r in zip(raw, resolved) if PLACEHOLDER.search(s)
                     for cs in [r.split(",")]]  # fmt: skip
             fills = _whole(", ".join(core), outer) if whole else _clauses(core, outer)
             filled = filled or bool(fills)
             # exact: no word left out but cue phrases (a sentence or chunk naming nothing)
             exact = heading is None and all(
-                _PLACEHOLDER.search(c) or _only_cues(c) for s, r in zip(raw, resolved)
-                for c in (r.split(",") if _PLACEHOLDER.search(s) else [s])
+                PLACEHOLDER.search(c) or _only_cues(c) for s, r in zip(raw, resolved)
+                for c in (r.split(",") if PLACEHOLDER.search(s) else [s])
             )  # fmt: skip
             out: dict[str, LiftedTranslation] = {}
             for fill in fills:
                 for reading in _build(fill):
-                    if wanted <= _letters(reading.formula):
+                    if wanted <= letters(reading.formula):
                         exact = exact and (bool(out) or not fill.left_out())
                         out.setdefault(str(reading.formula), reading)
             if out:
@@ -874,12 +864,12 @@ def _said(chunk: str, before: str, after: str) -> str:
     or reads as a clause about the last thing named (``open [a], then close``); else only
     its phrases of a structure, timing, count or order slot (and the polarity, before a thing
     is named: ``the robot shall not, at any time, enter [a]``): chat fills no clause."""
-    named = _PLACEHOLDER.findall(before)
-    if _PLACEHOLDER.search(chunk) or (
+    named = PLACEHOLDER.findall(before)
+    if PLACEHOLDER.search(chunk) or (
         named and read_clause(f"{_modifiers(chunk)[1]} [{named[-1]}]") is not None
     ):
         return chunk
-    leading = bool(_PLACEHOLDER.search(after))
+    leading = bool(PLACEHOLDER.search(after))
     slots = (*_STRUCTURE, "timing", "count", "bound", "order", "filler", *(("polarity",) * leading))
     spans = sorted({(m.start(), -m.end(), c.slot == "filler")
                     for c in load_cues() if c.slot in slots
@@ -909,11 +899,11 @@ def _after(main: list[_Fill], said: list[str], rest: list[str]) -> list[_Fill]:
     """*main* (read from the clauses *said*) with the clauses *rest* after it."""
     if not main:
         return []
-    seen = set(_PLACEHOLDER.findall(" ".join(said)))
+    seen = set(PLACEHOLDER.findall(" ".join(said)))
     steps = any(len(f.steps or f.response.literals) > 1 or f.structure == "before" for f in main)
     order, own = "", []
     for clause in rest:
-        if steps and set(_PLACEHOLDER.findall(clause)) <= seen:  # the order of the steps
+        if steps and set(PLACEHOLDER.findall(clause)) <= seen:  # the order of the steps
             mods, _ = _modifiers(clause)
             again = _find(clause, ("reentry",)) is not None
             order = "strict" if again or mods.order == "strict" or mods.count else order
