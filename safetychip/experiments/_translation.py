@@ -242,19 +242,6 @@ def _counts(result: EvaluationResult) -> list[object]:
             result.silent_singletons()]  # fmt: skip
 
 
-def _by_pattern(result: EvaluationResult) -> str:
-    """Per pattern: the first candidate's outcomes and the candidate sets' scores."""
-    sets = result.sets()
-    rows = []
-    for pattern, (ok, refused, wrong) in result.outcomes().items():
-        n, covered, size, silent = sets.get(pattern, (0, 0, 0, 0))
-        share = (f"{covered / n:.1%}", f"{size / n:.2f}") if n else ("", "")
-        rows.append([pattern, ok + refused + wrong, ok, refused, wrong, *share, silent])
-    header = ("pattern", "n", "right", "refused or flagged", "wrong first", "coverage",
-              "mean set size", "silently wrong singletons")  # fmt: skip
-    return markdown_table(rows, header, "lrrrrrrr")
-
-
 def _replay_local_model(
     vocabulary: Callable[[str], Vocabulary], recording: Path, data: Path
 ) -> EvaluationResult:
@@ -320,7 +307,7 @@ def write_translation_scores(
         if not about[path].written_by.startswith("another hand"):
             continue
         parts += ["", f"## `{path}` by pattern ({about[path].written_by})", "",
-                  _by_pattern(result)]  # fmt: skip
+                  result.markdown()]  # fmt: skip
     target = Path(folder) / "01_translation_scores.md"
     atomic_write_text(target, "\n".join(parts) + "\n")
     return [target]

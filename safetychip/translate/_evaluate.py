@@ -160,6 +160,28 @@ class EvaluationResult:
                 lines.append(f"{value:<24} {m:>4} {c:>8} {c / m:9.1%} {k / m:10.2f} {w:>18}")
         return "\n".join(lines)
 
+    def markdown(self) -> str:
+        """Per pattern and in all: the first candidate's right / refused or flagged / wrong
+        and the candidate sets' coverage, mean size and silently wrong singletons, as one
+        Markdown table (a notebook shows it with ``IPython.display.Markdown``).
+
+        >>> r = EvaluationResult("t", [{"pattern": "never", "correct": True, "error": None,
+        ...                             "covered": True, "set_size": 1, "settled": True}])
+        >>> print(r.markdown().splitlines()[-1])
+        | all | 1 | 1 | 0 | 0 | 100.0% | 1.00 | 0 |
+        """
+        sets = self.sets()
+        rows = [(p, *counts, *sets[p]) for p, counts in self.outcomes().items()]
+        if rows:
+            rows.append(("all", *(sum(r[i] for r in rows) for i in range(1, 8))))
+        lines = ["| pattern | n | right | refused or flagged | wrong first | coverage | "
+                 "mean set size | silently wrong singletons |",
+                 "| :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]  # fmt: skip
+        for p, ok, refused, wrong, n, covered, size, silent in rows:
+            lines.append(f"| {p} | {n} | {ok} | {refused} | {wrong} | {covered / n:.1%} | "
+                         f"{size / n:.2f} | {silent} |")  # fmt: skip
+        return "\n".join(lines)
+
     def errors(self) -> dict[str, int]:
         """How many utterances failed with each error type."""
         return {k: v[0] for k, v in self._tally("error", lambda r: 1).items() if k != "other"}
