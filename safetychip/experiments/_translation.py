@@ -156,6 +156,16 @@ SETS: tuple[LabelledSet, ...] = (
         "then development",
         True,
     ),
+    LabelledSet(
+        "fresh_25/sentences.jsonl",
+        "another hand; scored once (80.5 %, coverage 85.1 %), then development",
+        True,
+    ),
+    LabelledSet(
+        "fresh_26/sentences.jsonl",
+        "another hand; scored once (73.8 %, coverage 83.7 %), then development",
+        True,
+    ),
 )
 
 #: The local model's replies to the translator over ``utterances.jsonl``, under ``data/``.
