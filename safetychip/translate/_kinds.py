@@ -24,15 +24,18 @@ thing of the scene that the predicate can hold of (:func:`expand_nothing`).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from types import MappingProxyType
 
 from ..errors import OutOfGrammarError
 from ..ltl import And, Formula, Not, ap
+from ._clauses import read_clause
 from ._lift import LETTERS, LiftedSentence
 from ._reading import LiftedTranslation, letters, renamed, substitute
 from ._vocabulary import Vocabulary
 
-__all__ = ["KIND", "NOTHING", "expand_kinds", "expand_nothing", "kind_placeholders"]
+__all__ = ["KIND", "NOTHING", "expand_kinds", "expand_nothing", "kind_placeholders",
+           "read_nothing", "typed_pronouns"]
 
 #: A kind placeholder's name is this prefix and the kind word (``kind:electronic device``).
 KIND = "kind:"
@@ -139,3 +142,68 @@ def expand_nothing(formula: Formula, x: str, vocabulary: Vocabulary) -> Formula:
         return And(*(Not(renamed(atom, x, n)) for n in things))
 
     return substitute(formula, none)
+
+
+def read_nothing(result: LiftedTranslation, lifted: LiftedSentence, vocabulary: Vocabulary
+                 ) -> tuple[LiftedTranslation, LiftedSentence]:  # fmt: skip
+    """*result* with each placeholder of :data:`NOTHING` read by :func:`expand_nothing` (its
+    formula and each part), and *lifted* binding each name that took its place."""
+    for x in [x for x, n in lifted.placeholders.items() if n == NOTHING]:
+        formula = expand_nothing(result.formula, x, vocabulary)
+        parts = tuple(expand_nothing(p, x, vocabulary) for p in result.parts)
+        result = LiftedTranslation(formula, result.pattern, (), result.form, parts)
+        named = set(letters(formula)) - set(letters(ap("x()"))) - set(lifted.placeholders)
+        placeholders = {**{y: n for y, n in lifted.placeholders.items() if y != x},
+                        **{n: n for n in sorted(named)}}  # fmt: skip
+        lifted = LiftedSentence(lifted.text, MappingProxyType(placeholders),
+                                MappingProxyType(lifted.expressions))  # fmt: skip
+    return result, lifted
+
+
+_IT = re.compile(r"\bit\b")
+_OWN_CLAUSE = re.compile(
+    r"[,;:]|\b(?:and|or|but|then|until|before|after|once|when|whenever|if|unless|while|with)\b"
+)
+
+
+def _carries(clause: str, x: str, name: str, vocabulary: Vocabulary) -> bool:
+    """Whether the thing *name* (a kind: some thing of it) can be what [x] is in *clause*."""
+    words = clause.split()
+    while words:
+        read = read_clause(" ".join(words))
+        if read is not None and read.literal is not None:
+            break
+        words.pop()
+    else:
+        return True  # nothing said of it that the lexicon reads
+    literal = vocabulary.native(read.literal)
+    predicates = {p for a in literal.atoms() for p in _predicates(ap(a), x)}
+    things = vocabulary.kinds.get(name[len(KIND) :], ()) if name.startswith(KIND) else (name,)
+    return any(all(vocabulary.able(p, n) for p in predicates) for n in things)
+
+
+def typed_pronouns(lifted: LiftedSentence, vocabulary: Vocabulary) -> LiftedSentence:
+    """*lifted* with each *it* written as the placeholder it means, when some placeholder
+    before it cannot be meant: "nothing" is no antecedent, nor is a thing in the pronoun's
+    own clause, nor a thing that cannot be what the clause says of the pronoun (water cannot
+    be on). It then means the nearest placeholder before it that can; with none excluded,
+    *it* is left to the reader's rule (the nearest that is no prepositional object).
+
+    >>> from safetychip.translate import Vocabulary
+    >>> v = Vocabulary("tiny", ("laptop", "water"), properties={
+    ...     "laptop": frozenset({"toggleable"}), "water": frozenset()})
+    >>> typed_pronouns(LiftedSentence("Never pour [a] on [b] while it is on.",
+    ...                               {"a": "water", "b": "laptop"}, {}), v).text
+    'Never pour [a] on [b] while [b] is on.'
+    """
+    text = lifted.text
+    for m in reversed(list(_IT.finditer(text))):
+        before = [(b.group(1), b.start()) for b in re.finditer(r"\[([a-z])\]", text[: m.start()])]
+        own = max((b.end() for b in _OWN_CLAUSE.finditer(text[: m.start()])), default=0)
+        clause = re.split(r"[,.;:!?]", text[m.end() :], maxsplit=1)[0]
+        fits = [x for x, at in before
+                if lifted.placeholders.get(x) != NOTHING and at < own
+                and _carries(f"[{x}]{clause}", x, lifted.placeholders.get(x, ""), vocabulary)]
+        if fits and len(fits) < len(before):
+            text = f"{text[: m.start()]}[{fits[-1]}]{text[m.end() :]}"
+    return text == lifted.text and lifted or replace(lifted, text=text)

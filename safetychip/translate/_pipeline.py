@@ -48,7 +48,7 @@ from ._assemble import assemble, ground_formula, opened_as_switched
 from ._candidates import Candidate, Proposal, Scores, features
 from ._clauses import read_clause
 from ._ground import MARGIN, THRESHOLD, Grounder, Grounding
-from ._kinds import NOTHING, expand_kinds, expand_nothing, kind_placeholders
+from ._kinds import expand_kinds, kind_placeholders, read_nothing, typed_pronouns
 from ._lift import LETTERS, LiftedSentence, lift, on_as_switched
 from ._llm import LLMTranslator
 from ._normalize import normalize, phrases
@@ -435,6 +435,7 @@ class Translator:
         if self.model is None:  # the offline readers: "kettle on at most twice"
             lifted = on_as_switched(lifted, self.vocabulary)
         lifted = kind_placeholders(_anything_placeholder(lifted), self.vocabulary)
+        lifted = typed_pronouns(lifted, self.vocabulary)
         if not lifted.placeholders:
             names = self.vocabulary.names
             hints = [f"{', '.join(close_names(w, names))} for {w!r}"
@@ -568,10 +569,7 @@ class Translator:
         """The checked translation of one reader's *result*."""
         result, lifted = expand_kinds(text, *self._anything(text, result, lifted),
                                       self.vocabulary)  # fmt: skip
-        for x in [x for x, n in lifted.placeholders.items() if n == NOTHING]:
-            result = replace(result, formula=expand_nothing(result.formula, x, self.vocabulary),
-                             parts=tuple(expand_nothing(p, x, self.vocabulary)
-                                         for p in result.parts))  # fmt: skip
+        result, lifted = read_nothing(result, lifted, self.vocabulary)
         formula, switched = opened_as_switched(result.formula, lifted.placeholders,
                                                self.vocabulary)  # fmt: skip
         if switched:  # "open the TV": switch it on
