@@ -34,8 +34,15 @@ from ._lift import LETTERS, LiftedSentence
 from ._reading import LiftedTranslation, letters, renamed, substitute
 from ._vocabulary import Vocabulary
 
-__all__ = ["KIND", "NOTHING", "expand_kinds", "expand_nothing", "kind_placeholders",
-           "read_nothing", "typed_pronouns"]
+__all__ = [
+    "KIND",
+    "NOTHING",
+    "expand_kinds",
+    "expand_nothing",
+    "kind_placeholders",
+    "read_nothing",
+    "typed_pronouns",
+]
 
 #: A kind placeholder's name is this prefix and the kind word (``kind:electronic device``).
 KIND = "kind:"
@@ -201,9 +208,13 @@ def typed_pronouns(lifted: LiftedSentence, vocabulary: Vocabulary) -> LiftedSent
         before = [(b.group(1), b.start()) for b in re.finditer(r"\[([a-z])\]", text[: m.start()])]
         own = max((b.end() for b in _OWN_CLAUSE.finditer(text[: m.start()])), default=0)
         clause = re.split(r"[,.;:!?]", text[m.end() :], maxsplit=1)[0]
-        fits = [x for x, at in before
-                if lifted.placeholders.get(x) != NOTHING and at < own
-                and _carries(f"[{x}]{clause}", x, lifted.placeholders.get(x, ""), vocabulary)]
+        fits = [
+            x
+            for x, at in before
+            if lifted.placeholders.get(x) != NOTHING
+            and at < own
+            and _carries(f"[{x}]{clause}", x, lifted.placeholders.get(x, ""), vocabulary)
+        ]
         if fits and len(fits) < len(before):
             text = f"{text[: m.start()]}[{fits[-1]}]{text[m.end() :]}"
-    return text == lifted.text and lifted or replace(lifted, text=text)
+    return lifted if text == lifted.text else replace(lifted, text=text)

@@ -136,8 +136,11 @@ class ThorScene:
         """
         out = {}
         for word, feature in load_kind_words().items():
-            found = tuple(n for n in self.objects if feature in (
-                self.types[n].name, *self.types[n].tags, *self.types[n].affordances))
+            found = tuple(
+                n
+                for n in self.objects
+                if feature in (self.types[n].name, *self.types[n].tags, *self.types[n].affordances)
+            )
             if found:
                 out[word] = found
         return MappingProxyType(out)
