@@ -138,3 +138,14 @@ def test_the_monitor_refuses_to_finish_with_a_bare_burner_on(translator, sentenc
     assert run(sentence, translator, moved) == ["executed"] * len(moved) + ["done"]
     assert run(sentence, translator, [*moved, "find stove burner 4", "turn on stove burner 4"]
                )[-1] != "done"  # fmt: skip
+
+
+def test_a_kind_phrase_the_recogniser_finds_is_a_kind_too(translator):
+    t = translator("Never break a fragile object.")
+    assert [str(p.formula) for p in t.parts] == [
+        f'G!"is_broken({n})"' for n in load_thor_scene("FloorPlan1").kinds["fragile object"]
+    ]
+    t = translator("Never turn on a burner with nothing on it.")
+    assert (
+        len(t.parts) == len(BURNERS) and "is_on(pan,stove_burner_4)" in t.parts[3].formula.atoms()
+    )

@@ -40,6 +40,7 @@ __all__ = [
     "expand_kinds",
     "expand_nothing",
     "kind_placeholders",
+    "names_a_kind",
     "read_nothing",
     "typed_pronouns",
 ]
@@ -58,6 +59,19 @@ _NOTHING = re.compile(r"\b(?:nothing|no ?thing|no objects?)\b")
 
 def _new_letter(placeholders: dict[str, str]) -> str:
     return next(y for y in LETTERS if y not in placeholders)
+
+
+def names_a_kind(expression: str, vocabulary: Vocabulary) -> bool:
+    """Whether *expression* is a kind phrase after a determiner ("a fragile object"): left
+    as words by the lifting, for :func:`kind_placeholders`.
+
+    >>> from safetychip.translate import Vocabulary
+    >>> v = Vocabulary("tiny", ("vase",), kinds={"fragile object": ("vase",)})
+    >>> names_a_kind("any fragile objects", v), names_a_kind("the vase", v)
+    (True, False)
+    """
+    m = re.fullmatch(rf"{_DETERMINER}(.+?)s?", expression.lower())
+    return m is not None and m.group(1) in vocabulary.kinds
 
 
 def kind_placeholders(lifted: LiftedSentence, vocabulary: Vocabulary) -> LiftedSentence:

@@ -48,7 +48,13 @@ from ._assemble import assemble, ground_formula, opened_as_switched
 from ._candidates import Candidate, Proposal, Scores, features
 from ._clauses import read_clause
 from ._ground import MARGIN, THRESHOLD, Grounder, Grounding
-from ._kinds import expand_kinds, kind_placeholders, read_nothing, typed_pronouns
+from ._kinds import (
+    expand_kinds,
+    kind_placeholders,
+    names_a_kind,
+    read_nothing,
+    typed_pronouns,
+)
 from ._lift import LETTERS, LiftedSentence, lift, on_as_switched
 from ._llm import LLMTranslator
 from ._normalize import normalize, phrases
@@ -649,7 +655,8 @@ class Translator:
         vocabulary ("the cat hides in the bedroom, so …"), unless a thing of the scene in
         them ends a list or (in a context) is named at all; a thing outside the scene beside
         things of it stays as words (``unnamed``), but never the only one."""
-        expressions = tuple(self.recognizer(text))
+        expressions = tuple(e for e in self.recognizer(text)
+                            if not names_a_kind(e.text, self.vocabulary))  # fmt: skip
         groundings: dict[Expression, Grounding] = {}
         unknown: dict[Expression, GroundingError] = {}
         for e in expressions:
