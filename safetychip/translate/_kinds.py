@@ -173,7 +173,7 @@ def read_nothing(result: LiftedTranslation, lifted: LiftedSentence, vocabulary: 
         formula = expand_nothing(result.formula, x, vocabulary)
         parts = tuple(expand_nothing(p, x, vocabulary) for p in result.parts)
         result = LiftedTranslation(formula, result.pattern, (), result.form, parts)
-        named = set(letters(formula)) - set(letters(ap("x()"))) - set(lifted.placeholders)
+        named = letters(formula) - {""} - set(lifted.placeholders)
         placeholders = {**{y: n for y, n in lifted.placeholders.items() if y != x},
                         **{n: n for n in sorted(named)}}  # fmt: skip
         lifted = LiftedSentence(lifted.text, MappingProxyType(placeholders),
