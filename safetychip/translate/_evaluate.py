@@ -171,13 +171,15 @@ class EvaluationResult:
         | all | 1 | 1 | 0 | 0 | 100.0% | 1.00 | 0 |
         """
         sets = self.sets()
-        rows = [(p, *counts, *sets[p]) for p, counts in self.outcomes().items()]
+        rows: list[tuple[str, list[int]]] = [
+            (p, [*counts, *sets[p]]) for p, counts in self.outcomes().items()
+        ]
         if rows:
-            rows.append(("all", *(sum(r[i] for r in rows) for i in range(1, 8))))
+            rows.append(("all", [sum(r[i] for _, r in rows) for i in range(7)]))
         lines = ["| pattern | n | right | refused or flagged | wrong first | coverage | "
                  "mean set size | silently wrong singletons |",
                  "| :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]  # fmt: skip
-        for p, ok, refused, wrong, n, covered, size, silent in rows:
+        for p, (ok, refused, wrong, n, covered, size, silent) in rows:
             lines.append(f"| {p} | {n} | {ok} | {refused} | {wrong} | {covered / n:.1%} | "
                          f"{size / n:.2f} | {silent} |")  # fmt: skip
         return "\n".join(lines)

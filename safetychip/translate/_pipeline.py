@@ -47,6 +47,13 @@ from ._assemble import assemble, ground_formula, opened_as_switched
 from ._candidates import Candidate, Proposal, Scores, features
 from ._clauses import read_clause
 from ._ground import THRESHOLD, Grounder, Grounding
+from ._kinds import (
+    expand_kinds,
+    kind_placeholders,
+    names_a_kind,
+    read_nothing,
+    typed_pronouns,
+)
 from ._lift import LiftedSentence, lift, on_as_switched
 from ._llm import LLMTranslator
 from ._normalize import normalize, phrases
@@ -402,6 +409,8 @@ class Translator:
         expressions, groundings, lifted, set_aside = self._lift(respelt)
         if self.model is None:  # the offline readers: "kettle on at most twice"
             lifted = on_as_switched(lifted, self.vocabulary)
+        lifted = kind_placeholders(lifted, self.vocabulary)
+        lifted = typed_pronouns(lifted, self.vocabulary)
         if not lifted.placeholders:
             names = self.vocabulary.names
             hints = [f"{', '.join(close_names(w, names))} for {w!r}"
@@ -533,6 +542,8 @@ class Translator:
                result: LiftedTranslation, translator: str, corrections: tuple, set_aside: tuple,
                accepted: Iterable, invariants: Iterable, name: str) -> Translation:  # fmt: skip
         """The checked translation of one reader's *result*."""
+        result, lifted = expand_kinds(text, result, lifted, self.vocabulary)
+        result, lifted = read_nothing(result, lifted, self.vocabulary)
         formula, switched = opened_as_switched(result.formula, lifted.placeholders,
                                                self.vocabulary)  # fmt: skip
         if switched:  # "open the TV": switch it on
@@ -583,7 +594,8 @@ class Translator:
         vocabulary ("the cat hides in the bedroom, so …"), unless a thing of the scene in
         them ends a list or (in a context) is named at all; a thing outside the scene beside
         things of it stays as words (``unnamed``), but never the only one."""
-        expressions = tuple(self.recognizer(text))
+        expressions = tuple(e for e in self.recognizer(text)
+                            if not names_a_kind(e.text, self.vocabulary))  # fmt: skip
         groundings: dict[Expression, Grounding] = {}
         unknown: dict[Expression, GroundingError] = {}
         for e in expressions:

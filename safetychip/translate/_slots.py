@@ -419,6 +419,8 @@ class _Fill:
                 detail = ""
             if self.structure == "plain" and self.response.left and not detail:
                 detail = "left"  # "do not leave [a] open": undo it, sooner or later
+        if self.structure == "while" and self.response.left and detail in ("", "end"):
+            detail = "left"  # "… [a] on with nothing on it": undo the two together
         return self.structure, "neg" if self.response.neg else "pos", detail
 
     def describe(self) -> str:
@@ -487,7 +489,8 @@ def _instance(fill: _Fill, name: str, tokens: list[str]) -> LiftedTranslation:
     def argument(token: str, r: Formula) -> Formula | int | None:
         big_r = _not(r) if response.neg else r
         return {"c": c, "~c": _not(c) if c is not None else None, "r": r, "R": big_r,
-                "~r": _not(r), "~R": _not(big_r), "n": n, "n-1": n - 1, "1": 1}[token]  # fmt: skip
+                "~r": _not(r), "~R": _not(big_r), "n": n, "n-1": n - 1, "1": 1,
+                "c&r": c and And(c, r), "~(c&r)": c and _not(And(c, r))}[token]  # fmt: skip
 
     literals = (Or(*items),) if response.disjunctive and not response.neg else items
     parts = []

@@ -221,6 +221,9 @@ class Vocabulary:
         Class name -> its instances' unique names, for every class of :attr:`classes` that
         has two or more instances and is not itself a unique name; such a class name is one
         of :attr:`names` and means *any* of its instances (computed, not given).
+    kinds : mapping of str to tuple of str
+        Kind word -> the unique names of that kind, when the scene has them (AI2-THOR's
+        ``"electronic device"``): "an electronic device" is read as each of them.
     """
 
     name: str
@@ -229,6 +232,7 @@ class Vocabulary:
     predicates: Mapping[str, int] = field(default_factory=lambda: PREDICATES)
     classes: Mapping[str, str] = field(default_factory=dict)
     properties: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    kinds: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     instances: Mapping[str, tuple[str, ...]] = field(default_factory=dict, init=False, repr=False)
     _index: dict[tuple[str, ...], tuple[str, ...]] = field(
         default_factory=dict, init=False, repr=False
@@ -398,6 +402,7 @@ class Vocabulary:
             predicates,
             MappingProxyType(classes),
             MappingProxyType(properties),
+            MappingProxyType(dict(getattr(scene, "kinds", {}))),
         )
 
     @classmethod

@@ -45,6 +45,7 @@ from safetychip.envs.thor._types import (
     THOR_PREDICATES,
     TYPES_FILE,
     ObjectType,
+    load_kind_words,
     load_object_types,
     snake_case,
 )
@@ -123,6 +124,26 @@ class ThorScene:
         file order (empty if the scene has none)."""
         return self._by_type.get(snake_case(type_name) if "_" not in type_name
                                  else type_name, ())  # fmt: skip
+
+    @cached_property
+    def kinds(self) -> Mapping[str, tuple[str, ...]]:
+        """Kind word -> the objects of that kind here (:func:`~safetychip.envs.thor.
+        load_kind_words`: their type has the tag or affordance, or is the type), for each
+        kind with an object.
+
+        >>> load_thor_scene("FloorPlan1").kinds["burner"]
+        ('stove_burner', 'stove_burner_2', 'stove_burner_3', 'stove_burner_4')
+        """
+        out = {}
+        for word, feature in load_kind_words().items():
+            found = tuple(
+                n
+                for n in self.objects
+                if feature in (self.types[n].name, *self.types[n].tags, *self.types[n].affordances)
+            )
+            if found:
+                out[word] = found
+        return MappingProxyType(out)
 
     @cached_property
     def floor(self) -> str | None:

@@ -36,14 +36,16 @@ from safetychip.errors import DataFileError
 from safetychip.paths import DATA_DIR
 
 __all__ = [
-    "AFFORDANCES", "LIQUIDS", "TAGS", "THOR_DIR", "THOR_PREDICATES", "TYPES_FILE", "ObjectType",
-    "load_object_types", "snake_case",
+    "AFFORDANCES", "KIND_WORDS_FILE", "LIQUIDS", "TAGS", "THOR_DIR", "THOR_PREDICATES",
+    "TYPES_FILE", "ObjectType", "load_kind_words", "load_object_types", "snake_case",
 ]  # fmt: skip
 
 #: Where the AI2-THOR-style data lives: the type table, the scenes and the task suite.
 THOR_DIR = DATA_DIR / "thor"
 #: The object-type table.
 TYPES_FILE = THOR_DIR / "object_types.csv"
+#: The kind words: phrase -> the tag, affordance or type its objects have.
+KIND_WORDS_FILE = THOR_DIR / "kind_words.tsv"
 
 #: AI2-THOR's object properties that an action needs (``sliceable`` for slice …).
 AFFORDANCES = ("pickupable", "receptacle", "openable", "toggleable", "breakable", "sliceable",
@@ -161,3 +163,34 @@ def _load(path: str) -> Mapping[str, ObjectType]:
                        f"{holds!r}")  # fmt: skip
         types[name] = ObjectType(name, holds or None, can, tagged)
     return MappingProxyType(types)
+
+
+@lru_cache(maxsize=4)
+def load_kind_words(path: str | os.PathLike[str] = KIND_WORDS_FILE) -> Mapping[str, str]:
+    """The kind words of the tab-separated table *path* (ours by default): a phrase that
+    names a kind of object -> the tag (:data:`TAGS`), affordance (:data:`AFFORDANCES`) or
+    type name its objects have.
+
+    >>> load_kind_words()["electronic device"], load_kind_words()["burner"]
+    ('electronic', 'StoveBurner')
+
+    Raises
+    ------
+    DataFileError
+        If the file is missing, or a row is not a phrase and a known tag, affordance or type.
+    """
+    try:
+        text = read_text(path, DataFileError)
+    except OSError as exc:
+        raise DataFileError(str(path), f"cannot be read: {exc.strerror or exc}") from None
+    known = {*TAGS, *AFFORDANCES, *load_object_types()}
+    out: dict[str, str] = {}
+    for line, row in enumerate(text.splitlines(), 1):
+        if not row.strip() or row.startswith("#"):
+            continue
+        cells = [c.strip() for c in row.split("\t")]
+        if len(cells) != 2 or cells[1] not in known:
+            raise DataFileError(str(path), f"line {line}: expected a phrase, a tab and a "
+                                           "known tag, affordance or type")  # fmt: skip
+        out[cells[0]] = cells[1]
+    return MappingProxyType(out)
