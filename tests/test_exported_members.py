@@ -52,7 +52,8 @@ SUBPACKAGES: dict[str, set[str]] = {
     },
     "envs": {
         "Action", "Env", "Lookahead", "PREDICATES", "PropositionEnv", "PropositionState",
-        "SUITES", "Scene", "SceneProposition", "SpotEnv", "Task", "VERBS", "VirtualHomeEnv",
+        "SUITES", "Scene", "SceneProposition", "SpotEnv", "Task", "VERBS", "Verb", "VerbLexicon",
+        "VirtualHomeEnv",
         "WorldSnapshot", "check_env", "check_task", "domain_invariants", "goal_formula",
         "load_scene", "load_spot_scene", "load_spot_tasks", "load_tasks", "load_virtualhome_graph",
         "parse_action",

@@ -5,6 +5,9 @@ Contents
 :class:`Env`, :class:`Lookahead`, :data:`PropositionState`
     The Gymnasium-shaped protocol with proposition states, ``lookahead``/``preview``,
     snapshots and domain invariants.
+:class:`VerbLexicon`, :class:`Verb`
+    Each environment's one verb lexicon (``SpotEnv.verbs``, ``VirtualHomeEnv.verbs``,
+    ``ThorEnv.verbs``): its verbs, their English templates and the phrasings it reads.
 :func:`check_env`
     Drives an environment through a short episode and checks the protocol.
 :class:`PropositionEnv`
@@ -27,6 +30,7 @@ from safetychip._public import publish
 from safetychip.envs import thor as thor  # registers "thor" for tasks
 from safetychip.envs._base import Env, Lookahead, PropositionState
 from safetychip.envs._checker import check_env
+from safetychip.envs._lexicon import Verb, VerbLexicon
 from safetychip.envs._mock import PropositionEnv
 from safetychip.envs._tasks import (
     ENVIRONMENTS,
@@ -81,6 +85,8 @@ __all__ = [
     "SpotEnv",
     "Task",
     "TaskEnvironment",
+    "Verb",
+    "VerbLexicon",
     "VirtualHomeEnv",
     "WorldSnapshot",
     "check_env",

@@ -72,31 +72,32 @@ Examples
 from __future__ import annotations
 
 import html
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, NamedTuple
 
 from safetychip.envs._base import Env, Lookahead, PropositionState
+from safetychip.envs._lexicon import Verb, VerbLexicon
 from safetychip.envs._places import place_invariants
 from safetychip.envs.spot._backend import SimulatedBackend, SpotBackend
 from safetychip.envs.spot._scene import SpotScene, load_spot_scene
 from safetychip.errors import ActionError, PropositionError, RobotError
 from safetychip.ltl import PREDICATES, Equiv, Formula, G, Implies, Not, Proposition, X, ap
 
-__all__ = ["SpotAction", "SpotEnv", "SpotTarget"]
+__all__ = ["LEXICON", "SpotAction", "SpotEnv", "SpotTarget"]
 
-_VERBS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "walk": ("walk to {0}", (r"(?:walk|go|move|navigate)(?: to)? (.+)",)),
-    "pick": ("pick up {0}", (r"(?:pick up|pick|grab|take) (.+)",)),
-    "put": ("put {0} on {1}", (r"(?:put|place) (.+?) (?:on top of|onto|on) (.+)",)),
-    "putin": ("put {0} in {1}", (r"(?:put|place) (.+?) (?:into|inside|in) (.+)",)),
-    "switchon": ("switch on {0}", (r"(?:switch|turn) on (.+)", r"(?:switch|turn) (.+) on")),
-    "switchoff": ("switch off {0}", (r"(?:switch|turn) off (.+)", r"(?:switch|turn) (.+) off")),
-    "touch": ("touch {0}", (r"touch (.+)",)),
-    "done": ("done", (r"done|finish(?:ed)?|stop",)),
-}
-_PATTERNS = [(v, re.compile(f"^(?:{p})$")) for v, (_, ps) in _VERBS.items() for p in ps]
+#: Spot's verb lexicon: each verb's English template and the English it reads.
+LEXICON = VerbLexicon({
+    "walk": Verb("walk to {0}", (r"(?:walk|go|move|navigate)(?: to)? (.+)",)),
+    "pick": Verb("pick up {0}", (r"(?:pick up|pick|grab|take) (.+)",)),
+    "put": Verb("put {0} on {1}", (r"(?:put|place) (.+?) (?:on top of|onto|on) (.+)",)),
+    "putin": Verb("put {0} in {1}", (r"(?:put|place) (.+?) (?:into|inside|in) (.+)",)),
+    "switchon": Verb("switch on {0}", (r"(?:switch|turn) on (.+)", r"(?:switch|turn) (.+) on")),
+    "switchoff": Verb("switch off {0}",
+                      (r"(?:switch|turn) off (.+)", r"(?:switch|turn) (.+) off")),
+    "touch": Verb("touch {0}", (r"touch (.+)",)),
+    "done": Verb("done", (r"done|finish(?:ed)?|stop",)),
+})  # fmt: skip
 _RESET_OPTIONS = ("task", "initial", "goal")
 # A backend command: the method's name, its arguments and keyword arguments.
 _Command = tuple[str, tuple[Any, ...], dict[str, Any]]
@@ -117,7 +118,7 @@ class SpotAction(NamedTuple):
     targets: tuple[SpotTarget, ...] = ()
 
     def __str__(self) -> str:
-        return _VERBS[self.verb][0].format(*(t.name.replace("_", " ") for t in self.targets))
+        return LEXICON[self.verb].template.format(*(t.name.replace("_", " ") for t in self.targets))
 
 
 @dataclass(frozen=True)
@@ -181,6 +182,8 @@ class SpotEnv(Env):
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "spot"}
+    #: The verb lexicon: the verbs this environment reads, their templates and phrasings.
+    verbs: ClassVar[VerbLexicon] = LEXICON
     _episode_over = "the episode is over (DONE, the step limit, or a stopped robot): call reset()"
 
     def __init__(self, scene: SpotScene | str | Any = "lab", *,
@@ -323,15 +326,13 @@ object called 'the halway' in scene 'lab'; closest names: hallway
         if isinstance(action, SpotAction):
             return action
         text = " ".join(str(action).strip().rstrip(".").lower().split())
-        for verb, pattern in _PATTERNS:
-            match = pattern.match(text)
-            if match:
-                try:
-                    names = [self.scene.resolve(phrase) for phrase in match.groups()]
-                except ActionError as exc:
-                    raise ActionError(f"cannot read {action!r}: {exc}", exc.choices) from None
-                return SpotAction(verb, tuple(SpotTarget(n) for n in names))
-        forms = "; ".join(t.format("X", "Y") for t, _ in _VERBS.values())
+        for verb, phrases in LEXICON.matches(text):
+            try:
+                names = [self.scene.resolve(str(phrase)) for phrase in phrases]
+            except ActionError as exc:
+                raise ActionError(f"cannot read {action!r}: {exc}", exc.choices) from None
+            return SpotAction(verb, tuple(SpotTarget(n) for n in names))
+        forms = "; ".join(LEXICON.forms("X", "Y"))
         raise ActionError(f"cannot read {action!r}: the actions are {forms}")
 
     def action_frames(self, action: Any) -> list[dict[str, Any]]:

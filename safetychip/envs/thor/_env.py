@@ -96,12 +96,13 @@ from typing import Any, ClassVar, NamedTuple
 
 from safetychip._names import close_names, did_you_mean
 from safetychip.envs._base import Env, Lookahead, PropositionState
+from safetychip.envs._lexicon import Verb, VerbLexicon
 from safetychip.envs.thor._scene import ThorScene, load_thor_scene
 from safetychip.envs.thor._types import LIQUIDS, THOR_PREDICATES, snake_case
 from safetychip.errors import ActionError, PropositionError
 from safetychip.ltl import And, Formula, G, Not, Proposition, ap
 
-__all__ = ["THOR_PREDICATES", "THOR_VERBS", "ThorAction", "ThorEnv", "ThorTarget"]
+__all__ = ["LEXICON", "THOR_PREDICATES", "THOR_VERBS", "ThorAction", "ThorEnv", "ThorTarget"]
 
 # The unary predicates read from a set of the world, and the affordance that can change it.
 _FLAGS = {"is_open": "openable", "is_toggled": "toggleable", "is_broken": "breakable",
@@ -116,45 +117,48 @@ _SCENE_STATES = {
     "isCooked": "is_cooked",
 }
 
-# verb: (canonical template, patterns); a pattern's groups are object phrases, except the
-# liquid of "fill".
-_VERBS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "find": ("find {0}", (r"(?:find|go to|walk to|navigate to) (.+)",)),
-    "pick": ("pick {0}", (r"(?:pick up|pick_up|pickup|pick|grab|take) (.+)",)),
-    "put": (
-        "put {0}",
-        (r"(?:put|place) (.+?) (?:into|in|inside|onto|on) (.+)", r"(?:put|place) (.+)"),
-    ),
-    "open": ("open {0}", (r"open (.+)",)),
-    "close": ("close {0}", (r"close (.+)",)),
-    "toggleon": (
-        "turn on {0}",
-        (r"(?:turn|switch|toggle)(?: |_)on (.+)", r"(?:turn|switch|toggle) (.+) on"),
-    ),
-    "toggleoff": (
-        "turn off {0}",
-        (r"(?:turn|switch|toggle)(?: |_)off (.+)", r"(?:turn|switch|toggle) (.+) off"),
-    ),
-    "slice": ("slice {0}", (r"(?:slice|cut) (.+)",)),
-    "break": ("break {0}", (r"(?:break|smash) (.+)",)),
-    "drop": ("drop {0}", (r"drop(?: (.+))?",)),
-    "throw": ("throw {0}", (r"throw (.+?) at (.+)", r"throw(?: (.+))?")),
-    "pour": ("pour {0}", (r"pour (.+?) (?:onto|into|over|on|in) (.+)", r"pour(?: (.+))?")),
-    "fill": ("fill {0} with {1}", (r"(?:fill_liquid|fill) (.+?) (?:with )?([a-z]+)",)),
-    "empty": ("empty {0}", (r"(?:empty_liquid|empty) (.+)",)),
-    "cook": ("cook {0}", (r"cook (.+)",)),
-    "dirty": ("dirty {0}", (r"dirty (.+)",)),
-    "clean": ("clean {0}", (r"clean (.+)",)),
-    "done": ("done", (r"done|finish(?:ed)?|stop|end",)),
-}
-_PATTERNS = [(v, re.compile(f"^(?:{p})$")) for v, (_, ps) in _VERBS.items() for p in ps]
 # The words a clause may start with (the nearest name a clause that reads as no action).
-_VERB_WORDS = ("find", "go", "walk", "navigate", "pick", "grab", "take", "put", "place",
-               "open", "close", "turn", "switch", "toggle", "slice", "cut", "break", "smash",
-               "drop", "throw", "pour", "fill", "empty", "cook", "dirty", "clean", "heat",
-               "light")  # fmt: skip
+_CLAUSE_WORDS = ("find", "go", "walk", "navigate", "pick", "grab", "take", "put", "place",
+                 "open", "close", "turn", "switch", "toggle", "slice", "cut", "break", "smash",
+                 "drop", "throw", "pour", "fill", "empty", "cook", "dirty", "clean", "heat",
+                 "light")  # fmt: skip
+#: AI2-THOR's verb lexicon: each verb's canonical template and the English it reads (a
+#: pattern's groups are object phrases, except the liquid of "fill"), and the words a clause
+#: may start with.
+LEXICON = VerbLexicon(
+    {
+        "find": Verb("find {0}", (r"(?:find|go to|walk to|navigate to) (.+)",)),
+        "pick": Verb("pick {0}", (r"(?:pick up|pick_up|pickup|pick|grab|take) (.+)",)),
+        "put": Verb(
+            "put {0}",
+            (r"(?:put|place) (.+?) (?:into|in|inside|onto|on) (.+)", r"(?:put|place) (.+)"),
+        ),
+        "open": Verb("open {0}", (r"open (.+)",)),
+        "close": Verb("close {0}", (r"close (.+)",)),
+        "toggleon": Verb(
+            "turn on {0}",
+            (r"(?:turn|switch|toggle)(?: |_)on (.+)", r"(?:turn|switch|toggle) (.+) on"),
+        ),
+        "toggleoff": Verb(
+            "turn off {0}",
+            (r"(?:turn|switch|toggle)(?: |_)off (.+)", r"(?:turn|switch|toggle) (.+) off"),
+        ),
+        "slice": Verb("slice {0}", (r"(?:slice|cut) (.+)",)),
+        "break": Verb("break {0}", (r"(?:break|smash) (.+)",)),
+        "drop": Verb("drop {0}", (r"drop(?: (.+))?",)),
+        "throw": Verb("throw {0}", (r"throw (.+?) at (.+)", r"throw(?: (.+))?")),
+        "pour": Verb("pour {0}", (r"pour (.+?) (?:onto|into|over|on|in) (.+)", r"pour(?: (.+))?")),
+        "fill": Verb("fill {0} with {1}", (r"(?:fill_liquid|fill) (.+?) (?:with )?([a-z]+)",)),
+        "empty": Verb("empty {0}", (r"(?:empty_liquid|empty) (.+)",)),
+        "cook": Verb("cook {0}", (r"cook (.+)",)),
+        "dirty": Verb("dirty {0}", (r"dirty (.+)",)),
+        "clean": Verb("clean {0}", (r"clean (.+)",)),
+        "done": Verb("done", (r"done|finish(?:ed)?|stop|end",)),
+    },
+    words=_CLAUSE_WORDS,
+)
 #: The verbs, canonical spelling first (``toggleon`` reads ``turn on``).
-THOR_VERBS = tuple(_VERBS)
+THOR_VERBS = tuple(LEXICON)
 _RESET_OPTIONS = ("task", "initial", "goal")
 # A proposition read: its predicate and arguments.
 _Prop = tuple[str, tuple[str, ...]]
@@ -198,7 +202,7 @@ class ThorAction(NamedTuple):
         if self.verb == "fill":
             return f"fill {names[0]} with {self.extra}"
         joiner = {"put": f" {self.extra} ", "throw": " at ", "pour": " onto "}.get(self.verb, " ")
-        head = _VERBS[self.verb][0].split(" {")[0]
+        head = LEXICON.head(self.verb)
         return " ".join([head, joiner.join(names)]).strip()
 
 
@@ -267,6 +271,8 @@ class ThorEnv(Env):
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "thor"}
+    #: The verb lexicon: the verbs this environment reads, their templates and phrasings.
+    verbs: ClassVar[VerbLexicon] = LEXICON
     _episode_over = "the episode is over (DONE or the step limit): call reset()"
 
     def __init__(self, scene: ThorScene | str | Any = "FloorPlan1", *, task: Any = None,
@@ -376,11 +382,9 @@ class ThorEnv(Env):
             return action
         text = " ".join(snake_case(str(action).strip().rstrip(".")).split())
         text = re.sub(r"\b(turn|toggle|switch)_?(on|off)\b", r"\1 \2", text)
-        for verb, pattern in _PATTERNS:
-            match = pattern.match(text)
-            if match:
-                return self._read(verb, [g for g in match.groups() if g is not None], action)
-        forms = "; ".join(f"'{t.format('X', 'L')}'" for t, _ in _VERBS.values())
+        for verb, phrases in LEXICON.matches(text):
+            return self._read(verb, [g for g in phrases if g is not None], action)
+        forms = "; ".join(f"'{form}'" for form in LEXICON.forms("X", "L"))
         raise ActionError(f"cannot read {action!r}: the actions are {forms}")
 
     def admissible_actions(self) -> list[str]:
@@ -524,8 +528,8 @@ class ThorEnv(Env):
                     frames.append(self._frame(act, before, after, names))
                 world, last = after, names[-1] if names else last
         if unread or not frames:
-            forms = ", ".join(_VERBS[v][0].split(" {")[0] for v in _VERBS)
-            near = close_names(unread[0].split()[0], _VERB_WORDS) if unread else []
+            forms = ", ".join(LEXICON.head(v) for v in LEXICON)
+            near = close_names(unread[0].split()[0], LEXICON.words) if unread else []
             hint = f"; did you mean {' or '.join(near)}?" if near else ""
             what = f"{unread[0]!r} reads as none of" if unread else "no clause reads as one of"
             raise ActionError(f"no action in {str(command)!r}: {what} {forms}{hint}",

@@ -33,81 +33,85 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from safetychip.envs._lexicon import Verb, VerbLexicon
 from safetychip.envs.virtualhome._scene import Scene
 from safetychip.errors import ActionError
 
-__all__ = ["ALL_VERBS", "REFUSED_SCRIPT_ACTIONS", "VERBS", "Action", "Target", "parse_action"]
+__all__ = [
+    "ALL_VERBS",
+    "LEXICON",
+    "REFUSED_SCRIPT_ACTIONS",
+    "VERBS",
+    "Action",
+    "Target",
+    "parse_action",
+]
 
 
-class _Verb(NamedTuple):
-    template: str  # the English form, {0} and {1} standing for objects
-    script: str  # VirtualHome's action name
-    patterns: tuple[str, ...]  # accepted English, one group per object
-
-
-_VERBS: dict[str, _Verb] = {
+#: VirtualHome's verb lexicon: each verb's English template, the English it reads (one group
+#: per object) and its script action name; the paper's verbs first.
+LEXICON = VerbLexicon({
     # the paper's verbs
-    "walk": _Verb("walk to {0}", "WALK", (r"(?:walk|go)(?: to)? (.+)", r"move to (.+)")),
-    "find": _Verb("find {0}", "FIND", (r"find (.+)",)),
-    "grab": _Verb("grab {0}", "GRAB", (r"(?:grab|pick up|take) (.+)",)),
-    "open": _Verb("open {0}", "OPEN", (r"open (.+)",)),
-    "close": _Verb("close {0}", "CLOSE", (r"close (.+)",)),
-    "put": _Verb("put {0} on {1}", "PUTBACK", (r"(?:put|place) (.+?) (?:on top of|onto|on) (.+)",)),
-    "putin": _Verb("put {0} in {1}", "PUTIN", (r"(?:put|place) (.+?) (?:into|inside|in) (.+)",)),
-    "switchon": _Verb("switch on {0}", "SWITCHON", (r"(?:switch|turn) on (.+)",)),
-    "switchoff": _Verb("switch off {0}", "SWITCHOFF", (r"(?:switch|turn) off (.+)",)),
-    "touch": _Verb("touch {0}", "TOUCH", (r"touch (.+)",)),
-    "lookat": _Verb("look at {0}", "LOOKAT", (r"look at (.+)",)),
-    "done": _Verb("done", "DONE", (r"done|finish(?:ed)?|stop",)),
+    "walk": Verb("walk to {0}", (r"(?:walk|go)(?: to)? (.+)", r"move to (.+)"), "WALK"),
+    "find": Verb("find {0}", (r"find (.+)",), "FIND"),
+    "grab": Verb("grab {0}", (r"(?:grab|pick up|take) (.+)",), "GRAB"),
+    "open": Verb("open {0}", (r"open (.+)",), "OPEN"),
+    "close": Verb("close {0}", (r"close (.+)",), "CLOSE"),
+    "put": Verb("put {0} on {1}", (r"(?:put|place) (.+?) (?:on top of|onto|on) (.+)",), "PUTBACK"),
+    "putin": Verb("put {0} in {1}", (r"(?:put|place) (.+?) (?:into|inside|in) (.+)",), "PUTIN"),
+    "switchon": Verb("switch on {0}", (r"(?:switch|turn) on (.+)",), "SWITCHON"),
+    "switchoff": Verb("switch off {0}", (r"(?:switch|turn) off (.+)",), "SWITCHOFF"),
+    "touch": Verb("touch {0}", (r"touch (.+)",), "TOUCH"),
+    "lookat": Verb("look at {0}", (r"look at (.+)",), "LOOKAT"),
+    "done": Verb("done", (r"done|finish(?:ed)?|stop",), "DONE"),
     # the executor's other actions
-    "run": _Verb("run to {0}", "RUN", (r"run(?: to)? (.+)",)),
-    "sit": _Verb("sit on {0}", "SIT", (r"sit(?: down)? (?:on|in|at) (.+)",)),
-    "lie": _Verb("lie on {0}", "LIE", (r"lie(?: down)? (?:on|in) (.+)",)),
-    "standup": _Verb("stand up", "STANDUP", (r"stand up|get up",)),
-    "turnto": _Verb("turn to {0}", "TURNTO", (r"turn to(?:wards)? (.+)", r"face (.+)")),
-    "pointat": _Verb("point at {0}", "POINTAT", (r"point (?:at|to) (.+)",)),
-    "watch": _Verb("watch {0}", "WATCH", (r"watch (.+)",)),
-    "read": _Verb("read {0}", "READ", (r"read (.+)",)),
-    "drink": _Verb("drink {0}", "DRINK", (r"drink(?: from)? (.+)",)),
-    "eat": _Verb("eat {0}", "EAT", (r"eat (.+)",)),
-    "cut": _Verb("cut {0}", "CUT", (r"cut (.+)",)),
-    "pour": _Verb("pour {0} into {1}", "POUR", (r"pour (.+?) (?:into|in|onto|on) (.+)",)),
-    "drop": _Verb("drop {0}", "DROP", (r"drop (.+)",)),
-    "release": _Verb("release {0}", "RELEASE", (r"release (.+)", r"let go of (.+)")),
-    "putback": _Verb("put back {0}", "PUTOBJBACK", (r"put back (.+)", r"put (.+) back")),
-    "puton": _Verb("put on {0}", "PUTON", (r"put on (.+)", r"wear (.+)")),
-    "putoff": _Verb("take off {0}", "PUTOFF", (r"take off (.+)", r"put off (.+)")),
-    "wipe": _Verb("wipe {0}", "WIPE", (r"wipe (.+)",)),
-    "wash": _Verb("wash {0}", "WASH", (r"wash (.+)",)),
-    "rinse": _Verb("rinse {0}", "RINSE", (r"rinse (.+)",)),
-    "scrub": _Verb("scrub {0}", "SCRUB", (r"scrub (.+)",)),
-    "squeeze": _Verb("squeeze {0}", "SQUEEZE", (r"squeeze (.+)",)),
-    "type": _Verb("type on {0}", "TYPE", (r"type (?:on|at|in) (.+)",)),
-    "push": _Verb("push {0}", "PUSH", (r"push (.+)",)),
-    "pull": _Verb("pull {0}", "PULL", (r"pull (.+)",)),
-    "move": _Verb("move {0}", "MOVE", (r"move (.+)",)),
-    "plugin": _Verb("plug in {0}", "PLUGIN", (r"plug in (.+)", r"plug (.+) in")),
-    "plugout": _Verb("unplug {0}", "PLUGOUT", (r"unplug (.+)", r"plug out (.+)")),
-    "greet": _Verb("greet {0}", "GREET", (r"greet (.+)",)),
-    "sleep": _Verb("sleep", "SLEEP", (r"sleep|go to sleep|fall asleep",)),
-    "wakeup": _Verb("wake up", "WAKEUP", (r"wake up",)),
-}
+    "run": Verb("run to {0}", (r"run(?: to)? (.+)",), "RUN"),
+    "sit": Verb("sit on {0}", (r"sit(?: down)? (?:on|in|at) (.+)",), "SIT"),
+    "lie": Verb("lie on {0}", (r"lie(?: down)? (?:on|in) (.+)",), "LIE"),
+    "standup": Verb("stand up", (r"stand up|get up",), "STANDUP"),
+    "turnto": Verb("turn to {0}", (r"turn to(?:wards)? (.+)", r"face (.+)"), "TURNTO"),
+    "pointat": Verb("point at {0}", (r"point (?:at|to) (.+)",), "POINTAT"),
+    "watch": Verb("watch {0}", (r"watch (.+)",), "WATCH"),
+    "read": Verb("read {0}", (r"read (.+)",), "READ"),
+    "drink": Verb("drink {0}", (r"drink(?: from)? (.+)",), "DRINK"),
+    "eat": Verb("eat {0}", (r"eat (.+)",), "EAT"),
+    "cut": Verb("cut {0}", (r"cut (.+)",), "CUT"),
+    "pour": Verb("pour {0} into {1}", (r"pour (.+?) (?:into|in|onto|on) (.+)",), "POUR"),
+    "drop": Verb("drop {0}", (r"drop (.+)",), "DROP"),
+    "release": Verb("release {0}", (r"release (.+)", r"let go of (.+)"), "RELEASE"),
+    "putback": Verb("put back {0}", (r"put back (.+)", r"put (.+) back"), "PUTOBJBACK"),
+    "puton": Verb("put on {0}", (r"put on (.+)", r"wear (.+)"), "PUTON"),
+    "putoff": Verb("take off {0}", (r"take off (.+)", r"put off (.+)"), "PUTOFF"),
+    "wipe": Verb("wipe {0}", (r"wipe (.+)",), "WIPE"),
+    "wash": Verb("wash {0}", (r"wash (.+)",), "WASH"),
+    "rinse": Verb("rinse {0}", (r"rinse (.+)",), "RINSE"),
+    "scrub": Verb("scrub {0}", (r"scrub (.+)",), "SCRUB"),
+    "squeeze": Verb("squeeze {0}", (r"squeeze (.+)",), "SQUEEZE"),
+    "type": Verb("type on {0}", (r"type (?:on|at|in) (.+)",), "TYPE"),
+    "push": Verb("push {0}", (r"push (.+)",), "PUSH"),
+    "pull": Verb("pull {0}", (r"pull (.+)",), "PULL"),
+    "move": Verb("move {0}", (r"move (.+)",), "MOVE"),
+    "plugin": Verb("plug in {0}", (r"plug in (.+)", r"plug (.+) in"), "PLUGIN"),
+    "plugout": Verb("unplug {0}", (r"unplug (.+)", r"plug out (.+)"), "PLUGOUT"),
+    "greet": Verb("greet {0}", (r"greet (.+)",), "GREET"),
+    "sleep": Verb("sleep", (r"sleep|go to sleep|fall asleep",), "SLEEP"),
+    "wakeup": Verb("wake up", (r"wake up",), "WAKEUP"),
+})  # fmt: skip
 _PAPER = ("walk", "find", "grab", "open", "close", "put", "putin", "switchon", "switchoff",
           "touch", "lookat", "done")  # fmt: skip
 
 #: The paper's verbs -> their English templates, in the paper's order (what agents are offered).
-VERBS: dict[str, str] = {verb: _VERBS[verb].template for verb in _PAPER}
+VERBS: dict[str, str] = {verb: LEXICON[verb].template for verb in _PAPER}
 
 #: Every verb the environment accepts -> its English template: the paper's, then every other
 #: script action VirtualHome's evolving-graph executor implements.
-ALL_VERBS: dict[str, str] = {verb: spec.template for verb, spec in _VERBS.items()}
+ALL_VERBS: dict[str, str] = LEXICON.templates
 
 #: Script actions VirtualHome's ``Action`` enum names but its executor does not implement.
 REFUSED_SCRIPT_ACTIONS: tuple[str, ...] = ("LOOKAT_SHORT", "LOOKAT_LONG")
 
-_PATTERNS = [(v, re.compile(f"^(?:{p})$")) for v, spec in _VERBS.items() for p in spec.patterns]
 # LOOKAT_MEDIUM is the executor's alias of LOOKAT.
-_BY_SCRIPT = {spec.script: verb for verb, spec in _VERBS.items()} | {"LOOKAT_MEDIUM": "lookat"}
+_BY_SCRIPT = {spec.script: verb for verb, spec in LEXICON.items()} | {"LOOKAT_MEDIUM": "lookat"}
 _SCRIPT_LINE = re.compile(r"^\[(\w+)\]((?:\s*<[^<>]+>\s*\(\s*\d+\s*\))*)\s*$")
 _SCRIPT_ARG = re.compile(r"<([^<>]+)>\s*\(\s*(\d+)\s*\)")
 _ENUMERATION = re.compile(r"^\s*(?:\d+[.):]\s*|[-*]\s+)")
@@ -144,7 +148,7 @@ class Action:
     def script(self) -> str:
         """The VirtualHome script line, e.g. ``[GRAB] <salmon> (48)``."""
         args = "".join(f" <{t.class_name}> ({t.id})" for t in self.targets)
-        return f"[{_VERBS[self.verb].script}]{args}"
+        return f"[{LEXICON[self.verb].script}]{args}"
 
 
 def parse_action(
@@ -186,16 +190,14 @@ def parse_action(
         return _parse_script(line, scene)
     lowered = " ".join(line.lower().split())
     first_error: ActionError | None = None
-    for verb, pattern in _PATTERNS:  # the first pattern whose objects all resolve wins
-        match = pattern.match(lowered)
-        if match:
-            try:
-                ids = [scene.resolve(phrase, near=near) for phrase in match.groups()]
-            except ActionError as exc:
-                error = ActionError(f"cannot read {text!r}: {exc}", exc.choices)
-                first_error = first_error or error
-                continue
-            return Action(verb, tuple(Target.of(scene, i) for i in ids))
+    for verb, phrases in LEXICON.matches(lowered):  # the first whose objects all resolve wins
+        try:
+            ids = [scene.resolve(str(phrase), near=near) for phrase in phrases]
+        except ActionError as exc:
+            error = ActionError(f"cannot read {text!r}: {exc}", exc.choices)
+            first_error = first_error or error
+            continue
+        return Action(verb, tuple(Target.of(scene, i) for i in ids))
     if first_error is not None:
         raise first_error
     forms = [t.format("<object>", "<object>") for t in ALL_VERBS.values()]

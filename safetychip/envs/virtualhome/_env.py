@@ -77,8 +77,9 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
 from safetychip.envs._base import Env, Lookahead, PropositionState
+from safetychip.envs._lexicon import VerbLexicon
 from safetychip.envs._tasks import Task
-from safetychip.envs.virtualhome._actions import VERBS, Action, Target, parse_action
+from safetychip.envs.virtualhome._actions import LEXICON, VERBS, Action, Target, parse_action
 from safetychip.envs.virtualhome._invariants import domain_invariants
 from safetychip.envs.virtualhome._predicates import EVENT_VERBS
 from safetychip.envs.virtualhome._propositions import (
@@ -214,6 +215,8 @@ class VirtualHomeEnv(Env):
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "virtualhome"}
+    #: The verb lexicon: the verbs this environment reads, their templates and phrasings.
+    verbs: ClassVar[VerbLexicon] = LEXICON
     _not_reset = "call reset() before using the environment"
     _episode_over = "the episode has ended (DONE or max_steps); call reset()"
 
