@@ -52,23 +52,13 @@ from typing import Any
 from ..errors import ActionError, ModelReplyError, ProgramBudgetError, SandboxError, SkillError
 from ..llm import ChatModel
 from ._planner import Agent, PlanRun
-from ._prompts import code_messages
+from ._prompts import SKILL_ACTIONS, code_messages
 from ._sandbox import run_program
 
 __all__ = ["SKILLS", "CodeAsPoliciesAgent", "extract_program"]
 
 #: Skill name -> the action template it runs (None: it runs no action).
-SKILLS: dict[str, str | None] = {
-    "go_to": "walk to {}",
-    "pick_up": "grab {}",
-    "put": "put {} on {}",
-    "put_in": "put {} in {}",
-    "open": "open {}",
-    "close": "close {}",
-    "switch_on": "switch on {}",
-    "switch_off": "switch off {}",
-    "parse_obj": None,
-}
+SKILLS: dict[str, str | None] = {**SKILL_ACTIONS, "parse_obj": None}
 
 # Arguments as the episode's record shows them: long values are elided.
 _SHORT = reprlib.Repr()

@@ -53,7 +53,7 @@ from functools import lru_cache
 from typing import cast
 
 from ..llm import ChatRequest, Completion, Message, StandInModel, Usage
-from ._prompts import example_program
+from ._prompts import SKILL_ACTIONS, example_program
 
 __all__ = ["OfflineAgentModel", "TextRule", "phrase_action", "read_rule"]
 
@@ -545,9 +545,7 @@ def _program(text: str, rng: random.Random, deviation: float) -> str:
 
 
 _CALL = re.compile(r"^(\w+)\((.*)\)\s*$")
-_ACTION_OF = {"go_to": "walk to {}", "pick_up": "grab {}", "open": "open {}",
-              "close": "close {}", "switch_on": "switch on {}", "switch_off": "switch off {}",
-              "put": "put {} on {}", "put_in": "put {} in {}"}  # fmt: skip
+_ACTION_OF = SKILL_ACTIONS
 
 
 def _action_of_call(line: str) -> str | None:

@@ -45,10 +45,11 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from ..envs import Task
+from ..envs import Task, VirtualHomeEnv
 from ..llm import Message, load_prompt
 
 __all__ = [
+    "SKILL_ACTIONS",
     "SKILL_DOCS",
     "code_messages",
     "example_program",
@@ -69,16 +70,28 @@ SKILL_DOCS = (
     ("parse_obj(text)", "the name of the room or object that text refers to"),
 )
 
-_ALLOWED = (
-    "walk to <object>; grab <object>; open <object>; close <object>; "
-    "put <object> on <object>; put <object> in <object>; switch on <object>; "
-    "switch off <object>; touch <object>; look at <object>; find <object>; "
-    "done"
+# The verbs the prompt offers, in its order: the paper's, find last; their English is the
+# environment's (VirtualHome's verb lexicon).
+_OFFERED = ("walk", "grab", "open", "close", "put", "putin", "switchon", "switchoff", "touch",
+            "lookat", "find", "done")  # fmt: skip
+_ALLOWED = "; ".join(
+    VirtualHomeEnv.verbs[v].template.format("<object>", "<object>") for v in _OFFERED
 )
 
-_SKILL_OF = {"walk": "go_to", "find": "go_to", "grab": "pick_up", "open": "open",
-             "close": "close", "switchon": "switch_on", "switchoff": "switch_off",
-             "put": "put", "putin": "put_in"}  # fmt: skip
+# Each skill that runs an action -> the verb it runs.
+_SKILL_VERBS = {"go_to": "walk", "pick_up": "grab", "put": "put", "put_in": "putin",
+                "open": "open", "close": "close", "switch_on": "switchon",
+                "switch_off": "switchoff"}  # fmt: skip
+
+#: Each skill that runs an action -> the action's English template (``{}`` per argument),
+#: read from VirtualHome's verb lexicon.
+SKILL_ACTIONS: dict[str, str] = {
+    skill: VirtualHomeEnv.verbs[verb].template.replace("{0}", "{}").replace("{1}", "{}")
+    for skill, verb in _SKILL_VERBS.items()
+}
+
+# Each verb -> the skill an example program calls for it ("find" goes to the object too).
+_SKILL_OF = {verb: skill for skill, verb in _SKILL_VERBS.items()} | {"find": "go_to"}
 
 
 @cache
