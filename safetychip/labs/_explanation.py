@@ -47,6 +47,9 @@ _STOP = {"the", "you", "your", "and", "for", "have", "has", "been", "before", "a
          "then", "once", "from", "times", "more", "than", "its", "it's"}  # fmt: skip
 _ORDINALS = ["zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh",
              "eighth", "ninth", "tenth"]  # fmt: skip
+# The words prose uses for an action's first word, inflected ("going to the kitchen" names
+# "walk to kitchen"): wider than an environment's verb lexicon (``Env.verbs``), which reads
+# commands, not explanations, and keyed by the action's first word ("switch"), not its verb.
 _VERBS = {
     "walk": {"walk", "walks", "walking", "go", "goes", "going", "went", "enter", "enters",
              "entering", "move", "moving", "moves", "head", "heading", "visit", "visiting",

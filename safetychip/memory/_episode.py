@@ -53,7 +53,10 @@ __all__ = [
 #: How far each detection source is trusted: the default confidence of its episodes.
 SOURCES: Mapping[str, float] = {"sensor": 0.9, "person": 0.8, "model": 0.6}
 
-#: Canonical verbs and the words that mean them (lower case, uninflected).
+#: Canonical verbs and the words that mean them (lower case, uninflected). Not an environment's
+#: verb lexicon (``Env.verbs``): these are classes of harm across environments and free text
+#: ("shove" and "knock" are a push; VirtualHome's ``switchon`` and AI2-THOR's ``toggleon`` are
+#: one switch), and their order indexes the similarity features.
 VERBS: Mapping[str, tuple[str, ...]] = {
     "push": ("push", "shove", "knock", "nudge", "press", "bump", "kick"),
     "grasp": ("grasp", "grab", "pick", "take", "hold", "lift", "get", "fetch", "carry"),

@@ -59,7 +59,8 @@ VIRTUALHOME_PREDICATES: Mapping[str, int] = MappingProxyType({
     "is_dirty": 1, "is_clean": 1, "is_pluggedin": 1, "is_poured": 1,
 })  # fmt: skip
 
-#: Event predicates -> the verb whose state they hold in (its first object is the argument).
+#: Event predicates -> the verb whose state they hold in (its first object is the argument);
+#: the verbs are keys of the verb lexicon (``VirtualHomeEnv.verbs``).
 EVENT_VERBS: Mapping[str, str] = MappingProxyType({"is_touched": "touch", "is_poured": "pour"})
 
 #: Predicates -> the property every instance of a class name must have for the predicate to
