@@ -3,10 +3,10 @@
 By default the English comes from a template per specification pattern (the pattern is
 recognised from the formula's shape, :func:`~safetychip.translate.match_pattern`): the
 pattern's own English (:attr:`~safetychip.ltl.Pattern.english`), unless ``readback.tsv``
-gives a fuller reading of it. Each literal is in words: ``is_grabbed(phone)`` reads "pick up the phone" or "you are holding the
-phone". A formula of no known pattern is read operator by operator. With a chat model, the
-prompt ``data/prompts/back_translation.txt`` asks the model instead; a stand-in's reply is
-labelled as such.
+gives a fuller reading of it. Each literal is in words: ``is_grabbed(phone)`` reads "pick
+up the phone" or "you are holding the phone". A formula of no known pattern is read operator
+by operator. With a chat model, the prompt ``data/prompts/back_translation.txt`` asks the
+model instead; a stand-in's reply is labelled as such.
 
 Examples
 --------
