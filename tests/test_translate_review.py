@@ -82,6 +82,41 @@ def test_template_back_translation(formula, text):
     assert (result.text, result.source, result.stand_in) == (text, "template", False)
 
 
+def test_each_pattern_has_one_english_and_a_fuller_reading_keeps_its_slots():
+    """A pattern reads as its own English (``Pattern.english``) unless ``readback.tsv`` has a
+    fuller reading: one with the same arguments, never a copy of the pattern's English."""
+    import re
+
+    from safetychip.ltl import MISSIONS, PATTERNS
+    from safetychip.paths import DATA_DIR
+    from safetychip.translate._backtranslate import READBACK, _positional, _row
+    from safetychip.translate._normalize import read_table
+
+    catalogue = {**PATTERNS, **MISSIONS}
+    rows = read_table(DATA_DIR / "translation" / "readback.tsv", "read-back table", _row)
+    fuller = {name: reading for kind, name, reading, *_ in rows if kind == "pattern"}
+    assert fuller and set(fuller) < set(catalogue)
+    for name, pattern in catalogue.items():
+        own = _positional(pattern.english)
+        assert READBACK["pattern"][name] == (fuller.get(name, own),), name
+        if name in fuller:
+            assert fuller[name] != own, f"{name}: the row repeats Pattern.english; delete it"
+            slots = (set(re.findall(r"\{(\d)", text)) for text in (fuller[name], own))
+            assert next(slots) == next(slots), name
+    assert READBACK["pattern"]["never"] == ("never {0}",)
+
+
+def test_a_read_back_row_of_no_pattern_is_a_data_file_error(tmp_path):
+    from safetychip.errors import DataFileError
+    from safetychip.translate._backtranslate import _row
+    from safetychip.translate._normalize import read_table
+
+    table = tmp_path / "readback.tsv"
+    table.write_text("pattern\tnevr\tnever {0}\n", encoding="utf-8")
+    with pytest.raises(DataFileError, match="line 1: no word 'nevr'"):
+        read_table(table, "read-back table", _row)
+
+
 def test_formulas_of_no_pattern_are_read_operator_by_operator():
     f = parse('G("is_switchedon(stove)" -> ("is_open(fridge)" | "agent_at(kitchen)"))')
     assert match_pattern(f) is None

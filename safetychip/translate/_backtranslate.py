@@ -1,11 +1,12 @@
 """Back-translation: a formula read back in English, so a person can check it.
 
 By default the English comes from a template per specification pattern (the pattern is
-recognised from the formula's shape, :func:`~safetychip.translate.match_pattern`), with each
-literal in words: ``is_grabbed(phone)`` reads "pick up the phone" or "you are holding the
-phone". A formula of no known pattern is read operator by operator. With a chat model, the
-prompt ``data/prompts/back_translation.txt`` asks the model instead; a stand-in's reply is
-labelled as such.
+recognised from the formula's shape, :func:`~safetychip.translate.match_pattern`): the
+pattern's own English (:attr:`~safetychip.ltl.Pattern.english`), unless ``readback.tsv``
+gives a fuller reading of it. Each literal is in words: ``is_grabbed(phone)`` reads "pick
+up the phone" or "you are holding the phone". A formula of no known pattern is read operator
+by operator. With a chat model, the prompt ``data/prompts/back_translation.txt`` asks the
+model instead; a stand-in's reply is labelled as such.
 
 Examples
 --------
@@ -24,7 +25,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..ltl import Formula
+from ..ltl import MISSIONS, PATTERNS, Formula
 from ..paths import DATA_DIR
 from ._match import match_pattern
 from ._normalize import read_table
@@ -67,11 +68,34 @@ def _fill(
     return template.format(*words)
 
 
-#: How formulas read back and witness steps are told (``readback.tsv``): kind (``pattern``,
-#: ``predicate``) -> name -> forms.
-READBACK: dict[str, dict[str, tuple[str, ...]]] = {}
+def _positional(english: str) -> str:
+    """The read-back template of a pattern's English (:attr:`~safetychip.ltl.Pattern.english`):
+    its slots by argument position, the count ``{n}`` first if it has one, then ``{p}``, ``{q}``.
+
+    >>> _positional("whenever {p}, {q} within {n} steps")
+    'whenever {1}, {2} within {0} steps'
+    >>> _positional(PATTERNS["never"].english)
+    'never {0}'
+    """
+    order = ("n", "p", "q") if "{n}" in english else ("p", "q")
+    return english.format_map({slot: f"{{{k}}}" for k, slot in enumerate(order)})
+
+
+def _row(_: int, row: list[str]) -> list[str]:
+    """A row of ``readback.tsv``; a KeyError if a pattern row names no pattern."""
+    if row[0] == "pattern" and row[1] not in READBACK["pattern"]:
+        raise KeyError(row[1])
+    return row
+
+
+#: How formulas read back and witness steps are told: kind (``pattern``, ``predicate``) ->
+#: name -> forms. A pattern reads as its own English unless a ``pattern`` row of
+#: ``readback.tsv`` gives a fuller reading; the predicates are all in ``readback.tsv``.
+READBACK: dict[str, dict[str, tuple[str, ...]]] = {
+    "pattern": {name: (_positional(p.english),) for name, p in {**PATTERNS, **MISSIONS}.items()}
+}
 for _kind, _name, *_forms in read_table(DATA_DIR / "translation" / "readback.tsv",
-                                        "read-back table", lambda _, row: row):  # fmt: skip
+                                        "read-back table", _row):  # fmt: skip
     READBACK.setdefault(_kind, {})[_name] = tuple(_forms)
 
 
