@@ -160,11 +160,17 @@ def test_pattern_registry():
         assert isinstance(pattern, Pattern)
         assert pattern.name == name
         assert pattern.family in ("avoidance", "trigger")
-        assert "{p}" in pattern.english
+        assert "{0" in pattern.english
     assert PATTERNS["not_before"].build is not_before
-    assert PATTERNS["not_before"].english.format(p="enter the kitchen", q="the bathroom") == (
-        "do not enter the kitchen before the bathroom"
+    assert PATTERNS["not_before"].read("enter the kitchen", "you are at the bathroom") == (
+        "do not enter the kitchen until you are at the bathroom"
+        " (if that never happens, never enter the kitchen)"
     )
+    assert PATTERNS["at_most"].read(3, "visit the hallway") == (
+        "visit the hallway at most 3 times (each time it starts to hold counts once)"
+    )
+    said = PATTERNS["response"].read("a", "b", say=lambda value, mood: f"{value}/{mood}")
+    assert said == "whenever a/state, b/must then or at some later step, before you finish"
     assert PATTERNS["at_most"].build(3, HALL) is at_most(3, HALL)
 
 

@@ -82,38 +82,34 @@ def test_template_back_translation(formula, text):
     assert (result.text, result.source, result.stand_in) == (text, "template", False)
 
 
-def test_each_pattern_has_one_english_and_a_fuller_reading_keeps_its_slots():
-    """A pattern reads as its own English (``Pattern.english``) unless ``readback.tsv`` has a
-    fuller reading: one with the same arguments, never a copy of the pattern's English."""
+def test_each_pattern_has_one_english_its_slots_the_arguments():
+    """A pattern reads back as its own English (``Pattern.english``): ``readback.tsv`` holds
+    only predicates, and each template names every argument of the pattern's constructor."""
+    import inspect
     import re
 
     from safetychip.ltl import MISSIONS, PATTERNS
-    from safetychip.paths import DATA_DIR
-    from safetychip.translate._backtranslate import READBACK, _positional, _row
-    from safetychip.translate._normalize import read_table
+    from safetychip.translate._backtranslate import READBACK
 
-    catalogue = {**PATTERNS, **MISSIONS}
-    rows = read_table(DATA_DIR / "translation" / "readback.tsv", "read-back table", _row)
-    fuller = {name: reading for kind, name, reading, *_ in rows if kind == "pattern"}
-    assert fuller and set(fuller) < set(catalogue)
-    for name, pattern in catalogue.items():
-        own = _positional(pattern.english)
-        assert READBACK["pattern"][name] == (fuller.get(name, own),), name
-        if name in fuller:
-            assert fuller[name] != own, f"{name}: the row repeats Pattern.english; delete it"
-            slots = (set(re.findall(r"\{(\d)", text)) for text in (fuller[name], own))
-            assert next(slots) == next(slots), name
-    assert READBACK["pattern"]["never"] == ("never {0}",)
+    assert set(READBACK) == {"predicate"}
+    for name, pattern in {**PATTERNS, **MISSIONS}.items():
+        slots = {int(k) for k in re.findall(r"\{(\d)", pattern.english)}
+        params = inspect.signature(pattern.build).parameters.values()
+        if any(p.kind is p.VAR_POSITIONAL for p in params):  # missions over a list: p, q
+            assert slots <= {0, 1}, name
+        else:
+            assert slots == set(range(len(params))), name
+    assert PATTERNS["never"].english == "never {0}"
 
 
-def test_a_read_back_row_of_no_pattern_is_a_data_file_error(tmp_path):
+def test_a_pattern_row_in_the_read_back_table_is_a_data_file_error(tmp_path):
     from safetychip.errors import DataFileError
     from safetychip.translate._backtranslate import _row
     from safetychip.translate._normalize import read_table
 
     table = tmp_path / "readback.tsv"
-    table.write_text("pattern\tnevr\tnever {0}\n", encoding="utf-8")
-    with pytest.raises(DataFileError, match="line 1: no word 'nevr'"):
+    table.write_text("pattern\tnever\tnever {0}\n", encoding="utf-8")
+    with pytest.raises(DataFileError, match="line 1: a row of kind 'pattern'"):
         read_table(table, "read-back table", _row)
 
 

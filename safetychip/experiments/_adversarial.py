@@ -167,7 +167,8 @@ def random_specification(
         else:
             atoms = rng.choice(pool.focus)
             [(name, formula)] = random_patterns(1, atoms, seed=rng.getrandbits(32))
-            drawn.append((f"random {name}: {LTL_PATTERNS[name].english}", formula, name))
+            slots = ("n", "p") if "{0:times}" in LTL_PATTERNS[name].english else ("p", "q")
+            drawn.append((f"random {name}: {LTL_PATTERNS[name].read(*slots)}", formula, name))
     if rng.random() < p_negation:
         sentence, formula, _ = rng.choice(drawn)
         drawn.append((f"not: {sentence}", Not(formula), None))

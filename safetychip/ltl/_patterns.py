@@ -3,7 +3,8 @@ mission patterns.
 
 Each constructor takes atoms (names, :class:`~safetychip.ltl.Proposition` values or formulas)
 and returns a :class:`~safetychip.ltl.Formula`. :data:`PATTERNS` lists the avoidance and
-trigger patterns by name with the English template used to read a formula back to a person.
+trigger patterns by name with their English (:attr:`Pattern.english`), the one reading of each
+pattern: :meth:`Pattern.read` fills it in, and the back-translator reads formulas with it.
 
 :data:`MISSIONS` adds Menghi et al.'s robotic mission patterns (as Lang2LTL samples them) and
 the state conditions, in finite-trace LTL. The mission patterns the monitor already knew keep
@@ -13,7 +14,7 @@ their names in :data:`PATTERNS` (global avoidance is ``never``, future avoidance
 ``immediate_response``):
 
 =========================  ========================================  ===========================
-pattern                    formula                                   English
+pattern                    formula                                   meaning
 =========================  ========================================  ===========================
 visit                      ``F p``                                   go to p (at some point)
 sequenced_visit            ``F(p & F q)``                            p, and later q
@@ -37,14 +38,16 @@ Examples
 >>> build_pattern("avoid_while", "agent_at(k)", "is_grabbed(p)")
 Formula('G("agent_at(k)" -> !"is_grabbed(p)")')
 >>> MISSIONS["sequenced_visit"].english, pattern_family("never"), pattern_family("visit")
-('{p}, and at some later step {q}', 'avoidance', 'movement')
+('{0}, and at some later step {1} (both before you finish)', 'avoidance', 'movement')
 """
 
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import FormulaError
 from ._formula import XS, And, F, Formula, FormulaLike, G, Implies, Not, Or, U, W, X, coerce
@@ -176,6 +179,20 @@ def exactly(n: int, p: FormulaLike) -> Formula:
     return at_least(n, p) & at_most(n, p) if n else at_most(0, p)
 
 
+def _count_words(n: object) -> str:
+    """A count in words: ``once``, ``twice``, ``3 times`` (``n times`` for a symbol)."""
+    if isinstance(n, int) and not isinstance(n, bool):
+        return {0: "no times", 1: "once", 2: "twice"}.get(n, f"{n} times")
+    return f"{n} times"
+
+
+def _as_given(value: object, mood: str) -> str:
+    return str(value)
+
+
+_SLOT = re.compile(r"\{(\d)(?::(\w+))?\}")
+
+
 @dataclass(frozen=True)
 class Pattern:
     """A named specification pattern.
@@ -189,7 +206,10 @@ class Pattern:
     build : callable
         The constructor.
     english : str
-        Template that reads an instance back, with ``{p}``, ``{q}`` and ``{n}`` slots.
+        The one English of the pattern, read by :meth:`read`: ``{0}``, ``{1}`` are the
+        constructor's arguments by position, a literal as an imperative ("go to the
+        kitchen"); ``{0:state}`` as a state ("you are at the kitchen"), ``{0:must}`` as an
+        obligation ("you must be at the kitchen"), ``{0:times}`` a count ("twice").
     """
 
     name: str
@@ -197,28 +217,81 @@ class Pattern:
     build: Callable[..., Formula]
     english: str
 
+    def read(self, *args: Any, say: Callable[[Any, str], str] = _as_given) -> str:
+        """:attr:`english` with *args* in its slots: a count in words, each other argument
+        as ``say(argument, mood)``, *mood* ``"imperative"``, ``"state"`` or ``"must"``. By
+        default an argument reads as given, whatever the mood; the back-translator
+        (:func:`~safetychip.translate.back_translate`) says literals in their moods.
+
+        Examples
+        --------
+        >>> PATTERNS["at_most"].read(2, "open the fridge")
+        'open the fridge at most twice (each time it starts to hold counts once)'
+        >>> PATTERNS["never"].read("p")
+        'never p'
+        """
+
+        def slot(m: re.Match) -> str:
+            value, mood = args[int(m.group(1))], m.group(2) or "imperative"
+            return _count_words(value) if mood == "times" else say(value, mood)
+
+        return _SLOT.sub(slot, self.english)
+
 
 PATTERNS: dict[str, Pattern] = {
     p.name: p
     for p in (
-        Pattern("never", "avoidance", never, "never {p}"),
-        Pattern("not_before", "avoidance", not_before, "do not {p} before {q}"),
-        Pattern("before", "avoidance", before, "{p} before {q}"),
-        Pattern("at_most", "avoidance", at_most, "{p} at most {n} times"),
-        Pattern("at_least", "trigger", at_least, "{p} at least {n} times"),
-        Pattern("exactly", "avoidance", exactly, "{p} exactly {n} times"),
-        Pattern("response", "trigger", response, "if {p}, then {q} at the same time or later"),
+        Pattern("never", "avoidance", never, "never {0}"),
         Pattern(
-            "immediate_response", "trigger", immediate_response, "if {p}, then {q} right after"
+            "not_before",
+            "avoidance",
+            not_before,
+            "do not {0} until {1:state} (if that never happens, never {0})",
+        ),
+        Pattern(
+            "before",
+            "avoidance",
+            before,
+            "do not {1} until {0:state} (if that never happens, never {1})",
+        ),
+        Pattern(
+            "at_most",
+            "avoidance",
+            at_most,
+            "{1} at most {0:times} (each time it starts to hold counts once)",
+        ),
+        Pattern("at_least", "trigger", at_least, "{1} at least {0:times} before you finish"),
+        Pattern(
+            "exactly",
+            "avoidance",
+            exactly,
+            "{1} exactly {0:times} (each time it starts to hold counts once)",
+        ),
+        Pattern(
+            "response",
+            "trigger",
+            response,
+            "whenever {0:state}, {1:must} then or at some later step, before you finish",
+        ),
+        Pattern(
+            "immediate_response",
+            "trigger",
+            immediate_response,
+            "whenever {0:state}, {1:must} at the very next step (so you may not finish right then)",
         ),
         Pattern(
             "next_response",
             "trigger",
             next_response,
-            "whenever {p}, then {q} at the next step (if any)",
+            "whenever {0}, then {1} at the next step (if any)",
         ),
-        Pattern("absence_after", "trigger", absence_after, "once {p}, never {q} afterwards"),
-        Pattern("absence_from", "trigger", absence_from, "from the moment {p}, never {q}"),
+        Pattern(
+            "absence_after",
+            "trigger",
+            absence_after,
+            "once {0:state}, from the next step on never {1}",
+        ),
+        Pattern("absence_from", "trigger", absence_from, "from the moment {0}, never {1}"),
     )
 }
 
@@ -274,23 +347,38 @@ def _avoid_unless(condition: Formula, p: Formula) -> Formula:
 MISSIONS: dict[str, Pattern] = {
     p.name: p
     for p in (
-        Pattern("visit", "movement", _visit, "at some point {p}"),
-        Pattern("sequenced_visit", "movement", _sequenced, "{p}, and at some later step {q}"),
+        Pattern("visit", "movement", _visit, "at some point before you finish, {0}"),
         Pattern(
-            "ordered_visit", "movement", _ordered, "{p}, and {q} only after that (both required)"
+            "sequenced_visit",
+            "movement",
+            _sequenced,
+            "{0}, and at some later step {1} (both before you finish)",
+        ),
+        Pattern(
+            "ordered_visit",
+            "movement",
+            _ordered,
+            "{0}, and {1} only after that (both before you finish)",
         ),
         Pattern(
             "strictly_ordered_visit",
             "movement",
             _strictly_ordered,
-            "{p} exactly once before {q}, then {q}",
+            "{0} exactly once, then {1} (both before you finish)",
         ),
-        Pattern("patrolling", "movement", _patrolling, "keep coming back to {p} until the end"),
-        Pattern("wait", "trigger", _wait, "{p} until {q}, which must happen"),
-        Pattern("instantaneous_reaction", "trigger", _instantaneous, "whenever {p}, also {q}"),
-        Pattern("bounded_delay", "trigger", _bounded_delay, "whenever {p}, {q} within {n} steps"),
-        Pattern("avoid_while", "avoidance", _avoid_while, "while {p}, never {q}"),
-        Pattern("avoid_unless", "avoidance", _avoid_unless, "unless {p}, never {q}"),
+        Pattern("patrolling", "movement", _patrolling, "{0} again and again: at the end {0:state}"),
+        Pattern(
+            "wait", "trigger", _wait, "keep it so that {0:state} until {1:state}, which must happen"
+        ),
+        Pattern(
+            "instantaneous_reaction",
+            "trigger",
+            _instantaneous,
+            "whenever {0:state}, {1:must} at that same step",
+        ),
+        Pattern("bounded_delay", "trigger", _bounded_delay, "whenever {1}, {2} within {0} steps"),
+        Pattern("avoid_while", "avoidance", _avoid_while, "never {1} while {0:state}"),
+        Pattern("avoid_unless", "avoidance", _avoid_unless, "never {1} unless {0:state}"),
     )
 }
 

@@ -2,11 +2,12 @@
 
 By default the English comes from a template per specification pattern (the pattern is
 recognised from the formula's shape, :func:`~safetychip.translate.match_pattern`): the
-pattern's own English (:attr:`~safetychip.ltl.Pattern.english`), unless ``readback.tsv``
-gives a fuller reading of it. Each literal is in words: ``is_grabbed(phone)`` reads "pick
-up the phone" or "you are holding the phone". A formula of no known pattern is read operator
-by operator. With a chat model, the prompt ``data/prompts/back_translation.txt`` asks the
-model instead; a stand-in's reply is labelled as such.
+pattern's English (:attr:`~safetychip.ltl.Pattern.english`), read by
+:meth:`~safetychip.ltl.Pattern.read` with each literal in words, in its mood:
+``is_grabbed(phone)`` reads "pick up the phone" or "you are holding the phone". A formula of
+no known pattern is read operator by operator. With a chat model, the prompt
+``data/prompts/back_translation.txt`` asks the model instead; a stand-in's reply is labelled
+as such.
 
 Examples
 --------
@@ -21,11 +22,10 @@ you finish.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..ltl import MISSIONS, PATTERNS, Formula
+from ..ltl import MISSIONS, PATTERNS, Formula, Pattern
 from ..paths import DATA_DIR
 from ._match import match_pattern
 from ._normalize import read_table
@@ -36,6 +36,8 @@ __all__ = ["READBACK", "BackTranslation", "back_translate", "describe", "literal
 
 #: How a literal reads: (literal, mood) -> English.
 _Say = Callable[..., str]
+
+_CATALOGUE: dict[str, Pattern] = {**PATTERNS, **MISSIONS}
 
 
 def _thing(name: str, vocabulary: Vocabulary | None = None, quantifier: str = "a") -> str:
@@ -68,32 +70,18 @@ def _fill(
     return template.format(*words)
 
 
-def _positional(english: str) -> str:
-    """The read-back template of a pattern's English (:attr:`~safetychip.ltl.Pattern.english`):
-    its slots by argument position, the count ``{n}`` first if it has one, then ``{p}``, ``{q}``.
-
-    >>> _positional("whenever {p}, {q} within {n} steps")
-    'whenever {1}, {2} within {0} steps'
-    >>> _positional(PATTERNS["never"].english)
-    'never {0}'
-    """
-    order = ("n", "p", "q") if "{n}" in english else ("p", "q")
-    return english.format_map({slot: f"{{{k}}}" for k, slot in enumerate(order)})
-
-
 def _row(_: int, row: list[str]) -> list[str]:
-    """A row of ``readback.tsv``; a KeyError if a pattern row names no pattern."""
-    if row[0] == "pattern" and row[1] not in READBACK["pattern"]:
-        raise KeyError(row[1])
+    """A row of ``readback.tsv``; a ValueError unless it is a ``predicate`` row (a pattern
+    reads as its own English, :attr:`~safetychip.ltl.Pattern.english`)."""
+    if row[0] != "predicate":
+        raise ValueError(f"a row of kind {row[0]!r}; only predicate rows (a pattern's English "
+                         "is Pattern.english in safetychip.ltl)")  # fmt: skip
     return row
 
 
-#: How formulas read back and witness steps are told: kind (``pattern``, ``predicate``) ->
-#: name -> forms. A pattern reads as its own English unless a ``pattern`` row of
-#: ``readback.tsv`` gives a fuller reading; the predicates are all in ``readback.tsv``.
-READBACK: dict[str, dict[str, tuple[str, ...]]] = {
-    "pattern": {name: (_positional(p.english),) for name, p in {**PATTERNS, **MISSIONS}.items()}
-}
+#: How literals read back and witness steps are told: ``"predicate"`` -> predicate name ->
+#: forms, from ``readback.tsv``.
+READBACK: dict[str, dict[str, tuple[str, ...]]] = {}
 for _kind, _name, *_forms in read_table(DATA_DIR / "translation" / "readback.tsv",
                                         "read-back table", _row):  # fmt: skip
     READBACK.setdefault(_kind, {})[_name] = tuple(_forms)
@@ -129,22 +117,15 @@ def literal_text(
     return _fill(words[index], prop.args, vocabulary, negated)
 
 
-def _times(n: int) -> str:
-    return {0: "no times", 1: "once", 2: "twice"}.get(n, f"{n} times")
-
-
 def _sentence(text: str) -> str:
     return text[0].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
 def _template(name: str, args: tuple, say: _Say) -> str:
-    def arg(m: re.Match) -> str:
-        value, how = args[int(m.group(1))], m.group(2)
-        if how in ("times", "must"):
-            return _times(value) if how == "times" else _must(say, value)
-        return say(value, how or "imperative")
+    def word(value: Formula, mood: str) -> str:
+        return _must(say, value) if mood == "must" else say(value, mood)
 
-    text = re.sub(r"\{(\d)(?::(\w+))?\}", arg, READBACK["pattern"][name][0])
+    text = _CATALOGUE[name].read(*args, say=word)
     if name == "at_least" and not args[0]:
         text = text.removesuffix(" before you finish")
     return _sentence(text)
